@@ -1,0 +1,27 @@
+# Third-party dependencies, all from Debian 12 (scripts/setup installs them).
+
+find_package(Catch2 REQUIRED)          # catch2 2.13 (header-only, with Catch.cmake)
+find_package(nlohmann_json 3.11 REQUIRED)
+find_package(CLI11 REQUIRED)
+
+# FileCheck and lit come with LLVM 19's tools (llvm-19-tools).
+set(TWINTILE_LLVM_ROOT "/usr/lib/llvm-19" CACHE PATH "Root of the LLVM 19 installation")
+find_program(FILECHECK_EXECUTABLE FileCheck HINTS "${TWINTILE_LLVM_ROOT}/bin" NO_DEFAULT_PATH)
+find_program(FILECHECK_EXECUTABLE FileCheck-19 FileCheck)
+find_file(LIT_SCRIPT lit.py HINTS "${TWINTILE_LLVM_ROOT}/build/utils/lit" NO_DEFAULT_PATH)
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+
+# CUDA's compiler tools: an installed toolkit, else the pinned wheels that
+# scripts/setup put in .venv/. All optional: what needs them says it skipped.
+file(GLOB TWINTILE_VENV_CUDA "${PROJECT_SOURCE_DIR}/.venv/lib/python3*/site-packages/nvidia/cu13")
+find_program(TWINTILE_PTXAS ptxas HINTS ${TWINTILE_VENV_CUDA}/bin /usr/local/cuda/bin)
+find_program(TWINTILE_NVCC nvcc HINTS ${TWINTILE_VENV_CUDA}/bin /usr/local/cuda/bin)
+find_file(TWINTILE_LIBDEVICE libdevice.10.bc
+          HINTS ${TWINTILE_VENV_CUDA}/nvvm/libdevice /usr/local/cuda/nvvm/libdevice)
+foreach(tool TWINTILE_PTXAS TWINTILE_NVCC TWINTILE_LIBDEVICE)
+  if(${tool})
+    message(STATUS "twintile: ${tool}: ${${tool}}")
+  else()
+    message(STATUS "twintile: ${tool}: not found (run scripts/setup); tests that need it will say they skipped")
+  endif()
+endforeach()

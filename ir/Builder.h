@@ -1,0 +1,84 @@
+//===- Builder.h - creating ops with inferred types and a location -------===//
+#pragma once
+
+#include "ir/IR.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tt::ir {
+
+/// Thrown by the builder when an op would be ill-typed; carries the op's
+/// location so a front end can report it as the user's error.
+class BuildError : public std::runtime_error {
+public:
+  BuildError(Location loc, const std::string &msg) : std::runtime_error(msg), loc(std::move(loc)) {}
+  Location loc;
+};
+
+/// Appends ops at the end of a block. Every op gets the builder's current
+/// location; result types are inferred by the typing rules (TypeRules.h).
+class Builder {
+public:
+  explicit Builder(Block &block) : block_(&block) {}
+
+  Block &block() const { return *block_; }
+  void setBlock(Block &b) { block_ = &b; }
+  const Location &loc() const { return loc_; }
+  void setLoc(Location l) { loc_ = std::move(l); }
+
+  /// Creates an op; `explicitTypes` are required for ExplicitType ops and `if`.
+  Op *create(OpKind kind, std::vector<Value *> operands, AttrMap attrs = {},
+             std::vector<Type> explicitTypes = {});
+  /// Creates a single-result op and returns its result.
+  Value *value(OpKind kind, std::vector<Value *> operands, AttrMap attrs = {},
+               std::vector<Type> explicitTypes = {});
+
+  // Leaves.
+  Value *programId(int axis);
+  Value *numPrograms(int axis);
+  Value *constInt(Type type, int64_t v);
+  Value *constFloat(Type type, double v);
+  Value *arange(int64_t start, int64_t end);
+
+  // Shapes.
+  Value *splat(Value *scalar, Shape shape);
+  Value *broadcast(Value *tile, Shape shape);
+  Value *expandDims(Value *v, int64_t axis);
+  Value *reshape(Value *v, Shape shape);
+  Value *trans(Value *v, std::vector<int64_t> perm);
+
+  // Elementwise.
+  Value *unary(OpKind kind, Value *a) { return value(kind, {a}); }
+  Value *binary(OpKind kind, Value *a, Value *b) { return value(kind, {a, b}); }
+  Value *select(Value *c, Value *a, Value *b) { return value(OpKind::Select, {c, a, b}); }
+  Value *cast(Value *v, ScalarKind to);
+  Value *addptr(Value *p, Value *offset) { return value(OpKind::AddPtr, {p, offset}); }
+
+  // Memory.
+  Value *load(Value *ptr, Value *mask = nullptr, Value *other = nullptr);
+  void store(Value *ptr, Value *val, Value *mask = nullptr);
+  Value *atomicAdd(Value *ptr, Value *val, Value *mask = nullptr);
+
+  // Reductions, dot, debugging.
+  Value *reduce(OpKind kind, Value *v, int64_t axis);
+  Value *dot(Value *a, Value *b, Value *acc) { return value(OpKind::Dot, {a, b, acc}); }
+  void print(std::string prefix, std::vector<Value *> vals);
+  void assertTrue(Value *cond, std::string msg);
+
+  // Control flow. Each returns the op; fill its regions with a nested builder
+  // and terminate them with yield().
+  Op *forOp(Value *lo, Value *hi, Value *step, std::vector<Value *> inits);
+  Op *ifOp(Value *cond, std::vector<Type> resultTypes);
+  Op *whileOp(std::vector<Value *> inits);
+  void yield(std::vector<Value *> vals);
+  void ret();
+
+private:
+  Block *block_;
+  Location loc_;
+};
+
+} // namespace tt::ir

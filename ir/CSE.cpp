@@ -1,0 +1,66 @@
+//===- CSE.cpp - common subexpression elimination over nested scopes -----===//
+#include "ir/Passes.h"
+
+#include <unordered_map>
+
+namespace tt::ir {
+
+namespace {
+
+/// Everything that makes two pure ops compute the same value.
+std::string keyOf(const Op &op) {
+  std::string k(op.name());
+  for (const Value *v : op.operands) k += " " + std::to_string(reinterpret_cast<uintptr_t>(v));
+  for (auto &[name, a] : op.attrs) k += " " + name + "=" + toString(a);
+  for (auto &r : op.results) k += " :" + toString(r->type);
+  return k;
+}
+
+class CSE {
+public:
+  explicit CSE(Func &f) : f_(f) {}
+
+  bool run() {
+    block(f_.body);
+    return changed_;
+  }
+
+private:
+  // Scopes nest with regions: an op may reuse an identical op from its own
+  // block or from any enclosing block, all of which dominate it.
+  void block(Block &b) {
+    scopes_.emplace_back();
+    for (size_t i = 0; i < b.ops.size();) {
+      Op &op = *b.ops[i];
+      for (auto &r : op.regions) block(*r);
+      if (!op.info().has(Pure) || !op.regions.empty()) { ++i; continue; }
+      std::string key = keyOf(op);
+      if (Op *prior = lookup(key)) {
+        for (size_t k = 0; k < op.results.size(); ++k)
+          replaceAllUsesWith(f_.body, op.result(k), prior->result(k));
+        b.erase(&op);
+        changed_ = true;
+        continue;
+      }
+      scopes_.back()[key] = &op;
+      ++i;
+    }
+    scopes_.pop_back();
+  }
+
+  Op *lookup(const std::string &key) const {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it)
+      if (auto f = it->find(key); f != it->end()) return f->second;
+    return nullptr;
+  }
+
+  Func &f_;
+  bool changed_ = false;
+  std::vector<std::unordered_map<std::string, Op *>> scopes_;
+};
+
+} // namespace
+
+bool cse(Func &f) { return CSE(f).run(); }
+
+} // namespace tt::ir

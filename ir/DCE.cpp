@@ -1,0 +1,56 @@
+//===- DCE.cpp - dead code elimination -----------------------------------===//
+#include "ir/Passes.h"
+
+#include <unordered_map>
+
+namespace tt::ir {
+
+namespace {
+
+/// Whether `op` (and everything nested in it) only computes values: no
+/// stores, atomics, prints or asserts. Loads count as side-effect free.
+bool removableWhenUnused(const Op &op) {
+  if (op.info().has(Terminator)) return false;
+  if (op.info().has(WritesMemory)) return false;
+  bool clean = true;
+  for (auto &r : op.regions)
+    walk(static_cast<const Block &>(*r), [&](const Op &nested) {
+      if (nested.info().has(WritesMemory)) clean = false;
+    });
+  return clean;
+}
+
+} // namespace
+
+bool dce(Func &f) {
+  bool changedAny = false;
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::unordered_map<const Value *, size_t> uses;
+    walk(f.body, [&](Op &op) {
+      for (Value *v : op.operands) ++uses[v];
+    });
+    // Visit ops innermost and last first, so a chain of dead ops goes in one round.
+    std::vector<Op *> order;
+    walk(f.body, [&](Op &op) { order.push_back(&op); });
+    std::vector<Op *> dead;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      Op *op = *it;
+      if (!removableWhenUnused(*op)) continue;
+      bool used = false;
+      for (auto &r : op->results) used |= uses[r.get()] != 0;
+      if (used) continue;
+      for (Value *v : op->operands) --uses[v];
+      dead.push_back(op);
+    }
+    // In reverse pre-order, ops nested in a dead op come before it: erasing
+    // in this order never touches a destroyed op.
+    for (Op *op : dead) {
+      op->parent->erase(op);
+      changed = changedAny = true;
+    }
+  }
+  return changedAny;
+}
+
+} // namespace tt::ir

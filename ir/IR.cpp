@@ -1,0 +1,191 @@
+#include "ir/IR.h"
+
+#include <algorithm>
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace tt::ir {
+
+//===-- The op table ----------------------------------------------------===//
+
+namespace {
+std::vector<std::string_view> splitAttrs(std::string_view s) {
+  std::vector<std::string_view> out;
+  while (!s.empty()) {
+    size_t comma = s.find(',');
+    out.push_back(s.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    s.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+std::vector<OpInfo> buildTable() {
+  return {
+#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs) \
+  OpInfo{OpKind::Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, splitAttrs(Attrs)},
+#include "ir/Ops.def"
+  };
+}
+} // namespace
+
+const std::vector<OpInfo> &allOps() {
+  static const std::vector<OpInfo> table = buildTable();
+  return table;
+}
+
+const OpInfo &opInfo(OpKind k) { return allOps()[static_cast<size_t>(k)]; }
+
+const OpInfo *lookupOp(std::string_view name) {
+  for (const OpInfo &i : allOps())
+    if (i.name == name) return &i;
+  return nullptr;
+}
+
+//===-- Attributes and locations ----------------------------------------===//
+
+bool operator==(const Attr &a, const Attr &b) {
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+  case Attr::Kind::Int: return a.i == b.i;
+  case Attr::Kind::Float: return std::memcmp(&a.f, &b.f, sizeof(double)) == 0;
+  case Attr::Kind::String: return a.s == b.s;
+  case Attr::Kind::Ints: return a.ints == b.ints;
+  }
+  return false;
+}
+
+namespace {
+std::string formatDouble(double v) {
+  if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";  // the payload is not kept
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
+  assert(ec == std::errc() && "to_chars cannot fail on a 64-byte buffer");
+  std::string s(buf, end);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";  // keep it a float literal
+  return s;
+}
+
+std::string quote(const std::string &s) {
+  std::string r = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') { r += '\\'; r += static_cast<char>(c); }
+    else if (c == '\n') r += "\\n";
+    else if (c < 0x20 || c >= 0x7f) {
+      const char *hex = "0123456789abcdef";
+      r += "\\x"; r += hex[c >> 4]; r += hex[c & 15];
+    } else r += static_cast<char>(c);
+  }
+  return r + "\"";
+}
+} // namespace
+
+std::string toString(const Attr &a) {
+  switch (a.kind) {
+  case Attr::Kind::Int: return std::to_string(a.i);
+  case Attr::Kind::Float: return formatDouble(a.f);
+  case Attr::Kind::String: return quote(a.s);
+  case Attr::Kind::Ints: {
+    std::string r = "[";
+    for (size_t i = 0; i < a.ints.size(); ++i) r += (i ? ", " : "") + std::to_string(a.ints[i]);
+    return r + "]";
+  }
+  }
+  return "";
+}
+
+std::string toString(const SourcePos &p) {
+  if (!p.known()) return "<unknown>";
+  return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.col);
+}
+
+//===-- Blocks, ops, functions ------------------------------------------===//
+
+Value *Block::addArg(Type t, std::string name) {
+  args.push_back(std::make_unique<Value>(std::move(t), nullptr, this, args.size()));
+  args.back()->name = std::move(name);
+  return args.back().get();
+}
+
+Op *Block::terminator() const {
+  if (ops.empty() || !ops.back()->info().has(Terminator)) return nullptr;
+  return ops.back().get();
+}
+
+std::unique_ptr<Op> Block::take(Op *op) {
+  auto it = std::find_if(ops.begin(), ops.end(), [&](auto &p) { return p.get() == op; });
+  assert(it != ops.end() && "op is not in this block");
+  std::unique_ptr<Op> owned = std::move(*it);
+  ops.erase(it);
+  owned->parent = nullptr;
+  return owned;
+}
+
+void Block::erase(Op *op) { take(op); }
+
+Op *Block::insert(Op *before, std::unique_ptr<Op> op) {
+  auto it = before ? std::find_if(ops.begin(), ops.end(), [&](auto &p) { return p.get() == before; })
+                   : ops.end();
+  assert((!before || it != ops.end()) && "insertion point is not in this block");
+  op->parent = this;
+  return ops.insert(it, std::move(op))->get();
+}
+
+Value *Op::addResult(Type t) {
+  results.push_back(std::make_unique<Value>(std::move(t), this, nullptr, results.size()));
+  return results.back().get();
+}
+
+Block &Op::addRegion() {
+  regions.push_back(std::make_unique<Block>());
+  regions.back()->parentOp = this;
+  return *regions.back();
+}
+
+Func *Module::lookup(std::string_view name) const {
+  for (auto &f : funcs)
+    if (f->name == name) return f.get();
+  return nullptr;
+}
+
+void walk(Block &block, const std::function<void(Op &)> &fn) {
+  for (auto &op : block.ops) {
+    fn(*op);
+    for (auto &r : op->regions) walk(*r, fn);
+  }
+}
+
+void walk(const Block &block, const std::function<void(const Op &)> &fn) {
+  for (auto &op : block.ops) {
+    fn(*op);
+    for (auto &r : op->regions) walk(static_cast<const Block &>(*r), fn);
+  }
+}
+
+void replaceAllUsesWith(Block &scope, Value *from, Value *to) {
+  walk(scope, [&](Op &op) {
+    for (Value *&v : op.operands)
+      if (v == from) v = to;
+  });
+}
+
+size_t countUses(const Block &scope, const Value *v) {
+  size_t n = 0;
+  walk(scope, [&](const Op &op) { n += std::count(op.operands.begin(), op.operands.end(), v); });
+  return n;
+}
+
+} // namespace tt::ir
+
+#include "ir/Diagnostic.h"
+
+namespace tt::ir {
+std::string Diagnostic::str() const {
+  std::string s = (loc.known() ? toString(loc.pos) : std::string("<unknown>")) + ": error: " + message;
+  for (const SourcePos &p : loc.inlinedAt) s += "\n  in call from " + toString(p);
+  return s;
+}
+} // namespace tt::ir

@@ -1,0 +1,184 @@
+//===- IR.h - the tile IR: values, operations, blocks, functions ---------===//
+//
+// The tile IR is what both front ends produce and the backend consumes. A
+// Func is one kernel: parameters, meta-parameter attributes, and a body Block
+// of Ops in SSA form. Structured control flow nests Blocks inside Ops (one
+// Block per region); there are no branches and no CFG.
+//
+// Semantics (the reference interpreter implements exactly this):
+//
+// * Values are scalars or tiles (Type.h). Elementwise ops take operands of one
+//   identical type; front ends insert splat/broadcast/cast explicitly (NumPy
+//   broadcasting and Triton's promotion rules live in the front ends).
+// * Integers are signed and wrap on overflow. div and rem truncate toward zero
+//   (C++ semantics); dividing by zero is an error. shl/shr by an amount
+//   outside [0, width) gives 0 (shl) or the sign fill (shr, arithmetic).
+// * Floats are IEEE. f16 and bf16 arithmetic is rounded to the element type
+//   after every op (round to nearest even), as a GPU computing in f32 and
+//   converting back does. Reductions and dot of f16/bf16 accumulate in f32.
+//   minimum/maximum and the max/min reductions ignore a NaN operand (IEEE
+//   minNum/maxNum). Comparisons are ordered except ne, which is true on NaN.
+//   Transcendentals (exp, log, sin, ...) are approximate on the GPU; the
+//   interpreter computes them in double and rounds once.
+// * cast: int to int truncates or sign-extends (i1 zero-extends); float to int
+//   truncates toward zero and saturates, NaN gives 0; anything to i1 is
+//   "!= 0"; other conversions round to nearest even.
+// * Pointers step in elements of their pointee: addptr(p, k) is p + k elements.
+//   load/store with a mask touch only lanes whose mask is 1; masked-off lanes
+//   of a load yield `other` (or 0 without it). An unmasked access outside every
+//   allocation is an error. atomic_add returns the old values; programs of a
+//   grid run in an unspecified order, and the ops of one program in order.
+// * Reductions remove their axis (a 1-D tile reduces to a scalar); argmax and
+//   argmin give i32 indices, the first on ties. cumsum is inclusive.
+// * dot(a[M,K], b[K,N], acc[M,N]) = acc + a @ b.
+// * for %lo, %hi, %step, inits... runs its body with iv = lo, lo+step, ...
+//   while iv < hi (step > 0); the body yields the next carried values; the
+//   results are the last carried values. if has a then and an else region,
+//   each yielding the results. while has a condition region (carried values
+//   in, one i1 yielded) and a body region (carried values in and out).
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/Attr.h"
+#include "ir/Location.h"
+#include "ir/Type.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tt::ir {
+
+enum class OpKind : uint8_t {
+#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs) Kind,
+#include "ir/Ops.def"
+};
+
+/// Properties of an op kind, used generically by every consumer of the table.
+enum OpTrait : unsigned {
+  Pure = 1u << 0,          // no side effects: may be CSE'd and removed when unused
+  Elementwise = 1u << 1,   // applies per element; operands share the result's shape
+  Commutative = 1u << 2,
+  Compare = 1u << 3,       // elementwise, result i1
+  FloatOnly = 1u << 4,
+  IntOnly = 1u << 5,
+  ExplicitType = 1u << 6,  // result type chosen by the creator, not inferred
+  ReadsMemory = 1u << 7,
+  WritesMemory = 1u << 8,
+  Reduction = 1u << 9,     // removes its axis
+  Terminator = 1u << 10,
+};
+
+struct OpInfo {
+  OpKind kind;
+  std::string_view name;
+  int minOperands;
+  int maxOperands;  // -1: variadic
+  int numResults;   // -1: one per carried value
+  int numRegions;
+  unsigned traits;
+  std::vector<std::string_view> attrs;  // required attribute names
+
+  bool has(OpTrait t) const { return (traits & t) != 0; }
+};
+
+const OpInfo &opInfo(OpKind k);
+/// The op kind named `name` in IR text, if any.
+const OpInfo *lookupOp(std::string_view name);
+/// Every op kind, in table order.
+const std::vector<OpInfo> &allOps();
+
+class Op;
+class Block;
+
+/// An SSA value: the result of an Op or an argument of a Block.
+class Value {
+public:
+  Value(Type type, Op *def, Block *owner, unsigned index)
+      : type(std::move(type)), def(def), owner(owner), index(index) {}
+
+  Type type;
+  Op *def;        // defining op, or null for a block argument
+  Block *owner;   // the block whose argument this is, or null for a result
+  unsigned index; // result or argument number
+  std::string name;  // a hint for printing (function parameters), may be empty
+};
+
+/// A straight-line list of ops with arguments, the body of a region.
+class Block {
+public:
+  std::vector<std::unique_ptr<Value>> args;
+  std::vector<std::unique_ptr<Op>> ops;
+  Op *parentOp = nullptr;  // null for a function body
+
+  Value *addArg(Type t, std::string name = {});
+  Value *arg(size_t i) const { return args[i].get(); }
+  /// The last op if it is a terminator, else null.
+  Op *terminator() const;
+  /// Removes `op` from this block and destroys it.
+  void erase(Op *op);
+  /// Moves `op` out of this block without destroying it.
+  std::unique_ptr<Op> take(Op *op);
+  /// Inserts `op` before `before` (at the end when null); returns it.
+  Op *insert(Op *before, std::unique_ptr<Op> op);
+};
+
+class Op {
+public:
+  Op(OpKind kind, Location loc) : kind(kind), loc(std::move(loc)) {}
+
+  OpKind kind;
+  std::vector<Value *> operands;
+  std::vector<std::unique_ptr<Value>> results;
+  std::vector<std::unique_ptr<Block>> regions;
+  AttrMap attrs;
+  Location loc;
+  Block *parent = nullptr;
+
+  const OpInfo &info() const { return opInfo(kind); }
+  std::string_view name() const { return info().name; }
+  Value *result(size_t i = 0) const { return results[i].get(); }
+  Value *operand(size_t i) const { return operands[i]; }
+  Block &region(size_t i) const { return *regions[i]; }
+  bool hasAttr(const std::string &n) const { return attrs.count(n) != 0; }
+  const Attr &attr(const std::string &n) const { return attrs.at(n); }
+  int64_t intAttr(const std::string &n) const { return attrs.at(n).i; }
+
+  Value *addResult(Type t);
+  Block &addRegion();
+};
+
+/// A kernel: parameters, meta-parameters it was specialized with, options.
+class Func {
+public:
+  std::string name;
+  Block body;  // arguments are the kernel's parameters
+  std::vector<std::pair<std::string, Attr>> meta;  // e.g. BLOCK = 1024, in order
+  int numWarps = 4;
+  Location loc;
+
+  Value *param(size_t i) const { return body.arg(i); }
+  size_t numParams() const { return body.args.size(); }
+};
+
+class Module {
+public:
+  std::vector<std::unique_ptr<Func>> funcs;
+  Func *lookup(std::string_view name) const;
+};
+
+/// Calls `fn` on every op nested in `block`, parents before their regions.
+void walk(Block &block, const std::function<void(Op &)> &fn);
+void walk(const Block &block, const std::function<void(const Op &)> &fn);
+
+/// Replaces every use of `from` inside `scope` (recursively) with `to`.
+void replaceAllUsesWith(Block &scope, Value *from, Value *to);
+
+/// Number of uses of each value defined in `scope`, for DCE and rewrites.
+size_t countUses(const Block &scope, const Value *v);
+
+} // namespace tt::ir

@@ -1,0 +1,165 @@
+#include "ir/Semantics.h"
+
+#include "ir/Float16.h"
+
+#include <bit>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace tt::ir {
+
+int64_t wrapInt(int64_t v, ScalarKind k) {
+  switch (k) {
+  case ScalarKind::I1: return v & 1;
+  case ScalarKind::I8: return static_cast<int8_t>(v);
+  case ScalarKind::I16: return static_cast<int16_t>(v);
+  case ScalarKind::I32: return static_cast<int32_t>(v);
+  default: return v;
+  }
+}
+
+double intToFloat(int64_t v, ScalarKind to) {
+  uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  int bits = 64 - std::countl_zero(mag);
+  if (to == ScalarKind::F64 || bits <= 53) return static_cast<double>(v);
+  int drop = bits - 53;
+  uint64_t kept = mag >> drop << drop;
+  if (kept != mag) kept |= uint64_t(1) << drop;  // sticky bit: round to odd
+  double d = static_cast<double>(kept);          // exact: 53 significant bits
+  return v < 0 ? -d : d;
+}
+
+namespace {
+uint64_t u(int64_t v) { return static_cast<uint64_t>(v); }
+int64_t s(uint64_t v) { return static_cast<int64_t>(v); }
+} // namespace
+
+Elem evalUnary(OpKind op, ScalarKind k, Elem a) {
+  if (isFloat(k)) {
+    double x = a.f, r = 0;
+    switch (op) {
+    case OpKind::Neg: r = -x; break;
+    case OpKind::Abs: r = std::fabs(x); break;
+    case OpKind::Exp: r = std::exp(x); break;
+    case OpKind::Exp2: r = std::exp2(x); break;
+    case OpKind::Log: r = std::log(x); break;
+    case OpKind::Log2: r = std::log2(x); break;
+    case OpKind::Sqrt: r = std::sqrt(x); break;
+    case OpKind::Rsqrt: r = 1.0 / std::sqrt(x); break;
+    case OpKind::Sin: r = std::sin(x); break;
+    case OpKind::Cos: r = std::cos(x); break;
+    case OpKind::Tanh: r = std::tanh(x); break;
+    case OpKind::Sigmoid: r = 1.0 / (1.0 + std::exp(-x)); break;
+    default: assert(false && "not a float unary op");
+    }
+    return floatElem(roundToFloat(r, k));
+  }
+  switch (op) {
+  case OpKind::Neg: return intElem(wrapInt(s(0 - u(a.i)), k));
+  case OpKind::Abs: return intElem(wrapInt(a.i < 0 ? s(0 - u(a.i)) : a.i, k));
+  case OpKind::Not: return intElem(wrapInt(s(~u(a.i)), k));
+  default: assert(false && "not an integer unary op");
+  }
+  return a;
+}
+
+std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b) {
+  if (isFloat(k)) {
+    double x = a.f, y = b.f, r = 0;
+    switch (op) {
+    case OpKind::Add: r = x + y; break;
+    case OpKind::Sub: r = x - y; break;
+    case OpKind::Mul: r = x * y; break;
+    case OpKind::Div: r = x / y; break;
+    case OpKind::Rem: r = std::fmod(x, y); break;
+    case OpKind::Minimum: r = std::fmin(x, y); break;  // NaN operands are ignored
+    case OpKind::Maximum: r = std::fmax(x, y); break;
+    default: assert(false && "not a float binary op");
+    }
+    return floatElem(roundToFloat(r, k));
+  }
+  int64_t x = a.i, y = b.i;
+  int64_t width = bitWidth(k);
+  switch (op) {
+  case OpKind::Add: return intElem(wrapInt(s(u(x) + u(y)), k));
+  case OpKind::Sub: return intElem(wrapInt(s(u(x) - u(y)), k));
+  case OpKind::Mul: return intElem(wrapInt(s(u(x) * u(y)), k));
+  case OpKind::Div:
+  case OpKind::Rem:
+    if (y == 0) return std::nullopt;
+    if (y == -1)  // only the minimum overflows; it wraps, as on the hardware
+      return intElem(op == OpKind::Div ? wrapInt(s(0 - u(x)), k) : 0);
+    return intElem(wrapInt(op == OpKind::Div ? x / y : x % y, k));
+  case OpKind::Minimum: return intElem(std::min(x, y));
+  case OpKind::Maximum: return intElem(std::max(x, y));
+  case OpKind::And: return intElem(x & y);
+  case OpKind::Or: return intElem(x | y);
+  case OpKind::Xor: return intElem(wrapInt(x ^ y, k));
+  case OpKind::Shl:
+    if (y < 0 || y >= width) return intElem(0);
+    return intElem(wrapInt(s(u(x) << y), k));
+  case OpKind::Shr:
+    if (y < 0 || y >= width) return intElem(x < 0 ? wrapInt(-1, k) : 0);
+    return intElem(x >> y);
+  default: assert(false && "not an integer binary op");
+  }
+  return a;
+}
+
+bool evalCompare(OpKind op, ScalarKind k, Elem a, Elem b) {
+  if (isFloat(k)) {
+    double x = a.f, y = b.f;
+    switch (op) {
+    case OpKind::Eq: return x == y;
+    case OpKind::Ne: return x != y;  // true when either is NaN
+    case OpKind::Lt: return x < y;
+    case OpKind::Le: return x <= y;
+    case OpKind::Gt: return x > y;
+    case OpKind::Ge: return x >= y;
+    default: break;
+    }
+    assert(false && "not a comparison");
+  }
+  int64_t x = a.i, y = b.i;
+  switch (op) {
+  case OpKind::Eq: return x == y;
+  case OpKind::Ne: return x != y;
+  case OpKind::Lt: return x < y;
+  case OpKind::Le: return x <= y;
+  case OpKind::Gt: return x > y;
+  case OpKind::Ge: return x >= y;
+  default: assert(false && "not a comparison");
+  }
+  return false;
+}
+
+Elem evalFma(ScalarKind k, Elem a, Elem b, Elem c) {
+  return floatElem(roundToFloat(std::fma(a.f, b.f, c.f), k));
+}
+
+Elem evalCast(Elem a, ScalarKind from, ScalarKind to) {
+  if (to == ScalarKind::I1) return intElem(isFloat(from) ? a.f != 0 : a.i != 0);
+  if (isFloat(to)) return floatElem(roundToFloat(isFloat(from) ? a.f : intToFloat(a.i, to), to));
+  if (!isFloat(from)) return intElem(wrapInt(a.i, to));
+  // Float to integer: truncate toward zero, saturate, NaN to 0 (PTX cvt.rzi).
+  if (std::isnan(a.f)) return intElem(0);
+  double bound = std::ldexp(1.0, bitWidth(to) - 1);
+  double t = std::trunc(a.f);
+  if (t < -bound) return intElem(static_cast<int64_t>(-bound));
+  if (t >= bound)
+    return intElem(to == ScalarKind::I64 ? std::numeric_limits<int64_t>::max()
+                                         : static_cast<int64_t>(bound) - 1);
+  return intElem(static_cast<int64_t>(t));
+}
+
+Elem constantElem(const Attr &value, ScalarKind k) {
+  if (isFloat(k)) return floatElem(roundToFloat(value.asDouble(), k));
+  return intElem(wrapInt(value.i, k));
+}
+
+Attr elemAttr(Elem e, ScalarKind k) {
+  return isFloat(k) ? Attr::floating(e.f) : Attr::integer(e.i);
+}
+
+} // namespace tt::ir

@@ -1,0 +1,46 @@
+//===- Semantics.h - the meaning of one element of an elementwise op -----===//
+//
+// The scalar semantics of IR.h in one place, shared by the interpreter and
+// by constant folding, so that folding can never disagree with running.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/IR.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace tt::ir {
+
+/// One element: integers (sign-extended to 64 bits) and pointers in `i`,
+/// floats (already rounded to their kind) in `f`.
+union Elem {
+  int64_t i;
+  double f;
+};
+
+inline Elem intElem(int64_t v) { Elem e; e.i = v; return e; }
+inline Elem floatElem(double v) { Elem e; e.f = v; return e; }
+
+/// Truncates to the width of integer kind `k` and sign-extends (i1: 0 or 1).
+int64_t wrapInt(int64_t v, ScalarKind k);
+
+/// Integer `v` as a double that rounds correctly to float kind `to` by
+/// roundToFloat: beyond 53 significant bits it is rounded to odd, so the
+/// second rounding to a narrower kind is not a double rounding.
+double intToFloat(int64_t v, ScalarKind to);
+
+/// Elementwise ops on elements of kind `k` (the operands' element kind).
+/// evalBinary gives nothing for an integer division or remainder by zero.
+Elem evalUnary(OpKind op, ScalarKind k, Elem a);
+std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b);
+bool evalCompare(OpKind op, ScalarKind k, Elem a, Elem b);
+Elem evalFma(ScalarKind k, Elem a, Elem b, Elem c);
+Elem evalCast(Elem a, ScalarKind from, ScalarKind to);
+
+/// The element a `constant` op's value attribute denotes in kind `k`.
+Elem constantElem(const Attr &value, ScalarKind k);
+/// The attribute that denotes element `e` of kind `k`.
+Attr elemAttr(Elem e, ScalarKind k);
+
+} // namespace tt::ir

@@ -1,0 +1,268 @@
+#include "ir/TypeRules.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdint>
+#include <limits>
+
+namespace tt::ir {
+
+Attr::Kind attrKind(std::string_view name) {
+  if (name == "perm") return Attr::Kind::Ints;
+  if (name == "prefix" || name == "msg") return Attr::Kind::String;
+  return Attr::Kind::Int;  // axis, start, end; "value" is checked per type
+}
+
+namespace {
+
+std::string q(std::string_view opName) { return "'" + std::string(opName) + "'"; }
+std::string t(const Type &ty) { return toString(ty); }
+
+TypeRuleResult fail(std::string msg) { return {{}, std::move(msg)}; }
+TypeRuleResult ok(Type ty) { return {{std::move(ty)}, {}}; }
+TypeRuleResult none() { return {{}, {}}; }
+
+/// Checks the attributes named in the table against their kinds.
+std::string checkAttrs(const OpInfo &info, const AttrMap &attrs) {
+  for (std::string_view name : info.attrs) {
+    auto it = attrs.find(std::string(name));
+    if (it == attrs.end()) return q(info.name) + " requires attribute '" + std::string(name) + "'";
+    if (name == "value") {
+      if (it->second.kind != Attr::Kind::Int && it->second.kind != Attr::Kind::Float)
+        return q(info.name) + " attribute 'value' must be a number";
+      continue;
+    }
+    if (it->second.kind != attrKind(name))
+      return q(info.name) + " attribute '" + std::string(name) + "' has the wrong kind: " +
+             toString(it->second);
+  }
+  for (auto &[name, a] : attrs)
+    if (std::find(info.attrs.begin(), info.attrs.end(), name) == info.attrs.end())
+      return q(info.name) + " has unknown attribute '" + name + "'";
+  return {};
+}
+
+bool validAxis(int64_t axis, int64_t rank) { return axis >= 0 && axis < rank; }
+
+TypeRuleResult elementwise(const OpInfo &info, const std::vector<Type> &ops) {
+  const Type &a = ops[0];
+  for (size_t i = 1; i < ops.size(); ++i)
+    if (!(ops[i] == a))
+      return fail(q(info.name) + " operands must have the same type, got " + t(a) + " and " +
+                  t(ops[i]));
+  if (a.isPtr() && !info.has(Compare))
+    return fail(q(info.name) + " does not apply to pointers, got " + t(a));
+  if (info.has(FloatOnly) && !a.isFloat())
+    return fail(q(info.name) + " requires a float type, got " + t(a));
+  if (info.has(IntOnly) && !a.isInt())
+    return fail(q(info.name) + " requires an integer type, got " + t(a));
+  if (info.kind == OpKind::Not && !a.isInt())
+    return fail(q(info.name) + " requires an integer type, got " + t(a));
+  if (info.has(Compare)) return ok(a.withElem(ScalarKind::I1));
+  return ok(a);
+}
+
+TypeRuleResult reduction(const OpInfo &info, const Type &in, int64_t axis) {
+  if (!in.isTile()) return fail(q(info.name) + " requires a tile operand, got " + t(in));
+  if (!validAxis(axis, in.rank()))
+    return fail(q(info.name) + " axis " + std::to_string(axis) + " is out of range for " + t(in));
+  if (in.isPtr()) return fail(q(info.name) + " does not apply to pointers, got " + t(in));
+  if (info.kind == OpKind::Cumsum) return ok(in);
+  Shape s = in.shape;
+  s.erase(s.begin() + axis);
+  ScalarKind elem = info.kind == OpKind::Argmax || info.kind == OpKind::Argmin ? ScalarKind::I32
+                                                                              : in.elem;
+  return ok(Type::tile(s, elem));  // a scalar when the tile was 1-D
+}
+
+} // namespace
+
+TypeRuleResult inferResultTypes(OpKind kind, const std::vector<Type> &ops, const AttrMap &attrs,
+                                const std::vector<Type> &given) {
+  const OpInfo &info = opInfo(kind);
+  int n = static_cast<int>(ops.size());
+  if (n < info.minOperands || (info.maxOperands >= 0 && n > info.maxOperands)) {
+    std::string want = info.maxOperands < 0 ? "at least " + std::to_string(info.minOperands)
+                       : info.minOperands == info.maxOperands
+                           ? std::to_string(info.minOperands)
+                           : std::to_string(info.minOperands) + " to " +
+                                 std::to_string(info.maxOperands);
+    return fail(q(info.name) + " takes " + want + " operands, got " + std::to_string(n));
+  }
+  if (std::string e = checkAttrs(info, attrs); !e.empty()) return fail(e);
+  if (info.has(ExplicitType) && given.size() != 1)
+    return fail(q(info.name) + " needs one explicit result type");
+  if (info.has(ExplicitType))
+    if (std::string e = checkType(given[0]); !e.empty()) return fail(q(info.name) + " result " + e);
+
+  switch (kind) {
+  case OpKind::ProgramId:
+  case OpKind::NumPrograms: {
+    int64_t axis = attrs.at("axis").i;
+    if (axis < 0 || axis > 2)
+      return fail(q(info.name) + " axis must be 0, 1 or 2, got " + std::to_string(axis));
+    return ok(Type::scalar(ScalarKind::I32));
+  }
+  case OpKind::Constant: {
+    const Type &r = given[0];
+    if (r.isPtr()) return fail("'constant' cannot have pointer type " + t(r));
+    if (r.isInt() && attrs.at("value").kind != Attr::Kind::Int)
+      return fail("'constant' of integer type " + t(r) + " needs an integer value, got " +
+                  toString(attrs.at("value")));
+    if (r.isFloat() && attrs.at("value").kind != Attr::Kind::Float)
+      return fail("'constant' of float type " + t(r) + " needs a float value, got " +
+                  toString(attrs.at("value")));
+    return ok(r);
+  }
+  case OpKind::Arange: {
+    int64_t s = attrs.at("start").i, e = attrs.at("end").i;
+    if (e <= s)
+      return fail("'arange' needs start < end, got [" + std::to_string(s) + ", " +
+                  std::to_string(e) + ")");
+    // arange yields i32: the range must fit, and make a tile of legal size.
+    if (s < INT32_MIN || e - 1 > INT32_MAX || e - s > kMaxTileElements)
+      return fail("'arange' range [" + std::to_string(s) + ", " + std::to_string(e) +
+                  ") must lie in i32 and hold at most " + std::to_string(kMaxTileElements) +
+                  " elements");
+    return ok(Type::tile({e - s}, ScalarKind::I32));
+  }
+  case OpKind::Splat: {
+    const Type &r = given[0];
+    if (!ops[0].isScalar()) return fail("'splat' operand must be a scalar, got " + t(ops[0]));
+    if (!r.isTile() || !(r.elementType() == ops[0]))
+      return fail("'splat' result must be a tile of " + t(ops[0]) + ", got " + t(r));
+    return ok(r);
+  }
+  case OpKind::Broadcast: {
+    const Type &in = ops[0], &r = given[0];
+    if (!(r.elementType() == in.elementType()) || r.rank() != in.rank() || !in.isTile())
+      return fail("'broadcast' cannot broadcast " + t(in) + " to " + t(r));
+    for (int64_t d = 0; d < in.rank(); ++d)
+      if (in.shape[d] != r.shape[d] && in.shape[d] != 1)
+        return fail("'broadcast' cannot broadcast " + t(in) + " to " + t(r) + ": dimension " +
+                    std::to_string(d) + " is " + std::to_string(in.shape[d]) + ", not 1 or " +
+                    std::to_string(r.shape[d]));
+    return ok(r);
+  }
+  case OpKind::ExpandDims: {
+    int64_t axis = attrs.at("axis").i;
+    if (axis < 0 || axis > ops[0].rank())
+      return fail("'expand_dims' axis " + std::to_string(axis) + " is out of range for " +
+                  t(ops[0]));
+    Shape s = ops[0].shape;
+    s.insert(s.begin() + axis, 1);
+    return ok(ops[0].withShape(s));
+  }
+  case OpKind::Reshape: {
+    const Type &in = ops[0], &r = given[0];
+    if (!(r.elementType() == in.elementType()) || !r.isTile() ||
+        r.numElements() != in.numElements())
+      return fail("'reshape' cannot reshape " + t(in) + " to " + t(r));
+    return ok(r);
+  }
+  case OpKind::Trans: {
+    const std::vector<int64_t> &perm = attrs.at("perm").ints;
+    const Type &in = ops[0];
+    std::vector<int64_t> sorted = perm;
+    std::sort(sorted.begin(), sorted.end());
+    bool isPerm = static_cast<int64_t>(perm.size()) == in.rank();
+    for (size_t i = 0; isPerm && i < sorted.size(); ++i) isPerm = sorted[i] == static_cast<int64_t>(i);
+    if (!isPerm || !in.isTile())
+      return fail("'trans' perm " + toString(attrs.at("perm")) + " is not a permutation of the " +
+                  "dimensions of " + t(in));
+    Shape s;
+    for (int64_t p : perm) s.push_back(in.shape[p]);
+    return ok(in.withShape(s));
+  }
+  case OpKind::Select: {
+    if (ops[0].elem != ScalarKind::I1 || ops[0].shape != ops[1].shape)
+      return fail("'select' condition must be i1 of the values' shape, got " + t(ops[0]) +
+                  " for " + t(ops[1]));
+    if (!(ops[1] == ops[2]))
+      return fail("'select' values must have the same type, got " + t(ops[1]) + " and " +
+                  t(ops[2]));
+    return ok(ops[1]);
+  }
+  case OpKind::Cast: {
+    const Type &in = ops[0], &r = given[0];
+    if (in.shape != r.shape)
+      return fail("'cast' cannot change the shape: " + t(in) + " to " + t(r));
+    if (in.isPtr() || r.isPtr()) return fail("'cast' cannot convert pointers: " + t(in) + " to " + t(r));
+    return ok(r);
+  }
+  case OpKind::AddPtr: {
+    if (!ops[0].isPtr()) return fail("'addptr' base must be a pointer, got " + t(ops[0]));
+    if (!ops[1].isInt() || ops[1].elem == ScalarKind::I1 || ops[1].shape != ops[0].shape)
+      return fail("'addptr' offset must be an integer of the pointer's shape, got " + t(ops[1]) +
+                  " for " + t(ops[0]));
+    return ok(ops[0]);
+  }
+  case OpKind::Load:
+  case OpKind::Store:
+  case OpKind::AtomicAdd: {
+    const Type &p = ops[0];
+    if (!p.isPtr()) return fail(q(info.name) + " address must be a pointer, got " + t(p));
+    Type value = Type::tile(p.shape, p.pointee);
+    size_t maskIdx = kind == OpKind::Load ? 1 : 2;
+    if (kind != OpKind::Load && !(ops[1] == value))
+      return fail(q(info.name) + " value must be " + t(value) + " for address " + t(p) +
+                  ", got " + t(ops[1]));
+    if (ops.size() > maskIdx && !(ops[maskIdx] == value.withElem(ScalarKind::I1)))
+      return fail(q(info.name) + " mask must be " + t(value.withElem(ScalarKind::I1)) + ", got " +
+                  t(ops[maskIdx]));
+    if (kind == OpKind::Load && ops.size() > 2 && !(ops[2] == value))
+      return fail("'load' other must be " + t(value) + ", got " + t(ops[2]));
+    if (kind == OpKind::AtomicAdd && value.elem == ScalarKind::I1)
+      return fail("'atomic_add' does not apply to i1");
+    if (kind == OpKind::Store) return none();
+    return ok(value);
+  }
+  case OpKind::Sum:
+  case OpKind::Max:
+  case OpKind::Min:
+  case OpKind::Argmax:
+  case OpKind::Argmin:
+  case OpKind::Cumsum:
+    return reduction(info, ops[0], attrs.at("axis").i);
+  case OpKind::Dot: {
+    const Type &a = ops[0], &b = ops[1], &c = ops[2];
+    if (a.rank() != 2 || b.rank() != 2 || c.rank() != 2 || a.shape[1] != b.shape[0] ||
+        c.shape[0] != a.shape[0] || c.shape[1] != b.shape[1])
+      return fail("'dot' shapes do not match: " + t(a) + " @ " + t(b) + " + " + t(c));
+    if (a.elem != b.elem)
+      return fail("'dot' operands must have one element type, got " + t(a) + " and " + t(b));
+    bool intDot = a.elem == ScalarKind::I8 && c.elem == ScalarKind::I32;
+    bool floatDot = a.isFloat() && c.isFloat() && bitWidth(c.elem) >= 32 &&
+                    bitWidth(c.elem) >= bitWidth(a.elem);
+    if (!intDot && !floatDot)
+      return fail("'dot' of " + std::string(scalarName(a.elem)) + " cannot accumulate in " +
+                  std::string(scalarName(c.elem)) + " (f16, bf16, f32 into f32; f64 into f64; " +
+                  "i8 into i32)");
+    return ok(c);
+  }
+  case OpKind::Print: return none();
+  case OpKind::Assert:
+    if (ops[0].elem != ScalarKind::I1)
+      return fail("'device_assert' condition must be i1, got " + t(ops[0]));
+    return none();
+  case OpKind::For: {
+    for (int i = 0; i < 3; ++i)
+      if (!ops[i].isScalar() || !ops[i].isInt() || !(ops[i] == ops[0]))
+        return fail("'for' bounds and step must be scalars of one integer type, got " + t(ops[0]) +
+                    ", " + t(ops[1]) + ", " + t(ops[2]));
+    return {std::vector<Type>(ops.begin() + 3, ops.end()), {}};
+  }
+  case OpKind::If:
+    if (!(ops[0] == Type::scalar(ScalarKind::I1)))
+      return fail("'if' condition must be a scalar i1, got " + t(ops[0]));
+    return {given, {}};
+  case OpKind::While: return {ops, {}};
+  case OpKind::Yield:
+  case OpKind::Return: return none();
+  default: break;
+  }
+  if (info.has(Elementwise)) return elementwise(info, ops);
+  return fail("no typing rule for " + q(info.name));
+}
+
+} // namespace tt::ir

@@ -11,10 +11,12 @@ if site is None:
                      "(ctest does), so that lit finds the build's tools")
 lit_config.load_config(config, site)
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".tir"]
+config.suffixes = [".tir", ".cpp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.twintile_obj_root, "tests", "lit-out")
 
 config.environment["PATH"] = os.pathsep.join(
     [config.twintile_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%twintile-opt", os.path.join(config.twintile_tools_dir, "twintile-opt")))
+# Kernels compiled by the tracing front end are cached inside the build tree.
+config.environment["TWINTILE_CACHE_DIR"] = os.path.join(config.twintile_obj_root, "tests", "lit-cache")

@@ -1,0 +1,49 @@
+//===- SourceTracer.h - tracing a kernel from its source file ------------===//
+//
+// To trace a kernel the program was not compiled with, its file is compiled
+// as a shared object with the host compiler (clang++-19), together with a
+// small entry point for the requested specialization, then loaded and run.
+// The shared object is cached on disk by the content hash of everything that
+// goes into it (the entry, the kernel file, the language and tracer headers,
+// the compiler and its flags), so a second trace skips the compile. The
+// compile and the trace are timed apart.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontends/trace/Trace.h"
+
+#include <string>
+#include <vector>
+
+namespace twintile {
+
+struct SourceTraceOptions {
+  std::string hostCompiler;  // empty: $TWINTILE_HOST_CXX, else clang++-19
+  std::string cacheDir;      // empty: $TWINTILE_CACHE_DIR, else ~/.cache/twintile
+  bool useCache = true;
+  std::vector<std::string> includeDirs;  // searched by the kernel's own includes
+  int numWarps = 4;
+};
+
+struct SourceTraceResult {
+  TraceResult trace;           // the IR, or the located error
+  double compileSeconds = 0;   // the host compile (0 on a cache hit)
+  bool cacheHit = false;
+  std::string sharedObject;    // the compiled kernel's path
+};
+
+/// Traces `spec` ("softmax<f16,1024>", or a plain name) from the kernel file
+/// `file`. Compiler errors come back as the trace's error, with the
+/// compiler's own text.
+SourceTraceResult traceSourceFile(const std::string &file, const std::string &spec,
+                                  const SourceTraceOptions &opts = {});
+
+/// The names of `kernel`'s template parameters and of its function
+/// parameters, read from its definition in `source` (empty when not found).
+struct KernelSignature {
+  std::vector<std::string> templateParams;
+  std::vector<std::string> params;
+};
+KernelSignature readSignature(const std::string &source, const std::string &kernel);
+
+} // namespace twintile

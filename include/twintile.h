@@ -1,0 +1,763 @@
+//===- twintile.h - the twintile kernel language ----------------------------===//
+//
+// One header defines the language that both front ends read: the parsing
+// front end walks kernels written against these declarations, and the
+// tracing front end runs them, with the definitions of `tt::detail` supplied
+// by the trace library. The header includes no standard header, so that
+// Clang parses it in a few milliseconds.
+//
+// Staging is decided by type. Values of the language's types are device
+// values, known only when the kernel runs:
+//
+//   i1 i8 i16 i32 i64 f16 bf16 f32 f64   scalars
+//   Ptr<E>                                a pointer to elements of type E
+//   Tile<E>                               a tile of E (or of Ptr<E>); its shape is
+//                                         known when the kernel is specialized;
+//                                         a 0-d tile is a scalar
+//
+// Values of ordinary C++ types are host values, known when the kernel is
+// specialized: template parameters and parameters of plain C++ types are the
+// kernel's meta-parameters. No device value converts to a host type, so the
+// C++ type checker keeps the stages apart; host numbers convert to device
+// values of the type they meet (`offs < n`, `x * 0.5f`).
+//
+// Arithmetic needs operands of one element type, as in the IR: convert with
+// cast<T>(). Host literals take the type of the device operand they meet
+// (Triton's "weak" scalars); an integer device value does not meet a
+// floating-point literal without a cast. Shapes broadcast as in NumPy.
+//
+// Device control flow is written with the combinators for_range, if_else and
+// while_loop, which both front ends accept; native `if`/`for`/`while` over a
+// device condition are read only by the parsing front end (a device i1's
+// `explicit operator bool` is where the tracer refuses them).
+//===----------------------------------------------------------------------===//
+#ifndef TWINTILE_H
+#define TWINTILE_H
+
+/// Marks a kernel. The parsing front end looks kernels up by name; the
+/// annotation lets it tell kernels from helpers.
+#if defined(__clang__)
+#define TT_KERNEL [[clang::annotate("twintile.kernel")]]
+#else
+#define TT_KERNEL
+#endif
+
+namespace tt {
+
+//===-- Element types ---------------------------------------------------===//
+
+class i1; class i8; class i16; class i32; class i64;
+class f16; class bf16; class f32; class f64;
+template <class E> class Ptr;
+template <class E> class Tile;
+
+namespace detail {
+
+/// An opaque device value (the tracer's IR value).
+struct Node;
+
+/// A source position, captured by default arguments at the call site.
+struct Loc {
+  const char *file;
+  unsigned line;
+  unsigned col;
+};
+
+#if defined(__clang__)
+#define TT_HERE_ {__builtin_FILE(), __builtin_LINE(), __builtin_COLUMN()}
+#else
+#define TT_HERE_ {__builtin_FILE(), __builtin_LINE(), 0}
+#endif
+
+/// Element kinds, in the IR's order (ir::ScalarKind).
+enum class Kind : unsigned char { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr };
+
+template <class E> struct Elem;  // kind of a scalar element type
+template <> struct Elem<i1> { static constexpr Kind kind = Kind::I1; };
+template <> struct Elem<i8> { static constexpr Kind kind = Kind::I8; };
+template <> struct Elem<i16> { static constexpr Kind kind = Kind::I16; };
+template <> struct Elem<i32> { static constexpr Kind kind = Kind::I32; };
+template <> struct Elem<i64> { static constexpr Kind kind = Kind::I64; };
+template <> struct Elem<f16> { static constexpr Kind kind = Kind::F16; };
+template <> struct Elem<bf16> { static constexpr Kind kind = Kind::BF16; };
+template <> struct Elem<f32> { static constexpr Kind kind = Kind::F32; };
+template <> struct Elem<f64> { static constexpr Kind kind = Kind::F64; };
+template <class E> struct Elem<Ptr<E>> {
+  static constexpr Kind kind = Kind::Ptr;
+  static constexpr Kind pointee = Elem<E>::kind;
+};
+
+/// The static type of a device value: element kind, pointee, tile or scalar.
+struct TypeCode {
+  Kind kind;
+  Kind pointee;
+  bool tile;
+};
+
+template <class V> struct Traits;  // for every device value type V
+template <class E> struct ScalarTraits {
+  using Element = E;
+  using Scalar = E;
+  using TileT = Tile<E>;
+  using Bool = i1;
+  static constexpr bool isTile = false;
+};
+template <> struct Traits<i1> : ScalarTraits<i1> {};
+template <> struct Traits<i8> : ScalarTraits<i8> {};
+template <> struct Traits<i16> : ScalarTraits<i16> {};
+template <> struct Traits<i32> : ScalarTraits<i32> {};
+template <> struct Traits<i64> : ScalarTraits<i64> {};
+template <> struct Traits<f16> : ScalarTraits<f16> {};
+template <> struct Traits<bf16> : ScalarTraits<bf16> {};
+template <> struct Traits<f32> : ScalarTraits<f32> {};
+template <> struct Traits<f64> : ScalarTraits<f64> {};
+template <class E> struct Traits<Ptr<E>> : ScalarTraits<Ptr<E>> {};
+template <class E> struct Traits<Tile<E>> {
+  using Element = E;
+  using Scalar = E;
+  using TileT = Tile<E>;
+  using Bool = Tile<i1>;
+  static constexpr bool isTile = true;
+};
+
+template <class V> constexpr TypeCode typeCode() {
+  using E = typename Traits<V>::Element;
+  Kind pointee = Kind::I32;
+  if constexpr (Elem<E>::kind == Kind::Ptr) pointee = Elem<E>::pointee;
+  return {Elem<E>::kind, pointee, Traits<V>::isTile};
+}
+
+template <class V> concept Device = requires { typename Traits<V>::Element; };
+template <class V> concept DeviceTile = Device<V> && Traits<V>::isTile;
+
+constexpr bool isIntKind(Kind k) { return k <= Kind::I64; }
+constexpr bool isFloatKind(Kind k) { return k >= Kind::F16 && k <= Kind::F64; }
+template <class V> concept IntDevice = Device<V> && isIntKind(Elem<typename Traits<V>::Element>::kind);
+template <class V> concept FloatDevice = Device<V> && isFloatKind(Elem<typename Traits<V>::Element>::kind);
+template <class V> concept PtrDevice = Device<V> && Elem<typename Traits<V>::Element>::kind == Kind::Ptr;
+template <class V> concept NumericDevice = IntDevice<V> || FloatDevice<V>;
+
+template <class T, class U> constexpr bool same = false;
+template <class T> constexpr bool same<T, T> = true;
+template <class T> struct RemoveRef { using type = T; };
+template <class T> struct RemoveRef<T &> { using type = T; };
+template <class T> struct RemoveRef<T &&> { using type = T; };
+template <class T> struct RemoveConst { using type = T; };
+template <class T> struct RemoveConst<const T> { using type = T; };
+template <class T> using Plain = typename RemoveConst<typename RemoveRef<T>::type>::type;
+
+template <class T> constexpr bool hostInt =
+    same<T, bool> || same<T, char> || same<T, signed char> || same<T, unsigned char> ||
+    same<T, short> || same<T, unsigned short> || same<T, int> || same<T, unsigned> ||
+    same<T, long> || same<T, unsigned long> || same<T, long long> || same<T, unsigned long long>;
+template <class T> constexpr bool hostFloat = same<T, float> || same<T, double> || same<T, long double>;
+template <class T> concept HostNumber = hostInt<T> || hostFloat<T>;
+template <class T> concept HostIntLike = hostInt<T>;
+template <class T> concept HostFloatLike = hostFloat<T>;
+
+//===-- The tracer's entry points (defined by the trace library) --------===//
+
+enum class Op : unsigned char {
+  Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Minimum, Maximum,
+  Eq, Ne, Lt, Le, Gt, Ge,
+  Neg, Not, Abs, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Tanh, Sigmoid,
+  Sum, Max, Min, Argmax, Argmin, Cumsum,
+};
+
+Node *constantInt(long long v, TypeCode t, Loc loc);
+Node *constantFloat(double v, TypeCode t, Loc loc);
+Node *binary(Op op, Node *a, Node *b, Loc loc);
+Node *unary(Op op, Node *a, Loc loc);
+Node *reduce(Op op, Node *a, int axis, Loc loc);
+Node *addptr(Node *p, Node *offset, Loc loc);
+Node *select(Node *c, Node *a, Node *b, Loc loc);
+Node *fma(Node *a, Node *b, Node *c, Loc loc);
+Node *cast(Node *a, Kind to, Loc loc);
+Node *programId(int axis, Loc loc);
+Node *numPrograms(int axis, Loc loc);
+Node *arange(int start, int end, Loc loc);
+Node *full(const int *shape, int rank, Node *value, Loc loc);
+Node *expandDims(Node *a, int axis, Loc loc);
+Node *broadcastTo(Node *a, const int *shape, int rank, Loc loc);
+Node *reshape(Node *a, const int *shape, int rank, Loc loc);
+Node *trans(Node *a, const int *perm, int rank, Loc loc);
+Node *load(Node *ptr, Node *mask, Node *other, Loc loc);
+void store(Node *ptr, Node *value, Node *mask, Loc loc);
+Node *atomicAdd(Node *ptr, Node *value, Node *mask, Loc loc);
+Node *dot(Node *a, Node *b, Node *acc, Loc loc);
+void print(const char *prefix, Node *const *values, int n, Loc loc);
+void assertTrue(Node *cond, const char *msg, Loc loc);
+/// A device condition reached C++ control flow: the tracer stops here.
+[[noreturn]] void nativeControlFlow(Node *cond);
+
+// Structured control flow. A scope opens a region of the current op; the
+// combinators below drive them.
+struct Region;
+Region *forBegin(Node *lo, Node *hi, Node *step, Node *const *inits, int n, Loc loc);
+Region *ifBegin(Node *cond, Loc loc);
+Region *whileBegin(Node *const *inits, int n);
+Node *regionArg(Region *r, int i);
+/// Ends the current region with a yield of `values`; for `if`, the then
+/// region is followed by the else region (elseBegin).
+void regionYield(Region *r, Node *const *values, int n, Loc loc);
+void elseBegin(Region *r);
+/// Closes the op and returns its i-th result (results are valid after end).
+void regionEnd(Region *r);
+Node *regionResult(Region *r, int i);
+/// For a while loop: after the condition region, the body region.
+void whileBody(Region *r);
+
+/// Constructs a device value of type V from a node.
+struct FromNode {};
+
+} // namespace detail
+
+//===-- Device value classes ----------------------------------------------===//
+
+namespace detail {
+
+/// Common state of every device value: the node it stands for.
+class Value {
+public:
+  Node *node() const { return node_; }
+
+protected:
+  Value() = default;
+  explicit Value(Node *n) : node_(n) {}
+  Node *node_ = nullptr;
+};
+
+/// An operand of an operator of V, converted at the operator's call site so
+/// that the conversion's default argument records where the operator is:
+/// from V itself, from its scalar (for tiles), and from host numbers.
+template <class V> class Operand {
+public:
+  using E = typename Traits<V>::Element;
+
+  Operand(const V &v, Loc l = TT_HERE_) : node(v.node()), loc(l) {}
+  Operand(const E &v, Loc l = TT_HERE_) requires Traits<V>::isTile : node(v.node()), loc(l) {}
+  template <HostIntLike H>
+  Operand(H v, Loc l = TT_HERE_) requires NumericDevice<V>
+      : node(constantInt(static_cast<long long>(v), typeCode<E>(), l)), loc(l) {}
+  template <HostFloatLike H>
+  Operand(H v, Loc l = TT_HERE_) requires FloatDevice<V>
+      : node(constantFloat(static_cast<double>(v), typeCode<E>(), l)), loc(l) {}
+
+  Node *node;
+  Loc loc;
+};
+
+/// An integer offset for pointer arithmetic: i32 or i64 scalars, host integers.
+class Offset {
+public:
+  Offset(const i32 &v, Loc l = TT_HERE_);
+  Offset(const i64 &v, Loc l = TT_HERE_);
+  template <HostIntLike H>
+  Offset(H v, Loc l = TT_HERE_) : node(constantInt(static_cast<long long>(v), {Kind::I32, Kind::I32, false}, l)), loc(l) {}
+  Node *node;
+  Loc loc;
+};
+
+/// An integer tile offset for pointer arithmetic.
+class TileOffset {
+public:
+  TileOffset(const Tile<i32> &v, Loc l = TT_HERE_);
+  TileOffset(const Tile<i64> &v, Loc l = TT_HERE_);
+  Node *node;
+  Loc loc;
+};
+
+/// Operators shared by every numeric device type V (a scalar or a tile),
+/// as hidden friends: found only through a device operand, never for two
+/// host numbers.
+template <class V> class Arith {
+  using O = Operand<V>;
+  using B = typename Traits<V>::Bool;
+  static V make(Node *n) { return V(FromNode{}, n); }
+  static B makeBool(Node *n) { return B(FromNode{}, n); }
+
+public:
+  friend V operator+(O a, O b) { return make(binary(Op::Add, a.node, b.node, b.loc)); }
+  friend V operator-(O a, O b) { return make(binary(Op::Sub, a.node, b.node, b.loc)); }
+  friend V operator*(O a, O b) { return make(binary(Op::Mul, a.node, b.node, b.loc)); }
+  friend V operator/(O a, O b) { return make(binary(Op::Div, a.node, b.node, b.loc)); }
+  friend V operator%(O a, O b) { return make(binary(Op::Rem, a.node, b.node, b.loc)); }
+  friend V operator&(O a, O b) requires IntDevice<V> { return make(binary(Op::And, a.node, b.node, b.loc)); }
+  friend V operator|(O a, O b) requires IntDevice<V> { return make(binary(Op::Or, a.node, b.node, b.loc)); }
+  friend V operator^(O a, O b) requires IntDevice<V> { return make(binary(Op::Xor, a.node, b.node, b.loc)); }
+  friend V operator<<(O a, O b) requires IntDevice<V> { return make(binary(Op::Shl, a.node, b.node, b.loc)); }
+  friend V operator>>(O a, O b) requires IntDevice<V> { return make(binary(Op::Shr, a.node, b.node, b.loc)); }
+  friend B operator==(O a, O b) { return makeBool(binary(Op::Eq, a.node, b.node, b.loc)); }
+  friend B operator!=(O a, O b) { return makeBool(binary(Op::Ne, a.node, b.node, b.loc)); }
+  friend B operator<(O a, O b) { return makeBool(binary(Op::Lt, a.node, b.node, b.loc)); }
+  friend B operator<=(O a, O b) { return makeBool(binary(Op::Le, a.node, b.node, b.loc)); }
+  friend B operator>(O a, O b) { return makeBool(binary(Op::Gt, a.node, b.node, b.loc)); }
+  friend B operator>=(O a, O b) { return makeBool(binary(Op::Ge, a.node, b.node, b.loc)); }
+  friend V operator-(O a) { return make(unary(Op::Neg, a.node, a.loc)); }
+  friend V operator~(O a) requires IntDevice<V> { return make(unary(Op::Not, a.node, a.loc)); }
+  friend V operator!(O a) requires same<typename Traits<V>::Element, i1> {
+    return make(unary(Op::Not, a.node, a.loc));
+  }
+
+  V &operator+=(O b) { return self() = self() + b; }
+  V &operator-=(O b) { return self() = self() - b; }
+  V &operator*=(O b) { return self() = self() * b; }
+  V &operator/=(O b) { return self() = self() / b; }
+
+private:
+  V &self() { return static_cast<V &>(*this); }
+};
+
+/// Pointer arithmetic: p + k steps k elements.
+template <class V> class PtrArith {
+  using E = typename Traits<V>::Element;  // Ptr<T>
+  using TileV = Tile<E>;
+
+public:
+  friend V operator+(const V &p, Offset k) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  friend TileV operator+(const V &p, TileOffset k) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  V &operator+=(Offset k) { return static_cast<V &>(*this) = static_cast<V &>(*this) + k; }
+};
+
+} // namespace detail
+
+#define TT_SCALAR_(Name)                                                                   \
+  class Name : public detail::Value, public detail::Arith<Name> {                         \
+  public:                                                                                  \
+    Name() = default;                                                                      \
+    Name(detail::FromNode, detail::Node *n) : detail::Value(n) {}                          \
+    template <detail::HostNumber H>                                                        \
+    Name(H v, detail::Loc l = TT_HERE_) : detail::Value(detail::Operand<Name>(v, l).node) {} \
+  };
+
+TT_SCALAR_(i8)
+TT_SCALAR_(i16)
+TT_SCALAR_(i32)
+TT_SCALAR_(i64)
+TT_SCALAR_(f16)
+TT_SCALAR_(bf16)
+TT_SCALAR_(f32)
+TT_SCALAR_(f64)
+#undef TT_SCALAR_
+
+/// A device boolean. Using one as a C++ condition is native device control
+/// flow: the parsing front end reads it, the tracer stops there.
+class i1 : public detail::Value, public detail::Arith<i1> {
+public:
+  i1() = default;
+  i1(detail::FromNode, detail::Node *n) : detail::Value(n) {}
+  i1(bool v, detail::Loc l = TT_HERE_) : detail::Value(detail::constantInt(v, {detail::Kind::I1, detail::Kind::I32, false}, l)) {}
+  explicit operator bool() const { detail::nativeControlFlow(node_); }
+};
+
+template <class E> class Ptr : public detail::Value, public detail::PtrArith<Ptr<E>> {
+public:
+  Ptr() = default;
+  Ptr(detail::FromNode, detail::Node *n) : detail::Value(n) {}
+};
+
+namespace detail {
+template <class E> struct TileBase : Value, Arith<Tile<E>> {
+  TileBase() = default;
+  explicit TileBase(Node *n) : Value(n) {}
+};
+template <class E> struct TileBase<Ptr<E>> : Value, PtrArith<Tile<Ptr<E>>> {
+  TileBase() = default;
+  explicit TileBase(Node *n) : Value(n) {}
+};
+} // namespace detail
+
+template <class E> class Tile : public detail::TileBase<E> {
+public:
+  Tile() = default;
+  Tile(detail::FromNode, detail::Node *n) : detail::TileBase<E>(n) {}
+  /// A scalar is a 0-d tile.
+  Tile(const E &scalar) : detail::TileBase<E>(scalar.node()) {}
+  template <detail::HostNumber H>
+  Tile(H v, detail::Loc l = TT_HERE_) requires detail::NumericDevice<E>
+      : detail::TileBase<E>(detail::Operand<E>(v, l).node) {}
+  /// Using a tile of booleans as a C++ condition: native control flow.
+  explicit operator bool() const requires detail::same<E, i1> { detail::nativeControlFlow(this->node_); }
+};
+
+inline detail::Offset::Offset(const i32 &v, Loc l) : node(v.node()), loc(l) {}
+inline detail::Offset::Offset(const i64 &v, Loc l) : node(v.node()), loc(l) {}
+inline detail::TileOffset::TileOffset(const Tile<i32> &v, Loc l) : node(v.node()), loc(l) {}
+inline detail::TileOffset::TileOffset(const Tile<i64> &v, Loc l) : node(v.node()), loc(l) {}
+
+/// Infinity, for masked loads of maxima (`load(p, mask, -inf)`).
+inline constexpr float inf = __builtin_huge_valf();
+
+//===-- Result types of functions -----------------------------------------===//
+
+namespace detail {
+
+template <class V, class E> struct Rebind;  // V's shape kind, element E
+template <class V, class E> requires (!Traits<V>::isTile) struct Rebind<V, E> { using type = E; };
+template <class V, class E> requires Traits<V>::isTile struct Rebind<V, E> { using type = Tile<E>; };
+
+template <bool C, class T, class F> struct If { using type = T; };
+template <class T, class F> struct If<false, T, F> { using type = F; };
+
+/// The common type of two operands of one element type (a tile if either
+/// is), where a host number takes the other's type. Operands of different
+/// element types have none: convert one with cast<T>().
+template <class A, class B> struct Common;
+template <Device A, Device B>
+  requires same<typename Traits<A>::Element, typename Traits<B>::Element>
+struct Common<A, B> {
+  using type = typename If<Traits<A>::isTile || Traits<B>::isTile, Tile<typename Traits<A>::Element>,
+                           typename Traits<A>::Element>::type;
+};
+template <Device A, HostNumber B> struct Common<A, B> { using type = A; };
+template <HostNumber A, Device B> struct Common<A, B> { using type = B; };
+template <class A, class B> using CommonT = typename Common<Plain<A>, Plain<B>>::type;
+
+/// The node of a value, converting a host number to the element type of `V`.
+template <class V, class A> Node *nodeOf(const A &a, Loc loc) {
+  if constexpr (Device<A>) return a.node();
+  else return Operand<typename Traits<V>::Scalar>(a, loc).node;
+}
+
+template <class V> V make(Node *n) { return V(FromNode{}, n); }
+
+} // namespace detail
+
+//===-- Program identity, creation ----------------------------------------===//
+
+inline i32 program_id(int axis, detail::Loc l = TT_HERE_) { return detail::make<i32>(detail::programId(axis, l)); }
+inline i32 num_programs(int axis, detail::Loc l = TT_HERE_) { return detail::make<i32>(detail::numPrograms(axis, l)); }
+inline Tile<i32> arange(int start, int end, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<i32>>(detail::arange(start, end, l));
+}
+template <class E, int N, detail::HostNumber H>
+Tile<E> full(const int (&shape)[N], H value, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::full(shape, N, detail::Operand<E>(value, l).node, l));
+}
+template <class E, int N> Tile<E> zeros(const int (&shape)[N], detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::full(shape, N, detail::Operand<E>(0, l).node, l));
+}
+
+/// Host integer division rounding up (a meta-parameter helper).
+constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
+
+//===-- Shapes ------------------------------------------------------------===//
+
+template <class E> Tile<E> expand_dims(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::expandDims(x.node(), axis, l));
+}
+template <class E, int N> Tile<E> broadcast_to(const Tile<E> &x, const int (&shape)[N], detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::broadcastTo(x.node(), shape, N, l));
+}
+template <class E, int N> Tile<E> reshape(const Tile<E> &x, const int (&shape)[N], detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::reshape(x.node(), shape, N, l));
+}
+/// Transposes a 2-D tile.
+template <class E> Tile<E> trans(const Tile<E> &x, detail::Loc l = TT_HERE_) {
+  const int perm[2] = {1, 0};
+  return detail::make<Tile<E>>(detail::trans(x.node(), perm, 2, l));
+}
+template <class E, int N> Tile<E> trans(const Tile<E> &x, const int (&perm)[N], detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::trans(x.node(), perm, N, l));
+}
+
+//===-- Elementwise functions ---------------------------------------------===//
+
+#define TT_UNARY_(name, op, Constraint)                                         \
+  template <detail::Constraint V> V name(const V &x, detail::Loc l = TT_HERE_) { \
+    return detail::make<V>(detail::unary(detail::Op::op, x.node(), l));          \
+  }
+TT_UNARY_(abs, Abs, NumericDevice)
+TT_UNARY_(exp, Exp, FloatDevice)
+TT_UNARY_(exp2, Exp2, FloatDevice)
+TT_UNARY_(log, Log, FloatDevice)
+TT_UNARY_(log2, Log2, FloatDevice)
+TT_UNARY_(sqrt, Sqrt, FloatDevice)
+TT_UNARY_(rsqrt, Rsqrt, FloatDevice)
+TT_UNARY_(sin, Sin, FloatDevice)
+TT_UNARY_(cos, Cos, FloatDevice)
+TT_UNARY_(tanh, Tanh, FloatDevice)
+TT_UNARY_(sigmoid, Sigmoid, FloatDevice)
+#undef TT_UNARY_
+
+template <class A, class B, class R = detail::CommonT<A, B>>
+R minimum(const A &a, const B &b, detail::Loc l = TT_HERE_) {
+  return detail::make<R>(detail::binary(detail::Op::Minimum, detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
+}
+template <class A, class B, class R = detail::CommonT<A, B>>
+R maximum(const A &a, const B &b, detail::Loc l = TT_HERE_) {
+  return detail::make<R>(detail::binary(detail::Op::Maximum, detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
+}
+/// where(cond, a, b): a where cond holds, else b.
+template <class C, class A, class B, class R = detail::CommonT<A, B>>
+  requires detail::same<typename detail::Traits<C>::Element, i1>
+auto where(const C &cond, const A &a, const B &b, detail::Loc l = TT_HERE_) {
+  using E = typename detail::Traits<R>::Element;
+  using Out = typename detail::If<detail::Traits<C>::isTile || detail::Traits<R>::isTile, Tile<E>, E>::type;
+  return detail::make<Out>(detail::select(cond.node(), detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
+}
+template <detail::FloatDevice V> V fma(const V &a, const V &b, const V &c, detail::Loc l = TT_HERE_) {
+  return detail::make<V>(detail::fma(a.node(), b.node(), c.node(), l));
+}
+/// Converts to element type T, keeping the shape.
+template <class T, detail::Device V>
+typename detail::Rebind<V, T>::type cast(const V &x, detail::Loc l = TT_HERE_) {
+  return detail::make<typename detail::Rebind<V, T>::type>(detail::cast(x.node(), detail::Elem<T>::kind, l));
+}
+
+//===-- Memory ------------------------------------------------------------===//
+
+namespace detail {
+template <class E> struct PtrElem;
+template <class E> struct PtrElem<Ptr<E>> { using type = E; };
+template <class P> using LoadT = typename Rebind<P, typename PtrElem<typename Traits<P>::Element>::type>::type;
+} // namespace detail
+
+template <detail::PtrDevice P> detail::LoadT<P> load(const P &ptrs, detail::Loc l = TT_HERE_) {
+  return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), nullptr, nullptr, l));
+}
+template <detail::PtrDevice P, class M>
+detail::LoadT<P> load(const P &ptrs, const M &mask, detail::Loc l = TT_HERE_) {
+  return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), mask.node(), nullptr, l));
+}
+template <detail::PtrDevice P, class M, class O>
+detail::LoadT<P> load(const P &ptrs, const M &mask, const O &other, detail::Loc l = TT_HERE_) {
+  return detail::make<detail::LoadT<P>>(
+      detail::load(ptrs.node(), mask.node(), detail::nodeOf<detail::LoadT<P>>(other, l), l));
+}
+template <detail::PtrDevice P, class V> void store(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {
+  detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, l);
+}
+template <detail::PtrDevice P, class V, class M>
+void store(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
+  detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), mask.node(), l);
+}
+template <detail::PtrDevice P, class V>
+detail::LoadT<P> atomic_add(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {
+  return detail::make<detail::LoadT<P>>(detail::atomicAdd(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, l));
+}
+template <detail::PtrDevice P, class V, class M>
+detail::LoadT<P> atomic_add(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
+  return detail::make<detail::LoadT<P>>(detail::atomicAdd(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), mask.node(), l));
+}
+
+//===-- Reductions, scans, dot ---------------------------------------------===//
+
+/// Reductions remove `axis`: a 1-D tile reduces to a 0-d tile (a scalar).
+#define TT_REDUCE_(name, op)                                                              \
+  template <class E> Tile<E> name(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) { \
+    return detail::make<Tile<E>>(detail::reduce(detail::Op::op, x.node(), axis, l));      \
+  }
+TT_REDUCE_(sum, Sum)
+TT_REDUCE_(max, Max)
+TT_REDUCE_(min, Min)
+TT_REDUCE_(cumsum, Cumsum)
+#undef TT_REDUCE_
+template <class E> Tile<i32> argmax(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<i32>>(detail::reduce(detail::Op::Argmax, x.node(), axis, l));
+}
+template <class E> Tile<i32> argmin(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<i32>>(detail::reduce(detail::Op::Argmin, x.node(), axis, l));
+}
+
+/// dot(a, b, acc) = acc + a @ b, for a [M, K] and b [K, N].
+template <class E, class C>
+Tile<C> dot(const Tile<E> &a, const Tile<E> &b, const Tile<C> &acc, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<C>>(detail::dot(a.node(), b.node(), acc.node(), l));
+}
+
+//===-- Debugging ---------------------------------------------------------===//
+
+namespace detail {
+/// The prefix of device_print, converted at the call site to record it.
+struct Prefix {
+  Prefix(const char *t, Loc l = TT_HERE_) : text(t), loc(l) {}
+  const char *text;
+  Loc loc;
+};
+} // namespace detail
+
+template <detail::Device... Vs> void device_print(detail::Prefix prefix, const Vs &...values) {
+  detail::Node *const nodes[sizeof...(Vs) + 1] = {values.node()..., nullptr};
+  detail::print(prefix.text, nodes, sizeof...(Vs), prefix.loc);
+}
+template <class C> void device_assert(const C &cond, const char *msg, detail::Loc l = TT_HERE_) {
+  detail::assertTrue(cond.node(), msg, l);
+}
+
+//===-- Combinators: device control flow ----------------------------------===//
+
+/// Several carried values: what a loop body or branch returns as
+/// `carry(a, b)`, and what the loop returns; structured bindings unpack it.
+template <class... T> struct Carried;
+template <> struct Carried<> {};
+template <class A> struct Carried<A> { A a; };
+template <class A, class B> struct Carried<A, B> { A a; B b; };
+template <class A, class B, class C> struct Carried<A, B, C> { A a; B b; C c; };
+template <class A, class B, class C, class D> struct Carried<A, B, C, D> { A a; B b; C c; D d; };
+template <class A, class B, class C, class D, class E> struct Carried<A, B, C, D, E> { A a; B b; C c; D d; E e; };
+template <class A, class B, class C, class D, class E, class F>
+struct Carried<A, B, C, D, E, F> { A a; B b; C c; D d; E e; F f; };
+
+template <detail::Device... T> Carried<T...> carry(const T &...v) { return {v...}; }
+
+namespace detail {
+
+/// A loop bound or step: an i32 or i64 device scalar, or a host integer.
+struct Bound {
+  Bound(const i32 &v, Loc l = TT_HERE_) : node(v.node()), loc(l) {}
+  Bound(const i64 &v, Loc l = TT_HERE_) : node(v.node()), loc(l) {}
+  template <HostIntLike H>
+  Bound(H v, Loc l = TT_HERE_) : node(constantInt(static_cast<long long>(v), {Kind::I32, Kind::I32, false}, l)), loc(l) {}
+  Node *node;
+  Loc loc;
+};
+
+/// The condition of if_else: a device i1, recorded at the call site.
+struct Cond {
+  Cond(const i1 &c, Loc l = TT_HERE_) : node(c.node()), loc(l) {}
+  Cond(const Tile<i1> &c, Loc l = TT_HERE_) : node(c.node()), loc(l) {}
+  Node *node;
+  Loc loc;
+};
+
+template <class... T> struct List {};
+
+/// All but the last of a pack: the carried values before a loop's body.
+template <class Done, class... T> struct InitOf;
+template <class... D, class Last> struct InitOf<List<D...>, Last> { using type = List<D...>; };
+template <class... D, class H, class N, class... T>
+struct InitOf<List<D...>, H, N, T...> { using type = typename InitOf<List<D..., H>, N, T...>::type; };
+
+template <class A> const A &lastOf(const A &a) { return a; }
+template <class A, class... R> decltype(auto) lastOf(const A &, const R &...r) { return lastOf(r...); }
+
+template <class A> Node *nodeOrNull(const A &a) {
+  if constexpr (Device<A>) return a.node();
+  else return nullptr;
+}
+
+/// The nodes of what a region's callable returned: a device value or Carried.
+template <class R> int nodesOf(const R &v, Node **out) {
+  if constexpr (Device<R>) {
+    out[0] = v.node();
+    return 1;
+  } else {
+    int n = 0;
+    if constexpr (requires { v.a; }) out[n++] = v.a.node();
+    if constexpr (requires { v.b; }) out[n++] = v.b.node();
+    if constexpr (requires { v.c; }) out[n++] = v.c.node();
+    if constexpr (requires { v.d; }) out[n++] = v.d.node();
+    if constexpr (requires { v.e; }) out[n++] = v.e.node();
+    if constexpr (requires { v.f; }) out[n++] = v.f.node();
+    return n;
+  }
+}
+
+/// Calls f(lead..., c.a, c.b, ...).
+template <class F, class... T, class... L> decltype(auto) apply(F &f, const Carried<T...> &c, const L &...lead) {
+  constexpr int n = sizeof...(T);
+  if constexpr (n == 0) return f(lead...);
+  else if constexpr (n == 1) return f(lead..., c.a);
+  else if constexpr (n == 2) return f(lead..., c.a, c.b);
+  else if constexpr (n == 3) return f(lead..., c.a, c.b, c.c);
+  else if constexpr (n == 4) return f(lead..., c.a, c.b, c.c, c.d);
+  else if constexpr (n == 5) return f(lead..., c.a, c.b, c.c, c.d, c.e);
+  else return f(lead..., c.a, c.b, c.c, c.d, c.e, c.f);
+}
+
+/// The values of a region's arguments from `first` on, typed T... (in order).
+template <class... T> Carried<T...> argsOf(Region *r, int first) {
+  int i = first;
+  return Carried<T...>{make<T>(regionArg(r, i++))...};
+}
+
+/// What a loop or branch over T... returns: one value, or Carried<T...>.
+template <class... T> auto resultsOf(Region *r) {
+  if constexpr (sizeof...(T) == 1) {
+    return make<T...>(regionResult(r, 0));
+  } else {
+    int i = 0;
+    return Carried<T...>{make<T>(regionResult(r, i++))...};
+  }
+}
+
+template <class R> struct CarriedTypes { using type = List<R>; };
+template <class... T> struct CarriedTypes<Carried<T...>> { using type = List<T...>; };
+template <> struct CarriedTypes<void> { using type = List<>; };
+
+template <class... T, class... Args>
+auto forLoop(List<T...>, Bound lo, Bound hi, Bound step, const Args &...args) {
+  static_assert((Device<T> && ...), "for_range carries device values; convert host numbers, e.g. f32(0)");
+  static_assert(sizeof...(T) <= 6, "for_range carries at most 6 values");
+  const auto &body = lastOf(args...);
+  Node *const inits[] = {nodeOrNull(args)...};
+  Region *r = forBegin(lo.node, hi.node, step.node, inits, sizeof...(T), lo.loc);
+  Carried<T...> carried = argsOf<T...>(r, 1);
+  Node *out[sizeof...(T) + 1] = {};
+  int n = 0;
+  if constexpr (sizeof...(T) == 0) apply(body, carried, make<i32>(regionArg(r, 0)));
+  else n = nodesOf(apply(body, carried, make<i32>(regionArg(r, 0))), out);
+  regionYield(r, out, n, lo.loc);
+  regionEnd(r);
+  if constexpr (sizeof...(T) > 0) return resultsOf<T...>(r);
+}
+
+template <class... T, class C, class B>
+auto whileLoop(List<T...>, const C &cond, const B &body, const T &...inits) {
+  static_assert(sizeof...(T) >= 1 && sizeof...(T) <= 6, "while_loop carries 1 to 6 device values");
+  Node *const initNodes[] = {inits.node()...};
+  Region *r = whileBegin(initNodes, sizeof...(T));
+  Node *out[sizeof...(T) + 1] = {};
+  out[0] = apply(cond, argsOf<T...>(r, 0)).node();
+  regionYield(r, out, 1, {nullptr, 0, 0});
+  whileBody(r);
+  int n = nodesOf(apply(body, argsOf<T...>(r, 0)), out);
+  regionYield(r, out, n, {nullptr, 0, 0});
+  regionEnd(r);
+  return resultsOf<T...>(r);
+}
+
+} // namespace detail
+
+/// for_range(lo, hi, step, carried..., body): a device loop over lo, lo +
+/// step, ... < hi. body(iv, carried...) returns the next carried values (one
+/// value, or carry(...)); the loop returns the last ones.
+template <class... Args>
+auto for_range(detail::Bound lo, detail::Bound hi, detail::Bound step, const Args &...args) {
+  static_assert(sizeof...(Args) >= 1, "for_range needs a body");
+  return detail::forLoop(typename detail::InitOf<detail::List<>, detail::Plain<Args>...>::type{}, lo, hi,
+                         step, args...);
+}
+
+/// while_loop(cond, body, carried...): while cond(carried...) holds, carried
+/// = body(carried...); returns the last carried values.
+template <class C, class B, class... T> auto while_loop(const C &cond, const B &body, const T &...carried) {
+  return detail::whileLoop(detail::List<T...>{}, cond, body, carried...);
+}
+
+/// if_else(cond, then, otherwise): the callables take no argument and return
+/// the same types (nothing, one value, or carry(...)), and so does if_else.
+template <class Then, class Else> auto if_else(detail::Cond cond, const Then &then, const Else &otherwise) {
+  using R = decltype(then());
+  detail::Region *r = detail::ifBegin(cond.node, cond.loc);
+  detail::Node *out[8] = {};
+  int n = 0;
+  if constexpr (detail::same<R, void>) then();
+  else n = detail::nodesOf(then(), out);
+  detail::regionYield(r, out, n, cond.loc);
+  detail::elseBegin(r);
+  n = 0;
+  if constexpr (detail::same<R, void>) otherwise();
+  else n = detail::nodesOf(R(otherwise()), out);
+  detail::regionYield(r, out, n, cond.loc);
+  detail::regionEnd(r);
+  if constexpr (!detail::same<R, void>) {
+    return [&]<class... T>(detail::List<T...>) { return detail::resultsOf<T...>(r); }(
+        typename detail::CarriedTypes<R>::type{});
+  }
+}
+
+} // namespace tt
+
+#endif // TWINTILE_H

@@ -183,10 +183,9 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
   // The entry point: the kernel file, the tracer, and one C function that
   // traces the requested specialization.
   std::string entry = "#include \"" + kernelPath.string() + "\"\n"
-                      "#include \"frontends/trace/Trace.h\"\n"
+                      "#include \"frontends/trace/Entry.h\"\n"
                       "extern \"C\" void twintile_trace_entry(const void *options, void *result) {\n"
-                      "  *static_cast<twintile::TraceResult *>(result) = twintile::traceWith(&" + spec + ", \"" + spec + "\",\n"
-                      "      *static_cast<const twintile::TraceOptions *>(options));\n"
+                      "  twintile::entry::trace(&" + spec + ", options, \"" + spec + "\", result);\n"
                       "}\n";
   std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w",
                                     "-I" + root.string(), "-I" + (root / "include").string(),
@@ -199,8 +198,7 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
   key.add(compiler);
   for (const std::string &f : flags) key.add(f);
   // The headers the entry compiles against: a changed tracer is a new key.
-  for (const char *h : {"include/twintile.h", "frontends/trace/Trace.h", "ir/IR.h", "ir/Type.h", "ir/Attr.h",
-                        "ir/Location.h", "ir/Diagnostic.h", "ir/Ops.def"})
+  for (const char *h : {"include/twintile.h", "frontends/trace/Entry.h"})
     key.add(readFile(root / h).value_or(h));
 
   fs::path dir = cacheRoot(opts) / "trace";

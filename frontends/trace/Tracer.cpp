@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/trace/Trace.h"
 
+#include "frontends/trace/Entry.h"
+
 #include "ir/Builder.h"
 #include "ir/Verifier.h"
 
@@ -351,6 +353,30 @@ const RegisteredKernel *findRegistered(const std::string &spec) {
 }
 
 } // namespace twintile
+
+//===-- The entry of a kernel compiled as a shared object ------------------===//
+
+namespace twintile::entry {
+
+struct Session {
+  Session(const char *spec, const TraceOptions &opts) : session(spec, opts) {}
+  detail::Session session;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+
+Session *begin(const void *options, const char *spec) {
+  return new Session(spec, *static_cast<const TraceOptions *>(options));
+}
+
+tt::detail::Node *deviceParam(Session *s, tt::detail::TypeCode t) { return s->session.deviceParam(t); }
+
+void end(Session *s, void *result, bool failed) {
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s->start).count();
+  *static_cast<TraceResult *>(result) = s->session.finish(failed ? std::current_exception() : nullptr, seconds);
+  delete s;
+}
+
+} // namespace twintile::entry
 
 //===-- The language's entry points ---------------------------------------===//
 

@@ -1,0 +1,54 @@
+//===- Entry.h - the entry point of a kernel compiled for tracing --------===//
+//
+// What a kernel file compiled as a shared object (SourceTracer.h) includes to
+// be traced: the session calls are defined in the twintile program that
+// loads it. No standard header, so the host compile costs little more than
+// the kernel file itself.
+//===----------------------------------------------------------------------===//
+#ifndef TWINTILE_TRACE_ENTRY_H
+#define TWINTILE_TRACE_ENTRY_H
+
+#include <twintile.h>
+
+namespace twintile::entry {
+
+struct Session;
+
+/// Starts a trace of `spec`; `options` is a twintile::TraceOptions.
+Session *begin(const void *options, const char *spec);
+tt::detail::Node *deviceParam(Session *s, tt::detail::TypeCode t);
+/// Ends the trace and writes a twintile::TraceResult into `result`. Called
+/// from within a catch handler when the kernel threw (the error is the
+/// exception being handled).
+void end(Session *s, void *result, bool failed);
+
+template <int... I> struct Seq {};
+template <int N, int... I> struct MakeSeq : MakeSeq<N - 1, N - 1, I...> {};
+template <int... I> struct MakeSeq<0, I...> { using type = Seq<I...>; };
+
+template <class... P, int... I>
+void call(void (*kernel)(P...), tt::detail::Node *const *nodes, Seq<I...>) {
+  kernel(P(tt::detail::FromNode{}, nodes[I])...);
+}
+
+/// Traces `kernel` into `result`.
+template <class... P> void trace(void (*kernel)(P...), const void *options, const char *spec, void *result) {
+  static_assert((tt::detail::Device<P> && ...),
+                "a kernel with plain C++ parameters is traced in-process (twintile::trace with their "
+                "values); to trace it from its file, make them template parameters");
+  Session *s = begin(options, spec);
+  try {
+    tt::detail::Node *nodes[sizeof...(P) + 1] = {};
+    int i = 0;
+    ((nodes[i++] = deviceParam(s, tt::detail::typeCode<P>())), ...);
+    call(kernel, nodes, typename MakeSeq<sizeof...(P)>::type{});
+  } catch (...) {
+    end(s, result, true);
+    return;
+  }
+  end(s, result, false);
+}
+
+} // namespace twintile::entry
+
+#endif // TWINTILE_TRACE_ENTRY_H

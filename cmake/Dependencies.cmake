@@ -25,3 +25,16 @@ foreach(tool TWINTILE_PTXAS TWINTILE_NVCC TWINTILE_LIBDEVICE)
     message(STATUS "twintile: ${tool}: not found (run scripts/setup); tests that need it will say they skipped")
   endif()
 endforeach()
+
+# LLVM and Clang 19 (Debian's 19.1.7 rejects a bare "19" version request, so
+# none is asked for; the directories pin the version instead).
+set(LLVM_DIR "${TWINTILE_LLVM_ROOT}/lib/cmake/llvm" CACHE PATH "LLVM's CMake package")
+set(Clang_DIR "${TWINTILE_LLVM_ROOT}/lib/cmake/clang" CACHE PATH "Clang's CMake package")
+find_package(LLVM CONFIG REQUIRED)
+find_package(Clang CONFIG REQUIRED)
+message(STATUS "twintile: LLVM ${LLVM_PACKAGE_VERSION} at ${LLVM_DIR}")
+if(NOT LLVM_PACKAGE_VERSION VERSION_GREATER_EQUAL 19 OR LLVM_PACKAGE_VERSION VERSION_GREATER_EQUAL 20)
+  message(FATAL_ERROR "twintile needs LLVM 19, found ${LLVM_PACKAGE_VERSION}")
+endif()
+# Clang's resource directory (builtin headers), for the parsing front end.
+set(TWINTILE_CLANG_RESOURCE_DIR "${TWINTILE_LLVM_ROOT}/lib/clang/${LLVM_VERSION_MAJOR}")

@@ -667,7 +667,7 @@ template <class F, class... T, class... L> decltype(auto) apply(F &f, const Carr
 }
 
 /// The values of a region's arguments from `first` on, typed T... (in order).
-template <class... T> Carried<T...> argsOf(Region *r, int first) {
+template <class... T> Carried<T...> argsOf([[maybe_unused]] Region *r, int first) {
   int i = first;
   return Carried<T...>{make<T>(regionArg(r, i++))...};
 }

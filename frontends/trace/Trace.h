@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/common/Recorder.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 
@@ -44,12 +45,9 @@ struct TraceOptions {
   int numWarps = 4;
 };
 
-struct TraceResult {
-  std::unique_ptr<tt::ir::Func> func;       // set on success
-  std::optional<tt::ir::Diagnostic> error;  // set on failure, at the user's line
-  double seconds = 0;                       // the trace itself
-  bool ok() const { return func != nullptr; }
-};
+/// The traced function, or the located error that stopped the trace;
+/// `seconds` is the trace itself.
+using TraceResult = FrontendResult;
 
 namespace detail {
 

@@ -1,32 +1,26 @@
 //===- Tracer.cpp - abstract device values that record tile IR -----------===//
 //
-// Defines the tt::detail entry points that twintile.h declares: each one
-// turns its operands into IR values, broadcasts them as NumPy does, and
-// records one op through the IR builder at the user's call site. Errors
-// (shapes that do not broadcast, a bad axis, a type the op does not take,
-// native control flow) throw a TraceStop that the session turns into a
-// located diagnostic.
+// Defines the tt::detail entry points that twintile.h declares. Each one
+// turns its operands into IR values and records its op through the shared
+// Recorder (frontends/common), at the user's call site; errors (shapes that
+// do not broadcast, a bad axis, a type the op does not take, native control
+// flow) are KernelErrors that the session turns into located diagnostics.
 //===----------------------------------------------------------------------===//
 #include "frontends/trace/Trace.h"
 
+#include "frontends/common/Recorder.h"
 #include "frontends/trace/Entry.h"
-
-#include "ir/Builder.h"
-#include "ir/Verifier.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cctype>
-#include <mutex>
 
 namespace tt::detail {
 
-/// A combinator's op being built: which region is open, and the types it
-/// must yield.
+/// A combinator's op being built, and which of its regions is open.
 struct Region {
   ir::Op *op = nullptr;
-  int current = 0;                      // the open region's index
-  std::vector<ir::Type> thenTypes;      // for `if`: what the then region yielded
+  int current = 0;
   ir::Location loc;
 };
 
@@ -36,20 +30,10 @@ namespace twintile::detail {
 
 using tt::detail::Loc;
 using tt::detail::Node;
-namespace ir = tt::ir;
-
-namespace {
-
-struct TraceStop {
-  ir::Location loc;
-  std::string message;
-};
-
-} // namespace
 
 struct Session::State {
   std::unique_ptr<ir::Func> func = std::make_unique<ir::Func>();
-  std::vector<ir::Builder> builders;  // innermost region last
+  Recorder recorder{*func};
   std::vector<std::unique_ptr<tt::detail::Region>> regions;
   TraceOptions opts;
   size_t metaIndex = 0;
@@ -62,55 +46,24 @@ thread_local Session::State *current = nullptr;
 
 Session::State &state() {
   if (!current)
-    throw TraceStop{{}, "a device operation ran outside a trace (call the kernel through twintile::trace)"};
+    throw KernelError{{}, "a device operation ran outside a trace (call the kernel through twintile::trace)"};
   return *current;
 }
 
-ir::Builder &builder() { return state().builders.back(); }
+Recorder &recorder() { return state().recorder; }
 
 ir::Location toLoc(Loc l) {
   if (!l.file || l.line == 0) return {};
   return ir::Location(l.file, static_cast<int>(l.line), static_cast<int>(l.col));
 }
 
-[[noreturn]] void stop(Loc l, std::string msg) { throw TraceStop{toLoc(l), std::move(msg)}; }
-
-ir::Value *val(Node *n, Loc l, const char *what) {
-  if (!n) stop(l, std::string(what) + " uses a device value that was never assigned");
-  return reinterpret_cast<ir::Value *>(n);
-}
+ir::Value *val(Node *n) { return reinterpret_cast<ir::Value *>(n); }
 Node *node(ir::Value *v) { return reinterpret_cast<Node *>(v); }
 
 ir::ScalarKind kindOf(tt::detail::Kind k) { return static_cast<ir::ScalarKind>(k); }
 
 ir::Type typeOf(tt::detail::TypeCode t) {
-  ir::Type ty = t.kind == tt::detail::Kind::Ptr ? ir::Type::ptr(kindOf(t.pointee))
-                                                  : ir::Type::scalar(kindOf(t.kind));
-  return ty;
-}
-
-/// Runs a builder call at `l`, turning a typing error into a located stop.
-template <class F> auto at(Loc l, F &&f) {
-  ir::Builder &b = builder();
-  b.setLoc(toLoc(l));
-  try {
-    return f(b);
-  } catch (const ir::BuildError &e) {
-    throw TraceStop{toLoc(l), e.what()};
-  }
-}
-
-std::string spelling(tt::detail::Op op) {
-  using tt::detail::Op;
-  switch (op) {
-  case Op::Add: return "+"; case Op::Sub: return "-"; case Op::Mul: return "*";
-  case Op::Div: return "/"; case Op::Rem: return "%"; case Op::And: return "&";
-  case Op::Or: return "|"; case Op::Xor: return "^"; case Op::Shl: return "<<";
-  case Op::Shr: return ">>"; case Op::Eq: return "=="; case Op::Ne: return "!=";
-  case Op::Lt: return "<"; case Op::Le: return "<="; case Op::Gt: return ">";
-  case Op::Ge: return ">="; case Op::Minimum: return "minimum"; case Op::Maximum: return "maximum";
-  default: return std::string(ir::opInfo(ir::OpKind::Add).name);
-  }
+  return t.kind == tt::detail::Kind::Ptr ? ir::Type::ptr(kindOf(t.pointee)) : ir::Type::scalar(kindOf(t.kind));
 }
 
 ir::OpKind kindOf(tt::detail::Op op) {
@@ -158,57 +111,18 @@ ir::OpKind kindOf(tt::detail::Op op) {
   return ir::OpKind::Add;
 }
 
-//===-- Broadcasting ------------------------------------------------------===//
-
-/// The NumPy broadcast of two shapes, or nothing.
-std::optional<ir::Shape> broadcastShapes(const ir::Shape &a, const ir::Shape &b) {
-  size_t rank = std::max(a.size(), b.size());
-  ir::Shape out(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) return std::nullopt;
-    out[i] = std::max(da, db);
+/// How the user wrote `op`, for messages ("+", "minimum").
+std::string spelling(tt::detail::Op op) {
+  using tt::detail::Op;
+  switch (op) {
+  case Op::Add: return "+"; case Op::Sub: return "-"; case Op::Mul: return "*";
+  case Op::Div: return "/"; case Op::Rem: return "%"; case Op::And: return "&";
+  case Op::Or: return "|"; case Op::Xor: return "^"; case Op::Shl: return "<<";
+  case Op::Shr: return ">>"; case Op::Eq: return "=="; case Op::Ne: return "!=";
+  case Op::Lt: return "<"; case Op::Le: return "<="; case Op::Gt: return ">";
+  case Op::Ge: return ">="; case Op::Minimum: return "minimum"; case Op::Maximum: return "maximum";
+  default: return std::string(ir::opInfo(kindOf(op)).name);
   }
-  return out;
-}
-
-std::string shapeText(const ir::Shape &s) { return s.empty() ? "a scalar" : "[" + ir::shapeString(s) + "]"; }
-
-/// `v` broadcast to `shape` (which it is known to broadcast to).
-ir::Value *broadcastTo(ir::Builder &b, ir::Value *v, const ir::Shape &shape) {
-  const ir::Shape &s = v->type.shape;
-  if (s == shape) return v;
-  if (s.empty()) return b.splat(v, shape);
-  while (v->type.shape.size() < shape.size()) v = b.expandDims(v, 0);
-  if (v->type.shape != shape) v = b.broadcast(v, shape);
-  return v;
-}
-
-/// Broadcasts every value to their common shape.
-std::vector<ir::Value *> broadcastAll(ir::Builder &b, std::vector<ir::Value *> vs, Loc l,
-                                      const std::string &what) {
-  ir::Shape shape;
-  for (ir::Value *v : vs) {
-    auto s = broadcastShapes(shape, v->type.shape);
-    if (!s) {
-      std::string shapes;
-      for (size_t i = 0; i < vs.size(); ++i) shapes += (i ? " and " : "") + shapeText(vs[i]->type.shape);
-      stop(l, "shapes " + shapes + " cannot be broadcast together in '" + what + "'");
-    }
-    shape = *s;
-  }
-  for (ir::Value *&v : vs) v = broadcastTo(b, v, shape);
-  return vs;
-}
-
-ir::Shape shapeOf(const int *shape, int rank, Loc l) {
-  ir::Shape s;
-  for (int i = 0; i < rank; ++i) {
-    if (shape[i] <= 0) stop(l, "tile dimensions must be positive, got " + std::to_string(shape[i]));
-    s.push_back(shape[i]);
-  }
-  return s;
 }
 
 } // namespace
@@ -259,6 +173,10 @@ std::pair<std::string, std::vector<std::string>> splitSpec(const std::string &sp
   return {name, args};
 }
 
+std::string metaKey(const TraceOptions &opts, size_t i) {
+  return i < opts.metaNames.size() ? opts.metaNames[i] : "arg" + std::to_string(i);
+}
+
 } // namespace
 
 Session::Session(const std::string &spec, TraceOptions opts) : state_(std::make_unique<State>()) {
@@ -266,12 +184,7 @@ Session::Session(const std::string &spec, TraceOptions opts) : state_(std::make_
   state_->func->name = name;
   state_->func->numWarps = opts.numWarps;
   state_->opts = std::move(opts);
-  for (std::string &a : args) {
-    size_t i = state_->metaIndex++;
-    std::string key = i < state_->opts.metaNames.size() ? state_->opts.metaNames[i] : "arg" + std::to_string(i);
-    state_->func->meta.emplace_back(key, metaValue(a));
-  }
-  state_->builders.emplace_back(state_->func->body);
+  for (std::string &a : args) state_->func->meta.emplace_back(metaKey(state_->opts, state_->metaIndex++), metaValue(a));
   state_->outer = current;
   current = state_.get();
 }
@@ -281,19 +194,15 @@ Session::~Session() { current = state_->outer; }
 Node *Session::deviceParam(tt::detail::TypeCode t) {
   ir::Type ty = typeOf(t);
   if (t.tile) ty.shape = {1};  // refused in finish(): tiles are not parameters
-  return node(state_->func->body.addArg(ty));
+  return node(state_->recorder.param(ty));
 }
 
 void Session::hostParam(long long v) {
-  size_t i = state_->metaIndex++;
-  std::string key = i < state_->opts.metaNames.size() ? state_->opts.metaNames[i] : "arg" + std::to_string(i);
-  state_->func->meta.emplace_back(key, ir::Attr::integer(v));
+  state_->func->meta.emplace_back(metaKey(state_->opts, state_->metaIndex++), ir::Attr::integer(v));
 }
 
 void Session::hostParam(double v) {
-  size_t i = state_->metaIndex++;
-  std::string key = i < state_->opts.metaNames.size() ? state_->opts.metaNames[i] : "arg" + std::to_string(i);
-  state_->func->meta.emplace_back(key, ir::Attr::floating(v));
+  state_->func->meta.emplace_back(metaKey(state_->opts, state_->metaIndex++), ir::Attr::floating(v));
 }
 
 TraceResult Session::finish(std::exception_ptr failure, double seconds) {
@@ -303,20 +212,11 @@ TraceResult Session::finish(std::exception_ptr failure, double seconds) {
     if (failure) std::rethrow_exception(failure);
     for (auto &a : state_->func->body.args)
       if (a->type.isTile())
-        throw TraceStop{{}, "kernel parameters are scalars and pointers; a Tile parameter cannot be passed"};
-    state_->builders.front().setLoc({});
-    state_->builders.front().ret();
-    std::vector<ir::Diagnostic> diags = ir::verify(*state_->func);
-    if (!diags.empty()) {
-      // The tracer built invalid IR: a bug here, reported rather than hidden.
-      r.error = ir::Diagnostic{diags[0].loc, "internal error: the trace does not verify: " + diags[0].message};
-      return r;
-    }
+        throw KernelError{{}, "kernel parameters are scalars and pointers; a Tile parameter cannot be passed"};
+    state_->recorder.finish();
     r.func = std::move(state_->func);
-  } catch (const TraceStop &s) {
-    r.error = ir::Diagnostic{s.loc, s.message};
-  } catch (const ir::BuildError &e) {
-    r.error = ir::Diagnostic{e.loc, e.what()};
+  } catch (const KernelError &e) {
+    r.error = ir::Diagnostic{e.loc, e.message};
   } catch (const std::exception &e) {
     r.error = ir::Diagnostic{{}, std::string("the kernel threw: ") + e.what()};
   }
@@ -382,296 +282,141 @@ void end(Session *s, void *result, bool failed) {
 
 namespace tt::detail {
 
-using twintile::detail::TraceStop;
-namespace ir = tt::ir;
-
-namespace {
-using twintile::detail::at;
-using twintile::detail::broadcastAll;
-using twintile::detail::builder;
+using twintile::KernelError;
+using twintile::detail::kindOf;
 using twintile::detail::node;
-using twintile::detail::stop;
+using twintile::detail::recorder;
 using twintile::detail::toLoc;
 using twintile::detail::val;
-} // namespace
 
 Node *constantInt(long long v, TypeCode t, Loc loc) {
-  ir::Type ty = twintile::detail::typeOf(t);
-  return node(at(loc, [&](ir::Builder &b) { return b.constInt(ty, v); }));
+  return node(recorder().constInt(twintile::detail::typeOf(t), v, toLoc(loc)));
 }
 
 Node *constantFloat(double v, TypeCode t, Loc loc) {
-  ir::Type ty = twintile::detail::typeOf(t);
-  return node(at(loc, [&](ir::Builder &b) { return b.constFloat(ty, v); }));
+  return node(recorder().constFloat(twintile::detail::typeOf(t), v, toLoc(loc)));
 }
 
 Node *binary(Op op, Node *a, Node *b, Loc loc) {
-  std::string what = twintile::detail::spelling(op);
-  ir::Value *x = val(a, loc, what.c_str()), *y = val(b, loc, what.c_str());
-  return node(at(loc, [&](ir::Builder &bd) {
-    auto vs = broadcastAll(bd, {x, y}, loc, what);
-    return bd.binary(twintile::detail::kindOf(op), vs[0], vs[1]);
-  }));
+  return node(recorder().binary(kindOf(op), val(a), val(b), toLoc(loc), twintile::detail::spelling(op)));
 }
 
 Node *unary(Op op, Node *a, Loc loc) {
-  ir::Value *x = val(a, loc, "an elementwise function");
-  return node(at(loc, [&](ir::Builder &b) { return b.unary(twintile::detail::kindOf(op), x); }));
+  return node(recorder().unary(kindOf(op), val(a), toLoc(loc), ir::opInfo(kindOf(op)).name));
 }
 
-Node *reduce(Op op, Node *a, int axis, Loc loc) {
-  ir::Value *x = val(a, loc, "a reduction");
-  if (axis < 0) axis += static_cast<int>(x->type.rank());  // Python-style negative axes
-  return node(at(loc, [&](ir::Builder &b) { return b.reduce(twintile::detail::kindOf(op), x, axis); }));
-}
-
-Node *addptr(Node *p, Node *offset, Loc loc) {
-  ir::Value *x = val(p, loc, "'+'"), *k = val(offset, loc, "'+'");
-  return node(at(loc, [&](ir::Builder &b) {
-    auto vs = broadcastAll(b, {x, k}, loc, "+");
-    return b.addptr(vs[0], vs[1]);
-  }));
-}
-
-Node *select(Node *c, Node *a, Node *b, Loc loc) {
-  ir::Value *x = val(c, loc, "where"), *y = val(a, loc, "where"), *z = val(b, loc, "where");
-  return node(at(loc, [&](ir::Builder &bd) {
-    auto vs = broadcastAll(bd, {x, y, z}, loc, "where");
-    return bd.select(vs[0], vs[1], vs[2]);
-  }));
-}
-
-Node *fma(Node *a, Node *b, Node *c, Loc loc) {
-  ir::Value *x = val(a, loc, "fma"), *y = val(b, loc, "fma"), *z = val(c, loc, "fma");
-  return node(at(loc, [&](ir::Builder &bd) {
-    auto vs = broadcastAll(bd, {x, y, z}, loc, "fma");
-    return bd.value(ir::OpKind::Fma, {vs[0], vs[1], vs[2]});
-  }));
-}
-
-Node *cast(Node *a, Kind to, Loc loc) {
-  ir::Value *x = val(a, loc, "cast");
-  return node(at(loc, [&](ir::Builder &b) { return b.cast(x, twintile::detail::kindOf(to)); }));
-}
-
-Node *programId(int axis, Loc loc) {
-  return node(at(loc, [&](ir::Builder &b) { return b.programId(axis); }));
-}
-Node *numPrograms(int axis, Loc loc) {
-  return node(at(loc, [&](ir::Builder &b) { return b.numPrograms(axis); }));
-}
-Node *arange(int start, int end, Loc loc) {
-  return node(at(loc, [&](ir::Builder &b) { return b.arange(start, end); }));
-}
+Node *reduce(Op op, Node *a, int axis, Loc loc) { return node(recorder().reduce(kindOf(op), val(a), axis, toLoc(loc))); }
+Node *addptr(Node *p, Node *offset, Loc loc) { return node(recorder().addptr(val(p), val(offset), toLoc(loc))); }
+Node *select(Node *c, Node *a, Node *b, Loc loc) { return node(recorder().select(val(c), val(a), val(b), toLoc(loc))); }
+Node *fma(Node *a, Node *b, Node *c, Loc loc) { return node(recorder().fma(val(a), val(b), val(c), toLoc(loc))); }
+Node *cast(Node *a, Kind to, Loc loc) { return node(recorder().cast(val(a), kindOf(to), toLoc(loc))); }
+Node *programId(int axis, Loc loc) { return node(recorder().programId(axis, toLoc(loc))); }
+Node *numPrograms(int axis, Loc loc) { return node(recorder().numPrograms(axis, toLoc(loc))); }
+Node *arange(int start, int end, Loc loc) { return node(recorder().arange(start, end, toLoc(loc))); }
 
 Node *full(const int *shape, int rank, Node *value, Loc loc) {
-  ir::Shape s = twintile::detail::shapeOf(shape, rank, loc);
-  ir::Value *v = val(value, loc, "full");
-  return node(at(loc, [&](ir::Builder &b) { return b.splat(v, s); }));
+  return node(recorder().full(std::vector<int64_t>(shape, shape + rank), val(value), toLoc(loc)));
 }
-
-Node *expandDims(Node *a, int axis, Loc loc) {
-  ir::Value *x = val(a, loc, "expand_dims");
-  if (axis < 0) axis += static_cast<int>(x->type.rank()) + 1;
-  return node(at(loc, [&](ir::Builder &b) { return b.expandDims(x, axis); }));
-}
-
+Node *expandDims(Node *a, int axis, Loc loc) { return node(recorder().expandDims(val(a), axis, toLoc(loc))); }
 Node *broadcastTo(Node *a, const int *shape, int rank, Loc loc) {
-  ir::Value *x = val(a, loc, "broadcast_to");
-  ir::Shape s = twintile::detail::shapeOf(shape, rank, loc);
-  auto common = twintile::detail::broadcastShapes(x->type.shape, s);
-  if (!common || *common != s)
-    stop(loc, "cannot broadcast " + twintile::detail::shapeText(x->type.shape) + " to " +
-                  twintile::detail::shapeText(s));
-  return node(at(loc, [&](ir::Builder &b) { return twintile::detail::broadcastTo(b, x, s); }));
+  return node(recorder().broadcastTo(val(a), std::vector<int64_t>(shape, shape + rank), toLoc(loc)));
 }
-
 Node *reshape(Node *a, const int *shape, int rank, Loc loc) {
-  ir::Value *x = val(a, loc, "reshape");
-  ir::Shape s = twintile::detail::shapeOf(shape, rank, loc);
-  return node(at(loc, [&](ir::Builder &b) { return b.reshape(x, s); }));
+  return node(recorder().reshape(val(a), std::vector<int64_t>(shape, shape + rank), toLoc(loc)));
 }
-
 Node *trans(Node *a, const int *perm, int rank, Loc loc) {
-  ir::Value *x = val(a, loc, "trans");
-  return node(at(loc, [&](ir::Builder &b) { return b.trans(x, std::vector<int64_t>(perm, perm + rank)); }));
+  return node(recorder().trans(val(a), std::vector<int64_t>(perm, perm + rank), toLoc(loc)));
 }
-
 Node *load(Node *ptr, Node *mask, Node *other, Loc loc) {
-  ir::Value *p = val(ptr, loc, "load");
-  return node(at(loc, [&](ir::Builder &b) {
-    std::vector<ir::Value *> vs{p};
-    if (mask) vs.push_back(val(mask, loc, "load"));
-    if (other) vs.push_back(val(other, loc, "load"));
-    vs = broadcastAll(b, vs, loc, "load");
-    return b.load(vs[0], mask ? vs[1] : nullptr, other ? vs[2] : nullptr);
-  }));
+  return node(recorder().load(val(ptr), val(mask), val(other), toLoc(loc)));
 }
-
-void store(Node *ptr, Node *value, Node *mask, Loc loc) {
-  ir::Value *p = val(ptr, loc, "store"), *v = val(value, loc, "store");
-  at(loc, [&](ir::Builder &b) {
-    std::vector<ir::Value *> vs{p, v};
-    if (mask) vs.push_back(val(mask, loc, "store"));
-    vs = broadcastAll(b, vs, loc, "store");
-    b.store(vs[0], vs[1], mask ? vs[2] : nullptr);
-    return 0;
-  });
-}
-
+void store(Node *ptr, Node *value, Node *mask, Loc loc) { recorder().store(val(ptr), val(value), val(mask), toLoc(loc)); }
 Node *atomicAdd(Node *ptr, Node *value, Node *mask, Loc loc) {
-  ir::Value *p = val(ptr, loc, "atomic_add"), *v = val(value, loc, "atomic_add");
-  return node(at(loc, [&](ir::Builder &b) {
-    std::vector<ir::Value *> vs{p, v};
-    if (mask) vs.push_back(val(mask, loc, "atomic_add"));
-    vs = broadcastAll(b, vs, loc, "atomic_add");
-    return b.atomicAdd(vs[0], vs[1], mask ? vs[2] : nullptr);
-  }));
+  return node(recorder().atomicAdd(val(ptr), val(value), val(mask), toLoc(loc)));
 }
-
-Node *dot(Node *a, Node *b, Node *acc, Loc loc) {
-  ir::Value *x = val(a, loc, "dot"), *y = val(b, loc, "dot"), *z = val(acc, loc, "dot");
-  return node(at(loc, [&](ir::Builder &bd) { return bd.dot(x, y, z); }));
-}
+Node *dot(Node *a, Node *b, Node *acc, Loc loc) { return node(recorder().dot(val(a), val(b), val(acc), toLoc(loc))); }
 
 void print(const char *prefix, Node *const *values, int n, Loc loc) {
   std::vector<ir::Value *> vs;
-  for (int i = 0; i < n; ++i) vs.push_back(val(values[i], loc, "device_print"));
-  at(loc, [&](ir::Builder &b) {
-    b.print(prefix ? prefix : "", vs);
-    return 0;
-  });
+  for (int i = 0; i < n; ++i) vs.push_back(val(values[i]));
+  recorder().print(prefix ? prefix : "", vs, toLoc(loc));
 }
 
-void assertTrue(Node *cond, const char *msg, Loc loc) {
-  ir::Value *c = val(cond, loc, "device_assert");
-  at(loc, [&](ir::Builder &b) {
-    b.assertTrue(c, msg ? msg : "");
-    return 0;
-  });
-}
+void assertTrue(Node *cond, const char *msg, Loc loc) { recorder().assertTrue(val(cond), msg ? msg : "", toLoc(loc)); }
 
 void nativeControlFlow(Node *cond) {
   ir::Location where;
-  if (cond) {
-    ir::Value *c = reinterpret_cast<ir::Value *>(cond);
-    if (c->def) where = c->def->loc;
-  }
-  throw TraceStop{where, "a device value is used as a C++ condition (native control flow: `if`, "
-                         "`for`, `while`, `?:`, `&&` or `||` on a device value), which tracing "
-                         "cannot see; write it with tt::if_else(cond, then, else), "
-                         "tt::for_range(lo, hi, step, carried..., body) or "
-                         "tt::while_loop(cond, body, carried...)"};
+  if (ir::Value *c = val(cond); c && c->def) where = c->def->loc;
+  throw KernelError{where, "a device value is used as a C++ condition (native control flow: `if`, "
+                           "`for`, `while`, `?:`, `&&` or `||` on a device value), which tracing "
+                           "cannot see; write it with tt::if_else(cond, then, else), "
+                           "tt::for_range(lo, hi, step, carried..., body) or "
+                           "tt::while_loop(cond, body, carried...)"};
 }
 
 //===-- Regions -----------------------------------------------------------===//
 
 namespace {
 
-std::string typeList(const std::vector<ir::Type> &ts) {
-  std::string s = "(";
-  for (size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + ir::toString(ts[i]);
-  return s + ")";
-}
-
-Region *newRegion(ir::Op *op, ir::Location loc) {
+Region *open(ir::Op *op, ir::Location loc) {
   auto &st = twintile::detail::state();
   st.regions.push_back(std::make_unique<Region>());
   Region *r = st.regions.back().get();
   r->op = op;
   r->loc = std::move(loc);
+  st.recorder.pushBlock(op->region(0));
   return r;
 }
 
-void open(Region *r, int index) {
-  r->current = index;
-  twintile::detail::state().builders.emplace_back(r->op->region(index));
+std::vector<ir::Value *> values(Node *const *nodes, int n) {
+  std::vector<ir::Value *> vs;
+  for (int i = 0; i < n; ++i) vs.push_back(val(nodes[i]));
+  return vs;
 }
 
 } // namespace
 
 Region *forBegin(Node *lo, Node *hi, Node *step, Node *const *inits, int n, Loc loc) {
-  std::vector<ir::Value *> carried;
-  for (int i = 0; i < n; ++i) carried.push_back(val(inits[i], loc, "for_range"));
-  ir::Value *l = val(lo, loc, "for_range"), *h = val(hi, loc, "for_range"), *s = val(step, loc, "for_range");
-  ir::Op *op = at(loc, [&](ir::Builder &b) {
-    // Bounds of mixed widths meet in i64.
-    bool wide = l->type.elem == ir::ScalarKind::I64 || h->type.elem == ir::ScalarKind::I64 ||
-                s->type.elem == ir::ScalarKind::I64;
-    auto widen = [&](ir::Value *v) { return wide && v->type.elem != ir::ScalarKind::I64 ? b.cast(v, ir::ScalarKind::I64) : v; };
-    return b.forOp(widen(l), widen(h), widen(s), carried);
-  });
-  Region *r = newRegion(op, toLoc(loc));
-  open(r, 0);
-  return r;
+  ir::Location l = toLoc(loc);
+  return open(recorder().beginFor(val(lo), val(hi), val(step), values(inits, n), l), l);
 }
 
 Region *ifBegin(Node *cond, Loc loc) {
-  ir::Value *c = val(cond, loc, "if_else");
-  if (!(c->type == ir::Type::scalar(ir::ScalarKind::I1)))
-    stop(loc, "if_else needs a scalar i1 condition, got " + ir::toString(c->type));
-  ir::Op *op = at(loc, [&](ir::Builder &b) { return b.ifOp(c, {}); });
-  Region *r = newRegion(op, toLoc(loc));
-  open(r, 0);
-  return r;
+  ir::Location l = toLoc(loc);
+  ir::Value *c = val(cond);
+  if (c && !(c->type == ir::Type::scalar(ir::ScalarKind::I1)))
+    twintile::Recorder::fail(l, "if_else needs a scalar i1 condition, got " + ir::toString(c->type));
+  return open(recorder().beginIf(c, l), l);
 }
 
-Region *whileBegin(Node *const *inits, int n) {
-  std::vector<ir::Value *> carried;
-  for (int i = 0; i < n; ++i) carried.push_back(val(inits[i], {}, "while_loop"));
-  ir::Op *op = at({}, [&](ir::Builder &b) { return b.whileOp(carried); });
-  Region *r = newRegion(op, {});
-  open(r, 0);
-  return r;
-}
+Region *whileBegin(Node *const *inits, int n) { return open(recorder().beginWhile(values(inits, n), {}), {}); }
 
 Node *regionArg(Region *r, int i) { return node(r->op->region(r->current).arg(i)); }
 
-void regionYield(Region *r, Node *const *values, int n, Loc loc) {
+void regionYield(Region *r, Node *const *nodes, int n, Loc loc) {
   ir::Location where = loc.file ? toLoc(loc) : r->loc;
-  std::vector<ir::Value *> vs;
-  std::vector<ir::Type> types;
-  for (int i = 0; i < n; ++i) {
-    vs.push_back(val(values[i], loc, "a combinator's result"));
-    types.push_back(vs.back()->type);
+  std::vector<ir::Value *> vs = values(nodes, n);
+  ir::Op *op = r->op;
+  const char *what = "if_else branches";
+  if (op->kind == ir::OpKind::For) what = "the for_range body";
+  if (op->kind == ir::OpKind::While) {
+    what = r->current == 0 ? "the while_loop condition" : "the while_loop body";
+    // while_loop cannot record where it is called: its condition's location stands in.
+    if (r->current == 0 && n == 1 && vs[0] && vs[0]->def && !r->loc.known()) r->loc = op->loc = vs[0]->def->loc;
+    if (!where.known()) where = r->loc;
   }
-  ir::Op &op = *r->op;
-  std::vector<ir::Type> want;
-  std::string what;
-  if (op.kind == ir::OpKind::For) {
-    for (auto &res : op.results) want.push_back(res->type);
-    what = "the for_range body returns " + typeList(types) + " for carried values of types " + typeList(want);
-  } else if (op.kind == ir::OpKind::While && r->current == 0) {
-    // The condition's location is where the loop is: the while_loop call
-    // itself cannot record one.
-    if (n == 1 && vs[0]->def) where = vs[0]->def->loc;
-    if (!r->loc.known()) r->loc = where, op.loc = where;
-    want = {ir::Type::scalar(ir::ScalarKind::I1)};
-    what = "the while_loop condition returns " + typeList(types) + ", not a scalar i1";
-  } else if (op.kind == ir::OpKind::While) {
-    for (auto &res : op.results) want.push_back(res->type);
-    what = "the while_loop body returns " + typeList(types) + " for carried values of types " + typeList(want);
-  } else if (r->current == 0) {
-    r->thenTypes = types;
-    want = types;
-  } else {
-    want = r->thenTypes;
-    what = "if_else branches return different types: " + typeList(r->thenTypes) + " and " + typeList(types);
-  }
-  if (types != want) throw TraceStop{where, what};
-  auto &st = twintile::detail::state();
-  st.builders.back().setLoc(where);
-  st.builders.back().yield(vs);
-  st.builders.pop_back();
+  recorder().yield(op, r->current, vs, where, what);
+  recorder().popBlock();
 }
 
-void elseBegin(Region *r) { open(r, 1); }
-void whileBody(Region *r) { open(r, 1); }
-
-void regionEnd(Region *r) {
-  if (r->op->kind == ir::OpKind::If)
-    for (const ir::Type &t : r->thenTypes) r->op->addResult(t);
+void elseBegin(Region *r) {
+  r->current = 1;
+  recorder().pushBlock(r->op->region(1));
 }
+
+void whileBody(Region *r) { elseBegin(r); }
+
+void regionEnd(Region *) {}
 
 Node *regionResult(Region *r, int i) { return node(r->op->result(i)); }
 

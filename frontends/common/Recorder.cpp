@@ -1,0 +1,286 @@
+#include "frontends/common/Recorder.h"
+
+#include "ir/Verifier.h"
+
+#include <algorithm>
+
+namespace twintile {
+
+namespace {
+
+std::string shapeText(const ir::Shape &s) { return s.empty() ? "a scalar" : "[" + ir::shapeString(s) + "]"; }
+
+std::string typeList(const std::vector<ir::Type> &ts) {
+  std::string s = "(";
+  for (size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + ir::toString(ts[i]);
+  return s + ")";
+}
+
+std::vector<ir::Type> typesOf(const std::vector<ir::Value *> &vs) {
+  std::vector<ir::Type> ts;
+  for (ir::Value *v : vs) ts.push_back(v->type);
+  return ts;
+}
+
+/// `v` broadcast to `shape` (which it is known to broadcast to).
+ir::Value *broadcastValue(ir::Builder &b, ir::Value *v, const ir::Shape &shape) {
+  if (v->type.shape == shape) return v;
+  if (v->type.isScalar()) return b.splat(v, shape);
+  while (v->type.shape.size() < shape.size()) v = b.expandDims(v, 0);
+  if (v->type.shape != shape) v = b.broadcast(v, shape);
+  return v;
+}
+
+} // namespace
+
+std::optional<ir::Shape> broadcastShapes(const ir::Shape &a, const ir::Shape &b) {
+  size_t rank = std::max(a.size(), b.size());
+  ir::Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) return std::nullopt;
+    out[i] = std::max(da, db);
+  }
+  return out;
+}
+
+Recorder::Recorder(ir::Func &f) : f_(f) { blocks_.push_back(&f.body); }
+
+void Recorder::fail(const ir::Location &loc, std::string message) { throw KernelError{loc, std::move(message)}; }
+
+ir::Value *Recorder::use(ir::Value *v, const ir::Location &loc, std::string_view what) {
+  if (!v) fail(loc, std::string(what) + " uses a device value that was never assigned");
+  return v;
+}
+
+/// Runs a builder call at `loc` in the current block; a typing error becomes
+/// a KernelError there.
+template <class F> auto Recorder::at(const ir::Location &loc, F &&build) {
+  ir::Builder b(block());
+  b.setLoc(loc);
+  try {
+    return build(b);
+  } catch (const ir::BuildError &e) {
+    throw KernelError{loc, e.what()};
+  }
+}
+
+std::vector<ir::Value *> Recorder::broadcastAll(std::vector<ir::Value *> vs, const ir::Location &loc,
+                                                std::string_view what) {
+  ir::Shape shape;
+  for (ir::Value *v : vs) {
+    std::optional<ir::Shape> s = broadcastShapes(shape, v->type.shape);
+    if (!s) {
+      std::string shapes;
+      for (size_t i = 0; i < vs.size(); ++i) shapes += (i ? " and " : "") + shapeText(vs[i]->type.shape);
+      fail(loc, "shapes " + shapes + " cannot be broadcast together in '" + std::string(what) + "'");
+    }
+    shape = *s;
+  }
+  return at(loc, [&](ir::Builder &b) {
+    for (ir::Value *&v : vs) v = broadcastValue(b, v, shape);
+    return vs;
+  });
+}
+
+ir::Value *Recorder::param(const ir::Type &t, std::string name) { return f_.body.addArg(t, std::move(name)); }
+
+ir::Value *Recorder::constInt(const ir::Type &t, int64_t v, const ir::Location &loc) {
+  return at(loc, [&](ir::Builder &b) { return b.constInt(t, v); });
+}
+
+ir::Value *Recorder::constFloat(const ir::Type &t, double v, const ir::Location &loc) {
+  return at(loc, [&](ir::Builder &b) { return b.constFloat(t, v); });
+}
+
+ir::Value *Recorder::binary(ir::OpKind k, ir::Value *a, ir::Value *b, const ir::Location &loc, std::string_view what) {
+  auto vs = broadcastAll({use(a, loc, what), use(b, loc, what)}, loc, what);
+  return at(loc, [&](ir::Builder &bd) { return bd.binary(k, vs[0], vs[1]); });
+}
+
+ir::Value *Recorder::unary(ir::OpKind k, ir::Value *a, const ir::Location &loc, std::string_view what) {
+  ir::Value *x = use(a, loc, what);
+  return at(loc, [&](ir::Builder &b) { return b.unary(k, x); });
+}
+
+ir::Value *Recorder::reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, ir::opInfo(k).name);
+  if (axis < 0) axis += static_cast<int>(x->type.rank());  // Python-style negative axes
+  return at(loc, [&](ir::Builder &b) { return b.reduce(k, x, axis); });
+}
+
+ir::Value *Recorder::addptr(ir::Value *p, ir::Value *offset, const ir::Location &loc) {
+  auto vs = broadcastAll({use(p, loc, "'+'"), use(offset, loc, "'+'")}, loc, "+");
+  return at(loc, [&](ir::Builder &b) { return b.addptr(vs[0], vs[1]); });
+}
+
+ir::Value *Recorder::select(ir::Value *c, ir::Value *a, ir::Value *b, const ir::Location &loc) {
+  auto vs = broadcastAll({use(c, loc, "where"), use(a, loc, "where"), use(b, loc, "where")}, loc, "where");
+  return at(loc, [&](ir::Builder &bd) { return bd.select(vs[0], vs[1], vs[2]); });
+}
+
+ir::Value *Recorder::fma(ir::Value *a, ir::Value *b, ir::Value *c, const ir::Location &loc) {
+  auto vs = broadcastAll({use(a, loc, "fma"), use(b, loc, "fma"), use(c, loc, "fma")}, loc, "fma");
+  return at(loc, [&](ir::Builder &bd) { return bd.value(ir::OpKind::Fma, {vs[0], vs[1], vs[2]}); });
+}
+
+ir::Value *Recorder::cast(ir::Value *a, ir::ScalarKind to, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, "cast");
+  return at(loc, [&](ir::Builder &b) { return b.cast(x, to); });
+}
+
+ir::Value *Recorder::programId(int axis, const ir::Location &loc) {
+  return at(loc, [&](ir::Builder &b) { return b.programId(axis); });
+}
+
+ir::Value *Recorder::numPrograms(int axis, const ir::Location &loc) {
+  return at(loc, [&](ir::Builder &b) { return b.numPrograms(axis); });
+}
+
+ir::Value *Recorder::arange(int64_t start, int64_t end, const ir::Location &loc) {
+  return at(loc, [&](ir::Builder &b) { return b.arange(start, end); });
+}
+
+ir::Value *Recorder::full(const ir::Shape &shape, ir::Value *scalar, const ir::Location &loc) {
+  for (int64_t d : shape)
+    if (d <= 0) fail(loc, "tile dimensions must be positive, got " + std::to_string(d));
+  ir::Value *v = use(scalar, loc, "full");
+  return at(loc, [&](ir::Builder &b) { return b.splat(v, shape); });
+}
+
+ir::Value *Recorder::expandDims(ir::Value *a, int axis, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, "expand_dims");
+  if (axis < 0) axis += static_cast<int>(x->type.rank()) + 1;
+  return at(loc, [&](ir::Builder &b) { return b.expandDims(x, axis); });
+}
+
+ir::Value *Recorder::broadcastTo(ir::Value *a, const ir::Shape &shape, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, "broadcast_to");
+  for (int64_t d : shape)
+    if (d <= 0) fail(loc, "tile dimensions must be positive, got " + std::to_string(d));
+  std::optional<ir::Shape> common = broadcastShapes(x->type.shape, shape);
+  if (!common || *common != shape)
+    fail(loc, "cannot broadcast " + shapeText(x->type.shape) + " to " + shapeText(shape));
+  return at(loc, [&](ir::Builder &b) { return broadcastValue(b, x, shape); });
+}
+
+ir::Value *Recorder::reshape(ir::Value *a, const ir::Shape &shape, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, "reshape");
+  for (int64_t d : shape)
+    if (d <= 0) fail(loc, "tile dimensions must be positive, got " + std::to_string(d));
+  return at(loc, [&](ir::Builder &b) { return b.reshape(x, shape); });
+}
+
+ir::Value *Recorder::trans(ir::Value *a, const std::vector<int64_t> &perm, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, "trans");
+  return at(loc, [&](ir::Builder &b) { return b.trans(x, perm); });
+}
+
+ir::Value *Recorder::load(ir::Value *ptr, ir::Value *mask, ir::Value *other, const ir::Location &loc) {
+  std::vector<ir::Value *> vs{use(ptr, loc, "load")};
+  if (mask) vs.push_back(mask);
+  if (other) vs.push_back(other);
+  vs = broadcastAll(vs, loc, "load");
+  return at(loc, [&](ir::Builder &b) { return b.load(vs[0], mask ? vs[1] : nullptr, other ? vs[2] : nullptr); });
+}
+
+void Recorder::store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc) {
+  std::vector<ir::Value *> vs{use(ptr, loc, "store"), use(value, loc, "store")};
+  if (mask) vs.push_back(mask);
+  vs = broadcastAll(vs, loc, "store");
+  at(loc, [&](ir::Builder &b) {
+    b.store(vs[0], vs[1], mask ? vs[2] : nullptr);
+    return 0;
+  });
+}
+
+ir::Value *Recorder::atomicAdd(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc) {
+  std::vector<ir::Value *> vs{use(ptr, loc, "atomic_add"), use(value, loc, "atomic_add")};
+  if (mask) vs.push_back(mask);
+  vs = broadcastAll(vs, loc, "atomic_add");
+  return at(loc, [&](ir::Builder &b) { return b.atomicAdd(vs[0], vs[1], mask ? vs[2] : nullptr); });
+}
+
+ir::Value *Recorder::dot(ir::Value *a, ir::Value *b, ir::Value *acc, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, "dot"), *y = use(b, loc, "dot"), *z = use(acc, loc, "dot");
+  return at(loc, [&](ir::Builder &bd) { return bd.dot(x, y, z); });
+}
+
+void Recorder::print(const std::string &prefix, const std::vector<ir::Value *> &values, const ir::Location &loc) {
+  for (ir::Value *v : values) use(v, loc, "device_print");
+  at(loc, [&](ir::Builder &b) {
+    b.print(prefix, values);
+    return 0;
+  });
+}
+
+void Recorder::assertTrue(ir::Value *cond, const std::string &msg, const ir::Location &loc) {
+  ir::Value *c = use(cond, loc, "device_assert");
+  at(loc, [&](ir::Builder &b) {
+    b.assertTrue(c, msg);
+    return 0;
+  });
+}
+
+ir::Op *Recorder::beginFor(ir::Value *lo, ir::Value *hi, ir::Value *step, const std::vector<ir::Value *> &inits,
+                           const ir::Location &loc) {
+  for (ir::Value *v : inits) use(v, loc, "a loop");
+  ir::Value *l = use(lo, loc, "a loop"), *h = use(hi, loc, "a loop"), *s = use(step, loc, "a loop");
+  return at(loc, [&](ir::Builder &b) {
+    // Bounds of mixed widths meet in i64.
+    bool wide = l->type.elem == ir::ScalarKind::I64 || h->type.elem == ir::ScalarKind::I64 ||
+                s->type.elem == ir::ScalarKind::I64;
+    auto widen = [&](ir::Value *v) { return wide && v->type.elem != ir::ScalarKind::I64 ? b.cast(v, ir::ScalarKind::I64) : v; };
+    return b.forOp(widen(l), widen(h), widen(s), inits);
+  });
+}
+
+ir::Op *Recorder::beginIf(ir::Value *cond, const ir::Location &loc) {
+  ir::Value *c = use(cond, loc, "a condition");
+  if (!(c->type == ir::Type::scalar(ir::ScalarKind::I1)))
+    fail(loc, "a device condition must be a scalar i1, got " + ir::toString(c->type));
+  return at(loc, [&](ir::Builder &b) { return b.ifOp(c, {}); });
+}
+
+ir::Op *Recorder::beginWhile(const std::vector<ir::Value *> &inits, const ir::Location &loc) {
+  for (ir::Value *v : inits) use(v, loc, "a loop");
+  return at(loc, [&](ir::Builder &b) { return b.whileOp(inits); });
+}
+
+void Recorder::yield(ir::Op *op, int index, const std::vector<ir::Value *> &values, const ir::Location &loc,
+                     std::string_view what) {
+  for (ir::Value *v : values) use(v, loc, what);
+  std::vector<ir::Type> types = typesOf(values), want;
+  std::string message;
+  std::string who(what);
+  if (op->kind == ir::OpKind::While && index == 0) {
+    want = {ir::Type::scalar(ir::ScalarKind::I1)};
+    message = who + " returns " + typeList(types) + ", not a scalar i1";
+  } else if (op->kind == ir::OpKind::For || op->kind == ir::OpKind::While) {
+    for (auto &r : op->results) want.push_back(r->type);
+    message = who + " returns " + typeList(types) + " for carried values of types " + typeList(want);
+  } else if (index == 0) {
+    want = types;  // the then region decides
+  } else {
+    ir::Op *thenYield = op->region(0).terminator();
+    want = thenYield ? typesOf(thenYield->operands) : std::vector<ir::Type>{};
+    message = who + " return different types: " + typeList(want) + " and " + typeList(types);
+  }
+  if (types != want) fail(loc, message);
+  ir::Builder b(op->region(index));
+  b.setLoc(loc);
+  b.yield(values);
+  if (op->kind == ir::OpKind::If && index == 1)
+    for (const ir::Type &t : types) op->addResult(t);
+}
+
+void Recorder::finish() {
+  ir::Builder b(f_.body);
+  b.ret();
+  std::vector<ir::Diagnostic> diags = ir::verify(f_);
+  if (!diags.empty())
+    fail(diags[0].loc, "internal error: the front end built IR that does not verify: " + diags[0].message);
+}
+
+} // namespace twintile

@@ -1,0 +1,111 @@
+//===- Recorder.h - building tile IR the way the language defines it -----===//
+//
+// Both front ends record a kernel's operations through one Recorder, so that
+// they share one definition of every operation and differ only in how they
+// discover the program (running it, or reading it). The recorder broadcasts
+// operands as NumPy does, builds each op at the user's location, and turns
+// every typing error into a KernelError located there.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "ir/Builder.h"
+#include "ir/Diagnostic.h"
+#include "ir/IR.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace twintile {
+
+namespace ir = tt::ir;
+
+/// An error in the user's kernel, at its place in the user's source.
+struct KernelError {
+  ir::Location loc;
+  std::string message;
+};
+
+/// What a front end produces for one kernel specialization.
+struct FrontendResult {
+  std::unique_ptr<ir::Func> func;       // set on success
+  std::optional<ir::Diagnostic> error;  // set on failure, at the user's line
+  double seconds = 0;                   // the front end's own work
+  bool ok() const { return func != nullptr; }
+};
+
+class Recorder {
+public:
+  explicit Recorder(ir::Func &f);
+
+  ir::Func &func() { return f_; }
+  /// The block ops go into now, and the region stack.
+  ir::Block &block() { return *blocks_.back(); }
+  void pushBlock(ir::Block &b) { blocks_.push_back(&b); }
+  void popBlock() { blocks_.pop_back(); }
+
+  ir::Value *param(const ir::Type &t, std::string name = {});
+
+  // Values. `what` names the operation in messages ("+", "load").
+  ir::Value *constInt(const ir::Type &t, int64_t v, const ir::Location &loc);
+  ir::Value *constFloat(const ir::Type &t, double v, const ir::Location &loc);
+  ir::Value *binary(ir::OpKind k, ir::Value *a, ir::Value *b, const ir::Location &loc, std::string_view what);
+  ir::Value *unary(ir::OpKind k, ir::Value *a, const ir::Location &loc, std::string_view what);
+  ir::Value *reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Location &loc);
+  ir::Value *addptr(ir::Value *p, ir::Value *offset, const ir::Location &loc);
+  ir::Value *select(ir::Value *c, ir::Value *a, ir::Value *b, const ir::Location &loc);
+  ir::Value *fma(ir::Value *a, ir::Value *b, ir::Value *c, const ir::Location &loc);
+  ir::Value *cast(ir::Value *a, ir::ScalarKind to, const ir::Location &loc);
+  ir::Value *programId(int axis, const ir::Location &loc);
+  ir::Value *numPrograms(int axis, const ir::Location &loc);
+  ir::Value *arange(int64_t start, int64_t end, const ir::Location &loc);
+  ir::Value *full(const std::vector<int64_t> &shape, ir::Value *scalar, const ir::Location &loc);
+  ir::Value *expandDims(ir::Value *a, int axis, const ir::Location &loc);
+  ir::Value *broadcastTo(ir::Value *a, const std::vector<int64_t> &shape, const ir::Location &loc);
+  ir::Value *reshape(ir::Value *a, const std::vector<int64_t> &shape, const ir::Location &loc);
+  ir::Value *trans(ir::Value *a, const std::vector<int64_t> &perm, const ir::Location &loc);
+  ir::Value *load(ir::Value *ptr, ir::Value *mask, ir::Value *other, const ir::Location &loc);
+  void store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc);
+  ir::Value *atomicAdd(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc);
+  ir::Value *dot(ir::Value *a, ir::Value *b, ir::Value *acc, const ir::Location &loc);
+  void print(const std::string &prefix, const std::vector<ir::Value *> &values, const ir::Location &loc);
+  void assertTrue(ir::Value *cond, const std::string &msg, const ir::Location &loc);
+
+  // Structured control flow. Each begin* creates the op in the current block
+  // and returns it; the caller pushes its regions (pushBlock) to fill them
+  // and ends each with yield().
+  ir::Op *beginFor(ir::Value *lo, ir::Value *hi, ir::Value *step, const std::vector<ir::Value *> &inits,
+                   const ir::Location &loc);
+  ir::Op *beginIf(ir::Value *cond, const ir::Location &loc);
+  ir::Op *beginWhile(const std::vector<ir::Value *> &inits, const ir::Location &loc);
+  /// Appends a yield of `values` to region `index` of `op`, checked against
+  /// what that region must yield; `what` names the yielding code in messages
+  /// ("the for_range body", "if_else branches"). For `if`, the then region's
+  /// yield decides the results and the else region's must match it; the
+  /// results exist after the else yield.
+  void yield(ir::Op *op, int index, const std::vector<ir::Value *> &values, const ir::Location &loc,
+             std::string_view what);
+
+  /// Ends the body with return and verifies; a verifier failure is a bug in
+  /// the front end, reported as an internal error.
+  void finish();
+
+  /// Throws a KernelError at `loc`.
+  [[noreturn]] static void fail(const ir::Location &loc, std::string message);
+  /// Checks that a value was assigned before `what` uses it.
+  static ir::Value *use(ir::Value *v, const ir::Location &loc, std::string_view what);
+
+private:
+  template <class F> auto at(const ir::Location &loc, F &&build);
+  std::vector<ir::Value *> broadcastAll(std::vector<ir::Value *> vs, const ir::Location &loc, std::string_view what);
+
+  ir::Func &f_;
+  std::vector<ir::Block *> blocks_;
+};
+
+/// The NumPy broadcast of two shapes, if they broadcast.
+std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b);
+
+} // namespace twintile

@@ -7,7 +7,9 @@
 // prints it. Errors are reported as file:line:col: error: ..., with the
 // source line and a caret; the exit status is 1 on any error.
 //===----------------------------------------------------------------------===//
+#include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
+#include "ir/Equivalence.h"
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
 
@@ -55,23 +57,36 @@ int main(int argc, char **argv) {
 
   CLI11_PARSE(app, argc, argv);
 
+  twintile::FrontendResult result;
   if (frontend == "parse") {
-    std::cerr << "twintile: error: the parsing front end is not built yet; use --frontend=trace\n";
+    twintile::ParseOptions opts;
+    opts.numWarps = numWarps;
+    auto parsed = twintile::ParsedFile::parse(file, {kernel}, opts);
+    if (!parsed->ok()) {
+      std::cerr << parsed->error();
+      return 1;
+    }
+    result = parsed->walk(kernel);
+    if (timing) {
+      std::cerr << "parse: " << parsed->parseSeconds() * 1e3 << " ms\n";
+      std::cerr << "walk:  " << result.seconds * 1e3 << " ms\n";
+    }
+  } else {
+    twintile::SourceTraceOptions opts;
+    opts.useCache = !noCache;
+    opts.numWarps = numWarps;
+    twintile::SourceTraceResult r = twintile::traceSourceFile(file, kernel, opts);
+    if (timing) {
+      std::cerr << "host compile: " << (r.cacheHit ? "cached" : std::to_string(r.compileSeconds * 1e3) + " ms") << "\n";
+      std::cerr << "trace:        " << r.trace.seconds * 1e3 << " ms\n";
+    }
+    result = std::move(r.trace);
+  }
+  if (!result.ok()) {
+    report(*result.error);
     return 1;
   }
-  twintile::SourceTraceOptions opts;
-  opts.useCache = !noCache;
-  opts.numWarps = numWarps;
-  twintile::SourceTraceResult r = twintile::traceSourceFile(file, kernel, opts);
-  if (timing) {
-    std::cerr << "host compile: " << (r.cacheHit ? "cached" : std::to_string(r.compileSeconds * 1e3) + " ms") << "\n";
-    std::cerr << "trace:        " << r.trace.seconds * 1e3 << " ms\n";
-  }
-  if (!r.trace.ok()) {
-    report(*r.trace.error);
-    return 1;
-  }
-  tt::ir::Func &f = *r.trace.func;
+  tt::ir::Func &f = *result.func;
   if (optimize) {
     tt::ir::PassManager pm;
     pm.addDefaultPipeline();

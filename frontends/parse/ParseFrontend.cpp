@@ -1,0 +1,132 @@
+#include "frontends/parse/ParseFrontend.h"
+
+#include "frontends/parse/Walker.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#ifndef TWINTILE_SOURCE_DIR
+#error "TWINTILE_SOURCE_DIR must name the source tree (for the language header)"
+#endif
+#ifndef TWINTILE_CLANG_RESOURCE_DIR
+#error "TWINTILE_CLANG_RESOURCE_DIR must name Clang's resource directory"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace twintile {
+
+namespace {
+
+/// The variable that instantiates specialization i.
+std::string specVar(size_t i) { return "__twintile_spec_" + std::to_string(i); }
+
+std::string squash(std::string s) {
+  s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
+  return s;
+}
+
+} // namespace
+
+struct ParsedFile::Impl {
+  std::unique_ptr<clang::ASTUnit> ast;
+  std::string errors;
+  std::vector<std::string> specs;
+  double seconds = 0;
+  ParseOptions opts;
+};
+
+ParsedFile::ParsedFile(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+ParsedFile::~ParsedFile() = default;
+bool ParsedFile::ok() const { return impl_->ast != nullptr && impl_->errors.empty(); }
+const std::string &ParsedFile::error() const { return impl_->errors; }
+double ParsedFile::parseSeconds() const { return impl_->seconds; }
+
+std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std::vector<std::string> &specs,
+                                              const ParseOptions &opts) {
+  auto impl = std::make_unique<Impl>();
+  impl->specs = specs;
+  impl->opts = opts;
+  auto start = std::chrono::steady_clock::now();
+  std::error_code ec;
+  fs::path path = fs::absolute(file, ec);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    impl->errors = "error: cannot read kernel file '" + file + "'\n";
+    return std::unique_ptr<ParsedFile>(new ParsedFile(std::move(impl)));
+  }
+  std::ostringstream source;
+  source << in.rdbuf();
+  // Taking each specialization's address makes Sema instantiate its body.
+  // The lines go after the file's own, so its line numbers stay as they are.
+  std::string code = source.str() + "\n";
+  for (size_t i = 0; i < specs.size(); ++i)
+    code += "[[maybe_unused]] static auto *" + specVar(i) + " = &" + specs[i] + ";\n";
+
+  std::vector<std::string> args = {"-std=c++20", "-fsyntax-only", "-w",
+                                   "-resource-dir", TWINTILE_CLANG_RESOURCE_DIR,
+                                   "-I" + (fs::path(TWINTILE_SOURCE_DIR) / "include").string()};
+  for (const std::string &d : opts.includeDirs) args.push_back("-I" + d);
+
+  std::string diagText;
+  llvm::raw_string_ostream diagStream(diagText);
+  auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
+  clang::TextDiagnosticPrinter printer(diagStream, diagOpts.get());
+  impl->ast = clang::tooling::buildASTFromCodeWithArgs(code, args, path.string(), "twintile",
+                                                       std::make_shared<clang::PCHContainerOperations>(),
+                                                       clang::tooling::getClangStripDependencyFileAdjuster(),
+                                                       clang::tooling::FileContentMappings(), &printer);
+  diagStream.flush();
+  if (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred())
+    impl->errors = diagText.empty() ? "error: clang could not parse '" + file + "'\n" : diagText;
+  impl->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return std::unique_ptr<ParsedFile>(new ParsedFile(std::move(impl)));
+}
+
+FrontendResult ParsedFile::walk(const std::string &spec) const {
+  FrontendResult r;
+  if (!ok()) {
+    r.error = ir::Diagnostic{{}, "the kernel file does not compile:\n" + impl_->errors};
+    return r;
+  }
+  auto it = std::find_if(impl_->specs.begin(), impl_->specs.end(),
+                         [&](const std::string &s) { return squash(s) == squash(spec); });
+  if (it == impl_->specs.end()) {
+    r.error = ir::Diagnostic{{}, "'" + spec + "' was not among the specializations parsed"};
+    return r;
+  }
+  std::string var = specVar(static_cast<size_t>(it - impl_->specs.begin()));
+  const clang::FunctionDecl *kernel = nullptr;
+  clang::ASTContext &ctx = impl_->ast->getASTContext();
+  for (const clang::Decl *d : ctx.getTranslationUnitDecl()->decls())
+    if (auto *v = llvm::dyn_cast<clang::VarDecl>(d); v && v->getName() == var && v->getInit()) {
+      const clang::Expr *e = v->getInit()->IgnoreParenImpCasts();
+      if (auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) e = u->getSubExpr()->IgnoreParenImpCasts();
+      if (auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) kernel = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
+    }
+  if (!kernel || !kernel->hasBody()) {
+    r.error = ir::Diagnostic{{}, "'" + spec + "' does not name a kernel defined in the file"};
+    return r;
+  }
+  auto start = std::chrono::steady_clock::now();
+  r = walkKernel(ctx, *kernel, impl_->opts.numWarps);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+FrontendResult parseKernel(const std::string &file, const std::string &spec, const ParseOptions &opts) {
+  std::unique_ptr<ParsedFile> parsed = ParsedFile::parse(file, {spec}, opts);
+  return parsed->walk(spec);
+}
+
+} // namespace twintile

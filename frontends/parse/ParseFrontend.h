@@ -1,0 +1,58 @@
+//===- ParseFrontend.h - the parsing front end: read a kernel, emit IR ---===//
+//
+// Parses a kernel file with Clang 19 in-process, instantiates the requested
+// specializations (an appended `&kernel<args>` per specialization is enough
+// for Sema), and walks each instantiated body to tile IR: calls to the
+// language become ops (recorded by the same Recorder the tracer uses),
+// helpers are inlined, host code is evaluated at compile time, and native
+// device control flow becomes structured IR. One parse serves many
+// specializations.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontends/common/Recorder.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace twintile {
+
+struct ParseOptions {
+  std::vector<std::string> includeDirs;  // besides the language header's
+  int numWarps = 4;
+};
+
+/// One parse of a kernel file, instantiated for a list of specializations.
+class ParsedFile {
+public:
+  ~ParsedFile();
+  ParsedFile(const ParsedFile &) = delete;
+  ParsedFile &operator=(const ParsedFile &) = delete;
+
+  /// Parses `file` once, instantiating every specialization in `specs`
+  /// ("softmax<f16, 1024>", or a plain name). Clang's own errors make the
+  /// parse fail; they are in error() as Clang printed them.
+  static std::unique_ptr<ParsedFile> parse(const std::string &file, const std::vector<std::string> &specs,
+                                           const ParseOptions &opts = {});
+
+  bool ok() const;
+  /// Clang's diagnostics, as Clang prints them (file:line:col: error: ...,
+  /// the line, a caret), when the file does not compile.
+  const std::string &error() const;
+  double parseSeconds() const;
+
+  /// Walks one of the parsed specializations to tile IR.
+  FrontendResult walk(const std::string &spec) const;
+
+  struct Impl;
+
+private:
+  explicit ParsedFile(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Parses and walks one specialization; Clang's errors become the result's error.
+FrontendResult parseKernel(const std::string &file, const std::string &spec, const ParseOptions &opts = {});
+
+} // namespace twintile

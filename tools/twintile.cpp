@@ -1,11 +1,15 @@
 //===- twintile.cpp - the twintile driver ------------------------------===//
 //
-//   twintile compile --frontend=trace FILE --kernel 'softmax<f16,1024>'
+//   twintile compile --frontend=trace|parse FILE --kernel 'softmax<f16,1024>'
 //                    [--emit tile] [-O] [-o OUT] [--no-locs] [--no-cache] [--time]
+//   twintile diff FILE --kernel 'softmax<f16,1024>' [--show]
 //
-// Takes a kernel source file through a front end to the requested stage and
-// prints it. Errors are reported as file:line:col: error: ..., with the
-// source line and a caret; the exit status is 1 on any error.
+// compile takes a kernel source file through a front end to the requested
+// stage and prints it. diff takes it through both front ends, cleans both up
+// (canonicalize, cse, dce) and compares them structurally: it prints the
+// verdict (and, with --show, the two IRs side by side) and exits 0 when they
+// are equal, 1 when not. Errors are reported as file:line:col: error: ...,
+// with the source line and a caret; the exit status is 1 on any error.
 //===----------------------------------------------------------------------===//
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
@@ -18,6 +22,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 namespace {
 
@@ -34,6 +39,68 @@ void report(const tt::ir::Diagnostic &d) {
 }
 
 } // namespace
+
+/// Runs one front end on `file`; reports its timings when asked.
+twintile::FrontendResult runFrontend(const std::string &frontend, const std::string &file, const std::string &kernel,
+                                     int numWarps, bool useCache, bool timing, std::string &clangErrors) {
+  if (frontend == "parse") {
+    twintile::ParseOptions opts;
+    opts.numWarps = numWarps;
+    auto parsed = twintile::ParsedFile::parse(file, {kernel}, opts);
+    if (!parsed->ok()) {
+      clangErrors = parsed->error();
+      return {};
+    }
+    twintile::FrontendResult r = parsed->walk(kernel);
+    if (timing) {
+      std::cerr << "parse: " << parsed->parseSeconds() * 1e3 << " ms\n";
+      std::cerr << "walk:  " << r.seconds * 1e3 << " ms\n";
+    }
+    return r;
+  }
+  twintile::SourceTraceOptions opts;
+  opts.useCache = useCache;
+  opts.numWarps = numWarps;
+  twintile::SourceTraceResult r = twintile::traceSourceFile(file, kernel, opts);
+  if (timing) {
+    std::cerr << "host compile: " << (r.cacheHit ? "cached" : std::to_string(r.compileSeconds * 1e3) + " ms") << "\n";
+    std::cerr << "trace:        " << r.trace.seconds * 1e3 << " ms\n";
+  }
+  return std::move(r.trace);
+}
+
+/// Reports a front end's failure; true if there was one.
+bool failed(const twintile::FrontendResult &r, const std::string &clangErrors) {
+  if (!clangErrors.empty()) {
+    std::cerr << clangErrors;
+    return true;
+  }
+  if (r.ok()) return false;
+  report(*r.error);
+  return true;
+}
+
+/// Two texts in two columns.
+void sideBySide(std::ostream &os, const std::string &left, const std::string &right, const std::string &leftTitle,
+                const std::string &rightTitle) {
+  auto lines = [](const std::string &s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+  };
+  std::vector<std::string> a = lines(left), b = lines(right);
+  size_t width = 0;
+  for (const std::string &l : a) width = std::max(width, l.size());
+  width = std::min<size_t>(std::max(width, leftTitle.size()), 72);
+  auto pad = [&](std::string s) {
+    if (s.size() > width) s = s.substr(0, width - 1) + "~";
+    return s + std::string(width - s.size(), ' ');
+  };
+  os << pad(leftTitle) << " | " << rightTitle << "\n" << std::string(width, '-') << "-+-" << std::string(width, '-') << "\n";
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+    os << pad(i < a.size() ? a[i] : "") << " | " << (i < b.size() ? b[i] : "") << "\n";
+}
 
 int main(int argc, char **argv) {
   CLI::App app{"twintile: a tile-kernel compiler with two front ends (parse, trace) and one IR"};
@@ -55,37 +122,40 @@ int main(int argc, char **argv) {
   compile->add_flag("--time", timing, "print the time of each phase to standard error");
   compile->add_option("--num-warps", numWarps, "warps per program")->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
 
+  CLI::App *diff = app.add_subcommand("diff", "compare the two front ends' IR for one kernel");
+  std::string diffFile, diffKernel;
+  bool show = false;
+  diff->add_option("file", diffFile, "kernel source file")->required();
+  diff->add_option("--kernel", diffKernel, "the specialization, e.g. 'softmax<f16,1024>'")->required();
+  diff->add_flag("--show", show, "print the two IRs side by side");
+
   CLI11_PARSE(app, argc, argv);
 
-  twintile::FrontendResult result;
-  if (frontend == "parse") {
-    twintile::ParseOptions opts;
-    opts.numWarps = numWarps;
-    auto parsed = twintile::ParsedFile::parse(file, {kernel}, opts);
-    if (!parsed->ok()) {
-      std::cerr << parsed->error();
+  if (diff->parsed()) {
+    std::string clangErrors;
+    twintile::FrontendResult parsed = runFrontend("parse", diffFile, diffKernel, 4, true, false, clangErrors);
+    if (failed(parsed, clangErrors)) return 1;
+    twintile::FrontendResult traced = runFrontend("trace", diffFile, diffKernel, 4, true, false, clangErrors);
+    if (failed(traced, clangErrors)) return 1;
+    for (tt::ir::Func *f : {parsed.func.get(), traced.func.get()}) {
+      tt::ir::PassManager pm;
+      pm.addDefaultPipeline();
+      pm.run(*f);
+    }
+    if (show)
+      sideBySide(std::cout, tt::ir::toString(*parsed.func, {.locations = false}),
+                 tt::ir::toString(*traced.func, {.locations = false}), "parse", "trace");
+    if (auto d = tt::ir::firstDifference(*parsed.func, *traced.func)) {
+      std::cout << "different: " << *d << "\n";
       return 1;
     }
-    result = parsed->walk(kernel);
-    if (timing) {
-      std::cerr << "parse: " << parsed->parseSeconds() * 1e3 << " ms\n";
-      std::cerr << "walk:  " << result.seconds * 1e3 << " ms\n";
-    }
-  } else {
-    twintile::SourceTraceOptions opts;
-    opts.useCache = !noCache;
-    opts.numWarps = numWarps;
-    twintile::SourceTraceResult r = twintile::traceSourceFile(file, kernel, opts);
-    if (timing) {
-      std::cerr << "host compile: " << (r.cacheHit ? "cached" : std::to_string(r.compileSeconds * 1e3) + " ms") << "\n";
-      std::cerr << "trace:        " << r.trace.seconds * 1e3 << " ms\n";
-    }
-    result = std::move(r.trace);
+    std::cout << "equal: the parse and trace IR of " << diffKernel << " are structurally identical\n";
+    return 0;
   }
-  if (!result.ok()) {
-    report(*result.error);
-    return 1;
-  }
+
+  std::string clangErrors;
+  twintile::FrontendResult result = runFrontend(frontend, file, kernel, numWarps, !noCache, timing, clangErrors);
+  if (failed(result, clangErrors)) return 1;
   tt::ir::Func &f = *result.func;
   if (optimize) {
     tt::ir::PassManager pm;

@@ -15,6 +15,8 @@ struct Diagnostic {
   /// "file:line:col: error: message", then "  in call from file:line:col"
   /// for each inlined call site.
   std::string str() const;
+  /// The first line of str() alone.
+  std::string headline() const;
 };
 
 } // namespace tt::ir

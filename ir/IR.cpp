@@ -183,8 +183,12 @@ size_t countUses(const Block &scope, const Value *v) {
 #include "ir/Diagnostic.h"
 
 namespace tt::ir {
+std::string Diagnostic::headline() const {
+  return (loc.known() ? toString(loc.pos) : std::string("<unknown>")) + ": error: " + message;
+}
+
 std::string Diagnostic::str() const {
-  std::string s = (loc.known() ? toString(loc.pos) : std::string("<unknown>")) + ": error: " + message;
+  std::string s = headline();
   for (const SourcePos &p : loc.inlinedAt) s += "\n  in call from " + toString(p);
   return s;
 }

@@ -109,7 +109,7 @@ FrontendResult ParsedFile::walk(const std::string &spec) const {
   const clang::FunctionDecl *kernel = nullptr;
   clang::ASTContext &ctx = impl_->ast->getASTContext();
   for (const clang::Decl *d : ctx.getTranslationUnitDecl()->decls())
-    if (auto *v = llvm::dyn_cast<clang::VarDecl>(d); v && v->getName() == var && v->getInit()) {
+    if (auto *v = llvm::dyn_cast<clang::VarDecl>(d); v && v->getDeclName().isIdentifier() && v->getName() == var && v->getInit()) {
       const clang::Expr *e = v->getInit()->IgnoreParenImpCasts();
       if (auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) e = u->getSubExpr()->IgnoreParenImpCasts();
       if (auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) kernel = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());

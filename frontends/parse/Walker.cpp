@@ -58,7 +58,7 @@ struct HostObject {
   const CXXRecordDecl *record = nullptr;
   std::map<const FieldDecl *, Val> fields;
   std::vector<Val> elems;
-  std::shared_ptr<Frame> captureFrame;              // lambdas: by-reference captures
+  std::weak_ptr<Frame> captureFrame;                // lambdas: by-reference captures (weak: no cycle)
   std::map<const ValueDecl *, Val> capturedCopies;  // lambdas: by-copy captures
 };
 
@@ -78,22 +78,28 @@ constexpr int64_t kMaxHostIterations = 1 << 20;
 
 //===-- The language's types ----------------------------------------------===//
 
+/// A declaration's name if it is a plain identifier, else "" (operators,
+/// constructors and conversions have no identifier).
+llvm::StringRef nameOf(const NamedDecl *d) {
+  return d && d->getDeclName().isIdentifier() ? d->getName() : llvm::StringRef();
+}
+
 bool inNamespace(const Decl *d, llvm::StringRef name, bool orDetail = true) {
   const DeclContext *dc = d->getDeclContext();
   while (dc && !dc->isNamespace()) dc = dc->getParent();
   if (!dc) return false;
   auto *ns = cast<NamespaceDecl>(dc);
-  if (ns->getName() == name && ns->getParent()->isTranslationUnit()) return true;
-  if (orDetail && ns->getName() == "detail") {
+  if (nameOf(ns) == name && ns->getParent()->isTranslationUnit()) return true;
+  if (orDetail && nameOf(ns) == "detail") {
     auto *outer = dyn_cast<NamespaceDecl>(ns->getParent());
-    return outer && outer->getName() == name && outer->getParent()->isTranslationUnit();
+    return outer && nameOf(outer) == name && outer->getParent()->isTranslationUnit();
   }
   return false;
 }
 
 bool inStd(const Decl *d) {
   for (const DeclContext *dc = d->getDeclContext(); dc; dc = dc->getParent())
-    if (auto *ns = dyn_cast<NamespaceDecl>(dc); ns && ns->getParent()->isTranslationUnit() && ns->getName() == "std")
+    if (auto *ns = dyn_cast<NamespaceDecl>(dc); ns && ns->getParent()->isTranslationUnit() && nameOf(ns) == "std")
       return true;
   return false;
 }
@@ -117,12 +123,12 @@ std::optional<ir::ScalarKind> scalarKindNamed(llvm::StringRef n) {
 std::optional<ir::Type> elementOf(QualType t) {
   const CXXRecordDecl *r = recordOf(t);
   if (!r || !inNamespace(r, "tt")) return std::nullopt;
-  if (auto k = scalarKindNamed(r->getName()); k && !isa<ClassTemplateSpecializationDecl>(r)) return ir::Type::scalar(*k);
+  if (auto k = scalarKindNamed(nameOf(r)); k && !isa<ClassTemplateSpecializationDecl>(r)) return ir::Type::scalar(*k);
   auto *spec = dyn_cast<ClassTemplateSpecializationDecl>(r);
   if (!spec || spec->getTemplateArgs().size() < 1 || spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
     return std::nullopt;
   QualType arg = spec->getTemplateArgs()[0].getAsType();
-  llvm::StringRef name = spec->getName();
+  llvm::StringRef name = nameOf(spec);
   if (name == "Ptr") {
     std::optional<ir::Type> e = elementOf(arg);
     if (!e) return std::nullopt;
@@ -135,11 +141,11 @@ std::optional<ir::Type> elementOf(QualType t) {
 bool isDeviceType(QualType t) {
   const CXXRecordDecl *r = recordOf(t);
   if (!r || !inNamespace(r, "tt", false)) return false;
-  return elementOf(t).has_value() && (r->getName() == "Tile" || r->getName() == "Ptr" || scalarKindNamed(r->getName()));
+  return elementOf(t).has_value() && (nameOf(r) == "Tile" || nameOf(r) == "Ptr" || scalarKindNamed(nameOf(r)));
 }
 
-/// The name of a declaration, for messages.
-std::string nameOf(const NamedDecl *d) { return d ? d->getQualifiedNameAsString() : std::string("?"); }
+/// The qualified name of a declaration, for messages.
+std::string qualifiedName(const NamedDecl *d) { return d ? d->getQualifiedNameAsString() : std::string("?"); }
 
 //===-- The walker --------------------------------------------------------===//
 
@@ -155,7 +161,7 @@ public:
         fail(p->getLocation(), "kernel parameter '" + p->getNameAsString() + "' has host type '" +
                                    p->getType().getAsString() +
                                    "': give host values to a kernel as template parameters");
-      if (recordOf(p->getType())->getName() == "Tile")
+      if (nameOf(recordOf(p->getType())) == "Tile")
         fail(p->getLocation(), "kernel parameters are scalars and pointers; a Tile parameter cannot be passed");
       frame->vars[p] = Val::dev(rec_.param(*t, p->getNameAsString()));
     }
@@ -512,7 +518,7 @@ private:
     const CXXRecordDecl *r = recordOf(type);
     // The language's classes and its conversion wrappers.
     if (r && inNamespace(r, "tt")) {
-      llvm::StringRef name = r->getName();
+      llvm::StringRef name = nameOf(r);
       if (name == "Prefix") return eval(args.at(0));
       if (args.empty()) return Val::dev(nullptr);  // a device variable without a value yet
       Val v = eval(args[0]);
@@ -524,7 +530,7 @@ private:
       return Val::dev(constant(v, elem, at));
     }
     if (r && r->isLambda()) return args.empty() ? Val() : eval(args[0]);  // copying a closure
-    if (r && inStd(r)) fail(at, "the C++ standard library ('" + nameOf(r) + "') runs only when traced: containers of device values are not supported by the parsing front end");
+    if (r && inStd(r)) fail(at, "the C++ standard library ('" + qualifiedName(r) + "') runs only when traced: containers of device values are not supported by the parsing front end");
     if (!r) {
       if (args.size() == 1) return toHostType(eval(args[0]), type, at);
       return Val::integer(0);
@@ -545,7 +551,7 @@ private:
     v.obj->record = r;
     for (const FieldDecl *f : r->fields()) v.obj->fields[f] = Val();
     if (!ctor || ctor->isTrivial()) return v;
-    if (!ctor->hasBody()) fail(at, "the constructor of '" + nameOf(r) + "' has no body to inline");
+    if (!ctor->hasBody()) fail(at, "the constructor of '" + qualifiedName(r) + "' has no body to inline");
     std::vector<Val> argVals;
     for (const Expr *a : args) argVals.push_back(eval(a));
     auto f = enter(ctor, argVals, v.obj, at, nullptr);
@@ -586,14 +592,14 @@ private:
   Val inlineCall(const FunctionDecl *fn, const std::vector<Val> &args, std::shared_ptr<HostObject> self,
                  SourceLocation callSite) {
     if (auto *m = dyn_cast<CXXMethodDecl>(fn); m && m->isVirtual())
-      fail(callSite, "virtual calls are not supported by the parsing front end: the callee of '" + nameOf(fn) +
+      fail(callSite, "virtual calls are not supported by the parsing front end: the callee of '" + qualifiedName(fn) +
                          "' is known only when the host program runs");
     if (inStd(fn))
-      fail(callSite, "the C++ standard library ('" + nameOf(fn) + "') runs only when traced: containers of device "
+      fail(callSite, "the C++ standard library ('" + qualifiedName(fn) + "') runs only when traced: containers of device "
                      "values are not supported by the parsing front end");
     const FunctionDecl *def = nullptr;
-    if (!fn->hasBody(def) || !def) fail(callSite, "'" + nameOf(fn) + "' has no body to inline");
-    std::shared_ptr<Frame> lexical = self && self->captureFrame ? self->captureFrame : nullptr;
+    if (!fn->hasBody(def) || !def) fail(callSite, "'" + qualifiedName(fn) + "' has no body to inline");
+    std::shared_ptr<Frame> lexical = self ? self->captureFrame.lock() : nullptr;
     enter(def, args, std::move(self), callSite, lexical);
     Flow flow = exec(def->getBody());
     Val result = flow == Flow::Return ? frame().returned : Val();
@@ -607,7 +613,7 @@ private:
       const Expr *a = c->getArg(i);
       // The language's trailing Loc arguments record locations for the tracer.
       if (auto *d = dyn_cast<CXXDefaultArgExpr>(a); d && recordOf(d->getType()) &&
-                                                    recordOf(d->getType())->getName() == "Loc")
+                                                    nameOf(recordOf(d->getType())) == "Loc")
         continue;
       out.push_back(a);
     }
@@ -621,7 +627,7 @@ private:
     // Conversion to bool: a device condition outside if/for/while.
     if (isa<CXXConversionDecl>(fn) && inNamespace(fn, "tt"))
       fail(at, "a device value is used as a C++ boolean here; only if, for and while take device conditions");
-    if (inNamespace(fn, "tt") && fn->getName() != "cdiv") return builtin(c, fn);
+    if (inNamespace(fn, "tt") && nameOf(fn) != "cdiv") return builtin(c, fn);
     if (fn->getBuiltinID() != 0) {  // a compiler builtin on host constants
       Expr::EvalResult result;
       if (c->EvaluateAsRValue(result, ctx_)) {
@@ -724,7 +730,7 @@ private:
     }
     bool compound = op == OO_PlusEqual || op == OO_MinusEqual || op == OO_StarEqual || op == OO_SlashEqual;
     const CXXRecordDecl *owner = dyn_cast<CXXRecordDecl>(fn->getLexicalDeclContext());  // friends live in the class lexically
-    bool pointerArith = owner && owner->getName() == "PtrArith";
+    bool pointerArith = owner && nameOf(owner) == "PtrArith";
     if (args.size() == 2) {
       ir::Value *a = device(args[0], "an operator");
       ir::Value *b = eval(args[1]).device;
@@ -855,7 +861,7 @@ private:
     if (name == "for_range") return forRange(c, fn, a);
     if (name == "if_else") return ifElse(c, fn, a);
     if (name == "while_loop") return whileLoop(c, fn, a);
-    fail(at, "'" + nameOf(fn) + "' is not part of the language the parsing front end reads");
+    fail(at, "'" + qualifiedName(fn) + "' is not part of the language the parsing front end reads");
   }
 
   //===-- Combinators -----------------------------------------------===//
@@ -870,7 +876,7 @@ private:
     else
       for (const CXXMethodDecl *m : r->methods())
         if (m->getOverloadedOperator() == OO_Call) op = m;
-    if (!op) fail(calleeExpr->getExprLoc(), "'" + nameOf(r) + "' cannot be called");
+    if (!op) fail(calleeExpr->getExprLoc(), "'" + qualifiedName(r) + "' cannot be called");
     // A generic lambda: its call operator's specialization for these arguments.
     if (const FunctionTemplateDecl *t = op->getDescribedFunctionTemplate()) {
       const CXXMethodDecl *found = nullptr;

@@ -7,7 +7,7 @@ TT_KERNEL void native_continue(Ptr<f32> x, Ptr<f32> y, i32 n) {
   auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
   auto v = load(x + offs, offs < n, 0.0f);
   for (i32 k = 0; k < 4; k += 1) {  // trace-error
-    if (k == 1) continue;  // parse-error
+    if (k == 1) continue;
     v = v + 1.0f;
   }
   store(y + offs, v, offs < n);

@@ -22,6 +22,8 @@
 #include <clang/Basic/OperatorKinds.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <deque>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -66,7 +68,7 @@ struct HostObject {
 struct Frame {
   std::shared_ptr<Frame> lexicalParent;  // a lambda's enclosing frame
   std::shared_ptr<HostObject> self;      // `this`
-  std::map<const ValueDecl *, Val> vars;
+  std::map<const void *, Val> vars;  // by declaration, or a synthetic key (loop flags)
   std::vector<ir::SourcePos> inlinedAt;  // call sites, innermost first
   Val returned;
 };
@@ -979,11 +981,7 @@ private:
 
   Flow exec(const Stmt *s) {
     if (!s) return Flow::Normal;
-    if (auto *c = dyn_cast<CompoundStmt>(s)) {
-      for (const Stmt *child : c->body())
-        if (Flow f = exec(child); f != Flow::Normal) return f;
-      return Flow::Normal;
-    }
+    if (auto *c = dyn_cast<CompoundStmt>(s)) return execSequence({c->body_begin(), c->body_end()}, 0);
     if (auto *d = dyn_cast<DeclStmt>(s)) {
       for (const Decl *decl : d->decls()) declare(decl);
       return Flow::Normal;
@@ -996,8 +994,8 @@ private:
     if (auto *f = dyn_cast<ForStmt>(s)) return forStmt(f);
     if (auto *w = dyn_cast<WhileStmt>(s)) return whileStmt(w);
     if (auto *d = dyn_cast<DoStmt>(s)) return doStmt(d);
-    if (isa<BreakStmt>(s)) return Flow::Break;
-    if (isa<ContinueStmt>(s)) return Flow::Continue;
+    if (isa<BreakStmt>(s)) return jump(s, true);
+    if (isa<ContinueStmt>(s)) return jump(s, false);
     if (isa<NullStmt>(s)) return Flow::Normal;
     if (auto *e = dyn_cast<Expr>(s)) {
       eval(e);
@@ -1048,11 +1046,29 @@ private:
     return out;
   }
 
-  const ValueDecl *declOf(Val *slot) {
+  const void *keyOf(Val *slot) {
     for (std::shared_ptr<Frame> f = frames_.back(); f; f = f->lexicalParent)
-      for (auto &[decl, v] : f->vars)
-        if (&v == slot) return decl;
+      for (auto &[key, v] : f->vars)
+        if (&v == slot) return key;
     return nullptr;
+  }
+
+  /// A variable's name and place, for messages and a deterministic order.
+  std::string varName(Val *slot) {
+    const void *key = keyOf(slot);
+    if (auto it = synthetic_.find(key); it != synthetic_.end()) return it->second.first;
+    return key ? static_cast<const ValueDecl *>(key)->getNameAsString() : std::string("?");
+  }
+  SourceLocation varLoc(Val *slot) {
+    const void *key = keyOf(slot);
+    if (auto it = synthetic_.find(key); it != synthetic_.end()) return it->second.second;
+    return key ? static_cast<const ValueDecl *>(key)->getLocation() : SourceLocation();
+  }
+  void sortByPlace(std::vector<Val *> &slots) {
+    std::sort(slots.begin(), slots.end(), [&](Val *a, Val *b) {
+      SourceLocation la = varLoc(a), lb = varLoc(b);
+      return la != lb ? la < lb : varName(a) < varName(b);
+    });
   }
 
   static bool sameValue(const Val &a, const Val &b) {
@@ -1064,60 +1080,117 @@ private:
     std::vector<Val *> out;
     for (auto &[slot, old] : before)
       if (!sameValue(*slot, old)) {
-        const ValueDecl *d = declOf(slot);
         if (!old.isDevice() && !slot->isDevice())
-          fail(where->getBeginLoc(), "host variable '" + (d ? d->getNameAsString() : std::string("?")) +
+          fail(where->getBeginLoc(), "host variable '" + varName(slot) +
                                          "' is assigned under a device condition; only device variables can be");
         out.push_back(slot);
       }
-    std::sort(out.begin(), out.end(), [&](Val *a, Val *b) {
-      return declOf(a)->getLocation() < declOf(b)->getLocation();
-    });
+    sortByPlace(out);
     return out;
   }
 
-  void noEarlyExit(Flow f, const Stmt *s, const char *what) {
+  void noReturn(Flow f, const Stmt *s, const char *what) {
     if (f == Flow::Return) fail(s->getBeginLoc(), std::string("return inside ") + what + " is not supported by the parsing front end yet");
     if (f == Flow::Break || f == Flow::Continue)
-      fail(s->getBeginLoc(), std::string("break and continue inside ") + what + " are not supported by the parsing front end yet");
+      fail(s->getBeginLoc(), std::string("break and continue under a device condition leave a host loop, "
+                                         "which the parsing front end cannot lower"));
+  }
+
+  /// Whether `s` holds a break (or, with `orContinue`, a continue) of the
+  /// loop it is in, not of a loop nested in it.
+  static bool containsJump(const Stmt *s, bool orContinue) {
+    if (!s) return false;
+    if (isa<BreakStmt>(s) || (orContinue && isa<ContinueStmt>(s))) return true;
+    if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) || isa<LambdaExpr>(s) ||
+        isa<SwitchStmt>(s))
+      return false;
+    for (const Stmt *c : s->children())
+      if (containsJump(c, orContinue)) return true;
+    return false;
+  }
+
+  /// A device i1 variable the walker introduces, set to `value`.
+  Val *newFlag(const std::string &name, SourceLocation at, bool value) {
+    const void *key = &syntheticKeys_.emplace_back();
+    synthetic_[key] = {name, at};
+    Val &slot = frame().vars[key];
+    slot = Val::dev(rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), value, loc(at)));
+    return &slot;
+  }
+
+  void setFlag(Val *flag, bool value, SourceLocation at) {
+    *flag = Val::dev(rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), value, loc(at)));
+  }
+
+  /// break and continue in a device loop set its flags; the statements after
+  /// them run under `if (!skip)`, so one semantics serves every path.
+  Flow jump(const Stmt *s, bool isBreak) {
+    if (loops_.empty() || !loops_.back().skip) return isBreak ? Flow::Break : Flow::Continue;
+    if (isBreak) setFlag(loops_.back().broken, true, s->getBeginLoc());
+    setFlag(loops_.back().skip, true, s->getBeginLoc());
+    return Flow::Normal;
+  }
+
+  /// Runs `stmts` from `first`; in a device loop with flags, what follows a
+  /// statement that may break or continue runs only while `skip` is false.
+  Flow execSequence(const std::vector<const Stmt *> &stmts, size_t first) {
+    for (size_t i = first; i < stmts.size(); ++i) {
+      if (Flow f = exec(stmts[i]); f != Flow::Normal) return f;
+      bool flagged = !loops_.empty() && loops_.back().skip;
+      if (!flagged || i + 1 == stmts.size() || !containsJump(stmts[i], true)) continue;
+      SourceLocation at = stmts[i + 1]->getBeginLoc();
+      ir::Value *go = rec_.unary(ir::OpKind::Not, loops_.back().skip->device, loc(at), "!");
+      deviceBranch(go, at, stmts[i + 1], [&] { noReturn(execSequence(stmts, i + 1), stmts[i + 1], "a device loop"); },
+                   [] {});
+      return Flow::Normal;
+    }
+    return Flow::Normal;
   }
 
   Flow deviceIf(const IfStmt *s, const Expr *condExpr) {
     ir::Value *cond = device(condExpr, "if");
-    ir::Location l = loc(s->getIfLoc());
+    auto branch = [&](const Stmt *b) {
+      return [this, b, s] { noReturn(exec(b), b ? b : s, "a device if"); };
+    };
+    deviceBranch(cond, s->getIfLoc(), s, branch(s->getThen()), branch(s->getElse()));
+    return Flow::Normal;
+  }
+
+  /// An IR if on `cond`: runs each branch's walk in its region, then makes
+  /// the variables either branch assigned the if's results.
+  void deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where, const std::function<void()> &thenWalk,
+                    const std::function<void()> &elseWalk) {
+    ir::Location l = this->loc(loc);
     ir::Op *op = rec_.beginIf(cond, l);
     std::map<Val *, Val> before = snapshot();
     std::map<Val *, Val> after[2];
     for (int region = 0; region < 2; ++region) {
       rec_.pushBlock(op->region(region));
-      const Stmt *branch = region == 0 ? s->getThen() : s->getElse();
-      noEarlyExit(exec(branch), branch ? branch : s, "a device if");
+      (region == 0 ? thenWalk : elseWalk)();
       rec_.popBlock();
       after[region] = snapshot();
       for (auto &[slot, old] : before) *slot = old;  // the other branch starts from the same values
     }
-    // Variables either branch assigned become the if's results.
     std::set<Val *> changedSet;
     for (int region = 0; region < 2; ++region) {
       for (auto &[slot, v] : after[region]) *slot = v;
-      for (Val *slot : changedSince(before, s)) changedSet.insert(slot);
+      for (Val *slot : changedSince(before, where)) changedSet.insert(slot);
       for (auto &[slot, old] : before) *slot = old;
     }
     std::vector<Val *> changed(changedSet.begin(), changedSet.end());
-    std::sort(changed.begin(), changed.end(), [&](Val *a, Val *b) { return declOf(a)->getLocation() < declOf(b)->getLocation(); });
+    sortByPlace(changed);
     for (int region = 0; region < 2; ++region) {
       std::vector<ir::Value *> yields;
       for (Val *slot : changed) {
         ir::Value *v = after[region][slot].device;
         if (!v)
-          fail(s->getIfLoc(), "'" + declOf(slot)->getNameAsString() + "' is assigned in only one branch of a device if "
-                              "and has no value before it");
+          fail(loc, "'" + varName(slot) + "' is assigned in only one branch of a device if "
+                    "and has no value before it");
         yields.push_back(v);
       }
       rec_.yield(op, region, yields, l, "the branches of a device if");
     }
     for (size_t i = 0; i < changed.size(); ++i) *changed[i] = Val::dev(op->result(i));
-    return Flow::Normal;
   }
 
   /// Device variables declared outside `body` that it assigns, in source order.
@@ -1158,7 +1231,7 @@ private:
     std::vector<ir::Value *> out;
     for (Val *s : slots) {
       if (!s->device)
-        fail(at, "'" + declOf(s)->getNameAsString() + "' is carried by a device loop but has no value before it");
+        fail(at, "'" + varName(s) + "' is carried by a device loop but has no value before it");
       out.push_back(s->device);
     }
     return out;
@@ -1211,9 +1284,18 @@ private:
     return out;
   }
 
+  /// A host loop's body: its break and continue are C++'s own.
+  Flow hostBody(const Stmt *body) {
+    loops_.push_back({});
+    Flow f = exec(body);
+    loops_.pop_back();
+    return f;
+  }
+
   Flow forStmt(const ForStmt *s) {
     if (s->getCond() && deviceCondition(s->getCond())) {
-      if (std::optional<Counted> counted = countedLoop(s)) return deviceFor(s, *counted);
+      std::optional<Counted> counted = countedLoop(s);
+      if (counted && !containsJump(s->getBody(), false)) return deviceFor(s, *counted);
       exec(s->getInit());
       return deviceWhile(s, s->getCond(), s->getBody(), s->getInc());
     }
@@ -1225,7 +1307,7 @@ private:
           fail(s->getCond()->getExprLoc(), "this loop's condition became a device value after its first iteration");
         if (!truthy(eval(s->getCond()), s->getCond())) break;
       }
-      Flow f = exec(s->getBody());
+      Flow f = hostBody(s->getBody());
       if (f == Flow::Return) return f;
       if (f == Flow::Break) break;
       if (s->getInc()) eval(s->getInc());
@@ -1238,7 +1320,7 @@ private:
     for (int64_t n = 0;; ++n) {
       if (n > kMaxHostIterations) fail(s->getWhileLoc(), "this host loop runs more than " + std::to_string(kMaxHostIterations) + " iterations");
       if (!truthy(eval(s->getCond()), s->getCond())) break;
-      Flow f = exec(s->getBody());
+      Flow f = hostBody(s->getBody());
       if (f == Flow::Return) return f;
       if (f == Flow::Break) break;
     }
@@ -1250,12 +1332,24 @@ private:
       fail(s->getDoLoc(), "do-while on a device condition is not supported; write a while loop");
     for (int64_t n = 0;; ++n) {
       if (n > kMaxHostIterations) fail(s->getDoLoc(), "this host loop runs more than " + std::to_string(kMaxHostIterations) + " iterations");
-      Flow f = exec(s->getBody());
+      Flow f = hostBody(s->getBody());
       if (f == Flow::Return) return f;
       if (f == Flow::Break) break;
       if (!truthy(eval(s->getCond()), s->getCond())) break;
     }
     return Flow::Normal;
+  }
+
+  /// Walks a device loop's body with its flags: `skip` starts each iteration
+  /// false (when the body can continue or break).
+  void deviceBody(const Stmt *loop, const Stmt *body, Val *broken) {
+    LoopContext ctx;
+    ctx.broken = broken;
+    if (containsJump(body, true)) ctx.skip = newFlag("continue flag", loop->getBeginLoc(), false);
+    loops_.push_back(ctx);
+    Flow f = exec(body);
+    loops_.pop_back();
+    noReturn(f, body, "a device loop");
   }
 
   Flow deviceFor(const ForStmt *s, const Counted &c) {
@@ -1268,25 +1362,31 @@ private:
     rec_.pushBlock(op->region(0));
     *lookup(c.iv) = Val::dev(op->region(0).arg(0));
     for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->region(0).arg(i + 1));
-    noEarlyExit(exec(s->getBody()), s, "a device loop");
+    deviceBody(s, s->getBody(), nullptr);
     rec_.yield(op, 0, currentValues(carried, s->getForLoc()), l, "the loop body");
     rec_.popBlock();
     for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->result(i));
     return Flow::Normal;
   }
 
+  /// A device while loop (or a for loop that is not counted, or that
+  /// breaks): `break` becomes a carried flag the condition tests.
   Flow deviceWhile(const Stmt *s, const Expr *cond, const Stmt *body, const Expr *inc) {
     std::vector<Val *> carried = assignedIn(body, inc);
+    Val *broken = containsJump(body, false) ? newFlag("break flag", s->getBeginLoc(), false) : nullptr;
+    if (broken) carried.push_back(broken);
     ir::Location l = loc(s->getBeginLoc());
     ir::Op *op = rec_.beginWhile(currentValues(carried, s->getBeginLoc()), l);
     for (int region = 0; region < 2; ++region) {
       rec_.pushBlock(op->region(region));
       for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->region(region).arg(i));
       if (region == 0) {
+        ir::Location cl = loc(cond->getExprLoc());
         ir::Value *c = device(deviceCondition(cond), "the loop condition");
-        rec_.yield(op, 0, {c}, loc(cond->getExprLoc()), "the loop condition");
+        if (broken) c = rec_.binary(ir::OpKind::And, c, rec_.unary(ir::OpKind::Not, broken->device, cl, "!"), cl, "&");
+        rec_.yield(op, 0, {c}, cl, "the loop condition");
       } else {
-        noEarlyExit(exec(body), s, "a device loop");
+        deviceBody(s, body, broken);
         if (inc) eval(inc);
         rec_.yield(op, 1, currentValues(carried, s->getBeginLoc()), l, "the loop body");
       }
@@ -1300,6 +1400,17 @@ private:
   SourceManager &sm_;
   Recorder &rec_;
   std::vector<std::shared_ptr<Frame>> frames_;
+
+  /// The loops being walked, innermost last: a device loop's break and
+  /// continue flags (null for a host loop, whose break is C++'s own).
+  struct LoopContext {
+    Val *broken = nullptr;  // set by break; ends the loop
+    Val *skip = nullptr;    // set by break or continue; skips the rest of the iteration
+  };
+  std::vector<LoopContext> loops_;
+  /// Variables the walker introduces (loop flags): name and place.
+  std::map<const void *, std::pair<std::string, SourceLocation>> synthetic_;
+  std::deque<char> syntheticKeys_;  // their keys' stable addresses
 };
 
 /// The kernel's meta-parameters: its template arguments, by parameter name.

@@ -56,6 +56,10 @@ const std::map<std::string, std::function<Vec(const Vec &)>> &references() {
        }},
       {"native_for", each([](double v) { return 3 * v; })},
       {"native_while", each([](double v) { return v / 16; })},
+      {"native_break", each([](double v) { return v + 4; })},      // k = 0..3, then break
+      {"native_continue", each([](double v) { return v + 3; })},   // k = 0..3 but 1
+      {"native_break_while", each([](double v) { return v * 4; })},  // k = 1, 2 double; 3 breaks
+      {"native_nested_break", each([](double v) { return 8 * v + 28; })},  // ((v+2)*2 ...) three times
       {"combinator_while_loop", each([](double v) { return v / 16; })},
       {"host_unroll", each([](double v) { return v + v * 1 + v * 2; })},
       {"host_if", each([](double v) { return -v; })},

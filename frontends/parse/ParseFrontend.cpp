@@ -1,18 +1,26 @@
 #include "frontends/parse/ParseFrontend.h"
 
+#include "frontends/common/Cache.h"
 #include "frontends/parse/Walker.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/Frontend/ASTUnit.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Basic/Version.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <unistd.h>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #ifndef TWINTILE_SOURCE_DIR
@@ -34,6 +42,67 @@ std::string specVar(size_t i) { return "__twintile_spec_" + std::to_string(i); }
 std::string squash(std::string s) {
   s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
   return s;
+}
+
+/// The arguments of every parse: C++20, Clang's builtin headers, the language.
+std::vector<std::string> baseArgs(const ParseOptions &opts) {
+  std::vector<std::string> args = {"-std=c++20", "-w", "-resource-dir", TWINTILE_CLANG_RESOURCE_DIR,
+                                   "-I" + (fs::path(TWINTILE_SOURCE_DIR) / "include").string()};
+  for (const std::string &d : opts.includeDirs) args.push_back("-I" + d);
+  return args;
+}
+
+/// Writes a PCH to a file of our choosing (tooling drops -o).
+class WritePch : public clang::GeneratePCHAction {
+public:
+  explicit WritePch(std::string out) : out_(std::move(out)) {}
+
+protected:
+  bool BeginInvocation(clang::CompilerInstance &ci) override {
+    ci.getFrontendOpts().OutputFile = out_;
+    return clang::GeneratePCHAction::BeginInvocation(ci);
+  }
+
+private:
+  std::string out_;
+};
+
+/// The language header, precompiled once per process (and cached on disk by
+/// its content): most of a kernel's parse is the header's. Empty if it cannot
+/// be built, and then kernels parse without it.
+std::string languagePch(const std::vector<std::string> &args) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::string> built;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = built.find(args); it != built.end()) return it->second;
+  std::string &result = built[args];
+  if (const char *off = std::getenv("TWINTILE_NO_PCH"); off && *off) return result;
+  fs::path header = fs::path(TWINTILE_SOURCE_DIR) / "include" / "twintile.h";
+  std::ifstream in(header, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  // Key: the header's text, the arguments and Clang's version.
+  ContentHash key;
+  key.add(text.str());
+  for (const std::string &a : args) key.add(a);
+  key.add(CLANG_VERSION_STRING);
+  fs::path dir = cacheDirectory("pch");
+  std::string name = key.hex() + ".pch";
+  fs::path pch = dir / name;
+  std::error_code ec;
+  if (!fs::exists(pch)) {
+    fs::path tmp = dir / (name + "." + std::to_string(getpid()));
+    std::vector<std::string> pchArgs = args;
+    pchArgs.insert(pchArgs.end(), {"-x", "c++-header"});
+    if (!clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), text.str(), pchArgs,
+                                               header.string(), "twintile") ||
+        !fs::exists(tmp))
+      return result;
+    fs::rename(tmp, pch, ec);
+    if (ec) return result;
+  }
+  result = pch.string();
+  return result;
 }
 
 } // namespace
@@ -73,10 +142,8 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
   for (size_t i = 0; i < specs.size(); ++i)
     code += "[[maybe_unused]] static auto *" + specVar(i) + " = &" + specs[i] + ";\n";
 
-  std::vector<std::string> args = {"-std=c++20", "-fsyntax-only", "-w",
-                                   "-resource-dir", TWINTILE_CLANG_RESOURCE_DIR,
-                                   "-I" + (fs::path(TWINTILE_SOURCE_DIR) / "include").string()};
-  for (const std::string &d : opts.includeDirs) args.push_back("-I" + d);
+  std::vector<std::string> args = baseArgs(opts);
+  if (std::string pch = languagePch(args); !pch.empty()) args.insert(args.end(), {"-include-pch", pch});
 
   std::string diagText;
   llvm::raw_string_ostream diagStream(diagText);

@@ -1,5 +1,7 @@
 #include "frontends/trace/SourceTracer.h"
 
+#include "frontends/common/Cache.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -35,31 +37,9 @@ std::optional<std::string> readFile(const fs::path &p) {
   return os.str();
 }
 
-/// FNV-1a, 64 bits: a content hash for cache keys.
-struct Hash {
-  uint64_t h = 1469598103934665603ull;
-  void add(std::string_view s) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    h = (h ^ 0xff) * 1099511628211ull;  // separates consecutive parts
-  }
-  std::string hex() const {
-    char buf[17];
-    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-    return buf;
-  }
-};
-
 std::string envOr(const char *name, std::string fallback) {
   const char *v = std::getenv(name);
   return v && *v ? v : std::move(fallback);
-}
-
-fs::path cacheRoot(const SourceTraceOptions &opts) {
-  if (!opts.cacheDir.empty()) return opts.cacheDir;
-  if (const char *d = std::getenv("TWINTILE_CACHE_DIR"); d && *d) return d;
-  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "twintile";
-  if (const char *h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "twintile";
-  return fs::temp_directory_path() / "twintile-cache";
 }
 
 /// Runs argv, capturing its standard error; returns the exit status.
@@ -192,7 +172,7 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
                                     "-I" + kernelPath.parent_path().string()};
   for (const std::string &d : opts.includeDirs) flags.push_back("-I" + d);
 
-  Hash key;
+  ContentHash key;
   key.add(entry);
   key.add(*source);
   key.add(compiler);
@@ -201,8 +181,7 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
   for (const char *h : {"include/twintile.h", "frontends/trace/Entry.h"})
     key.add(readFile(root / h).value_or(h));
 
-  fs::path dir = cacheRoot(opts) / "trace";
-  fs::create_directories(dir, ec);
+  fs::path dir = cacheDirectory("trace", opts.cacheDir);
   fs::path so = dir / (key.hex() + ".so");
   result.sharedObject = so.string();
   result.cacheHit = opts.useCache && fs::exists(so);

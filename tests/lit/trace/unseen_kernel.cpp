@@ -4,6 +4,9 @@
 // RUN: twintile compile --frontend=trace %s --kernel 'scaled_relu<f16, 256>' --no-locs | FileCheck %s
 // RUN: twintile compile --frontend=trace %s --kernel 'scaled_relu<f16, 256>' | FileCheck %s --check-prefix=LOC
 // RUN: twintile compile --frontend=trace %s --kernel 'scaled_relu<f16, 256>' | twintile-opt -O --no-locs | FileCheck %s --check-prefix=OPT
+// The parsing front end reads it to the same IR:
+// RUN: twintile compile --frontend=parse %s --kernel 'scaled_relu<f16, 256>' --no-locs | FileCheck %s
+// RUN: twintile diff %s --kernel 'scaled_relu<f16, 256>' | FileCheck %s --check-prefix=DIFF
 #include <twintile.h>
 using namespace tt;
 
@@ -33,6 +36,8 @@ TT_KERNEL void scaled_relu(Ptr<T> x, Ptr<T> y, i32 n, f32 scale) {
 // The helper's op is located in the helper, the loop at its call.
 // LOC: maximum {{.*}} loc("{{.*}}unseen_kernel.cpp":[[@LINE-22]]:
 // LOC: } loc("{{.*}}unseen_kernel.cpp":[[@LINE-15]]:
+
+// DIFF: equal: the parse and trace IR of scaled_relu<f16, 256> are structurally identical
 
 // OPT: func @scaled_relu
 // OPT-NOT: constant {value = 1024}

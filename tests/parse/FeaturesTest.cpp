@@ -8,6 +8,8 @@
 #include "ir/Interpreter.h"
 #include "ir/Printer.h"
 
+#include "Markers.h"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -87,13 +89,7 @@ const std::map<std::string, std::function<Vec(const Vec &)>> &references() {
   return refs;
 }
 
-int markedLine(const std::string &file, const std::string &marker) {
-  std::ifstream in(file);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (line.find("// ") != std::string::npos && line.find(marker) != std::string::npos) return n;
-  return 0;
-}
+int markedLine(const std::string &file, const std::string &marker) { return tt::test::markedLine(file, marker, ""); }
 
 twintile::FrontendResult run(const std::string &frontend, const std::string &file, const std::string &spec) {
   if (frontend == "parse") return twintile::parseKernel(file, spec);

@@ -11,6 +11,8 @@
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 
+#include "Markers.h"
+
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -30,12 +32,9 @@ namespace {
 using Vec = std::vector<double>;
 
 int markedLine(const std::string &marker) {
-  std::ifstream in(__FILE__);
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n)
-    if (line.find("// <- " + marker) != std::string::npos && line.find("markedLine") == std::string::npos) return n;
-  FAIL("no marker " << marker);
-  return 0;
+  int line = tt::test::markedLine(__FILE__, marker);
+  if (line == 0) FAIL("no marker " << marker);
+  return line;
 }
 
 /// The traced function; requires that the trace succeeded and verifies.

@@ -98,7 +98,6 @@ template <class V> struct Traits;  // for every device value type V
 template <class E> struct ScalarTraits {
   using Element = E;
   using Scalar = E;
-  using TileT = Tile<E>;
   using Bool = i1;
   static constexpr bool isTile = false;
 };
@@ -115,7 +114,6 @@ template <class E> struct Traits<Ptr<E>> : ScalarTraits<Ptr<E>> {};
 template <class E> struct Traits<Tile<E>> {
   using Element = E;
   using Scalar = E;
-  using TileT = Tile<E>;
   using Bool = Tile<i1>;
   static constexpr bool isTile = true;
 };
@@ -128,7 +126,6 @@ template <class V> constexpr TypeCode typeCode() {
 }
 
 template <class V> concept Device = requires { typename Traits<V>::Element; };
-template <class V> concept DeviceTile = Device<V> && Traits<V>::isTile;
 
 constexpr bool isIntKind(Kind k) { return k <= Kind::I64; }
 constexpr bool isFloatKind(Kind k) { return k >= Kind::F16 && k <= Kind::F64; }

@@ -29,7 +29,9 @@
 // Device control flow is written with the combinators for_range, if_else and
 // while_loop, which both front ends accept; native `if`/`for`/`while` over a
 // device condition are read only by the parsing front end (a device i1's
-// `explicit operator bool` is where the tracer refuses them).
+// `explicit operator bool` is where the tracer refuses them). For the same
+// reason `!`, `&&` and `||` are C++'s boolean operators: negate a mask with
+// `~` and combine masks with `&` and `|`.
 //===----------------------------------------------------------------------===//
 #ifndef TWINTILE_H
 #define TWINTILE_H
@@ -292,9 +294,6 @@ public:
   friend B operator>=(O a, O b) { return makeBool(binary(Op::Ge, a.node, b.node, b.loc)); }
   friend V operator-(O a) { return make(unary(Op::Neg, a.node, a.loc)); }
   friend V operator~(O a) requires IntDevice<V> { return make(unary(Op::Not, a.node, a.loc)); }
-  friend V operator!(O a) requires same<typename Traits<V>::Element, i1> {
-    return make(unary(Op::Not, a.node, a.loc));
-  }
 
   V &operator+=(O b) { return self() = self() + b; }
   V &operator-=(O b) { return self() = self() - b; }

@@ -457,7 +457,10 @@ private:
       return toHostType(Val::integer(static_cast<int64_t>(0 - static_cast<uint64_t>(v.i))), u->getType(), at);
     }
     case UO_Not: return toHostType(Val::integer(~eval(u->getSubExpr()).i), u->getType(), at);
-    case UO_LNot: return Val::integer(!truthy(eval(u->getSubExpr()), u->getSubExpr()));
+    case UO_LNot:
+      if (deviceCondition(u->getSubExpr()))
+        fail(at, "'!' makes a C++ bool of a device value; negate a mask with '~'");
+      return Val::integer(!truthy(eval(u->getSubExpr()), u->getSubExpr()));
     case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec: {
       Val *slot = lvalue(u->getSubExpr());
       Val old = *slot;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 #include <random>
 
 namespace ir = tt::ir;
@@ -61,6 +62,30 @@ TEST_CASE("parse and trace give equal IR for every corpus specialization", "[par
     }
   }
   CHECK(compared >= 39);
+}
+
+TEST_CASE("parse and trace give equal IR for a kernel using every operation", "[parse][equivalence]") {
+  std::string file = TWINTILE_TESTS_DIR "/parse/all_ops.cpp";
+  for (const char *spec : {"all_ops<64>", "all_ops<16>"}) {
+    INFO(spec);
+    twintile::FrontendResult p = twintile::parseKernel(file, spec), t = traceFromFile(file, spec);
+    INFO((p.error ? p.error->str() : std::string()) << (t.error ? t.error->str() : std::string()));
+    REQUIRE(p.ok());
+    REQUIRE(t.ok());
+    cleanup(*p.func);
+    cleanup(*t.func);
+    INFO("parse:\n" << ir::toString(*p.func, {.locations = false}));
+    CHECK_FALSE(ir::firstDifference(*p.func, *t.func).has_value());
+    // Every kind of op the language makes appears.
+    std::set<ir::OpKind> kinds;
+    ir::walk(p.func->body, [&](const ir::Op &op) { kinds.insert(op.kind); });
+    for (ir::OpKind k : {ir::OpKind::Rem, ir::OpKind::Shl, ir::OpKind::Shr, ir::OpKind::Xor, ir::OpKind::Not,
+                         ir::OpKind::Neg, ir::OpKind::Fma, ir::OpKind::Exp2, ir::OpKind::Log2, ir::OpKind::Rsqrt,
+                         ir::OpKind::Sigmoid, ir::OpKind::Select, ir::OpKind::Trans, ir::OpKind::Reshape,
+                         ir::OpKind::Broadcast, ir::OpKind::Argmin, ir::OpKind::Cumsum, ir::OpKind::Dot,
+                         ir::OpKind::AtomicAdd, ir::OpKind::NumPrograms, ir::OpKind::Print, ir::OpKind::Assert})
+      CHECK(kinds.count(k) == 1);
+  }
 }
 
 TEST_CASE("both front ends' IR compute the same bits", "[parse][equivalence]") {

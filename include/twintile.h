@@ -188,6 +188,8 @@ void print(const char *prefix, Node *const *values, int n, Loc loc);
 void assertTrue(Node *cond, const char *msg, Loc loc);
 /// A device condition reached C++ control flow: the tracer stops here.
 [[noreturn]] void nativeControlFlow(Node *cond);
+/// `n`, which must have been assigned (a mask, an `other`, a value to store).
+Node *present(Node *n, Loc loc);
 
 // Structured control flow. A scope opens a region of the current op; the
 // combinators below drive them.
@@ -514,19 +516,19 @@ template <detail::PtrDevice P> detail::LoadT<P> load(const P &ptrs, detail::Loc 
 }
 template <detail::PtrDevice P, class M>
 detail::LoadT<P> load(const P &ptrs, const M &mask, detail::Loc l = TT_HERE_) {
-  return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), mask.node(), nullptr, l));
+  return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), detail::present(mask.node(), l), nullptr, l));
 }
 template <detail::PtrDevice P, class M, class O>
 detail::LoadT<P> load(const P &ptrs, const M &mask, const O &other, detail::Loc l = TT_HERE_) {
   return detail::make<detail::LoadT<P>>(
-      detail::load(ptrs.node(), mask.node(), detail::nodeOf<detail::LoadT<P>>(other, l), l));
+      detail::load(ptrs.node(), detail::present(mask.node(), l), detail::present(detail::nodeOf<detail::LoadT<P>>(other, l), l), l));
 }
 template <detail::PtrDevice P, class V> void store(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {
   detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, l);
 }
 template <detail::PtrDevice P, class V, class M>
 void store(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
-  detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), mask.node(), l);
+  detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), detail::present(mask.node(), l), l);
 }
 template <detail::PtrDevice P, class V>
 detail::LoadT<P> atomic_add(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {
@@ -534,7 +536,7 @@ detail::LoadT<P> atomic_add(const P &ptrs, const V &value, detail::Loc l = TT_HE
 }
 template <detail::PtrDevice P, class V, class M>
 detail::LoadT<P> atomic_add(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
-  return detail::make<detail::LoadT<P>>(detail::atomicAdd(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), mask.node(), l));
+  return detail::make<detail::LoadT<P>>(detail::atomicAdd(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), detail::present(mask.node(), l), l));
 }
 
 //===-- Reductions, scans, dot ---------------------------------------------===//

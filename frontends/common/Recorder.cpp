@@ -181,6 +181,7 @@ ir::Value *Recorder::load(ir::Value *ptr, ir::Value *mask, ir::Value *other, con
   std::vector<ir::Value *> vs{use(ptr, loc, "load")};
   if (mask) vs.push_back(mask);
   if (other) vs.push_back(other);
+  if (other && !mask) fail(loc, "load with `other` needs a mask");
   vs = broadcastAll(vs, loc, "load");
   return at(loc, [&](ir::Builder &b) { return b.load(vs[0], mask ? vs[1] : nullptr, other ? vs[2] : nullptr); });
 }

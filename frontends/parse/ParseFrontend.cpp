@@ -143,7 +143,9 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
     code += "[[maybe_unused]] static auto *" + specVar(i) + " = &" + specs[i] + ";\n";
 
   std::vector<std::string> args = baseArgs(opts);
-  if (std::string pch = languagePch(args); !pch.empty()) args.insert(args.end(), {"-include-pch", pch});
+  std::string pch = languagePch(args);
+  // The PCH is keyed by the header's content, so Clang need not check its mtime.
+  if (!pch.empty()) args.insert(args.end(), {"-include-pch", pch, "-Xclang", "-fno-validate-pch"});
 
   std::string diagText;
   llvm::raw_string_ostream diagStream(diagText);
@@ -154,6 +156,17 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
                                                        clang::tooling::getClangStripDependencyFileAdjuster(),
                                                        clang::tooling::FileContentMappings(), &printer);
   diagStream.flush();
+  if (!pch.empty() && (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred()) &&
+      diagText.find("precompiled") != std::string::npos) {
+    // A PCH Clang cannot use: parse the header itself instead.
+    args.resize(args.size() - 4);
+    diagText.clear();
+    impl->ast = clang::tooling::buildASTFromCodeWithArgs(code, args, path.string(), "twintile",
+                                                         std::make_shared<clang::PCHContainerOperations>(),
+                                                         clang::tooling::getClangStripDependencyFileAdjuster(),
+                                                         clang::tooling::FileContentMappings(), &printer);
+    diagStream.flush();
+  }
   if (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred())
     impl->errors = diagText.empty() ? "error: clang could not parse '" + file + "'\n" : diagText;
   impl->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

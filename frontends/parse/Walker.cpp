@@ -40,12 +40,13 @@ struct Frame;
 
 /// What an expression evaluates to.
 struct Val {
-  enum class Kind { Void, Device, Int, Float, String, Object } kind = Kind::Void;
+  enum class Kind { Void, Device, Int, Float, String, Object, Ref } kind = Kind::Void;
   ir::Value *device = nullptr;  // Device: null for a device variable never assigned
   int64_t i = 0;                // Int: integers, bools, enums
   double f = 0;                 // Float
   std::string s;                // String: literals for messages and prefixes
   std::shared_ptr<HostObject> obj;  // Object: structs, lambdas, arrays
+  Val *ref = nullptr;               // Ref: a reference variable, bound to another's storage
 
   static Val dev(ir::Value *v) { Val r; r.kind = Kind::Device; r.device = v; return r; }
   static Val integer(int64_t v) { Val r; r.kind = Kind::Int; r.i = v; return r; }
@@ -64,6 +65,16 @@ struct HostObject {
   std::map<const ValueDecl *, Val> capturedCopies;  // lambdas: by-copy captures
 };
 
+/// A deep copy of a host object (C++ copies members and elements by value).
+std::shared_ptr<HostObject> clone(const std::shared_ptr<HostObject> &o) {
+  auto c = std::make_shared<HostObject>(*o);
+  for (auto &[f, v] : c->fields)
+    if (v.kind == Val::Kind::Object && v.obj) v.obj = clone(v.obj);
+  for (Val &v : c->elems)
+    if (v.kind == Val::Kind::Object && v.obj) v.obj = clone(v.obj);
+  return c;
+}
+
 /// The variables of one inlined call.
 struct Frame {
   std::shared_ptr<Frame> lexicalParent;  // a lambda's enclosing frame
@@ -71,12 +82,14 @@ struct Frame {
   std::map<const void *, Val> vars;  // by declaration, or a synthetic key (loop flags)
   std::vector<ir::SourcePos> inlinedAt;  // call sites, innermost first
   Val returned;
+  std::vector<std::vector<const void *>> scopes{{}};  // variables declared in each open block
 };
 
 enum class Flow { Normal, Break, Continue, Return };
 
 constexpr int kMaxInlineDepth = 64;
 constexpr int64_t kMaxHostIterations = 1 << 20;
+constexpr int64_t kMaxWalkSteps = 10'000'000;
 
 //===-- The language's types ----------------------------------------------===//
 
@@ -196,11 +209,40 @@ private:
   /// and the frames it captured by reference.
   Val *lookup(const ValueDecl *d) {
     for (std::shared_ptr<Frame> f = frames_.back(); f; f = f->lexicalParent) {
-      if (auto it = f->vars.find(d); it != f->vars.end()) return &it->second;
+      if (auto it = f->vars.find(d); it != f->vars.end()) return deref(&it->second);
       if (f->self && !f->self->capturedCopies.empty())
-        if (auto it = f->self->capturedCopies.find(d); it != f->self->capturedCopies.end()) return &it->second;
+        if (auto it = f->self->capturedCopies.find(d); it != f->self->capturedCopies.end()) return deref(&it->second);
     }
     return nullptr;
+  }
+
+  static Val *deref(Val *v) {
+    while (v && v->kind == Val::Kind::Ref) v = v->ref;
+    return v;
+  }
+
+  void scopeDeclared(const void *key) { frame().scopes.back().push_back(key); }
+
+  /// Runs `body` in a new block scope: its variables end with it.
+  template <class F> auto scoped(F &&body) {
+    std::shared_ptr<Frame> f = frames_.back();  // this block's frame, even while an error unwinds
+    f->scopes.emplace_back();
+    struct Close {
+      Frame &f;
+      ~Close() {
+        for (const void *key : f.scopes.back()) f.vars.erase(key);
+        f.scopes.pop_back();
+      }
+    } close{*f};
+    return body();
+  }
+
+  /// A reference to the storage `e` names.
+  Val refTo(const Expr *e) {
+    Val r;
+    r.kind = Val::Kind::Ref;
+    r.ref = lvalue(e);
+    return r;
   }
 
   Val readVar(const ValueDecl *d, SourceLocation at) {
@@ -210,6 +252,12 @@ private:
       // A global or static constant: Clang evaluates it.
       if (v->hasGlobalStorage() && v->getInit()) {
         if (v->getType().isConstQualified() || v->isConstexpr()) {
+          if (!evaluating_.insert(v).second) fail(at, "'" + v->getNameAsString() + "' is defined in terms of itself");
+          struct Done {
+            std::set<const VarDecl *> &set;
+            const VarDecl *v;
+            ~Done() { set.erase(v); }
+          } done{evaluating_, v};
           if (const APValue *value = v->evaluateValue()) {
             if (value->isInt()) return toHostType(Val::integer(value->getInt().getExtValue()), v->getType(), at);
             if (value->isFloat()) return toHostType(Val::floating(value->getFloat().convertToDouble()), v->getType(), at);
@@ -249,7 +297,25 @@ private:
     fail(at, "cannot convert a host number to '" + t.getAsString() + "'");
   }
 
-  Val hostBinary(BinaryOperatorKind op, Val a, Val b, QualType resultType, SourceLocation at) {
+  Val hostBinary(BinaryOperatorKind op, Val a, Val b, QualType resultType, SourceLocation at, QualType opType = {}) {
+    bool uns = !opType.isNull() && opType.getCanonicalType()->isUnsignedIntegerOrEnumerationType() &&
+               a.kind == Val::Kind::Int && b.kind == Val::Kind::Int;
+    if (uns && (BinaryOperator::isComparisonOp(op) || op == BO_Div || op == BO_Rem || op == BO_Shr)) {
+      // Unsigned: compare, divide and shift the bits as unsigned.
+      uint64_t p = static_cast<uint64_t>(a.i), q = static_cast<uint64_t>(b.i);
+      switch (op) {
+      case BO_LT: return Val::integer(p < q);
+      case BO_GT: return Val::integer(p > q);
+      case BO_LE: return Val::integer(p <= q);
+      case BO_GE: return Val::integer(p >= q);
+      case BO_EQ: return Val::integer(p == q);
+      case BO_NE: return Val::integer(p != q);
+      case BO_Shr: return toHostType(Val::integer(static_cast<int64_t>(p >> (q & 63))), resultType, at);
+      default:
+        if (q == 0) fail(at, "host division by zero");
+        return toHostType(Val::integer(static_cast<int64_t>(op == BO_Div ? p / q : p % q)), resultType, at);
+      }
+    }
     if (!a.isHostNumber() || !b.isHostNumber())
       fail(at, "operator '" + BinaryOperator::getOpcodeStr(op).str() + "' on host values needs numbers");
     bool fp = a.kind == Val::Kind::Float || b.kind == Val::Kind::Float;
@@ -290,6 +356,10 @@ private:
     case BO_Div:
     case BO_Rem:
       if (b.i == 0) fail(at, "host division by zero");
+      if (b.i == -1) {  // the minimum divided by -1 overflows: C++ leaves it undefined, the walker wraps
+        r = op == BO_Div ? static_cast<int64_t>(0 - x) : 0;
+        break;
+      }
       r = op == BO_Div ? a.i / b.i : a.i % b.i;
       break;
     case BO_And: r = a.i & b.i; break;
@@ -325,6 +395,28 @@ private:
     fail(e->getExprLoc(), "this assignment target is not supported in kernels");
   }
 
+  /// Reads a member: the base stays alive while the field is copied out (it
+  /// may be a temporary, `split(v).hi`).
+  Val member(const MemberExpr *m) {
+    const ValueDecl *d = m->getMemberDecl();
+    if (auto *v = dyn_cast<VarDecl>(d)) return readVar(v, m->getExprLoc());  // a static member
+    auto *field = dyn_cast<FieldDecl>(d);
+    if (!field) fail(m->getExprLoc(), "member functions are called, not read, in kernels");
+    std::shared_ptr<HostObject> obj = objectOf(m->getBase());
+    Val v = obj->fields[field];
+    return v;
+  }
+
+  Val element(const ArraySubscriptExpr *s) {
+    Val base = eval(s->getBase());
+    Val index = eval(s->getIdx());
+    if (base.kind != Val::Kind::Object || index.kind != Val::Kind::Int)
+      fail(s->getExprLoc(), "only host arrays with host indices can be subscripted in kernels");
+    if (index.i < 0 || static_cast<size_t>(index.i) >= base.obj->elems.size())
+      fail(s->getExprLoc(), "array index " + std::to_string(index.i) + " is out of range");
+    return base.obj->elems[index.i];
+  }
+
   std::shared_ptr<HostObject> objectOf(const Expr *base) {
     base = base->IgnoreParenImpCasts();
     if (isa<CXXThisExpr>(base)) return frame().self;
@@ -356,8 +448,8 @@ private:
       return v;
     }
     if (auto *r = dyn_cast<DeclRefExpr>(e)) return readVar(r->getDecl(), e->getExprLoc());
-    if (auto *m = dyn_cast<MemberExpr>(e)) return *lvalue(m);
-    if (auto *s = dyn_cast<ArraySubscriptExpr>(e)) return *lvalue(s);
+    if (auto *m = dyn_cast<MemberExpr>(e)) return member(m);
+    if (auto *s = dyn_cast<ArraySubscriptExpr>(e)) return element(s);
     if (auto *b = dyn_cast<BinaryOperator>(e)) return binaryOperator(b);
     if (auto *u = dyn_cast<UnaryOperator>(e)) return unaryOperator(u);
     if (auto *c = dyn_cast<ConditionalOperator>(e)) {
@@ -408,6 +500,10 @@ private:
   }
 
   Val explicitCast(const Expr *c, const Expr *sub) {
+    if (c->getType()->isVoidType()) {  // (void)x: evaluated for its effects, if any
+      eval(sub);
+      return Val();
+    }
     if (isDeviceType(c->getType()) && !isa<CXXConstructExpr>(sub->IgnoreParenImpCasts()) && !isDeviceType(sub->getType()))
       return construct(nullptr, c->getType(), {sub}, c->getExprLoc());
     Val v = eval(sub);
@@ -437,13 +533,15 @@ private:
       Val *slot = lvalue(b->getLHS());
       Val rhs = eval(b->getRHS());
       if (op == BO_Assign) *slot = toHostType(rhs, b->getLHS()->getType(), at);
-      else *slot = hostBinary(BinaryOperator::getOpForCompoundAssignment(op), *slot, rhs, b->getLHS()->getType(), at);
+      else
+        *slot = hostBinary(BinaryOperator::getOpForCompoundAssignment(op), *slot, rhs, b->getLHS()->getType(), at,
+                           b->getLHS()->getType());
       return *slot;
     }
     if (b->getLHS()->getType()->isPointerType() || b->getRHS()->getType()->isPointerType())
       fail(at, "host pointers are not supported in kernels");
     Val l = eval(b->getLHS()), r = eval(b->getRHS());
-    return hostBinary(op, l, r, b->getType(), at);
+    return hostBinary(op, l, r, b->getType(), at, b->getLHS()->getType());
   }
 
   Val unaryOperator(const UnaryOperator *u) {
@@ -479,15 +577,28 @@ private:
     v.obj->record = l->getLambdaClass();
     v.obj->captureFrame = frames_.back();
     for (const LambdaCapture &c : l->captures()) {
+      if (c.capturesThis())
+        fail(c.getLocation(), "lambdas capturing 'this' are not supported by the parsing front end");
       if (!c.capturesVariable()) continue;
       const ValueDecl *var = c.getCapturedVar();
+      if (auto *vd = dyn_cast<VarDecl>(var); vd && vd->isInitCapture())
+        fail(c.getLocation(), "init-captures ([x = ...]) are not supported by the parsing front end");
       if (c.getCaptureKind() == LCK_ByCopy)
-        if (Val *cur = lookup(var)) v.obj->capturedCopies[var] = *cur;
+        if (Val *cur = lookup(var)) {
+          Val copy = *cur;
+          if (copy.kind == Val::Kind::Object && copy.obj) copy.obj = clone(copy.obj);
+          v.obj->capturedCopies[var] = copy;
+        }
     }
     return v;
   }
 
   Val initList(const InitListExpr *i) {
+    if (i->getType()->isScalarType() || i->getType()->isReferenceType()) {  // int m{5};
+      if (i->getNumInits() == 0) return toHostType(Val::integer(0), i->getType(), i->getExprLoc());
+      return eval(i->getInit(0));
+    }
+    if (isDeviceType(i->getType())) return i->getNumInits() ? eval(i->getInit(0)) : Val::dev(nullptr);
     Val v;
     v.kind = Val::Kind::Object;
     v.obj = std::make_shared<HostObject>();
@@ -501,6 +612,11 @@ private:
       return v;
     }
     for (unsigned n = 0; n < i->getNumInits(); ++n) v.obj->elems.push_back(eval(i->getInit(n)));
+    if (auto *array = ctx_.getAsConstantArrayType(i->getType())) {  // `int a[4] = {1};` fills the rest
+      uint64_t size = array->getSize().getZExtValue();
+      Val fill = i->hasArrayFiller() ? eval(i->getArrayFiller()) : Val::integer(0);
+      while (v.obj->elems.size() < size) v.obj->elems.push_back(fill);
+    }
     return v;
   }
 
@@ -545,7 +661,7 @@ private:
       Val src = eval(args[0]);
       if (src.kind == Val::Kind::Object) {
         Val copy = src;
-        copy.obj = std::make_shared<HostObject>(*src.obj);
+        copy.obj = clone(src.obj);
         return copy;
       }
       return src;
@@ -585,7 +701,7 @@ private:
     for (unsigned i = 0; i < fn->getNumParams() && i < args.size(); ++i) {
       Val a = args[i];
       QualType pt = fn->getParamDecl(i)->getType();
-      if (a.kind == Val::Kind::Object && !pt->isReferenceType()) a.obj = std::make_shared<HostObject>(*a.obj);
+      if (a.kind == Val::Kind::Object && a.obj && !pt->isReferenceType()) a.obj = clone(a.obj);
       f->vars[fn->getParamDecl(i)] = a.isHostNumber() ? toHostType(a, pt, callSite) : a;
     }
     frames_.push_back(f);
@@ -632,6 +748,19 @@ private:
     // Conversion to bool: a device condition outside if/for/while.
     if (isa<CXXConversionDecl>(fn) && inNamespace(fn, "tt"))
       fail(at, "a device value is used as a C++ boolean here; only if, for and while take device conditions");
+    if (auto *m = dyn_cast<CXXMethodDecl>(fn); m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) &&
+                                               !inNamespace(m, "tt")) {
+      if (!m->isDefaulted())
+        fail(at, "a user-written assignment operator ('" + qualifiedName(m) + "') is not supported by the parsing front end");
+      // Member-wise assignment of a user struct: a deep copy.
+      bool member = isa<CXXMemberCallExpr>(c);
+      const Expr *target = member ? cast<CXXMemberCallExpr>(c)->getImplicitObjectArgument() : c->getArg(0);
+      Val v = eval(c->getArg(member ? 0 : 1));
+      if (v.kind == Val::Kind::Object && v.obj) v.obj = clone(v.obj);
+      Val *slot = lvalue(target);
+      *slot = v;
+      return *slot;
+    }
     if (inNamespace(fn, "tt") && nameOf(fn) != "cdiv") return builtin(c, fn);
     if (fn->getBuiltinID() != 0) {  // a compiler builtin on host constants
       Expr::EvalResult result;
@@ -652,7 +781,13 @@ private:
       self = objectOf(op->getArg(0));
       first = 1;
     }
-    for (unsigned i = first; i < c->getNumArgs(); ++i) args.push_back(eval(c->getArg(i)));
+    for (unsigned i = first; i < c->getNumArgs(); ++i) {
+      unsigned p = i - first;
+      QualType pt = p < fn->getNumParams() ? fn->getParamDecl(p)->getType() : QualType();
+      bool byRef = !pt.isNull() && pt->isLValueReferenceType() && !pt.getNonReferenceType().isConstQualified() &&
+                   c->getArg(i)->isLValue();
+      args.push_back(byRef ? refTo(c->getArg(i)) : eval(c->getArg(i)));  // a T& parameter aliases its argument
+    }
     return inlineCall(fn, args, std::move(self), at);
   }
 
@@ -661,7 +796,7 @@ private:
   ir::Value *device(const Expr *e, const char *what) {
     Val v = eval(e);
     if (!v.isDevice()) fail(e->getExprLoc(), std::string(what) + " needs a device value here");
-    return v.device;
+    return Recorder::use(v.device, loc(e->getExprLoc()), what);
   }
 
   /// A device value, or a host number turned into a constant of `elem`.
@@ -729,8 +864,14 @@ private:
     ir::Location l = loc(at);
     std::vector<const Expr *> args = userArgs(c);
     if (op == OO_Equal) {  // copy assignment of a device variable
-      Val *slot = lvalue(args.at(0));
-      *slot = eval(args.at(1));
+      if (auto *m = dyn_cast<CXXMemberCallExpr>(c)) {
+        Val *slot = lvalue(m->getImplicitObjectArgument());
+        *slot = eval(c->getArg(0));
+        return *slot;
+      }
+      if (args.size() != 2) fail(at, "unexpected form of assignment");
+      Val *slot = lvalue(args[0]);
+      *slot = eval(args[1]);
       return *slot;
     }
     bool compound = op == OO_PlusEqual || op == OO_MinusEqual || op == OO_StarEqual || op == OO_SlashEqual;
@@ -740,7 +881,9 @@ private:
       ir::Value *a = device(args[0], "an operator");
       ir::Value *b = eval(args[1]).device;
       if (!b) b = device(args[1], "an operator");
-      ir::Value *r = pointerArith ? rec_.addptr(a, b, l) : rec_.binary(*binaryKind(op), a, b, l, spelling(op));
+      std::optional<ir::OpKind> kind = binaryKind(op);
+      if (!pointerArith && !kind) fail(at, "operator '" + spelling(op) + "' is not part of the language");
+      ir::Value *r = pointerArith ? rec_.addptr(a, b, l) : rec_.binary(*kind, a, b, l, spelling(op));
       if (compound) {
         Val *slot = lvalue(args[0]);
         *slot = Val::dev(r);
@@ -984,7 +1127,8 @@ private:
 
   Flow exec(const Stmt *s) {
     if (!s) return Flow::Normal;
-    if (auto *c = dyn_cast<CompoundStmt>(s)) return execSequence({c->body_begin(), c->body_end()}, 0);
+    if (auto *c = dyn_cast<CompoundStmt>(s))
+      return scoped([&] { return execSequence({c->body_begin(), c->body_end()}, 0); });
     if (auto *d = dyn_cast<DeclStmt>(s)) {
       for (const Decl *decl : d->decls()) declare(decl);
       return Flow::Normal;
@@ -993,13 +1137,17 @@ private:
       frame().returned = r->getRetValue() ? eval(r->getRetValue()) : Val();
       return Flow::Return;
     }
-    if (auto *i = dyn_cast<IfStmt>(s)) return ifStmt(i);
-    if (auto *f = dyn_cast<ForStmt>(s)) return forStmt(f);
-    if (auto *w = dyn_cast<WhileStmt>(s)) return whileStmt(w);
+    if (++steps_ > kMaxWalkSteps)
+      fail(s->getBeginLoc(), "the kernel's host code runs more than " + std::to_string(kMaxWalkSteps) +
+                                 " statements at compile time (runaway host loops or recursion?)");
+    if (auto *i = dyn_cast<IfStmt>(s)) return scoped([&] { return ifStmt(i); });
+    if (auto *f = dyn_cast<ForStmt>(s)) return scoped([&] { return forStmt(f); });
+    if (auto *w = dyn_cast<WhileStmt>(s)) return scoped([&] { return whileStmt(w); });
     if (auto *d = dyn_cast<DoStmt>(s)) return doStmt(d);
     if (isa<BreakStmt>(s)) return jump(s, true);
     if (isa<ContinueStmt>(s)) return jump(s, false);
     if (isa<NullStmt>(s)) return Flow::Normal;
+    if (auto *a = dyn_cast<AttributedStmt>(s)) return exec(a->getSubStmt());  // [[likely]], #pragma unroll
     if (auto *e = dyn_cast<Expr>(s)) {
       eval(e);
       return Flow::Normal;
@@ -1022,16 +1170,24 @@ private:
     if (var->getType()->isPointerType() && !var->getType()->getPointeeType().isConstQualified())
       fail(var->getLocation(), "host pointers are not supported in kernels");
     Val v;
-    if (const Expr *init = var->getInit()) v = eval(init);
+    const Expr *init = var->getInit();
+    bool mutableRef = var->getType()->isLValueReferenceType() && !var->getType().getNonReferenceType().isConstQualified();
+    if (init && mutableRef && init->isLValue()) v = refTo(init);  // `auto &r = x;` aliases x
+    else if (init) v = eval(init);
     else if (isDeviceType(var->getType())) v = Val::dev(nullptr);
     if (v.isHostNumber()) v = toHostType(v, var->getType(), var->getLocation());
-    if (v.kind == Val::Kind::Object && !var->getType()->isReferenceType()) v.obj = std::make_shared<HostObject>(*v.obj);
+    if (v.kind == Val::Kind::Object && v.obj && !var->getType()->isReferenceType()) v.obj = clone(v.obj);
     frame().vars[var] = v;
+    scopeDeclared(var);
     if (auto *dd = dyn_cast<DecompositionDecl>(var))
-      for (const BindingDecl *b : dd->bindings()) frame().vars[b] = eval(b->getBinding());
+      for (const BindingDecl *b : dd->bindings()) {
+        frame().vars[b] = mutableRef ? refTo(b->getBinding()) : eval(b->getBinding());
+        scopeDeclared(b);
+      }
   }
 
   Flow ifStmt(const IfStmt *s) {
+    if (s->isConsteval()) return exec(s->isNegatedConsteval() ? s->getThen() : s->getElse());  // not a constant evaluation
     if (s->getInit()) exec(s->getInit());
     if (const DeclStmt *d = s->getConditionVariableDeclStmt()) exec(d);
     if (const Expr *dc = deviceCondition(s->getCond())) return deviceIf(s, dc);
@@ -1041,11 +1197,29 @@ private:
 
   //===-- Native device control flow ---------------------------------===//
 
-  /// Every variable visible now, with its value.
+  /// Every variable visible now, with its value, and the fields and
+  /// elements of the host objects they hold.
   std::map<Val *, Val> snapshot() {
     std::map<Val *, Val> out;
+    std::set<const HostObject *> seen;
+    std::function<void(Val &, const std::string &, SourceLocation)> visit = [&](Val &v, const std::string &name,
+                                                                             SourceLocation at) {
+      out[&v] = v;
+      if (v.kind != Val::Kind::Object || !v.obj || !seen.insert(v.obj.get()).second) return;
+      for (auto &[field, fv] : v.obj->fields) {
+        std::string n = name + "." + field->getNameAsString();
+        parts_[&fv] = {n, at};
+        visit(fv, n, at);
+      }
+      for (size_t k = 0; k < v.obj->elems.size(); ++k) {
+        std::string n = name + "[" + std::to_string(k) + "]";
+        parts_[&v.obj->elems[k]] = {n, at};
+        visit(v.obj->elems[k], n, at);
+      }
+    };
     for (std::shared_ptr<Frame> f = frames_.back(); f; f = f->lexicalParent)
-      for (auto &[decl, v] : f->vars) out[&v] = v;
+      for (auto &[key, v] : f->vars)
+        if (v.kind != Val::Kind::Ref) visit(v, varName(&v), varLoc(&v));
     return out;
   }
 
@@ -1058,11 +1232,13 @@ private:
 
   /// A variable's name and place, for messages and a deterministic order.
   std::string varName(Val *slot) {
+    if (auto it = parts_.find(slot); it != parts_.end()) return it->second.first;
     const void *key = keyOf(slot);
     if (auto it = synthetic_.find(key); it != synthetic_.end()) return it->second.first;
     return key ? static_cast<const ValueDecl *>(key)->getNameAsString() : std::string("?");
   }
   SourceLocation varLoc(Val *slot) {
+    if (auto it = parts_.find(slot); it != parts_.end()) return it->second.second;
     const void *key = keyOf(slot);
     if (auto it = synthetic_.find(key); it != synthetic_.end()) return it->second.second;
     return key ? static_cast<const ValueDecl *>(key)->getLocation() : SourceLocation();
@@ -1196,8 +1372,8 @@ private:
     for (size_t i = 0; i < changed.size(); ++i) *changed[i] = Val::dev(op->result(i));
   }
 
-  /// Device variables declared outside `body` that it assigns, in source order.
-  std::vector<Val *> assignedIn(const Stmt *body, const Stmt *alsoInc = nullptr) {
+  /// The variables `body` (and `alsoInc`) assign by name, in source order.
+  static std::vector<const ValueDecl *> assignedDecls(const Stmt *body, const Stmt *alsoInc = nullptr) {
     struct Finder : RecursiveASTVisitor<Finder> {
       std::vector<const ValueDecl *> found;
       void note(const Expr *lhs) {
@@ -1219,13 +1395,18 @@ private:
     } finder;
     finder.TraverseStmt(const_cast<Stmt *>(body));
     if (alsoInc) finder.TraverseStmt(const_cast<Stmt *>(alsoInc));
+    return finder.found;
+  }
+
+  /// Device variables declared outside `body` that it assigns, in source order.
+  std::vector<Val *> assignedIn(const Stmt *body, const Stmt *alsoInc = nullptr) {
     std::vector<Val *> out;
-    for (const ValueDecl *d : finder.found)
+    for (const ValueDecl *d : assignedDecls(body, alsoInc))
       if (Val *slot = lookup(d)) {
         if (!slot->isDevice())
           fail(body->getBeginLoc(), "host variable '" + d->getNameAsString() +
                                         "' is assigned in a device loop; only device variables can be carried");
-        out.push_back(slot);
+        if (std::find(out.begin(), out.end(), slot) == out.end()) out.push_back(slot);
       }
     return out;
   }
@@ -1295,10 +1476,28 @@ private:
     return f;
   }
 
+  /// Whether the body assigns a variable the loop's bound or step reads (then
+  /// the bound is re-read every iteration, as C++ does: a while loop).
+  bool boundsChange(const Counted &c, const Stmt *body) {
+    struct Refs : RecursiveASTVisitor<Refs> {
+      std::set<const ValueDecl *> decls;
+      bool VisitDeclRefExpr(DeclRefExpr *r) {
+        decls.insert(r->getDecl());
+        return true;
+      }
+    } refs;
+    refs.TraverseStmt(const_cast<Expr *>(c.hi));
+    refs.TraverseStmt(const_cast<Expr *>(c.step));
+    for (const ValueDecl *d : assignedDecls(body))
+      if (refs.decls.count(d)) return true;
+    return false;
+  }
+
   Flow forStmt(const ForStmt *s) {
     if (s->getCond() && deviceCondition(s->getCond())) {
       std::optional<Counted> counted = countedLoop(s);
-      if (counted && !containsJump(s->getBody(), false)) return deviceFor(s, *counted);
+      if (counted && !containsJump(s->getBody(), false) && !boundsChange(*counted, s->getBody()))
+        return deviceFor(s, *counted);
       exec(s->getInit());
       return deviceWhile(s, s->getCond(), s->getBody(), s->getInc());
     }
@@ -1319,6 +1518,7 @@ private:
   }
 
   Flow whileStmt(const WhileStmt *s) {
+    if (s->getConditionVariable()) fail(s->getWhileLoc(), "a while loop declaring its condition variable is not supported in kernels");
     if (deviceCondition(s->getCond())) return deviceWhile(s, s->getCond(), s->getBody(), nullptr);
     for (int64_t n = 0;; ++n) {
       if (n > kMaxHostIterations) fail(s->getWhileLoc(), "this host loop runs more than " + std::to_string(kMaxHostIterations) + " iterations");
@@ -1345,6 +1545,16 @@ private:
 
   /// Walks a device loop's body with its flags: `skip` starts each iteration
   /// false (when the body can continue or break).
+  /// After a device loop's body: anything it changed that the loop does not
+  /// carry (a field, a variable assigned through a call) is refused.
+  void onlyCarriedChanged(const std::map<Val *, Val> &before, const std::vector<Val *> &carried, const Stmt *loop) {
+    for (auto &[slot, old] : before)
+      if (!sameValue(*slot, old) && std::find(carried.begin(), carried.end(), slot) == carried.end())
+        fail(loop->getBeginLoc(), "'" + varName(slot) + "' changes in this device loop, but not by an assignment to it "
+                                  "the parsing front end can carry (only variables the loop body assigns by name "
+                                  "are carried)");
+  }
+
   void deviceBody(const Stmt *loop, const Stmt *body, Val *broken) {
     LoopContext ctx;
     ctx.broken = broken;
@@ -1365,7 +1575,11 @@ private:
     rec_.pushBlock(op->region(0));
     *lookup(c.iv) = Val::dev(op->region(0).arg(0));
     for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->region(0).arg(i + 1));
+    std::vector<Val *> bound = carried;
+    bound.push_back(lookup(c.iv));
+    std::map<Val *, Val> before = snapshot();
     deviceBody(s, s->getBody(), nullptr);
+    onlyCarriedChanged(before, bound, s);
     rec_.yield(op, 0, currentValues(carried, s->getForLoc()), l, "the loop body");
     rec_.popBlock();
     for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->result(i));
@@ -1389,8 +1603,15 @@ private:
         if (broken) c = rec_.binary(ir::OpKind::And, c, rec_.unary(ir::OpKind::Not, broken->device, cl, "!"), cl, "&");
         rec_.yield(op, 0, {c}, cl, "the loop condition");
       } else {
+        std::map<Val *, Val> before = snapshot();
         deviceBody(s, body, broken);
-        if (inc) eval(inc);
+        if (inc && broken) {  // after a break the increment does not run
+          ir::Value *go = rec_.unary(ir::OpKind::Not, broken->device, loc(inc->getExprLoc()), "!");
+          deviceBranch(go, inc->getExprLoc(), s, [&] { eval(inc); }, [] {});
+        } else if (inc) {
+          eval(inc);
+        }
+        onlyCarriedChanged(before, carried, s);
         rec_.yield(op, 1, currentValues(carried, s->getBeginLoc()), l, "the loop body");
       }
       rec_.popBlock();
@@ -1411,9 +1632,13 @@ private:
     Val *skip = nullptr;    // set by break or continue; skips the rest of the iteration
   };
   std::vector<LoopContext> loops_;
+  int64_t steps_ = 0;
+  std::set<const VarDecl *> evaluating_;  // globals being evaluated (self-reference)
   /// Variables the walker introduces (loop flags): name and place.
   std::map<const void *, std::pair<std::string, SourceLocation>> synthetic_;
   std::deque<char> syntheticKeys_;  // their keys' stable addresses
+  /// Fields and elements of host objects, named for messages ("p.lo").
+  std::map<const Val *, std::pair<std::string, SourceLocation>> parts_;
 };
 
 /// The kernel's meta-parameters: its template arguments, by parameter name.
@@ -1451,6 +1676,8 @@ FrontendResult walkKernel(clang::ASTContext &ctx, const clang::FunctionDecl &ker
     r.func = std::move(f);
   } catch (const KernelError &e) {
     r.error = ir::Diagnostic{e.loc, e.message};
+  } catch (const std::exception &e) {
+    r.error = ir::Diagnostic{ir::Location(), std::string("internal error in the parsing front end: ") + e.what()};
   }
   return r;
 }

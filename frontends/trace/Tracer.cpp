@@ -344,6 +344,11 @@ void print(const char *prefix, Node *const *values, int n, Loc loc) {
 
 void assertTrue(Node *cond, const char *msg, Loc loc) { recorder().assertTrue(val(cond), msg ? msg : "", toLoc(loc)); }
 
+Node *present(Node *n, Loc loc) {
+  twintile::Recorder::use(val(n), toLoc(loc), "a mask or `other`");
+  return n;
+}
+
 void nativeControlFlow(Node *cond) {
   ir::Location where;
   if (ir::Value *c = val(cond); c && c->def) where = c->def->loc;

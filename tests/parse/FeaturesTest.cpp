@@ -61,6 +61,13 @@ const std::map<std::string, std::function<Vec(const Vec &)>> &references() {
       {"native_break", each([](double v) { return v + 4; })},      // k = 0..3, then break
       {"native_continue", each([](double v) { return v + 3; })},   // k = 0..3 but 1
       {"native_break_while", each([](double v) { return v * 4; })},  // k = 1, 2 double; 3 breaks
+      {"member_of_temporary", each([](double v) { return v > 0 ? v : 0; })},
+      {"struct_assignment", each([](double v) { return 2 * v; })},
+      {"reference_parameter", each([](double v) { return 2 * v + 1; })},
+      {"unsigned_host_loop", each([](double v) { return v + 3; })},   // i = 2, 1, 0, then it wraps
+      {"block_scope", perBlock([](double v) { return v / 4; }, [](double v) { return v; })},
+      {"loop_bound_changes", each([](double v) { return v + 50; })},  // n = 100: k < 100 - k, 50 times
+      {"break_index", each([](double v) { return v + 3; })},
       {"native_nested_break", each([](double v) { return 8 * v + 28; })},  // ((v+2)*2 ...) three times
       {"combinator_while_loop", each([](double v) { return v / 16; })},
       {"host_unroll", each([](double v) { return v + v * 1 + v * 2; })},

@@ -796,7 +796,8 @@ private:
   ir::Value *device(const Expr *e, const char *what) {
     Val v = eval(e);
     if (!v.isDevice()) fail(e->getExprLoc(), std::string(what) + " needs a device value here");
-    return Recorder::use(v.device, loc(e->getExprLoc()), what);
+    if (!v.device) fail(e->getExprLoc(), std::string(what) + " uses a device value that was never assigned");
+    return v.device;
   }
 
   /// A device value, or a host number turned into a constant of `elem`.

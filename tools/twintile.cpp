@@ -1,16 +1,23 @@
 //===- twintile.cpp - the twintile driver ------------------------------===//
 //
 //   twintile compile --frontend=trace|parse FILE --kernel 'softmax<f16,1024>'
-//                    [--emit tile] [-O] [-o OUT] [--no-locs] [--no-cache] [--time]
+//                    [--emit tile|llvm|ptx] [-O] [-o OUT] [--no-locs] [--no-cache] [--time]
+//                    [--target sm_90a|sm_80] [--num-warps N] [--assume-aligned P,..]
+//                    [--assume-divisible N,..] [--resources]
 //   twintile diff FILE --kernel 'softmax<f16,1024>' [--show]
 //
 // compile takes a kernel source file through a front end to the requested
-// stage and prints it. diff takes it through both front ends, cleans both up
+// stage and prints it: the tile IR, the LLVM IR the backend optimized, or
+// PTX (then, with -o FILE, the launch manifest goes beside it as FILE's stem
+// + .json). --assume-* name parameters (or '*' for all) the caller promises
+// are 16-byte aligned pointers or integers divisible by 16; the code is
+// specialized on it and the runtime checks it at launch. diff takes it through both front ends, cleans both up
 // (canonicalize, cse, dce) and compares them structurally: it prints the
 // verdict (and, with --show, the two IRs side by side) and exits 0 when they
 // are equal, 1 when not. Errors are reported as file:line:col: error: ...,
 // with the source line and a caret; the exit status is 1 on any error.
 //===----------------------------------------------------------------------===//
+#include "backend/Backend.h"
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
 #include "ir/Equivalence.h"
@@ -19,6 +26,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -84,6 +92,79 @@ bool failed(const twintile::FrontendResult &r, const std::string &clangErrors) {
   return true;
 }
 
+struct BackendFlags {
+  std::string target;
+  int numWarps;
+  std::vector<std::string> aligned, divisible;
+  bool useCache, timing, resources;
+};
+
+/// The per-parameter assumptions named on the command line; an error for a
+/// name the kernel does not have.
+bool assumptions(const tt::ir::Func &f, const BackendFlags &flags, std::vector<tt::backend::ParamAssumption> &out) {
+  out.assign(f.numParams(), {});
+  auto apply = [&](const std::vector<std::string> &names, bool aligned) {
+    for (const std::string &n : names) {
+      bool found = false;
+      for (size_t i = 0; i < f.numParams(); ++i) {
+        const tt::ir::Type &t = f.param(i)->type;
+        bool fits = aligned ? t.isPtr() : t.isInt() && t.elem != tt::ir::ScalarKind::I1;
+        if (n == "*" ? fits : f.param(i)->name == n) {
+          (aligned ? out[i].aligned16 : out[i].divisible16) = true;
+          found = true;
+        }
+      }
+      if (!found && n != "*") {
+        std::cerr << "twintile: error: kernel '" << f.name << "' has no parameter '" << n << "'\n";
+        return false;
+      }
+    }
+    return true;
+  };
+  return apply(flags.aligned, true) && apply(flags.divisible, false);
+}
+
+/// --emit llvm|ptx: the backend, after the tile IR's cleanup pipeline.
+int emitBackend(tt::ir::Func &f, const std::string &emit, const std::string &output, std::ostream &os,
+                const BackendFlags &flags) {
+  tt::ir::PassManager pm;
+  pm.addDefaultPipeline();
+  pm.run(f);
+  tt::backend::CompileOptions opts;
+  opts.arch = flags.target;
+  opts.numWarps = flags.numWarps;
+  opts.useCache = flags.useCache;
+  if (!assumptions(f, flags, opts.assume)) return 1;
+  tt::backend::CompileResult r;
+  try {
+    r = tt::backend::compile(f, opts);
+  } catch (const tt::backend::BackendError &e) {
+    report(e.diag);
+    return 1;
+  }
+  for (const std::string &n : r.notes) std::cerr << "twintile: note: " << n << "\n";
+  if (flags.timing) std::cerr << "backend:      " << (r.cacheHit ? "cached, " : "") << r.seconds * 1e3 << " ms\n";
+  if (flags.resources) {
+    const tt::backend::PtxasReport &p = r.ptxas;
+    if (!p.ran) std::cerr << "ptxas: skipped (" << p.skipped << ")\n";
+    else
+      std::cerr << "ptxas: " << p.registers << " registers, " << p.spillStoreBytes << " bytes spill stores, "
+                << p.spillLoadBytes << " bytes spill loads, " << p.stackBytes << " bytes stack, " << p.sharedBytes
+                << " bytes smem\n";
+  }
+  os << (emit == "llvm" ? r.llvmIR : r.ptx);
+  if (emit == "ptx" && output != "-") {
+    std::filesystem::path manifest = std::filesystem::path(output).replace_extension(".json");
+    std::ofstream m(manifest);
+    m << r.manifest.toJson();
+    if (!m) {
+      std::cerr << "twintile: error: cannot write '" << manifest.string() << "'\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /// Two texts in two columns.
 void sideBySide(std::ostream &os, const std::string &left, const std::string &right, const std::string &leftTitle,
                 const std::string &rightTitle) {
@@ -118,11 +199,22 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"trace", "parse"}));
   compile->add_option("file", file, "kernel source file")->required();
   compile->add_option("--kernel", kernel, "the specialization, e.g. 'softmax<f16,1024>'")->required();
-  compile->add_option("--emit", emit, "the stage to print: tile (the tile IR)")->check(CLI::IsMember({"tile"}));
+  compile->add_option("--emit", emit, "the stage to print: tile (the tile IR), llvm (optimized LLVM IR), ptx")
+      ->check(CLI::IsMember({"tile", "llvm", "ptx"}));
+  std::string target = "sm_90a";
+  std::vector<std::string> assumeAligned, assumeDivisible;
+  bool resources = false;
+  compile->add_option("--target", target, "GPU architecture for llvm/ptx: sm_90a (default) or sm_80")
+      ->check(CLI::IsMember({"sm_90a", "sm_80"}));
+  compile->add_option("--assume-aligned", assumeAligned, "pointer parameters promised 16-byte aligned ('*': all)")
+      ->delimiter(',');
+  compile->add_option("--assume-divisible", assumeDivisible, "integer parameters promised divisible by 16 ('*': all)")
+      ->delimiter(',');
+  compile->add_flag("--resources", resources, "print ptxas's report (registers, spills, stack, shared memory) to standard error");
   compile->add_option("-o", output, "output file (- for standard output)");
   compile->add_flag("-O", optimize, "run the cleanup pipeline (canonicalize, cse, dce) on the tile IR");
   compile->add_flag("--no-locs", noLocs, "print the IR without loc(...)");
-  compile->add_flag("--no-cache", noCache, "recompile the kernel file even if the cache has it");
+  compile->add_flag("--no-cache", noCache, "recompile the kernel file (and the PTX) even if the cache has it");
   compile->add_flag("--time", timing, "print the time of each phase to standard error");
   compile->add_option("--num-warps", numWarps, "warps per program")->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
 
@@ -175,6 +267,10 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  tt::ir::print(output == "-" ? std::cout : out, f, {.locations = !noLocs});
-  return 0;
+  std::ostream &os = output == "-" ? std::cout : out;
+  if (emit == "tile") {
+    tt::ir::print(os, f, {.locations = !noLocs});
+    return 0;
+  }
+  return emitBackend(f, emit, output, os, {target, numWarps, assumeAligned, assumeDivisible, !noCache, timing, resources});
 }

@@ -1,0 +1,139 @@
+//===- Backend.cpp - the backend's pipeline, top to bottom ----------------===//
+#include "backend/Backend.h"
+
+#include "backend/AxisInfo.h"
+#include "backend/CompileCache.h"
+#include "backend/Layout.h"
+#include "backend/Lowering.h"
+#include "backend/Target.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+
+#include <llvm/Config/llvm-config.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <chrono>
+
+namespace tt::backend {
+
+bool isSupportedArch(const std::string &arch) { return arch == "sm_90a" || arch == "sm_80"; }
+
+std::string compilerVersion() { return "twintile 0.1.0 backend 1 / LLVM " LLVM_VERSION_STRING; }
+
+namespace {
+
+[[noreturn]] void refuse(const ir::Func &f, const std::string &message) {
+  throw BackendError(ir::Diagnostic{f.loc, message});
+}
+
+int effectiveWarps(const ir::Func &func, const CompileOptions &o) { return o.numWarps > 0 ? o.numWarps : func.numWarps; }
+
+void checkOptions(const ir::Func &func, const CompileOptions &o) {
+  if (!isSupportedArch(o.arch)) refuse(func, "unsupported target '" + o.arch + "' (expected sm_90a or sm_80)");
+  int w = effectiveWarps(func, o);
+  if (w < 1 || w > 32 || (w & (w - 1)) != 0)
+    refuse(func, "num_warps must be a power of two from 1 to 32, got " + std::to_string(w));
+  if (!o.assume.empty() && o.assume.size() != func.numParams())
+    refuse(func, "assumptions given for " + std::to_string(o.assume.size()) + " parameters, the kernel has " +
+                     std::to_string(func.numParams()));
+  for (size_t i = 0; i < o.assume.size(); ++i) {
+    const ir::Type &t = func.param(i)->type;
+    if (o.assume[i].aligned16 && !t.isPtr())
+      refuse(func, "'" + func.param(i)->name + "' is " + ir::toString(t) + ", not a pointer: it cannot be assumed aligned");
+    if (o.assume[i].divisible16 && !(t.isInt() && t.elem != ir::ScalarKind::I1))
+      refuse(func, "'" + func.param(i)->name + "' is " + ir::toString(t) + ", not an integer: it cannot be assumed divisible");
+  }
+}
+
+Manifest manifestOf(const ir::Func &func, const CompileOptions &o, int sharedBytes) {
+  Manifest m;
+  m.kernel = func.name;
+  m.arch = o.arch;
+  m.numWarps = effectiveWarps(func, o);
+  m.threadsPerProgram = 32 * m.numWarps;
+  m.sharedBytes = sharedBytes;
+  for (size_t i = 0; i < func.numParams(); ++i)
+    m.params.push_back({func.param(i)->name, ir::toString(func.param(i)->type),
+                        i < o.assume.size() ? o.assume[i] : ParamAssumption{}});
+  return m;
+}
+
+/// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
+std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &o, bool libdevice,
+                                    llvm::LLVMContext &ctx, int &sharedBytes, std::vector<std::string> &notes) {
+  if (auto errors = ir::verify(func); !errors.empty()) throw BackendError(errors.front());
+  int warps = effectiveWarps(func, o);
+  AxisInfoMap axes = analyzeAxes(func, o.assume);
+  LayoutMap layouts = assignLayouts(func, axes, warps);
+  auto module = std::make_unique<llvm::Module>(func.name, ctx);
+  prepareModule(*module, o.arch);
+  Lowerer lowerer(func, o, warps, libdevice, axes, layouts, *module);
+  lowerer.run();
+  sharedBytes = lowerer.sharedBytes();
+  notes = lowerer.notes();
+  if (std::string bad = verify(*module); !bad.empty())
+    refuse(func, "internal error: the lowered LLVM IR does not verify: " + bad);
+  return module;
+}
+
+std::string print(const llvm::Module &m) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  m.print(os, nullptr);
+  return os.str();
+}
+
+} // namespace
+
+std::string lowerToLLVMText(const ir::Func &func, const CompileOptions &options) {
+  checkOptions(func, options);
+  llvm::LLVMContext ctx;
+  int shared = 0;
+  std::vector<std::string> notes;
+  return print(*lower(func, options, options.useLibdevice && findLibdevice(), ctx, shared, notes));
+}
+
+CompileResult compile(const ir::Func &func, const CompileOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  checkOptions(func, options);
+  std::optional<std::string> libdevicePath = options.useLibdevice ? findLibdevice() : std::nullopt;
+  CompileOptions keyed = options;
+  keyed.useLibdevice = libdevicePath.has_value();
+  std::string key = compileKey(func, keyed);
+  CompileCache cache(options.cacheRoot);
+  if (options.useCache)
+    if (std::optional<CompileResult> hit = cache.lookup(key); hit && (hit->ptxas.ran || !options.runPtxas || !findPtxas())) {
+      hit->seconds = elapsed();
+      return *hit;
+    }
+
+  CompileResult r;
+  llvm::LLVMContext ctx;
+  int shared = 0;
+  std::unique_ptr<llvm::Module> module = lower(func, options, libdevicePath.has_value(), ctx, shared, r.notes);
+  if (libdevicePath) {
+    if (std::string err = linkLibdevice(*module, *libdevicePath); !err.empty()) refuse(func, err);
+  } else if (options.useLibdevice) {
+    r.notes.push_back("libdevice not found (run scripts/setup or set TWINTILE_LIBDEVICE): math uses fast approximations");
+  }
+  optimize(*module, options.arch);
+  if (std::string bad = verify(*module); !bad.empty())
+    refuse(func, "internal error: the optimized LLVM IR does not verify: " + bad);
+  r.llvmIR = print(*module);
+  r.ptx = emitPtx(*module, options.arch);
+  r.manifest = manifestOf(func, options, shared);
+  if (!options.runPtxas) {
+    r.ptxas.skipped = "not requested";
+  } else {
+    r.ptxas = runPtxas(r.ptx, options.arch);
+    if (!r.ptxas.ran) r.notes.push_back("ptxas skipped: " + r.ptxas.skipped);
+    else if (!r.ptxas.ok) refuse(func, "internal error: ptxas rejected the generated PTX:\n" + r.ptxas.log);
+  }
+  if (options.useCache) cache.store(key, r);
+  r.seconds = elapsed();
+  return r;
+}
+
+} // namespace tt::backend

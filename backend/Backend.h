@@ -1,0 +1,94 @@
+//===- Backend.h - tile IR to PTX: the backend's one entry point ---------===//
+//
+// compile() takes a verified kernel (ir::Func) to LLVM IR, then PTX through
+// LLVM's NVPTX target, then (where ptxas is found) a cubin and ptxas's report
+// of resources. The pipeline itself reads top to bottom in Backend.cpp:
+//
+//   axis analysis ► layout assignment ► lowering to LLVM IR (by op family)
+//   ► libdevice link ► O3 ► NVPTX ► ptxas
+//
+// Results are cached on disk by content (CompileCache.h). User errors (an op
+// the backend cannot lower, a tile too large for shared memory) are thrown as
+// BackendError with the op's location; compiler bugs are asserts.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/Ptxas.h"
+#include "ir/Diagnostic.h"
+#include "ir/IR.h"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tt::backend {
+
+/// A located error in a kernel the backend cannot compile.
+struct BackendError : std::runtime_error {
+  ir::Diagnostic diag;
+  explicit BackendError(ir::Diagnostic d) : std::runtime_error(d.message), diag(std::move(d)) {}
+};
+
+/// What the caller asserts about one kernel parameter. These are part of the
+/// specialization (and of the cache key): code compiled under an assumption
+/// is only correct for arguments that satisfy it, and the runtime checks it.
+struct ParamAssumption {
+  bool aligned16 = false;    // a pointer: its address is a multiple of 16 bytes
+  bool divisible16 = false;  // an integer: its value is a multiple of 16
+  friend bool operator==(const ParamAssumption &, const ParamAssumption &) = default;
+};
+
+struct CompileOptions {
+  std::string arch = "sm_90a";  // sm_90a or sm_80
+  int numWarps = 0;             // 0: the kernel's own (Func::numWarps)
+  /// One entry per kernel parameter, or empty (nothing assumed).
+  std::vector<ParamAssumption> assume;
+  bool useLibdevice = true;     // link libdevice for math when it is found
+  bool runPtxas = true;         // assemble and report, when ptxas is found
+  bool useCache = true;
+  std::string cacheRoot;        // empty: cacheDirectory's default
+};
+
+/// Everything the runtime needs to launch the kernel, beside its PTX.
+struct Manifest {
+  struct Param {
+    std::string name;
+    std::string type;  // IR spelling: "ptr<f16>", "i32"
+    ParamAssumption assume;
+  };
+  std::string kernel;      // the PTX entry's name
+  std::string arch;
+  int numWarps = 4;
+  int threadsPerProgram = 128;
+  int sharedBytes = 0;     // static shared memory the kernel declares
+  std::vector<Param> params;
+
+  std::string toJson() const;
+  /// Reads toJson()'s output back; throws std::runtime_error on bad text.
+  static Manifest fromJson(const std::string &text);
+};
+
+struct CompileResult {
+  std::string llvmIR;       // after optimization, before NVPTX
+  std::string ptx;
+  Manifest manifest;
+  PtxasReport ptxas;        // ran == false (and why) when ptxas was skipped
+  std::vector<std::string> notes;  // what was skipped or approximated, and why
+  bool cacheHit = false;
+  double seconds = 0;       // wall time of this call
+};
+
+/// The valid --target names.
+bool isSupportedArch(const std::string &arch);
+
+/// The compiler-version string that keys the cache (twintile + LLVM versions).
+std::string compilerVersion();
+
+/// Compiles one kernel. Throws BackendError for kernels it cannot compile.
+CompileResult compile(const ir::Func &func, const CompileOptions &options);
+
+/// Lowers to unoptimized LLVM IR text only (for tests and --emit llvm -O0).
+std::string lowerToLLVMText(const ir::Func &func, const CompileOptions &options);
+
+} // namespace tt::backend

@@ -1,0 +1,296 @@
+//===- Layout.cpp - blocked layouts and their assignment ----------------===//
+#include "backend/Layout.h"
+
+#include <algorithm>
+#include <cassert>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+namespace tt::backend {
+
+using namespace tt::ir;
+
+bool Layout::isSliced(int parentDim) const {
+  return std::find(dims.begin(), dims.end(), parentDim) == dims.end();
+}
+
+std::vector<int> Layout::tileOrder() const {
+  std::vector<int> out;
+  for (int p : order)
+    for (int i = 0; i < rank(); ++i)
+      if (dims[i] == p) out.push_back(i);
+  return out;
+}
+
+Layout Layout::sliced(int axis) const {
+  Layout l = *this;
+  l.dims.erase(l.dims.begin() + axis);
+  return l;
+}
+
+bool Layout::expanded(int axis, Layout &out) const {
+  // The sliced parent dims, in parent order; the one put back must sit
+  // between its neighbours' parent dims for the tile order to stay monotone.
+  for (int p = 0; p < parentRank(); ++p) {
+    if (!isSliced(p)) continue;
+    bool fits = (axis == 0 || dims[axis - 1] < p) && (axis == rank() || p < dims[axis]);
+    if (!fits) continue;
+    out = *this;
+    out.dims.insert(out.dims.begin() + axis, p);
+    return true;
+  }
+  return false;
+}
+
+Layout Layout::permuted(const std::vector<int64_t> &perm) const {
+  Layout l = *this;
+  for (size_t i = 0; i < perm.size(); ++i) l.dims[i] = dims[static_cast<size_t>(perm[i])];
+  return l;
+}
+
+std::string toString(const Layout &l) {
+  std::ostringstream os;
+  auto list = [&](const char *name, const std::vector<int> &v) {
+    os << name << "=[";
+    for (size_t i = 0; i < v.size(); ++i) os << (i ? "," : "") << v[i];
+    os << "]";
+  };
+  os << "#blocked<";
+  list("spt", l.sizePerThread);
+  os << " ";
+  list("tpw", l.threadsPerWarp);
+  os << " ";
+  list("wpc", l.warpsPerCTA);
+  os << " ";
+  list("order", l.order);
+  os << " ";
+  list("dims", l.dims);
+  os << ">";
+  return os.str();
+}
+
+std::vector<DimPlan> planDims(const Layout &l, const Shape &shape) {
+  assert(shape.size() == l.dims.size() && "layout rank must match the tile");
+  std::vector<DimPlan> plan;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    DimPlan d;
+    d.parent = l.dims[i];
+    d.size = shape[i];
+    d.spt = l.sizePerThread[d.parent];
+    d.tpw = l.threadsPerWarp[d.parent];
+    d.wpc = l.warpsPerCTA[d.parent];
+    d.cover = int64_t(d.spt) * d.tpw * d.wpc;
+    d.regs = d.spt * ((d.size + d.cover - 1) / d.cover);
+    d.wraps = d.regs / d.spt * d.cover != d.size;
+    plan.push_back(d);
+  }
+  return plan;
+}
+
+int64_t numRegisters(const Layout &l, const Shape &shape) {
+  int64_t n = 1;
+  for (const DimPlan &d : planDims(l, shape)) n *= d.regs;
+  return n;
+}
+
+bool hasReplication(const Layout &l, const Shape &shape) {
+  for (const DimPlan &d : planDims(l, shape))
+    if (d.wraps) return true;
+  for (int p = 0; p < l.parentRank(); ++p)
+    if (l.isSliced(p) && l.threadsPerWarp[p] * l.warpsPerCTA[p] > 1) return true;
+  return false;
+}
+
+namespace {
+
+int floorPow2(int64_t v) {
+  int p = 1;
+  while (int64_t(p) * 2 <= v) p *= 2;
+  return p;
+}
+
+} // namespace
+
+Layout blockedLayout(const Shape &shape, int numWarps, int vec, std::vector<int> order) {
+  int r = static_cast<int>(shape.size());
+  Layout l;
+  l.sizePerThread.assign(r, 1);
+  l.threadsPerWarp.assign(r, 1);
+  l.warpsPerCTA.assign(r, 1);
+  l.order = std::move(order);
+  l.dims.resize(r);
+  std::iota(l.dims.begin(), l.dims.end(), 0);
+  l.sizePerThread[l.order[0]] = vec;
+  // Threads, then warps, fill the fastest dims first; what is left over
+  // goes to the fastest dim (those threads hold copies).
+  int threads = 32, warps = numWarps;
+  for (int d : l.order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / l.sizePerThread[d]);
+    l.threadsPerWarp[d] = std::min(threads, floorPow2(room));
+    threads /= l.threadsPerWarp[d];
+  }
+  l.threadsPerWarp[l.order[0]] *= threads;
+  for (int d : l.order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / (int64_t(l.sizePerThread[d]) * l.threadsPerWarp[d]));
+    l.warpsPerCTA[d] = std::min(warps, floorPow2(room));
+    warps /= l.warpsPerCTA[d];
+  }
+  // Leftover warps go to the slowest dim: rows of a 2-D tile spread over
+  // warps, so that row reductions stay within a warp.
+  l.warpsPerCTA[l.order.back()] *= warps;
+  return l;
+}
+
+int vectorWidth(const Type &ptrType, const AxisInfo &ptr, const AxisInfo *mask, int dim) {
+  size_t d = static_cast<size_t>(dim);
+  int64_t bytes = byteSize(ptrType.pointee);
+  int64_t w = std::min<int64_t>(16 / bytes, ptr.contiguity[d]);
+  w = std::min<int64_t>(w, std::max<int64_t>(1, std::min<int64_t>(16, ptr.divisibility[d]) / bytes));
+  if (mask) w = std::min<int64_t>(w, mask->constancy[d]);
+  return floorPow2(std::max<int64_t>(1, w));
+}
+
+namespace {
+
+/// Forward assignment, in program order (see assignLayouts in Layout.h).
+class Assigner {
+public:
+  Assigner(const AxisInfoMap &axes, int numWarps, LayoutMap &out) : axes_(axes), numWarps_(numWarps), out_(out) {}
+
+  /// Memory ops fix the preferred layout of their shape: the first one seen
+  /// of each shape decides the order (most contiguous dim fastest) and the
+  /// elements per thread (as wide as a 16-byte access allows, but no wider
+  /// than keeps every thread busy).
+  void collectPreferences(const Block &b) {
+    for (const auto &op : b.ops) {
+      for (const auto &r : op->regions) collectPreferences(*r);
+      if (op->kind != OpKind::Load && op->kind != OpKind::Store && op->kind != OpKind::AtomicAdd) continue;
+      const Type &p = op->operand(0)->type;
+      if (p.isScalar() || preferred_.count(p.shape)) continue;
+      const AxisInfo &info = axes_.at(op->operand(0));
+      std::vector<int> order(p.shape.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](int a, int b) {  // a total order: ties by dim
+        if (info.contiguity[a] != info.contiguity[b]) return info.contiguity[a] > info.contiguity[b];
+        return a > b;  // row-major on ties
+      });
+      int vec = vectorWidth(p, info, nullptr, order[0]);
+      int64_t perThread = std::max<int64_t>(1, p.numElements() / (32 * numWarps_));
+      vec = static_cast<int>(std::min<int64_t>(vec, std::min<int64_t>(perThread, p.shape[order[0]])));
+      preferred_.emplace(p.shape, blockedLayout(p.shape, numWarps_, std::max(1, vec), order));
+    }
+  }
+
+  const Layout &preferred(const Shape &s) {
+    auto it = preferred_.find(s);
+    if (it != preferred_.end()) return it->second;
+    std::vector<int> order(s.size());
+    for (size_t i = 0; i < s.size(); ++i) order[i] = static_cast<int>(s.size() - 1 - i);
+    int64_t perThread = std::max<int64_t>(1, numElements(s) / (32 * numWarps_));
+    int vec = static_cast<int>(std::min<int64_t>({4, perThread, s.back()}));
+    return preferred_.emplace(s, blockedLayout(s, numWarps_, floorPow2(vec), order)).first->second;
+  }
+
+  void block(const Block &b) {
+    for (const auto &op : b.ops) visit(*op);
+  }
+
+private:
+  const AxisInfoMap &axes_;
+  int numWarps_;
+  LayoutMap &out_;
+  std::map<Shape, Layout> preferred_;
+
+  const Layout *layoutOf(const Value *v) const {
+    auto it = out_.find(v);
+    return it == out_.end() ? nullptr : &it->second;
+  }
+  void set(const Value *v, Layout l) {
+    if (v->type.isTile()) out_[v] = std::move(l);
+  }
+
+  /// The shape an expand_dims result is broadcast to, if that is its one use.
+  Shape broadcastTarget(const Op &op) {
+    const Value *r = op.result();
+    for (const auto &other : op.parent->ops)
+      if (other->kind == OpKind::Broadcast && other->operand(0) == r) return other->result()->type.shape;
+    return r->type.shape;
+  }
+
+  void visit(const Op &op) {
+    const Type *t = op.results.empty() ? nullptr : &op.result()->type;
+    switch (op.kind) {
+    case OpKind::For:
+    case OpKind::While: {
+      size_t first = op.kind == OpKind::For ? 3 : 0, argOff = op.kind == OpKind::For ? 1 : 0;
+      for (size_t i = first; i < op.operands.size(); ++i) {
+        const Value *init = op.operand(i);
+        if (!init->type.isTile()) continue;
+        Layout l = *layoutOf(init);
+        for (const auto &r : op.regions) set(r->arg(i - first + (r.get() == &op.region(0) ? argOff : 0)), l);
+        set(op.result(i - first), l);
+      }
+      for (const auto &r : op.regions) block(*r);
+      return;
+    }
+    case OpKind::If: {
+      block(op.region(0));
+      block(op.region(1));
+      const Op *y = op.region(0).terminator();
+      for (size_t i = 0; i < op.results.size(); ++i)
+        if (const Layout *l = layoutOf(y->operand(i))) set(op.result(i), *l);
+      return;
+    }
+    default: break;
+    }
+    if (!t || !t->isTile()) return;
+    switch (op.kind) {
+    case OpKind::Broadcast: {
+      const Layout *in = layoutOf(op.operand(0));
+      set(op.result(), in ? *in : preferred(t->shape));
+      return;
+    }
+    case OpKind::ExpandDims: {
+      const Layout *in = layoutOf(op.operand(0));
+      Layout l;
+      if (in && in->expanded(static_cast<int>(op.intAttr("axis")), l)) return set(op.result(), l);
+      return set(op.result(), preferred(broadcastTarget(op)));
+    }
+    case OpKind::Trans:
+      return set(op.result(), layoutOf(op.operand(0))->permuted(op.attr("perm").ints));
+    case OpKind::Sum: case OpKind::Max: case OpKind::Min:
+    case OpKind::Argmax: case OpKind::Argmin:
+      return set(op.result(), layoutOf(op.operand(0))->sliced(static_cast<int>(op.intAttr("axis"))));
+    case OpKind::Cumsum: return set(op.result(), *layoutOf(op.operand(0)));
+    case OpKind::Dot: return set(op.result(), *layoutOf(op.operand(2)));
+    case OpKind::Load: case OpKind::AtomicAdd:
+    case OpKind::Arange: case OpKind::Constant: case OpKind::Splat: case OpKind::Reshape:
+      return set(op.result(), preferred(t->shape));
+    default: break;
+    }
+    // Elementwise: the preferred layout if an operand has it, else the
+    // first tile operand's.
+    const Layout &pref = preferred(t->shape);
+    const Layout *first = nullptr;
+    for (const Value *v : op.operands) {
+      const Layout *l = layoutOf(v);
+      if (!l) continue;
+      if (*l == pref) return set(op.result(), pref);
+      if (!first) first = l;
+    }
+    set(op.result(), first ? *first : pref);
+  }
+};
+
+} // namespace
+
+LayoutMap assignLayouts(const Func &func, const AxisInfoMap &axes, int numWarps) {
+  LayoutMap map;
+  Assigner a(axes, numWarps, map);
+  a.collectPreferences(func.body);
+  a.block(func.body);
+  return map;
+}
+
+} // namespace tt::backend

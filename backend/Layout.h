@@ -1,0 +1,96 @@
+//===- Layout.h - how a tile's elements are distributed over threads -----===//
+//
+// A program runs as numWarps warps of 32 threads. A tile value lives in the
+// registers of those threads, each thread holding some of its elements. A
+// Layout says which: it is a *blocked* layout over a parent space (Triton's
+// BlockedEncoding) seen through a choice of the parent's dimensions.
+//
+//   parent dim p: sizePerThread[p] consecutive elements per thread,
+//                 threadsPerWarp[p] threads of a warp side by side,
+//                 warpsPerCTA[p] warps side by side; the pattern repeats
+//                 (more registers) when the tile is larger than it, and wraps
+//                 (the same element in several threads) when smaller.
+//   order:        parent dims from fastest to slowest varying, both for the
+//                 thread and warp numbering and for the registers.
+//   dims:         tile dim i is parent dim dims[i]. Parent dims not named are
+//                 *sliced*: the tile does not extend along them, and threads
+//                 that differ only along them hold the same elements (the
+//                 result of a reduction is the slice of its input's layout).
+//
+// So a reduction removes a dim from `dims`, expand_dims puts a sliced one back,
+// trans permutes `dims`, and none of them moves data. Replicated elements have
+// one canonical owner (raw coordinate inside the tile, zero along sliced dims):
+// stores and atomics are done by it alone, reductions count it alone.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/AxisInfo.h"
+#include "ir/IR.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tt::backend {
+
+struct Layout {
+  std::vector<int> sizePerThread, threadsPerWarp, warpsPerCTA, order;  // parent space
+  std::vector<int> dims;  // tile dim i -> parent dim
+
+  int parentRank() const { return static_cast<int>(order.size()); }
+  int rank() const { return static_cast<int>(dims.size()); }
+  /// True if parent dim `parentDim` is not a tile dim.
+  bool isSliced(int parentDim) const;
+  /// Tile dims from fastest to slowest varying (by the parent's order).
+  std::vector<int> tileOrder() const;
+
+  /// This layout with tile dim `axis` removed (a reduction's result).
+  Layout sliced(int axis) const;
+  /// Puts the sliced parent dim back at tile position `axis`, if the dims
+  /// around it allow; false if not (then a conversion is needed).
+  bool expanded(int axis, Layout &out) const;
+  /// trans: tile dim i of the result is tile dim perm[i] of this.
+  Layout permuted(const std::vector<int64_t> &perm) const;
+
+  friend bool operator==(const Layout &, const Layout &) = default;
+};
+
+/// "#blocked<spt=[1,4] tpw=[2,16] wpc=[4,1] order=[1,0] dims=[0,1]>"
+std::string toString(const Layout &l);
+
+/// Per tile dim, how the layout covers a tile of `shape`.
+struct DimPlan {
+  int parent;        // parent dim
+  int64_t size;      // tile extent
+  int spt, tpw, wpc; // from the parent
+  int64_t cover;     // spt * tpw * wpc
+  int64_t regs;      // registers along this dim: spt * ceil(size / cover)
+  bool wraps;        // regs * tpw * wpc / spt != size: some elements repeat
+};
+std::vector<DimPlan> planDims(const Layout &l, const ir::Shape &shape);
+/// Registers per thread for a tile of `shape`.
+int64_t numRegisters(const Layout &l, const ir::Shape &shape);
+/// True if some element of `shape` is held by more than one (thread,
+/// register): then only its canonical owner may store it.
+bool hasReplication(const Layout &l, const ir::Shape &shape);
+
+/// A blocked layout for `shape` with `vec` consecutive elements per thread
+/// along `order[0]`, threads and warps filling the fastest dims first.
+Layout blockedLayout(const ir::Shape &shape, int numWarps, int vec, std::vector<int> order);
+
+using LayoutMap = std::unordered_map<const ir::Value *, Layout>;
+
+/// Chooses a layout for every tile value of `func` (scalars have none):
+/// loads and stores fix a layout per shape from the pointer's contiguity and
+/// alignment (16-byte accesses where possible), values flow forward from
+/// their operands, reductions take the slice of their input, control flow
+/// carries the layout of the initial value. Where an operand arrives in
+/// another layout than its user needs, lowering converts it (recomputing
+/// cheap index arithmetic, else through shared memory).
+LayoutMap assignLayouts(const ir::Func &func, const AxisInfoMap &axes, int numWarps);
+
+/// The largest power-of-two number of elements a memory op may access at
+/// once along its fastest dim, given the pointer's (and mask's) axis info.
+int vectorWidth(const ir::Type &ptrType, const AxisInfo &ptr, const AxisInfo *mask, int dim);
+
+} // namespace tt::backend

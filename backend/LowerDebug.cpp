@@ -1,0 +1,98 @@
+//===- LowerDebug.cpp - device_print and device_assert --------------------===//
+//
+// device_print calls CUDA's vprintf: scalars once per program (thread 0),
+// tiles once per element from its canonical owner, each line naming the
+// program and the element's index. device_assert calls __assertfail for each
+// element whose condition is false, which stops the kernel with the message.
+//===----------------------------------------------------------------------===//
+#include "backend/Lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+namespace tt::backend {
+
+using namespace tt::ir;
+
+namespace {
+
+/// vprintf's specifier for an element, and the value as vprintf reads it
+/// (floats as double, small integers as int).
+std::pair<std::string, llvm::Value *> printable(Lowerer &L, llvm::Value *v, ScalarKind k) {
+  llvm::IRBuilder<> &b = L.b;
+  if (isFloat(k)) return {"%g", b.CreateFPExt(L.widen(v, k), b.getDoubleTy())};
+  if (k == ScalarKind::Ptr) return {"%p", v};
+  if (k == ScalarKind::I64) return {"%lld", v};
+  if (k == ScalarKind::I1) return {"%d", b.CreateZExt(v, b.getInt32Ty())};
+  return {"%d", b.CreateSExt(v, b.getInt32Ty())};
+}
+
+} // namespace
+
+void Lowerer::lowerDebug(const Op &op) {
+  llvm::Value *ctaid[3] = {b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}),
+                           b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y, {}, {}),
+                           b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z, {}, {})};
+  if (op.kind == OpKind::Assert) {
+    const Value *cond = op.operand(0);
+    std::string file = op.loc.known() ? op.loc.pos.file : "<unknown>";
+    llvm::FunctionCallee fail = mod.getOrInsertFunction(
+        "__assertfail", b.getVoidTy(), llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0), b.getInt32Ty(),
+        llvm::PointerType::get(ctx, 0), b.getInt64Ty());
+    TileVal c = get(cond, cond->type.isTile() ? &layoutOf(cond) : nullptr);
+    for (llvm::Value *ok : c.regs)
+      ifThen(b.CreateNot(ok), [&] {
+        b.CreateCall(fail, {cString("device_assert: " + op.attr("msg").s), cString(file),
+                            c32(op.loc.pos.line), cString(func.name), b.getInt64(1)});
+      });
+    return;
+  }
+  // device_print: the values to print, all in the first tile operand's layout.
+  llvm::FunctionCallee vprintf = mod.getOrInsertFunction("vprintf", b.getInt32Ty(), llvm::PointerType::get(ctx, 0),
+                                                         llvm::PointerType::get(ctx, 0));
+  const Layout *l = nullptr;
+  const Shape *shape = nullptr;
+  for (const Value *v : op.operands)
+    if (v->type.isTile()) {
+      l = &layoutOf(v);
+      shape = &v->type.shape;
+      break;
+    }
+  std::vector<TileVal> vals;
+  for (const Value *v : op.operands) vals.push_back(get(v, v->type.isTile() && v->type.shape == *shape ? l : nullptr));
+  for (size_t i = 0; i < op.operands.size(); ++i)
+    if (op.operand(i)->type.isTile() && op.operand(i)->type.shape != *shape)
+      fail(op, "'device_print' of tiles of different shapes is not supported by the backend");
+  const std::vector<RegCoord> *cs = l ? &coords(*l, *shape) : nullptr;
+  size_t n = l ? static_cast<size_t>(numRegisters(*l, *shape)) : 1;
+  for (size_t r = 0; r < n; ++r) {
+    std::string fmt = "pid (%d, %d, %d)";
+    std::vector<llvm::Value *> args(ctaid, ctaid + 3);
+    if (cs) {
+      fmt += " idx (";
+      for (size_t d = 0; d < (*cs)[r].idx.size(); ++d) {
+        fmt += d ? ", %d" : "%d";
+        args.push_back((*cs)[r].idx[d]);
+      }
+      fmt += ")";
+    }
+    fmt += " " + op.attr("prefix").s;
+    for (size_t i = 0; i < vals.size(); ++i) {
+      auto [spec, v] = printable(*this, vals[i].scalar ? vals[i].regs[0] : vals[i].regs[r], op.operand(i)->type.elem);
+      fmt += " " + spec;
+      args.push_back(v);
+    }
+    fmt += "\n";
+    ifThen(cs ? (*cs)[r].canonical ? (*cs)[r].canonical : nullptr : isThreadZero(), [&] {
+      std::vector<llvm::Type *> fields;
+      for (llvm::Value *a : args) fields.push_back(a->getType());
+      llvm::StructType *st = llvm::StructType::get(ctx, fields);
+      llvm::IRBuilder<> entry(&kernelEntry()->front());
+      llvm::Value *buf = entry.CreateAlloca(st);
+      for (size_t i = 0; i < args.size(); ++i) b.CreateStore(args[i], b.CreateStructGEP(st, buf, static_cast<unsigned>(i)));
+      b.CreateCall(vprintf, {cString(fmt), b.CreateAddrSpaceCast(buf, llvm::PointerType::get(ctx, 0))});
+    });
+  }
+}
+
+} // namespace tt::backend

@@ -1,0 +1,301 @@
+//===- LowerElementwise.cpp - arithmetic, casts, math, index tiles -------===//
+//
+// Elementwise ops work register by register: every operand is brought to the
+// result's layout, and register r of the result combines register r of each
+// operand. f16 and bf16 are computed in f32 and rounded back after every op
+// (IR.h's semantics; the hardware's f16 units would round the same way for
+// add, sub and mul, and lack the rest).
+//===----------------------------------------------------------------------===//
+#include "backend/Lowering.h"
+
+#include "ir/Semantics.h"
+
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <cassert>
+#include <cmath>
+
+namespace tt::backend {
+
+using namespace tt::ir;
+
+namespace {
+
+/// libdevice's name for a float (f32) or double function.
+std::string libdeviceName(OpKind k, bool f64) {
+  const char *base = nullptr;
+  switch (k) {
+  case OpKind::Exp: base = "exp"; break;
+  case OpKind::Exp2: base = "exp2"; break;
+  case OpKind::Log: base = "log"; break;
+  case OpKind::Log2: base = "log2"; break;
+  case OpKind::Sqrt: base = "sqrt"; break;
+  case OpKind::Rsqrt: base = "rsqrt"; break;
+  case OpKind::Sin: base = "sin"; break;
+  case OpKind::Cos: base = "cos"; break;
+  case OpKind::Tanh: base = "tanh"; break;
+  default: assert(false && "not a libdevice function"); return {};
+  }
+  return std::string("__nv_") + base + (f64 ? "" : "f");
+}
+
+} // namespace
+
+llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind elem) {
+  bool f64 = elem == ScalarKind::F64;
+  llvm::Type *t = x->getType();
+  if (k == OpKind::Sigmoid) {  // 1 / (1 + exp(-x))
+    llvm::Value *e = math(op, OpKind::Exp, b.CreateFNeg(x), elem);
+    return b.CreateFDiv(llvm::ConstantFP::get(t, 1.0), b.CreateFAdd(llvm::ConstantFP::get(t, 1.0), e));
+  }
+  if (k == OpKind::Sqrt) return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);  // IEEE sqrt.rn
+  if (libdevice) {
+    llvm::FunctionCallee fn = mod.getOrInsertFunction(libdeviceName(k, f64), t, t);
+    return b.CreateCall(fn, {x});
+  }
+  if (f64)
+    fail(op, "'" + std::string(opInfo(k).name) +
+                 "' on f64 needs libdevice, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
+  note("libdevice not found: exp, log, sin, cos, tanh use the GPU's fast approximations");
+  auto approx = [&](llvm::Intrinsic::ID id, llvm::Value *v) { return b.CreateIntrinsic(id, {}, {v}); };
+  const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
+  switch (k) {
+  case OpKind::Exp2: return approx(llvm::Intrinsic::nvvm_ex2_approx_f, x);
+  case OpKind::Exp: return approx(llvm::Intrinsic::nvvm_ex2_approx_f, b.CreateFMul(x, llvm::ConstantFP::get(t, log2e)));
+  case OpKind::Log2: return approx(llvm::Intrinsic::nvvm_lg2_approx_f, x);
+  case OpKind::Log: return b.CreateFMul(approx(llvm::Intrinsic::nvvm_lg2_approx_f, x), llvm::ConstantFP::get(t, ln2));
+  case OpKind::Rsqrt: return approx(llvm::Intrinsic::nvvm_rsqrt_approx_f, x);
+  case OpKind::Sin: return approx(llvm::Intrinsic::nvvm_sin_approx_f, x);
+  case OpKind::Cos: return approx(llvm::Intrinsic::nvvm_cos_approx_f, x);
+  case OpKind::Tanh: {
+    auto *asmTy = llvm::FunctionType::get(t, {t}, false);
+    return b.CreateCall(llvm::InlineAsm::get(asmTy, "tanh.approx.f32 $0, $1;", "=f,f", false), {x});
+  }
+  default: assert(false && "not a math op"); return x;
+  }
+}
+
+llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKind elem) {
+  if (isFloat(elem)) {
+    switch (k) {
+    case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum: return b.CreateFAdd(x, y);
+    case OpKind::Sub: return b.CreateFSub(x, y);
+    case OpKind::Mul: return b.CreateFMul(x, y);
+    case OpKind::Div: return b.CreateFDiv(x, y);
+    case OpKind::Rem: return b.CreateFRem(x, y);
+    case OpKind::Minimum: case OpKind::Min: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
+    case OpKind::Maximum: case OpKind::Max: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
+    default: break;
+    }
+    assert(false && "not a float binary op");
+  }
+  llvm::Type *t = x->getType();
+  auto zero = llvm::ConstantInt::get(t, 0);
+  switch (k) {
+  case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum: return b.CreateAdd(x, y);
+  case OpKind::Sub: return b.CreateSub(x, y);
+  case OpKind::Mul: return b.CreateMul(x, y);
+  case OpKind::Div:
+  case OpKind::Rem: {
+    // Division by -1 is negation (it wraps on the minimum, as IR.h says);
+    // LLVM leaves that one undefined, so it is taken apart.
+    llvm::Value *minusOne = b.CreateICmpEQ(y, llvm::ConstantInt::get(t, -1, true));
+    llvm::Value *safe = b.CreateSelect(minusOne, llvm::ConstantInt::get(t, 1), y);
+    llvm::Value *q = k == OpKind::Div ? b.CreateSDiv(x, safe) : b.CreateSRem(x, safe);
+    return b.CreateSelect(minusOne, k == OpKind::Div ? b.CreateSub(zero, x) : zero, q);
+  }
+  case OpKind::Minimum: case OpKind::Min: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
+  case OpKind::Maximum: case OpKind::Max: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+  case OpKind::And: return b.CreateAnd(x, y);
+  case OpKind::Or: return b.CreateOr(x, y);
+  case OpKind::Xor: return b.CreateXor(x, y);
+  case OpKind::Shl:
+  case OpKind::Shr: {
+    // Amounts outside [0, width) give 0 or the sign fill (IR.h).
+    unsigned width = t->getIntegerBitWidth();
+    llvm::Value *out = b.CreateICmpUGE(y, llvm::ConstantInt::get(t, width));
+    llvm::Value *amt = b.CreateSelect(out, zero, y);
+    if (k == OpKind::Shl) return b.CreateSelect(out, zero, b.CreateShl(x, amt));
+    return b.CreateAShr(x, b.CreateSelect(out, llvm::ConstantInt::get(t, width - 1), amt));
+  }
+  default: break;
+  }
+  assert(false && "not an integer binary op");
+  return x;
+}
+
+namespace {
+
+llvm::CmpInst::Predicate predicate(OpKind k, bool fp) {
+  switch (k) {
+  case OpKind::Eq: return fp ? llvm::CmpInst::FCMP_OEQ : llvm::CmpInst::ICMP_EQ;
+  case OpKind::Ne: return fp ? llvm::CmpInst::FCMP_UNE : llvm::CmpInst::ICMP_NE;  // true on NaN
+  case OpKind::Lt: return fp ? llvm::CmpInst::FCMP_OLT : llvm::CmpInst::ICMP_SLT;
+  case OpKind::Le: return fp ? llvm::CmpInst::FCMP_OLE : llvm::CmpInst::ICMP_SLE;
+  case OpKind::Gt: return fp ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::ICMP_SGT;
+  case OpKind::Ge: return fp ? llvm::CmpInst::FCMP_OGE : llvm::CmpInst::ICMP_SGE;
+  default: break;
+  }
+  assert(false && "not a comparison");
+  return llvm::CmpInst::ICMP_EQ;
+}
+
+} // namespace
+
+/// One element of `op` from its operands' elements (already in registers).
+static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::Value *> &x) {
+  llvm::IRBuilder<> &b = L.b;
+  ScalarKind in = op.operand(0)->type.elem, out = op.result()->type.elem;
+  bool fp = isFloat(in);
+  switch (op.kind) {
+  case OpKind::Cast: {
+    if (in == out) return x[0];
+    if (out == ScalarKind::I1)  // "!= 0" (NaN is not 0)
+      return fp ? b.CreateFCmpUNE(x[0], llvm::ConstantFP::get(x[0]->getType(), 0.0))
+                : b.CreateICmpNE(x[0], llvm::ConstantInt::get(x[0]->getType(), 0));
+    llvm::Type *to = L.llvmType(out);
+    if (isInt(in) && isInt(out)) return in == ScalarKind::I1 ? b.CreateZExt(x[0], to) : b.CreateSExtOrTrunc(x[0], to);
+    if (isInt(in)) return in == ScalarKind::I1 ? b.CreateUIToFP(x[0], to) : b.CreateSIToFP(x[0], to);
+    // Float to int truncates and saturates, NaN gives 0: exactly fptosi.sat.
+    if (isInt(out)) return b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {to, x[0]->getType()}, {x[0]});
+    if (bitWidth(in) < bitWidth(out) || (in == ScalarKind::F16 && out == ScalarKind::BF16) ||
+        (in == ScalarKind::BF16 && out == ScalarKind::F16)) {
+      llvm::Value *wide = bitWidth(in) == 16 && bitWidth(out) == 16 ? b.CreateFPExt(x[0], b.getFloatTy()) : x[0];
+      return bitWidth(out) == 16 ? b.CreateFPTrunc(wide, to) : b.CreateFPExt(wide, to);
+    }
+    return b.CreateFPTrunc(x[0], to);
+  }
+  case OpKind::AddPtr: {
+    llvm::Value *off = b.CreateSExt(x[1], b.getInt64Ty());
+    return b.CreateGEP(L.storageType(op.operand(0)->type.pointee), x[0], off);
+  }
+  case OpKind::Select: return b.CreateSelect(x[0], x[1], x[2]);
+  default: break;
+  }
+  if (op.info().has(Compare)) {
+    if (!fp) return b.CreateICmp(predicate(op.kind, false), x[0], x[1]);
+    return b.CreateFCmp(predicate(op.kind, true), L.widen(x[0], in), L.widen(x[1], in));
+  }
+  if (op.kind == OpKind::Fma) {
+    llvm::Value *r = b.CreateIntrinsic(llvm::Intrinsic::fma, {L.llvmType(Lowerer::computeKind(in))},
+                                       {L.widen(x[0], in), L.widen(x[1], in), L.widen(x[2], in)});
+    return L.narrow(r, in);
+  }
+  if (op.operands.size() == 1) {
+    llvm::Value *a = x[0];
+    switch (op.kind) {
+    case OpKind::Neg: return fp ? b.CreateFNeg(a) : b.CreateSub(llvm::ConstantInt::get(a->getType(), 0), a);
+    case OpKind::Not: return b.CreateNot(a);
+    case OpKind::Abs:
+      return fp ? b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a)
+                : b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a, b.getFalse());
+    default: return L.narrow(L.math(op, op.kind, L.widen(a, in), Lowerer::computeKind(in)), in);
+    }
+  }
+  if (!fp) return L.binary(op.kind, x[0], x[1], in);
+  return L.narrow(L.binary(op.kind, L.widen(x[0], in), L.widen(x[1], in), Lowerer::computeKind(in)), in);
+}
+
+TileVal Lowerer::lowerElementwise(const Op &op, const Layout *l) {
+  const Type &t = op.result()->type;
+  TileVal out{l == nullptr, l ? *l : Layout{}, {}};
+  switch (op.kind) {
+  case OpKind::Constant: {
+    Elem e = constantElem(op.attr("value"), t.elem);
+    llvm::Type *ty = llvmType(t.elem);
+    llvm::Value *c = isFloat(t.elem) ? llvm::ConstantFP::get(ty, e.f)
+                                     : static_cast<llvm::Value *>(llvm::ConstantInt::get(ty, static_cast<uint64_t>(e.i), true));
+    out.regs.assign(l ? static_cast<size_t>(numRegisters(*l, t.shape)) : 1, c);
+    return out;
+  }
+  case OpKind::Arange: {
+    int64_t start = op.intAttr("start");
+    for (const RegCoord &c : coords(*l, t.shape)) out.regs.push_back(b.CreateAdd(c.idx[0], c32(start)));
+    return out;
+  }
+  case OpKind::Splat:
+    out.regs.assign(static_cast<size_t>(numRegisters(*l, t.shape)), scalar(op.operand(0)));
+    return out;
+  default: break;
+  }
+  assert(op.info().has(Elementwise) && "an elementwise op");
+  std::vector<TileVal> ins;
+  for (const Value *v : op.operands) ins.push_back(get(v, l));
+  size_t n = l ? static_cast<size_t>(numRegisters(*l, t.shape)) : 1;
+  for (size_t r = 0; r < n; ++r) {
+    std::vector<llvm::Value *> x;
+    for (const TileVal &in : ins) x.push_back(in.scalar ? in.regs[0] : in.regs[r]);
+    out.regs.push_back(elementOf(*this, op, x));
+  }
+  return out;
+}
+
+TileVal Lowerer::lowerShapeOp(const Op &op, const Layout *l) {
+  const Type &t = op.result()->type, &src = op.operand(0)->type;
+  switch (op.kind) {
+  case OpKind::Broadcast: {
+    // Same layout, shape with the 1s stretched: register r of the result
+    // reads the source register at the same per-dim indices, taken modulo
+    // the source's registers along a stretched dim (they hold one element).
+    TileVal in = get(op.operand(0), l);
+    TileVal out{false, *l, {}};
+    if (in.scalar) {
+      out.regs.assign(static_cast<size_t>(numRegisters(*l, t.shape)), in.regs[0]);
+      return out;
+    }
+    std::vector<DimPlan> sp = planDims(*l, src.shape);
+    int64_t n = numRegisters(*l, t.shape);
+    for (int64_t r = 0; r < n; ++r) {
+      std::vector<int64_t> rd = regDims(*l, t.shape, r);
+      for (size_t i = 0; i < rd.size(); ++i) rd[i] %= sp[i].regs;
+      out.regs.push_back(in.regs[static_cast<size_t>(regIndex(*l, src.shape, rd))]);
+    }
+    return out;
+  }
+  case OpKind::ExpandDims: {
+    // The operand lives in the result's layout with the new dim sliced out;
+    // its registers are the result's, one for one.
+    int axis = static_cast<int>(op.intAttr("axis"));
+    if (src.isScalar()) {
+      TileVal out{false, *l, {}};
+      out.regs.assign(static_cast<size_t>(numRegisters(*l, t.shape)), scalar(op.operand(0)));
+      return out;
+    }
+    Layout inner = l->sliced(axis);
+    TileVal in = get(op.operand(0), &inner);
+    TileVal out{false, *l, {}};
+    std::vector<DimPlan> plan = planDims(*l, t.shape);
+    int64_t n = numRegisters(*l, t.shape);
+    for (int64_t r = 0; r < n; ++r) {
+      std::vector<int64_t> rd = regDims(*l, t.shape, r);
+      rd.erase(rd.begin() + axis);
+      out.regs.push_back(in.regs[static_cast<size_t>(regIndex(inner, src.shape, rd))]);
+    }
+    return out;
+  }
+  case OpKind::Trans: {
+    // trans only renames dims: the operand in the inverse permutation of the
+    // result's layout has the same registers.
+    const std::vector<int64_t> &perm = op.attr("perm").ints;
+    std::vector<int64_t> inverse(perm.size());
+    for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+    Layout inner = l->permuted(inverse);
+    TileVal in = get(op.operand(0), &inner);
+    TileVal out{false, *l, {}};
+    int64_t n = numRegisters(*l, t.shape);
+    for (int64_t r = 0; r < n; ++r) {
+      std::vector<int64_t> rd = regDims(*l, t.shape, r), srd(rd.size());
+      for (size_t i = 0; i < perm.size(); ++i) srd[static_cast<size_t>(perm[i])] = rd[i];
+      out.regs.push_back(in.regs[static_cast<size_t>(regIndex(inner, src.shape, srd))]);
+    }
+    return out;
+  }
+  default: break;
+  }
+  assert(false && "not a shape op");
+  return {};
+}
+
+} // namespace tt::backend

@@ -1,0 +1,603 @@
+//===- LowerFunc.cpp - the kernel, its control flow, layouts in registers -===//
+#include "backend/Lowering.h"
+
+#include "ir/Type.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <cassert>
+
+namespace tt::backend {
+
+using namespace tt::ir;
+
+/// Static shared memory a kernel may declare (larger needs the dynamic kind).
+constexpr int64_t kMaxStaticShared = 48 * 1024;
+
+Lowerer::Lowerer(const Func &func, const CompileOptions &options, int numWarps, bool libdevice,
+                 const AxisInfoMap &axes, const LayoutMap &layouts, llvm::Module &module)
+    : func(func), options(options), numWarps(numWarps), libdevice(libdevice), axes(axes), layouts(layouts),
+      mod(module), ctx(module.getContext()), b(module.getContext()) {}
+
+void Lowerer::fail(const Op &op, const std::string &message) const {
+  throw BackendError(Diagnostic{op.loc, message});
+}
+
+void Lowerer::note(const std::string &n) {
+  for (const std::string &s : notes_)
+    if (s == n) return;
+  notes_.push_back(n);
+}
+
+llvm::Type *Lowerer::llvmType(ScalarKind k) const {
+  switch (k) {
+  case ScalarKind::I1: return llvm::Type::getInt1Ty(ctx);
+  case ScalarKind::I8: return llvm::Type::getInt8Ty(ctx);
+  case ScalarKind::I16: return llvm::Type::getInt16Ty(ctx);
+  case ScalarKind::I32: return llvm::Type::getInt32Ty(ctx);
+  case ScalarKind::I64: return llvm::Type::getInt64Ty(ctx);
+  case ScalarKind::F16: return llvm::Type::getHalfTy(ctx);
+  case ScalarKind::BF16: return llvm::Type::getBFloatTy(ctx);
+  case ScalarKind::F32: return llvm::Type::getFloatTy(ctx);
+  case ScalarKind::F64: return llvm::Type::getDoubleTy(ctx);
+  case ScalarKind::Ptr: return llvm::PointerType::get(ctx, 1);
+  }
+  assert(false && "unknown scalar kind");
+  return nullptr;
+}
+
+llvm::Type *Lowerer::storageType(ScalarKind k) const {
+  if (k == ScalarKind::I1) return llvm::Type::getInt8Ty(ctx);
+  if (k == ScalarKind::Ptr) return llvm::Type::getInt64Ty(ctx);
+  return llvmType(k);
+}
+
+llvm::Value *Lowerer::toStorage(llvm::Value *v, ScalarKind k) {
+  if (k == ScalarKind::I1) return b.CreateZExt(v, b.getInt8Ty());
+  if (k == ScalarKind::Ptr) return b.CreatePtrToInt(v, b.getInt64Ty());
+  return v;
+}
+
+llvm::Value *Lowerer::fromStorage(llvm::Value *v, ScalarKind k) {
+  if (k == ScalarKind::I1) return b.CreateICmpNE(v, b.getInt8(0));
+  if (k == ScalarKind::Ptr) return b.CreateIntToPtr(v, llvmType(k));
+  return v;
+}
+
+ScalarKind Lowerer::computeKind(ScalarKind k) {
+  return k == ScalarKind::F16 || k == ScalarKind::BF16 ? ScalarKind::F32 : k;
+}
+
+llvm::Value *Lowerer::widen(llvm::Value *v, ScalarKind k) {
+  return computeKind(k) == k ? v : b.CreateFPExt(v, b.getFloatTy());
+}
+
+llvm::Value *Lowerer::narrow(llvm::Value *v, ScalarKind k) {
+  return computeKind(k) == k ? v : b.CreateFPTrunc(v, llvmType(k));
+}
+
+llvm::Value *Lowerer::andMaybe(llvm::Value *a, llvm::Value *c) {
+  if (!a) return c;
+  if (!c) return a;
+  return b.CreateAnd(a, c);
+}
+
+// --- the prologue: thread numbering and coordinates -----------------------
+
+llvm::IRBuilder<> Lowerer::atPrologue() { return llvm::IRBuilder<>(prologue_->getTerminator()); }
+
+llvm::Value *Lowerer::laneId() {
+  llvm::Value *&v = prologueValues_["lane"];
+  if (!v) {
+    llvm::IRBuilder<> p = atPrologue();
+    llvm::Value *tid = p.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {}, nullptr, "tid");
+    v = p.CreateAnd(tid, 31, "lane");
+    prologueValues_["warp"] = p.CreateLShr(tid, 5, "warp");
+  }
+  return v;
+}
+
+llvm::Value *Lowerer::isThreadZero() {
+  llvm::Value *&v = prologueValues_["thread0"];
+  if (!v) {
+    llvm::Value *lane = laneId(), *warp = warpId();
+    llvm::IRBuilder<> p = atPrologue();
+    v = p.CreateICmpEQ(p.CreateOr(lane, warp), p.getInt32(0), "thread0");
+  }
+  return v;
+}
+
+llvm::Value *Lowerer::warpId() {
+  laneId();
+  return prologueValues_["warp"];
+}
+
+namespace {
+
+/// This thread's coordinate along `parentDim` at one level (lanes or warps):
+/// the level's id decomposed over `counts` in `order`.
+int64_t levelStride(const std::vector<int> &counts, const std::vector<int> &order, int parentDim) {
+  int64_t stride = 1;
+  for (int p : order) {
+    if (p == parentDim) break;
+    stride *= counts[p];
+  }
+  return stride;
+}
+
+std::string layoutKey(const Layout &l) { return toString(l); }
+
+} // namespace
+
+llvm::Value *Lowerer::laneCoord(const Layout &l, int p) {
+  if (l.threadsPerWarp[p] == 1) return c32(0);
+  std::string key = "lane" + std::to_string(p) + layoutKey(l);
+  llvm::Value *&v = prologueValues_[key];
+  if (!v) {
+    llvm::Value *lane = laneId();
+    llvm::IRBuilder<> q = atPrologue();
+    v = q.CreateURem(q.CreateUDiv(lane, q.getInt32(levelStride(l.threadsPerWarp, l.order, p))),
+                     q.getInt32(l.threadsPerWarp[p]));
+  }
+  return v;
+}
+
+llvm::Value *Lowerer::warpCoord(const Layout &l, int p) {
+  if (l.warpsPerCTA[p] == 1) return c32(0);
+  std::string key = "warp" + std::to_string(p) + layoutKey(l);
+  llvm::Value *&v = prologueValues_[key];
+  if (!v) {
+    llvm::Value *warp = warpId();
+    llvm::IRBuilder<> q = atPrologue();
+    v = q.CreateURem(q.CreateUDiv(warp, q.getInt32(levelStride(l.warpsPerCTA, l.order, p))),
+                     q.getInt32(l.warpsPerCTA[p]));
+  }
+  return v;
+}
+
+std::vector<int64_t> Lowerer::regDims(const Layout &l, const Shape &shape, int64_t r) {
+  std::vector<DimPlan> plan = planDims(l, shape);
+  std::vector<int64_t> out(shape.size());
+  for (int i : l.tileOrder()) {
+    out[i] = r % plan[i].regs;
+    r /= plan[i].regs;
+  }
+  return out;
+}
+
+int64_t Lowerer::regIndex(const Layout &l, const Shape &shape, const std::vector<int64_t> &rd) {
+  std::vector<DimPlan> plan = planDims(l, shape);
+  int64_t r = 0, stride = 1;
+  for (int i : l.tileOrder()) {
+    r += rd[i] * stride;
+    stride *= plan[i].regs;
+  }
+  return r;
+}
+
+const std::vector<RegCoord> &Lowerer::coords(const Layout &l, const Shape &shape) {
+  std::string key = layoutKey(l) + shapeString(shape);
+  auto it = coords_.find(key);
+  if (it != coords_.end()) return it->second;
+  std::vector<DimPlan> plan = planDims(l, shape);
+  std::vector<llvm::Value *> base;
+  for (const DimPlan &d : plan) {
+    llvm::Value *lc = laneCoord(l, d.parent), *wc = warpCoord(l, d.parent);
+    llvm::IRBuilder<> q = atPrologue();
+    base.push_back(q.CreateAdd(q.CreateMul(lc, q.getInt32(d.spt)), q.CreateMul(wc, q.getInt32(d.spt * d.tpw))));
+  }
+  // Threads that differ only along a sliced dim hold copies: the one at 0 owns.
+  llvm::Value *slicedOwner = nullptr;
+  for (int p = 0; p < l.parentRank(); ++p) {
+    if (!l.isSliced(p)) continue;
+    llvm::Value *lc = laneCoord(l, p), *wc = warpCoord(l, p);
+    llvm::IRBuilder<> q = atPrologue();
+    if (l.threadsPerWarp[p] > 1) slicedOwner = slicedOwner ? q.CreateAnd(slicedOwner, q.CreateICmpEQ(lc, q.getInt32(0))) : q.CreateICmpEQ(lc, q.getInt32(0));
+    if (l.warpsPerCTA[p] > 1) slicedOwner = slicedOwner ? q.CreateAnd(slicedOwner, q.CreateICmpEQ(wc, q.getInt32(0))) : q.CreateICmpEQ(wc, q.getInt32(0));
+  }
+  llvm::IRBuilder<> q = atPrologue();
+  std::vector<RegCoord> out;
+  int64_t n = numRegisters(l, shape);
+  for (int64_t r = 0; r < n; ++r) {
+    std::vector<int64_t> rd = regDims(l, shape, r);
+    RegCoord c;
+    c.canonical = slicedOwner;
+    for (size_t i = 0; i < plan.size(); ++i) {
+      const DimPlan &d = plan[i];
+      int64_t off = rd[i] / d.spt * d.cover + rd[i] % d.spt;
+      llvm::Value *raw = q.CreateAdd(base[i], q.getInt32(off));
+      llvm::Value *inside = nullptr;
+      if (d.wraps) {
+        inside = q.CreateICmpULT(raw, q.getInt32(d.size));
+        raw = q.CreateURem(raw, q.getInt32(d.size));
+        c.canonical = c.canonical ? q.CreateAnd(c.canonical, inside) : inside;
+      }
+      c.idx.push_back(raw);
+      c.inside.push_back(inside);
+    }
+    out.push_back(std::move(c));
+  }
+  return coords_.emplace(key, std::move(out)).first->second;
+}
+
+llvm::Value *Lowerer::linearIndex(const std::vector<llvm::Value *> &idx, const Shape &shape) {
+  llvm::Value *lin = c32(0);
+  int64_t stride = 1;
+  for (size_t i = idx.size(); i-- > 0;) {
+    lin = b.CreateAdd(lin, b.CreateMul(idx[i], c32(stride)));
+    stride *= shape[i];
+  }
+  return lin;
+}
+
+// --- shared memory, barriers, shuffles -------------------------------------
+
+llvm::Value *Lowerer::sharedBase(int64_t bytes, const Op &at) {
+  if (bytes > kMaxStaticShared)
+    fail(at, "'" + std::string(at.name()) + "' needs " + std::to_string(bytes) +
+                 " bytes of shared memory, more than the " + std::to_string(kMaxStaticShared) +
+                 " a kernel may declare statically; use smaller tiles");
+  sharedBytes_ = std::max(sharedBytes_, (bytes + 15) / 16 * 16);
+  if (!shared_) {
+    // A placeholder; run() replaces it by an array of the final size.
+    shared_ = new llvm::GlobalVariable(mod, llvm::ArrayType::get(b.getInt8Ty(), 0), false,
+                                       llvm::GlobalValue::ExternalLinkage, nullptr, "twintile_smem_placeholder",
+                                       nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+  }
+  return shared_;
+}
+
+void Lowerer::barrier() { b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
+
+llvm::Value *Lowerer::shuffleXor(llvm::Value *v, int mask) {
+  llvm::Type *t = v->getType();
+  auto shfl32 = [&](llvm::Value *x) {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+                             {b.getInt32(0xffffffffu), x, c32(mask), c32(0x1f)});
+  };
+  unsigned bits = t->isPointerTy() ? 64 : t->getPrimitiveSizeInBits();
+  llvm::Value *asInt = t->isPointerTy() ? b.CreatePtrToInt(v, b.getInt64Ty())
+                       : t->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));
+  llvm::Value *r;
+  if (bits == 64) {
+    llvm::Value *lo = shfl32(b.CreateTrunc(asInt, b.getInt32Ty()));
+    llvm::Value *hi = shfl32(b.CreateTrunc(b.CreateLShr(asInt, 32), b.getInt32Ty()));
+    r = b.CreateOr(b.CreateZExt(lo, b.getInt64Ty()), b.CreateShl(b.CreateZExt(hi, b.getInt64Ty()), 32));
+  } else {
+    r = shfl32(bits == 32 ? asInt : b.CreateZExt(asInt, b.getInt32Ty()));
+    if (bits != 32) r = b.CreateTrunc(r, b.getIntNTy(bits));
+  }
+  if (t->isPointerTy()) return b.CreateIntToPtr(r, t);
+  return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
+}
+
+void Lowerer::ifThen(llvm::Value *cond, const std::function<void()> &body) {
+  if (!cond) return body();
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *then = llvm::BasicBlock::Create(ctx, "then", f);
+  llvm::BasicBlock *cont = llvm::BasicBlock::Create(ctx, "cont", f);
+  b.CreateCondBr(cond, then, cont);
+  b.SetInsertPoint(then);
+  body();
+  b.CreateBr(cont);
+  b.SetInsertPoint(cont);
+}
+
+llvm::Value *Lowerer::cString(const std::string &s) {
+  llvm::Value *&v = strings_[s];
+  if (!v) {
+    llvm::Constant *init = llvm::ConstantDataArray::getString(ctx, s);
+    auto *g = new llvm::GlobalVariable(mod, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                                       "str", nullptr, llvm::GlobalValue::NotThreadLocal, 4);
+    g->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    v = llvm::ConstantExpr::getAddrSpaceCast(g, llvm::PointerType::get(ctx, 0));
+  }
+  return v;
+}
+
+// --- values and conversions -------------------------------------------------
+
+const Layout &Lowerer::layoutOf(const Value *v) const {
+  auto it = layouts.find(v);
+  assert(it != layouts.end() && "every tile value has a layout");
+  return it->second;
+}
+
+void Lowerer::set(const Value *v, TileVal t) { values_[v] = std::move(t); }
+
+llvm::Value *Lowerer::scalar(const Value *v) {
+  auto it = values_.find(v);
+  assert(it != values_.end() && it->second.scalar && "scalar operand lowered before use");
+  return it->second.regs[0];
+}
+
+bool Lowerer::canRecompute(const Value *v, int budget) const {
+  const Op *d = v->def;
+  if (!d || budget <= 0 || !d->info().has(Pure)) return false;
+  switch (d->kind) {
+  case OpKind::Arange: case OpKind::Constant: case OpKind::Splat:
+  case OpKind::Broadcast: case OpKind::ExpandDims: case OpKind::Trans: break;
+  default:
+    if (!d->info().has(Elementwise)) return false;
+  }
+  for (const Value *o : d->operands)
+    if (o->type.isTile() && !canRecompute(o, budget - 1)) return false;
+  return true;
+}
+
+TileVal Lowerer::get(const Value *v, const Layout *want) {
+  auto it = values_.find(v);
+  assert(it != values_.end() && "operand lowered before use");
+  if (it->second.scalar || !want || it->second.layout == *want) return it->second;
+  auto key = std::make_pair(v, layoutKey(*want));
+  for (auto level = remat_.rbegin(); level != remat_.rend(); ++level)
+    if (auto hit = level->find(key); hit != level->end()) return hit->second;
+  TileVal r = canRecompute(v, 12) ? lowerPure(*v->def, want)
+                                  : convert(v->type, it->second, *want, *current_);
+  remat_.back().emplace(key, r);
+  return r;
+}
+
+TileVal Lowerer::convert(const Type &type, const TileVal &t, const Layout &want, const Op &at) {
+  if (t.scalar || t.layout == want) return t;
+  return throughShared(type, t, want, at);
+}
+
+TileVal Lowerer::throughShared(const Type &type, const TileVal &t, const Layout &want, const Op &at,
+                               const Shape *readShape, bool ownersOnly) {
+  llvm::Type *st = storageType(type.elem);
+  int64_t bytes = type.numElements() * static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(st));
+  llvm::Value *base = sharedBase(bytes, at);
+  barrier();  // earlier readers of the buffer are done
+  // Copies of an element hold the same value, so every register may write.
+  const std::vector<RegCoord> &from = coords(t.layout, type.shape);
+  for (size_t r = 0; r < t.regs.size(); ++r)
+    ifThen(ownersOnly ? from[r].canonical : nullptr, [&] {
+      b.CreateStore(toStorage(t.regs[r], type.elem), b.CreateGEP(st, base, linearIndex(from[r].idx, type.shape)));
+    });
+  barrier();
+  const Shape &shape = readShape ? *readShape : type.shape;
+  TileVal out{false, want, {}};
+  for (const RegCoord &c : coords(want, shape))
+    out.regs.push_back(fromStorage(b.CreateLoad(st, b.CreateGEP(st, base, linearIndex(c.idx, shape))), type.elem));
+  return out;
+}
+
+// --- the walk -------------------------------------------------------------------
+
+TileVal Lowerer::lowerPure(const Op &op, const Layout *l) {
+  switch (op.kind) {
+  case OpKind::Broadcast: case OpKind::ExpandDims: case OpKind::Trans: return lowerShapeOp(op, l);
+  default: return lowerElementwise(op, l);
+  }
+}
+
+void Lowerer::lowerOp(const Op &op) {
+  current_ = &op;
+  switch (op.kind) {
+  case OpKind::For: return lowerFor(op);
+  case OpKind::If: return lowerIf(op);
+  case OpKind::While: return lowerWhile(op);
+  case OpKind::Yield: case OpKind::Return: return;
+  case OpKind::ProgramId: case OpKind::NumPrograms: {
+    int axis = static_cast<int>(op.intAttr("axis"));
+    static constexpr llvm::Intrinsic::ID ctaid[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                                    llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                                    llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+    static constexpr llvm::Intrinsic::ID nctaid[] = {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                                     llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                                                     llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+    llvm::Value *v = b.CreateIntrinsic(op.kind == OpKind::ProgramId ? ctaid[axis] : nctaid[axis], {}, {});
+    return set(op.result(), {true, {}, {v}});
+  }
+  case OpKind::Load: case OpKind::Store: case OpKind::AtomicAdd: return lowerMemory(op);
+  case OpKind::Sum: case OpKind::Max: case OpKind::Min: case OpKind::Argmax: case OpKind::Argmin:
+    return set(op.result(), lowerReduce(op));
+  case OpKind::Cumsum: return set(op.result(), lowerCumsum(op));
+  case OpKind::Reshape: return set(op.result(), lowerReshape(op));
+  case OpKind::Dot: return set(op.result(), lowerDot(op));
+  case OpKind::Print: case OpKind::Assert: return lowerDebug(op);
+  default: break;
+  }
+  const Value *r = op.result();
+  set(r, lowerPure(op, r->type.isTile() ? &layoutOf(r) : nullptr));
+}
+
+void Lowerer::lowerBlock(const Block &block) {
+  remat_.emplace_back();
+  for (const auto &op : block.ops) lowerOp(*op);
+  remat_.pop_back();
+}
+
+std::vector<TileVal> Lowerer::yielded(const Block &region, const std::vector<const Value *> &like) {
+  const Op *y = region.terminator();
+  current_ = y;
+  std::vector<TileVal> out;
+  for (size_t i = 0; i < like.size(); ++i) {
+    const Value *v = y->operand(i);
+    out.push_back(get(v, v->type.isTile() ? &layoutOf(like[i]) : nullptr));
+  }
+  return out;
+}
+
+namespace {
+
+/// One phi per register of each carried value.
+std::vector<TileVal> makePhis(llvm::IRBuilder<> &b, const std::vector<TileVal> &init, llvm::BasicBlock *from) {
+  std::vector<TileVal> out;
+  for (const TileVal &t : init) {
+    TileVal p = t;
+    for (llvm::Value *&r : p.regs) {
+      llvm::PHINode *phi = b.CreatePHI(r->getType(), 2);
+      phi->addIncoming(r, from);
+      r = phi;
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+void addIncoming(const std::vector<TileVal> &phis, const std::vector<TileVal> &values, llvm::BasicBlock *from) {
+  for (size_t i = 0; i < phis.size(); ++i)
+    for (size_t r = 0; r < phis[i].regs.size(); ++r)
+      llvm::cast<llvm::PHINode>(phis[i].regs[r])->addIncoming(values[i].regs[r], from);
+}
+
+} // namespace
+
+void Lowerer::lowerFor(const Op &op) {
+  llvm::Function *f = kernel_;
+  llvm::Value *lo = scalar(op.operand(0)), *hi = scalar(op.operand(1)), *step = scalar(op.operand(2));
+  const Block &body = op.region(0);
+  std::vector<TileVal> init;
+  std::vector<const Value *> like;
+  for (size_t i = 3; i < op.operands.size(); ++i) {
+    const Value *arg = body.arg(i - 2);
+    init.push_back(get(op.operand(i), arg->type.isTile() ? &layoutOf(arg) : nullptr));
+    like.push_back(arg);
+  }
+  // A loop that would run with a step that is not positive is an error (the
+  // interpreter stops there); on the GPU it traps instead of hanging.
+  ifThen(b.CreateAnd(b.CreateICmpSLT(lo, hi), b.CreateICmpSLE(step, llvm::ConstantInt::get(step->getType(), 0))),
+         [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "for.header", f);
+  llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(ctx, "for.body", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "for.exit", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::PHINode *iv = b.CreatePHI(lo->getType(), 2, "iv");
+  iv->addIncoming(lo, pre);
+  llvm::PHINode *valid = b.CreatePHI(b.getInt1Ty(), 2, "valid");
+  valid->addIncoming(b.getTrue(), pre);
+  std::vector<TileVal> carried = makePhis(b, init, pre);
+  b.CreateCondBr(b.CreateAnd(valid, b.CreateICmpSLT(iv, hi)), bodyBB, exit);
+  b.SetInsertPoint(bodyBB);
+  set(body.arg(0), {true, {}, {iv}});
+  for (size_t i = 0; i < carried.size(); ++i) set(body.arg(i + 1), carried[i]);
+  lowerBlock(body);
+  remat_.emplace_back();
+  std::vector<TileVal> next = yielded(body, like);
+  remat_.pop_back();
+  // The induction variable steps until it would wrap (the interpreter's rule).
+  llvm::Value *ivNext = b.CreateAdd(iv, step);
+  llvm::BasicBlock *latch = b.GetInsertBlock();
+  iv->addIncoming(ivNext, latch);
+  valid->addIncoming(b.CreateICmpSGT(ivNext, iv), latch);
+  addIncoming(carried, next, latch);
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+  for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
+}
+
+void Lowerer::lowerIf(const Op &op) {
+  llvm::Function *f = kernel_;
+  llvm::BasicBlock *thenBB = llvm::BasicBlock::Create(ctx, "if.then", f);
+  llvm::BasicBlock *elseBB = llvm::BasicBlock::Create(ctx, "if.else", f);
+  llvm::BasicBlock *merge = llvm::BasicBlock::Create(ctx, "if.end", f);
+  b.CreateCondBr(scalar(op.operand(0)), thenBB, elseBB);
+  std::vector<const Value *> like;
+  for (const auto &r : op.results) like.push_back(r.get());
+  std::vector<std::pair<std::vector<TileVal>, llvm::BasicBlock *>> arms;
+  for (int arm = 0; arm < 2; ++arm) {
+    b.SetInsertPoint(arm == 0 ? thenBB : elseBB);
+    lowerBlock(op.region(arm));
+    remat_.emplace_back();
+    arms.emplace_back(yielded(op.region(arm), like), b.GetInsertBlock());
+    remat_.pop_back();
+    b.CreateBr(merge);
+  }
+  b.SetInsertPoint(merge);
+  for (size_t i = 0; i < like.size(); ++i) {
+    TileVal t = arms[0].first[i];
+    for (size_t r = 0; r < t.regs.size(); ++r) {
+      llvm::PHINode *phi = b.CreatePHI(t.regs[r]->getType(), 2);
+      phi->addIncoming(arms[0].first[i].regs[r], arms[0].second);
+      phi->addIncoming(arms[1].first[i].regs[r], arms[1].second);
+      t.regs[r] = phi;
+    }
+    set(op.result(i), std::move(t));
+  }
+}
+
+void Lowerer::lowerWhile(const Op &op) {
+  llvm::Function *f = kernel_;
+  const Block &cond = op.region(0), &body = op.region(1);
+  std::vector<TileVal> init;
+  std::vector<const Value *> like;
+  for (size_t i = 0; i < op.operands.size(); ++i) {
+    const Value *arg = body.arg(i);
+    init.push_back(get(op.operand(i), arg->type.isTile() ? &layoutOf(arg) : nullptr));
+    like.push_back(arg);
+  }
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "while.cond", f);
+  llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(ctx, "while.body", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "while.exit", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  std::vector<TileVal> carried = makePhis(b, init, pre);
+  for (size_t i = 0; i < carried.size(); ++i) set(cond.arg(i), carried[i]);
+  lowerBlock(cond);
+  b.CreateCondBr(scalar(cond.terminator()->operand(0)), bodyBB, exit);
+  b.SetInsertPoint(bodyBB);
+  for (size_t i = 0; i < carried.size(); ++i) set(body.arg(i), carried[i]);
+  lowerBlock(body);
+  remat_.emplace_back();
+  std::vector<TileVal> next = yielded(body, like);
+  remat_.pop_back();
+  addIncoming(carried, next, b.GetInsertBlock());
+  b.CreateBr(header);
+  b.SetInsertPoint(exit);
+  for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
+}
+
+void Lowerer::run() {
+  std::vector<llvm::Type *> params;
+  for (size_t i = 0; i < func.numParams(); ++i) {
+    const Type &t = func.param(i)->type;
+    params.push_back(t.isPtr() ? llvmType(ScalarKind::Ptr) : storageType(t.elem));  // i1 travels as a byte
+  }
+  auto *fty = llvm::FunctionType::get(b.getVoidTy(), params, false);
+  kernel_ = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, func.name, mod);
+  kernel_->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  prologue_ = llvm::BasicBlock::Create(ctx, "entry", kernel_);
+  llvm::BasicBlock *start = llvm::BasicBlock::Create(ctx, "body", kernel_);
+  b.SetInsertPoint(prologue_);
+  b.CreateBr(start);
+  b.SetInsertPoint(start);
+  for (size_t i = 0; i < func.numParams(); ++i) {
+    llvm::Argument *a = kernel_->getArg(static_cast<unsigned>(i));
+    a->setName(func.param(i)->name);
+    const Type &t = func.param(i)->type;
+    if (t.isPtr()) a->addAttr(llvm::Attribute::NoUndef);
+    set(func.param(i), {true, {}, {t.elem == ScalarKind::I1 ? static_cast<llvm::Value *>(b.CreateICmpNE(a, b.getInt8(0))) : a}});
+  }
+  lowerBlock(func.body);
+  b.CreateRetVoid();
+
+  // The shared buffer, now that its size is known.
+  if (shared_) {
+    auto *real = new llvm::GlobalVariable(mod, llvm::ArrayType::get(b.getInt8Ty(), static_cast<uint64_t>(sharedBytes_)),
+                                          false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(llvm::ArrayType::get(b.getInt8Ty(), static_cast<uint64_t>(sharedBytes_))),
+                                          "twintile_smem", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    real->setAlignment(llvm::Align(16));
+    shared_->replaceAllUsesWith(real);
+    shared_->eraseFromParent();
+    shared_ = real;
+  }
+  // Kernel annotations: an entry point, launched with 32 * numWarps threads.
+  llvm::NamedMDNode *annotations = mod.getOrInsertNamedMetadata("nvvm.annotations");
+  auto annotate = [&](const char *key, int value) {
+    llvm::Metadata *md[] = {llvm::ValueAsMetadata::get(kernel_), llvm::MDString::get(ctx, key),
+                            llvm::ValueAsMetadata::get(b.getInt32(static_cast<uint32_t>(value)))};
+    annotations->addOperand(llvm::MDNode::get(ctx, md));
+  };
+  annotate("kernel", 1);
+  annotate("maxntidx", 32 * numWarps);
+  annotate("maxntidy", 1);
+  annotate("maxntidz", 1);
+}
+
+} // namespace tt::backend

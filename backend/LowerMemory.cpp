@@ -1,0 +1,200 @@
+//===- LowerMemory.cpp - load, store, atomic_add -------------------------===//
+//
+// A thread accesses its registers of a tile in groups of up to 16 bytes:
+// `w` registers consecutive along the layout's fastest dim become one
+// `ld.global.v4.b32` (or v2, or b32) when the axis analysis proves the
+// addresses consecutive and aligned and the mask constant over the group.
+// The vector accesses are written as predicated PTX (as Triton does), so a
+// masked access needs no branch; narrower ones are plain LLVM loads and
+// stores, branched around when masked. Only the canonical owner of a
+// replicated element stores it or adds to it.
+//===----------------------------------------------------------------------===//
+#include "backend/Lowering.h"
+
+#include <llvm/IR/InlineAsm.h>
+
+#include <numeric>
+
+namespace tt::backend {
+
+using namespace tt::ir;
+
+namespace {
+
+/// "{$0, $1, $2, $3}" for operands first..first+n.
+std::string operandList(int first, int n) {
+  if (n == 1) return "$" + std::to_string(first);
+  std::string s = "{";
+  for (int i = 0; i < n; ++i) s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + "}";
+}
+
+std::string vectorSuffix(int words) { return words == 1 ? ".b32" : ".v" + std::to_string(words) + ".b32"; }
+
+} // namespace
+
+/// The group's elements as `words` 32-bit words, or back.
+static std::vector<llvm::Value *> packWords(Lowerer &L, const std::vector<llvm::Value *> &elems, ScalarKind k, int words) {
+  llvm::IRBuilder<> &b = L.b;
+  llvm::Type *st = L.storageType(k);
+  llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(st, static_cast<unsigned>(elems.size())));
+  for (size_t i = 0; i < elems.size(); ++i) vec = b.CreateInsertElement(vec, L.toStorage(elems[i], k), i);
+  llvm::Value *w = b.CreateBitCast(vec, llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(words)));
+  std::vector<llvm::Value *> out;
+  for (int i = 0; i < words; ++i) out.push_back(b.CreateExtractElement(w, static_cast<uint64_t>(i)));
+  return out;
+}
+
+static std::vector<llvm::Value *> unpackWords(Lowerer &L, const std::vector<llvm::Value *> &words, ScalarKind k, size_t n) {
+  llvm::IRBuilder<> &b = L.b;
+  llvm::Value *w = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(words.size())));
+  for (size_t i = 0; i < words.size(); ++i) w = b.CreateInsertElement(w, words[i], i);
+  llvm::Value *vec = b.CreateBitCast(w, llvm::FixedVectorType::get(L.storageType(k), static_cast<unsigned>(n)));
+  std::vector<llvm::Value *> out;
+  for (size_t i = 0; i < n; ++i) out.push_back(L.fromStorage(b.CreateExtractElement(vec, i), k));
+  return out;
+}
+
+void Lowerer::lowerMemory(const Op &op) {
+  const Value *ptrV = op.operand(0);
+  const Type &pt = ptrV->type;
+  ScalarKind k = pt.pointee;
+  llvm::Type *st = storageType(k);
+  bool isLoad = op.kind == OpKind::Load, isAtomic = op.kind == OpKind::AtomicAdd;
+  size_t maskIdx = isLoad ? 1 : 2;
+  const Value *maskV = op.operands.size() > maskIdx ? op.operand(maskIdx) : nullptr;
+  const Value *otherV = isLoad && op.operands.size() > 2 ? op.operand(2) : nullptr;
+  llvm::Align align(static_cast<uint64_t>(byteSize(k)));
+
+  // One element: an LLVM load, store or atomic, branched around when masked.
+  auto scalarAccess = [&](llvm::Value *ptr, llvm::Value *pred, llvm::Value *value, llvm::Value *other) -> llvm::Value * {
+    if (!pred && op.kind == OpKind::Load) return fromStorage(b.CreateAlignedLoad(st, ptr, align), k);
+    llvm::BasicBlock *from = b.GetInsertBlock();
+    llvm::Value *result = nullptr;
+    ifThen(pred, [&] {
+      if (op.kind == OpKind::Load) result = fromStorage(b.CreateAlignedLoad(st, ptr, align), k);
+      else if (op.kind == OpKind::Store) b.CreateAlignedStore(toStorage(value, k), ptr, align);
+      else
+        result = b.CreateAtomicRMW(isFloat(k) ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add, ptr, value,
+                                   align, llvm::AtomicOrdering::Monotonic);
+    });
+    if (!pred || op.kind == OpKind::Store) return result;
+    // ifThen left us in the join block: merge the loaded value with `other`.
+    llvm::PHINode *phi = b.CreatePHI(result->getType(), 2);
+    for (llvm::BasicBlock *p : llvm::predecessors(b.GetInsertBlock()))
+      phi->addIncoming(p == from ? (other ? other : llvm::Constant::getNullValue(result->getType())) : result, p);
+    return phi;
+  };
+
+  if (pt.isScalar()) {
+    // Every thread loads a scalar; thread 0 alone stores or adds, and shares
+    // what an atomic returned through shared memory.
+    llvm::Value *ptr = scalar(ptrV), *mask = maskV ? scalar(maskV) : nullptr;
+    if (isLoad) return set(op.result(), {true, {}, {scalarAccess(ptr, mask, nullptr, otherV ? scalar(otherV) : nullptr)}});
+    llvm::Value *pred = andMaybe(mask, isThreadZero());
+    llvm::Value *old = scalarAccess(ptr, pred, scalar(op.operand(1)), nullptr);
+    if (!isAtomic) return;
+    llvm::Value *slot = sharedBase(8, op);
+    barrier();
+    ifThen(isThreadZero(), [&] { b.CreateStore(old, slot); });
+    barrier();
+    return set(op.result(), {true, {}, {b.CreateLoad(old->getType(), slot)}});
+  }
+
+  const Layout &l = layoutOf(isLoad || isAtomic ? static_cast<const Value *>(op.result()) : ptrV);
+  TileVal ptrs = get(ptrV, &l);
+  TileVal mask = maskV ? get(maskV, &l) : TileVal{};
+  TileVal other = otherV ? get(otherV, &l) : TileVal{};
+  TileVal value = isLoad ? TileVal{} : get(op.operand(1), &l);
+  const std::vector<RegCoord> &cs = coords(l, pt.shape);
+  std::vector<DimPlan> plan = planDims(l, pt.shape);
+
+  // The vector width: consecutive, aligned, equally masked registers.
+  int f = l.tileOrder()[0];
+  int w = isAtomic ? 1 : vectorWidth(pt, axes.at(ptrV), maskV ? &axes.at(maskV) : nullptr, f);
+  w = std::gcd(w, plan[f].spt);
+  while (w > 1 && (pt.shape[f] % w != 0 || w * static_cast<int>(byteSize(k)) < 4)) w /= 2;
+  int words = w * static_cast<int>(byteSize(k)) / 4;
+
+  int64_t n = numRegisters(l, pt.shape);
+  std::vector<llvm::Value *> result(static_cast<size_t>(n));
+  for (int64_t r = 0; r < n; ++r) {
+    std::vector<int64_t> rd = regDims(l, pt.shape, r);
+    if (rd[f] % w != 0) continue;
+    std::vector<size_t> group;
+    for (int j = 0; j < w; ++j) {
+      std::vector<int64_t> g = rd;
+      g[f] += j;
+      group.push_back(static_cast<size_t>(regIndex(l, pt.shape, g)));
+    }
+    size_t r0 = group[0];
+    llvm::Value *pred = maskV ? mask.regs[r0] : nullptr;
+    if (!isLoad) pred = andMaybe(pred, cs[r0].canonical);
+    if (w == 1) {
+      llvm::Value *v = scalarAccess(ptrs.regs[r0], pred, isLoad ? nullptr : value.regs[r0],
+                                    otherV ? other.regs[r0] : nullptr);
+      if (v) result[r0] = v;
+      continue;
+    }
+    // Predicated PTX for the whole group.
+    llvm::Type *i32 = b.getInt32Ty();
+    std::vector<llvm::Value *> args;
+    std::vector<llvm::Type *> argTys;
+    std::string constraints, text;
+    if (isLoad) {
+      std::vector<llvm::Value *> init;
+      if (pred) {
+        std::vector<llvm::Value *> elems;
+        for (size_t g : group) elems.push_back(otherV ? other.regs[g] : llvm::Constant::getNullValue(llvmType(k)));
+        init = packWords(*this, elems, k, words);
+      }
+      for (int i = 0; i < words; ++i) constraints += "=r,";
+      constraints += "l";
+      args.push_back(ptrs.regs[r0]);
+      if (pred) {
+        constraints += ",b";
+        args.push_back(pred);
+        for (int i = 0; i < words; ++i) {
+          constraints += ",r";
+          args.push_back(init[static_cast<size_t>(i)]);
+          text += "mov.b32 $" + std::to_string(i) + ", $" + std::to_string(words + 2 + i) + ";\n\t";
+        }
+        text += "@$" + std::to_string(words + 1) + " ";
+      }
+      text += "ld.global" + vectorSuffix(words) + " " + operandList(0, words) + ", [$" + std::to_string(words) + "];";
+      for (llvm::Value *a : args) argTys.push_back(a->getType());
+      llvm::Type *retTy = words == 1 ? static_cast<llvm::Type *>(i32)
+                                     : llvm::StructType::get(ctx, std::vector<llvm::Type *>(static_cast<size_t>(words), i32));
+      auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(retTy, argTys, false), text, constraints, true);
+      llvm::Value *ret = b.CreateCall(asmFn, args);
+      std::vector<llvm::Value *> ws;
+      for (int i = 0; i < words; ++i) ws.push_back(words == 1 ? ret : b.CreateExtractValue(ret, {static_cast<unsigned>(i)}));
+      std::vector<llvm::Value *> elems = unpackWords(*this, ws, k, group.size());
+      for (size_t j = 0; j < group.size(); ++j) result[group[j]] = elems[j];
+      continue;
+    }
+    std::vector<llvm::Value *> elems;
+    for (size_t g : group) elems.push_back(value.regs[g]);
+    args = packWords(*this, elems, k, words);
+    for (int i = 0; i < words; ++i) constraints += "r,";
+    constraints += "l";
+    args.push_back(ptrs.regs[r0]);
+    if (pred) {
+      constraints += ",b";
+      args.push_back(pred);
+      text += "@$" + std::to_string(words + 1) + " ";
+    }
+    text += "st.global" + vectorSuffix(words) + " [$" + std::to_string(words) + "], " + operandList(0, words) + ";";
+    constraints += ",~{memory}";
+    for (llvm::Value *a : args) argTys.push_back(a->getType());
+    auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), argTys, false), text, constraints, true);
+    b.CreateCall(asmFn, args);
+  }
+  if (op.kind == OpKind::Store) return;
+  TileVal out{false, l, result};
+  // An atomic's old value is known to the owner alone: share it with copies.
+  if (isAtomic && hasReplication(l, pt.shape)) out = throughShared(op.result()->type, out, l, op, nullptr, true);
+  set(op.result(), std::move(out));
+}
+
+} // namespace tt::backend

@@ -1,0 +1,188 @@
+//===- LowerReduce.cpp - reductions and cumsum ----------------------------===//
+//
+// A reduction along tile dim `a` runs at the three levels of the layout, as
+// Triton's does:
+//   1. registers: each thread combines its registers along a;
+//   2. lanes: a butterfly of shfl.sync.bfly over the lane bits of a, after
+//      which every lane along a holds the warp's partial;
+//   3. warps: when warps split a, each writes its partial to shared memory
+//      and every thread combines the warps' partials.
+// Elements a thread holds only as a wrapped copy are replaced by the
+// identity first, so each element counts once. The result has the sliced
+// layout: every thread ends with the values it needs, without broadcast.
+// f16 and bf16 accumulate in f32, argmax/argmin carry (value, index) pairs
+// and keep the first extreme, NaN ignored (IR.h).
+//
+// cumsum is an inclusive scan through shared memory (Hillis-Steele, log2 n
+// steps), simple and exact in its data movement.
+//===----------------------------------------------------------------------===//
+#include "backend/Lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+
+#include <cassert>
+#include <limits>
+
+namespace tt::backend {
+
+using namespace tt::ir;
+
+namespace {
+
+struct Acc {
+  llvm::Value *value;
+  llvm::Value *index;  // argmax/argmin only
+};
+
+} // namespace
+
+TileVal Lowerer::lowerReduce(const Op &op) {
+  const Value *inV = op.operand(0);
+  const Type &in = inV->type;
+  ScalarKind k = in.elem, acc = computeKind(k);
+  int axis = static_cast<int>(op.intAttr("axis"));
+  bool arg = op.kind == OpKind::Argmax || op.kind == OpKind::Argmin;
+  bool wantMax = op.kind == OpKind::Max || op.kind == OpKind::Argmax;
+  bool fp = isFloat(k);
+  const Layout &l = layoutOf(inV);
+  TileVal x = get(inV, &l);
+  llvm::Type *accTy = llvmType(acc);
+
+  llvm::Value *identity;
+  if (op.kind == OpKind::Sum) identity = llvm::Constant::getNullValue(accTy);
+  else if (fp) identity = llvm::ConstantFP::getNaN(accTy);  // ignored by maxnum/minnum
+  else {
+    unsigned bits = accTy->getIntegerBitWidth();
+    identity = wantMax ? llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMinValue(bits))
+                       : llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMaxValue(bits));
+  }
+  llvm::Value *noIndex = c32(std::numeric_limits<int32_t>::max());
+
+  // Combines two partials; for arg reductions, the better value, the lower
+  // index on ties, a NaN never better.
+  auto combine = [&](Acc p, Acc q) -> Acc {
+    if (!arg) return {binary(op.kind, p.value, q.value, acc), nullptr};
+    llvm::Value *better = fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OLT, q.value, p.value)
+                             : b.CreateICmp(wantMax ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_SLT, q.value, p.value);
+    llvm::Value *tie = fp ? b.CreateFCmpOEQ(q.value, p.value) : b.CreateICmpEQ(q.value, p.value);
+    llvm::Value *take = b.CreateOr(better, b.CreateAnd(tie, b.CreateICmpSLT(q.index, p.index)));
+    if (fp) take = b.CreateOr(take, b.CreateAnd(b.CreateFCmpUNO(p.value, p.value), b.CreateFCmpORD(q.value, q.value)));
+    return {b.CreateSelect(take, q.value, p.value), b.CreateSelect(take, q.index, p.index)};
+  };
+
+  const std::vector<RegCoord> &cs = coords(l, in.shape);
+  std::vector<DimPlan> plan = planDims(l, in.shape);
+  Layout outL = l.sliced(axis);
+  Shape outShape = in.shape;
+  outShape.erase(outShape.begin() + axis);
+  int64_t nOut = numRegisters(outL, outShape);
+
+  // 1. Within the thread.
+  std::vector<Acc> part(static_cast<size_t>(nOut));
+  std::vector<bool> started(static_cast<size_t>(nOut), false);
+  for (int64_t r = 0; r < numRegisters(l, in.shape); ++r) {
+    std::vector<int64_t> rd = regDims(l, in.shape, r);
+    std::vector<int64_t> od = rd;
+    od.erase(od.begin() + axis);
+    size_t o = static_cast<size_t>(regIndex(outL, outShape, od));
+    const RegCoord &c = cs[static_cast<size_t>(r)];
+    Acc e{widen(x.regs[static_cast<size_t>(r)], k), arg ? c.idx[static_cast<size_t>(axis)] : nullptr};
+    if (llvm::Value *inside = c.inside[static_cast<size_t>(axis)]) {
+      e.value = b.CreateSelect(inside, e.value, identity);
+      if (arg) e.index = b.CreateSelect(inside, e.index, noIndex);
+    }
+    part[o] = started[o] ? combine(part[o], e) : e;
+    started[o] = true;
+  }
+
+  // 2. Across the lanes along the axis.
+  int p = l.dims[static_cast<size_t>(axis)];
+  int laneStride = 1;
+  for (int q : l.order) {
+    if (q == p) break;
+    laneStride *= l.threadsPerWarp[q];
+  }
+  for (int m = 1; m < l.threadsPerWarp[p]; m *= 2)
+    for (Acc &a : part) a = combine(a, {shuffleXor(a.value, m * laneStride), arg ? shuffleXor(a.index, m * laneStride) : nullptr});
+
+  // 3. Across the warps along the axis, through shared memory.
+  int warps = l.warpsPerCTA[p];
+  if (warps > 1) {
+    const std::vector<RegCoord> &oc = coords(outL, outShape);
+    int64_t slots = std::max<int64_t>(1, numElements(outShape));
+    int64_t valueBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(accTy));
+    llvm::Value *base = sharedBase(warps * slots * (valueBytes + (arg ? 4 : 0)), op);
+    llvm::Value *indexBase = arg ? b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(warps * slots * valueBytes))) : nullptr;
+    llvm::Value *wc = warpCoord(l, p), *lc = laneCoord(l, p);
+    barrier();
+    for (size_t o = 0; o < part.size(); ++o) {
+      llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape));
+      ifThen(b.CreateICmpEQ(lc, c32(0)), [&] {
+        b.CreateStore(part[o].value, b.CreateGEP(accTy, base, slot));
+        if (arg) b.CreateStore(part[o].index, b.CreateGEP(b.getInt32Ty(), indexBase, slot));
+      });
+    }
+    barrier();
+    for (size_t o = 0; o < part.size(); ++o) {
+      llvm::Value *lin = outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape);
+      Acc total{nullptr, nullptr};
+      for (int w = 0; w < warps; ++w) {
+        llvm::Value *slot = b.CreateAdd(c32(w * slots), lin);
+        Acc e{b.CreateLoad(accTy, b.CreateGEP(accTy, base, slot)),
+              arg ? b.CreateLoad(b.getInt32Ty(), b.CreateGEP(b.getInt32Ty(), indexBase, slot)) : nullptr};
+        total = w == 0 ? e : combine(total, e);
+      }
+      part[o] = total;
+    }
+  }
+
+  TileVal out{outShape.empty(), outShape.empty() ? Layout{} : outL, {}};
+  for (Acc &a : part) {
+    if (arg) out.regs.push_back(b.CreateSelect(b.CreateICmpEQ(a.index, noIndex), c32(0), a.index));
+    else out.regs.push_back(narrow(a.value, k));
+  }
+  (void)plan;
+  return out;
+}
+
+TileVal Lowerer::lowerCumsum(const Op &op) {
+  const Value *inV = op.operand(0);
+  const Type &in = inV->type;
+  ScalarKind k = in.elem, acc = computeKind(k);
+  llvm::Type *accTy = llvmType(acc);
+  size_t axis = static_cast<size_t>(op.intAttr("axis"));
+  const Layout &l = layoutOf(op.result());
+  TileVal x = get(inV, &l);
+  const std::vector<RegCoord> &cs = coords(l, in.shape);
+  int64_t n = in.numElements(), len = in.shape[axis], stride = 1;
+  for (size_t d = axis + 1; d < in.shape.size(); ++d) stride *= in.shape[d];
+  int64_t bytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(accTy));
+  // Two buffers, ping-ponged: step s adds the element s places back.
+  llvm::Value *base = sharedBase(2 * n * bytes, op);
+  llvm::Value *bufs[2] = {base, b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(n * bytes)))};
+  std::vector<llvm::Value *> lin;
+  for (const RegCoord &c : cs) lin.push_back(linearIndex(c.idx, in.shape));
+  barrier();
+  for (size_t r = 0; r < x.regs.size(); ++r)
+    b.CreateStore(widen(x.regs[r], k), b.CreateGEP(accTy, bufs[0], lin[r]));
+  int cur = 0;
+  for (int64_t s = 1; s < len; s *= 2) {
+    barrier();
+    for (size_t r = 0; r < x.regs.size(); ++r) {
+      llvm::Value *self = b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], lin[r]));
+      llvm::Value *has = b.CreateICmpSGE(cs[r].idx[axis], c32(s));
+      llvm::Value *back = b.CreateSelect(has, b.CreateSub(lin[r], c32(s * stride)), lin[r]);
+      llvm::Value *prev = b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], back));
+      llvm::Value *sum = binary(OpKind::Add, self, prev, acc);
+      b.CreateStore(b.CreateSelect(has, sum, self), b.CreateGEP(accTy, bufs[1 - cur], lin[r]));
+    }
+    cur = 1 - cur;
+  }
+  barrier();
+  TileVal out{false, l, {}};
+  for (size_t r = 0; r < x.regs.size(); ++r)
+    out.regs.push_back(narrow(b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], lin[r])), k));
+  return out;
+}
+
+} // namespace tt::backend

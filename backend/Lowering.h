@@ -1,0 +1,182 @@
+//===- Lowering.h - the state shared by the op-family lowerings ----------===//
+//
+// Internal to the backend. A Lowerer turns one ir::Func into one NVPTX kernel
+// in an llvm::Module. Each tile value becomes the registers its layout gives
+// the calling thread (TileVal), each scalar one uniform LLVM value. The
+// driver (LowerFunc.cpp) walks the body, builds control flow and dispatches
+// each op to its family:
+//
+//   LowerElementwise.cpp  arithmetic, comparisons, casts, math, constants,
+//                         arange, splat, broadcast, expand_dims, trans
+//   LowerMemory.cpp       load, store, atomic_add (vectorized by axis info)
+//   LowerReduce.cpp       sum/max/min/argmax/argmin (registers, shuffles,
+//                         shared memory), cumsum
+//   LowerShared.cpp       layout conversion and reshape through shared memory
+//   LowerDot.cpp          dot on the FMA units
+//   LowerDebug.cpp        device_print (vprintf), device_assert
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/AxisInfo.h"
+#include "backend/Backend.h"
+#include "backend/Layout.h"
+#include "ir/IR.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tt::backend {
+
+/// A value in registers: one LLVM value per register of the layout, or one
+/// uniform value for a scalar.
+struct TileVal {
+  bool scalar = true;
+  Layout layout;
+  std::vector<llvm::Value *> regs;
+};
+
+/// The coordinates of one register's element, and whether this thread is its
+/// canonical owner (null: always).
+struct RegCoord {
+  std::vector<llvm::Value *> idx;  // i32 per tile dim
+  llvm::Value *canonical = nullptr;
+  std::vector<llvm::Value *> inside;  // per tile dim: not a wrapped copy (null: never wraps)
+};
+
+class Lowerer {
+public:
+  Lowerer(const ir::Func &func, const CompileOptions &options, int numWarps, bool libdevice,
+          const AxisInfoMap &axes, const LayoutMap &layouts, llvm::Module &module);
+
+  /// Emits the kernel. Throws BackendError at an op the backend refuses.
+  void run();
+  int sharedBytes() const { return static_cast<int>(sharedBytes_); }
+  const std::vector<std::string> &notes() const { return notes_; }
+
+  // --- for the op families ------------------------------------------------
+  const ir::Func &func;
+  const CompileOptions &options;
+  const int numWarps;
+  const bool libdevice;
+  const AxisInfoMap &axes;
+  const LayoutMap &layouts;
+  llvm::Module &mod;
+  llvm::LLVMContext &ctx;
+  llvm::IRBuilder<> b;
+
+  [[noreturn]] void fail(const ir::Op &op, const std::string &message) const;
+  void note(const std::string &n);
+
+  llvm::Type *llvmType(ir::ScalarKind k) const;           // an element (ptr: global)
+  llvm::Type *llvmType(const ir::Type &t) const { return llvmType(t.elem); }
+  llvm::Type *storageType(ir::ScalarKind k) const;        // in memory (i1: i8)
+  llvm::Type *i32() { return b.getInt32Ty(); }
+  llvm::Value *c32(int64_t v) { return b.getInt32(static_cast<uint32_t>(v)); }
+
+  /// The layout assigned to `v` (tile values only).
+  const Layout &layoutOf(const ir::Value *v) const;
+  /// `v` in registers of layout `want` (null: as it is), converting (by
+  /// recomputation where cheap, else through shared memory) if needed.
+  TileVal get(const ir::Value *v, const Layout *want = nullptr);
+  /// Scalar `v`'s one LLVM value.
+  llvm::Value *scalar(const ir::Value *v);
+  void set(const ir::Value *v, TileVal t);
+  /// Converts registers `t` of a tile of `type` to layout `want`.
+  TileVal convert(const ir::Type &type, const TileVal &t, const Layout &want, const ir::Op &at);
+
+  /// Per register of `l` over `shape`: coordinates and ownership. Computed
+  /// once per layout and shape, in the kernel's prologue.
+  const std::vector<RegCoord> &coords(const Layout &l, const ir::Shape &shape);
+  /// Lane and warp numbers, and this thread's coordinate along each parent
+  /// dim at the lane and warp level (prologue values).
+  llvm::Value *laneId();
+  llvm::Value *warpId();
+  llvm::Value *laneCoord(const Layout &l, int parentDim);
+  llvm::Value *warpCoord(const Layout &l, int parentDim);
+  /// The register index holding tile coordinate `regDims` (per tile dim).
+  static int64_t regIndex(const Layout &l, const ir::Shape &shape, const std::vector<int64_t> &regDims);
+  /// The per-dim register indices of register `r`.
+  static std::vector<int64_t> regDims(const Layout &l, const ir::Shape &shape, int64_t r);
+
+  /// A shared-memory window of `bytes` at the start of the kernel's one
+  /// shared buffer (uses are separated by barriers); the buffer grows to the
+  /// largest request. Errors at `at` beyond the static limit.
+  llvm::Value *sharedBase(int64_t bytes, const ir::Op &at);
+  void barrier();
+  /// Row-major element offset of coordinates in `shape`.
+  llvm::Value *linearIndex(const std::vector<llvm::Value *> &idx, const ir::Shape &shape);
+  /// Writes the canonical registers of `t` (type `type`) into shared memory
+  /// row-major at `base`, reads them back in layout `want`: the general
+  /// layout change. Barriers before and after the write.
+  /// With ownersOnly, only canonical owners write (the other copies may
+  /// differ, e.g. the old values of an atomic only the owner performed).
+  TileVal throughShared(const ir::Type &type, const TileVal &t, const Layout &want, const ir::Op &at,
+                        const ir::Shape *readShape = nullptr, bool ownersOnly = false);
+  /// Thread 0 of the program: the owner of scalars.
+  llvm::Value *isThreadZero();
+  /// An element to/from its in-memory form (i1 <-> i8, ptr <-> i64).
+  llvm::Value *toStorage(llvm::Value *v, ir::ScalarKind k);
+  llvm::Value *fromStorage(llvm::Value *v, ir::ScalarKind k);
+
+  /// Shuffles `v` (any element kind) from lane (self xor mask).
+  llvm::Value *shuffleXor(llvm::Value *v, int mask);
+  /// Emits `if (cond) { body }` around code built by `body`.
+  void ifThen(llvm::Value *cond, const std::function<void()> &body);
+  /// A string constant (generic address) for vprintf and assertions.
+  llvm::Value *cString(const std::string &s);
+  /// cond-and, treating null as true.
+  llvm::Value *andMaybe(llvm::Value *a, llvm::Value *c);
+
+  // The op families.
+  TileVal lowerElementwise(const ir::Op &op, const Layout *l);
+  TileVal lowerShapeOp(const ir::Op &op, const Layout *l);
+  void lowerMemory(const ir::Op &op);
+  TileVal lowerReduce(const ir::Op &op);
+  TileVal lowerCumsum(const ir::Op &op);
+  TileVal lowerReshape(const ir::Op &op);
+  TileVal lowerDot(const ir::Op &op);
+  void lowerDebug(const ir::Op &op);
+  /// The kernel's first block, where allocas go.
+  llvm::BasicBlock *kernelEntry() const { return prologue_; }
+  /// Math: libdevice when linked, else fast approximations.
+  llvm::Value *math(const ir::Op &op, ir::OpKind k, llvm::Value *x, ir::ScalarKind elem);
+  /// Elementwise combination of two LLVM values of kind `k` (shared with
+  /// reductions and dot): add, max, min, ...
+  llvm::Value *binary(ir::OpKind k, llvm::Value *x, llvm::Value *y, ir::ScalarKind elem);
+  /// f16/bf16 go through f32.
+  llvm::Value *widen(llvm::Value *v, ir::ScalarKind k);
+  llvm::Value *narrow(llvm::Value *v, ir::ScalarKind k);
+  static ir::ScalarKind computeKind(ir::ScalarKind k);
+
+private:
+  std::unordered_map<const ir::Value *, TileVal> values_;
+  std::map<std::string, std::vector<RegCoord>> coords_;
+  std::map<std::string, llvm::Value *> prologueValues_;
+  /// Values recomputed in another layout, per region nesting (inner last).
+  std::vector<std::map<std::pair<const ir::Value *, std::string>, TileVal>> remat_;
+  std::vector<std::string> notes_;
+  llvm::Function *kernel_ = nullptr;
+  const ir::Op *current_ = nullptr;  // the op being lowered, for conversions
+  llvm::BasicBlock *prologue_ = nullptr;
+  llvm::GlobalVariable *shared_ = nullptr;
+  int64_t sharedBytes_ = 0;
+  std::map<std::string, llvm::Value *> strings_;
+
+  llvm::IRBuilder<> atPrologue();
+  void lowerBlock(const ir::Block &block);
+  void lowerOp(const ir::Op &op);
+  TileVal lowerPure(const ir::Op &op, const Layout *l);
+  bool canRecompute(const ir::Value *v, int budget) const;
+  void lowerFor(const ir::Op &op);
+  void lowerIf(const ir::Op &op);
+  void lowerWhile(const ir::Op &op);
+  /// The values a region yields, in the layouts `like` gives.
+  std::vector<TileVal> yielded(const ir::Block &region, const std::vector<const ir::Value *> &like);
+};
+
+} // namespace tt::backend

@@ -1,0 +1,118 @@
+//===- Manifest.cpp - the launch manifest as JSON ------------------------===//
+//
+//   {
+//     "format": "twintile-manifest-1",
+//     "kernel": "add1",
+//     "arch": "sm_90a",
+//     "num_warps": 4,
+//     "threads_per_program": 128,
+//     "shared_bytes": 0,
+//     "params": [
+//       {"name": "x", "type": "ptr<f32>", "aligned16": true, "divisible16": false},
+//       ...
+//     ]
+//   }
+//
+// Keys are written in this order, indented by two spaces. Reading checks the
+// format and the type of every field, and names the first one that is wrong.
+//===----------------------------------------------------------------------===//
+#include "backend/Backend.h"
+
+#include <nlohmann/json.hpp>
+
+#include <limits>
+#include <stdexcept>
+
+namespace tt::backend {
+
+namespace {
+
+constexpr const char *kFormat = "twintile-manifest-1";
+
+using Json = nlohmann::ordered_json;
+
+[[noreturn]] void fail(const std::string &what) { throw std::runtime_error("manifest: " + what); }
+
+const Json &field(const Json &obj, const char *key, const std::string &where) {
+  auto it = obj.find(key);
+  if (it == obj.end()) fail(where + "missing field '" + key + "'");
+  return *it;
+}
+
+std::string getString(const Json &obj, const char *key, const std::string &where = {}) {
+  const Json &v = field(obj, key, where);
+  if (!v.is_string()) fail(where + "field '" + key + "' must be a string, not " + v.type_name());
+  return v.get<std::string>();
+}
+
+bool getBool(const Json &obj, const char *key, const std::string &where = {}) {
+  const Json &v = field(obj, key, where);
+  if (!v.is_boolean()) fail(where + "field '" + key + "' must be a boolean, not " + v.type_name());
+  return v.get<bool>();
+}
+
+int getInt(const Json &obj, const char *key, int min, const std::string &where = {}) {
+  const Json &v = field(obj, key, where);
+  if (!v.is_number_integer()) fail(where + "field '" + key + "' must be an integer, not " + v.type_name());
+  constexpr int64_t max = std::numeric_limits<int>::max();
+  bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= static_cast<uint64_t>(max) : v.get<int64_t>() <= max;
+  if (!fits || v.get<int64_t>() < min)
+    fail(where + "field '" + key + "' must be at least " + std::to_string(min) + " and fit in an int, not " +
+         v.dump());
+  return static_cast<int>(v.get<int64_t>());
+}
+
+} // namespace
+
+std::string Manifest::toJson() const {
+  Json params = Json::array();
+  for (const Param &p : this->params)
+    params.push_back(Json{{"name", p.name},
+                          {"type", p.type},
+                          {"aligned16", p.assume.aligned16},
+                          {"divisible16", p.assume.divisible16}});
+  Json j;
+  j["format"] = kFormat;
+  j["kernel"] = kernel;
+  j["arch"] = arch;
+  j["num_warps"] = numWarps;
+  j["threads_per_program"] = threadsPerProgram;
+  j["shared_bytes"] = sharedBytes;
+  j["params"] = std::move(params);
+  return j.dump(2) + "\n";
+}
+
+Manifest Manifest::fromJson(const std::string &text) {
+  Json j;
+  try {
+    j = Json::parse(text);
+  } catch (const Json::parse_error &e) {
+    fail(std::string("not valid JSON: ") + e.what());
+  }
+  if (!j.is_object()) fail(std::string("expected an object, not ") + j.type_name());
+  std::string format = getString(j, "format");
+  if (format != kFormat) fail("format is '" + format + "', expected '" + kFormat + "'");
+
+  Manifest m;
+  m.kernel = getString(j, "kernel");
+  m.arch = getString(j, "arch");
+  m.numWarps = getInt(j, "num_warps", 1);
+  m.threadsPerProgram = getInt(j, "threads_per_program", 1);
+  m.sharedBytes = getInt(j, "shared_bytes", 0);
+  const Json &params = field(j, "params", {});
+  if (!params.is_array()) fail(std::string("field 'params' must be an array, not ") + params.type_name());
+  for (size_t i = 0; i < params.size(); ++i) {
+    const Json &p = params[i];
+    std::string where = "params[" + std::to_string(i) + "]: ";
+    if (!p.is_object()) fail(where + "expected an object, not " + p.type_name());
+    Param param;
+    param.name = getString(p, "name", where);
+    param.type = getString(p, "type", where);
+    param.assume.aligned16 = getBool(p, "aligned16", where);
+    param.assume.divisible16 = getBool(p, "divisible16", where);
+    m.params.push_back(std::move(param));
+  }
+  return m;
+}
+
+} // namespace tt::backend

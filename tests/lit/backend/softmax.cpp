@@ -1,0 +1,19 @@
+// softmax reduces a row within each warp by shfl.sync butterflies, and across
+// the four warps through shared memory, with no local memory (stack).
+// RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit ptx | FileCheck %s
+// RUN: twintile compile --frontend=parse %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f16,256>' --emit ptx --target sm_80 | FileCheck %s
+// The LLVM IR carries the kernel annotations the NVPTX target reads.
+// RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit llvm | FileCheck %s --check-prefix=LLVM
+
+// CHECK: .shared .align 16 .b8 twintile_smem[
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
+// CHECK: bar.sync 0;
+// CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
+// CHECK-NOT: .local
+// CHECK: ret;
+
+// LLVM: define ptx_kernel void @softmax(ptr addrspace(1) {{.*}}%x, ptr addrspace(1) {{.*}}%y, i32 %n_cols, i32 %stride)
+// LLVM: @llvm.nvvm.shfl.sync.bfly.i32
+// LLVM: !{ptr @softmax, !"kernel", i32 1}
+// LLVM: !{ptr @softmax, !"maxntidx", i32 128}

@@ -198,7 +198,8 @@ int main(int argc, char **argv) {
   compile->add_option("--frontend", frontend, "trace (run the kernel on abstract values) or parse (read its AST)")
       ->check(CLI::IsMember({"trace", "parse"}));
   compile->add_option("file", file, "kernel source file")->required();
-  compile->add_option("--kernel", kernel, "the specialization, e.g. 'softmax<f16,1024>'")->required();
+  auto nonEmpty = [](const std::string &s) { return s.empty() ? std::string("must name a kernel") : std::string(); };
+  compile->add_option("--kernel", kernel, "the specialization, e.g. 'softmax<f16,1024>'")->required()->check(nonEmpty);
   compile->add_option("--emit", emit, "the stage to print: tile (the tile IR), llvm (optimized LLVM IR), ptx")
       ->check(CLI::IsMember({"tile", "llvm", "ptx"}));
   std::string target = "sm_90a";
@@ -207,9 +208,11 @@ int main(int argc, char **argv) {
   compile->add_option("--target", target, "GPU architecture for llvm/ptx: sm_90a (default) or sm_80")
       ->check(CLI::IsMember({"sm_90a", "sm_80"}));
   compile->add_option("--assume-aligned", assumeAligned, "pointer parameters promised 16-byte aligned ('*': all)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   compile->add_option("--assume-divisible", assumeDivisible, "integer parameters promised divisible by 16 ('*': all)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   compile->add_flag("--resources", resources, "print ptxas's report (registers, spills, stack, shared memory) to standard error");
   compile->add_option("-o", output, "output file (- for standard output)");
   compile->add_flag("-O", optimize, "run the cleanup pipeline (canonicalize, cse, dce) on the tile IR");
@@ -222,7 +225,7 @@ int main(int argc, char **argv) {
   std::string diffFile, diffKernel;
   bool show = false;
   diff->add_option("file", diffFile, "kernel source file")->required();
-  diff->add_option("--kernel", diffKernel, "the specialization, e.g. 'softmax<f16,1024>'")->required();
+  diff->add_option("--kernel", diffKernel, "the specialization, e.g. 'softmax<f16,1024>'")->required()->check(nonEmpty);
   diff->add_flag("--show", show, "print the two IRs side by side");
 
   CLI11_PARSE(app, argc, argv);

@@ -19,3 +19,5 @@ TT_KERNEL void bigdot(Ptr<f32> a, Ptr<f32> c) {
 // NAME: error: kernel 'bigdot' has no parameter 'nope'
 // KIND: error: 'a' is ptr<f32>, not an integer: it cannot be assumed divisible
 // TARGET: --target: sm_70 not in {sm_90a,sm_80}
+// RUN: not twintile compile --frontend=trace %s --kernel '' --emit ptx 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: --kernel: must name a kernel

@@ -50,8 +50,14 @@ void prepareModule(llvm::Module &module, const std::string &arch) {
 }
 
 std::string linkLibdevice(llvm::Module &module, const std::string &path) {
+  // Reading the 500 KB of bitcode costs more than most kernels' whole
+  // compile: skip it when nothing calls into it.
+  bool calls = false;
+  for (const llvm::Function &f : module) calls |= f.isDeclaration() && f.getName().starts_with("__nv_");
+  if (!calls) return {};
   llvm::SMDiagnostic err;
-  std::unique_ptr<llvm::Module> lib = llvm::parseIRFile(path, err, module.getContext());
+  // Lazily: only the bodies of the functions linked in are read.
+  std::unique_ptr<llvm::Module> lib = llvm::getLazyIRFileModule(path, err, module.getContext());
   if (!lib) return "cannot read libdevice at " + path + ": " + err.getMessage().str();
   lib->setTargetTriple(module.getTargetTriple());
   lib->setDataLayout(module.getDataLayout());

@@ -223,13 +223,19 @@ private:
       AxisInfo r = unknown(t);
       for (size_t d = 0; d < r.contiguity.size(); ++d) {
         int64_t c = gcd(a.constancy[d], b.constancy[d]);
-        // A run counting up from a multiple of g, against a bound that is a
-        // multiple of g, compares the same way over aligned groups of g.
-        auto runs = [&](const AxisInfo &x, const AxisInfo &y) {
-          int64_t g = gcd(x.contiguity[d], gcd(x.divisibility[d], y.divisibility[d]));
-          return gcd(g, y.constancy[d]);
+        // x < m and x >= m, x counting up from a multiple of g and m a
+        // multiple of g, flip only at a multiple of g: over aligned groups of
+        // g they are constant. (x <= m, x > m flip one later, inside a
+        // group; eq and ne hold at single points.) With the operands swapped,
+        // m > x and m <= x are the same tests.
+        auto runs = [&](const AxisInfo &x, const AxisInfo &m) {
+          int64_t g = gcd(x.contiguity[d], gcd(x.divisibility[d], m.divisibility[d]));
+          return gcd(g, m.constancy[d]);
         };
-        if (!op.operand(0)->type.isFloat()) c = std::max({c, runs(a, b), runs(b, a)});
+        if (op.operand(0)->type.isInt()) {
+          if (op.kind == OpKind::Lt || op.kind == OpKind::Ge) c = std::max(c, runs(a, b));
+          if (op.kind == OpKind::Gt || op.kind == OpKind::Le) c = std::max(c, runs(b, a));
+        }
         r.constancy[d] = c;
       }
       return r;

@@ -77,6 +77,16 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   }
 }
 
+llvm::Value *Lowerer::fmod(llvm::Value *x, llvm::Value *y, ScalarKind elem) {
+  // LLVM's frem becomes x - trunc(x / y) * y on NVPTX, which is not exact;
+  // the IR's rem of floats is fmod. libdevice's is exact.
+  if (!libdevice)
+    fail(*current_, "'rem' of floats needs libdevice's exact fmod, which was not found (run scripts/setup or set "
+                    "TWINTILE_LIBDEVICE)");
+  llvm::Type *t = x->getType();
+  return b.CreateCall(mod.getOrInsertFunction(elem == ScalarKind::F64 ? "__nv_fmod" : "__nv_fmodf", t, t, t), {x, y});
+}
+
 llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKind elem) {
   if (isFloat(elem)) {
     switch (k) {
@@ -84,7 +94,7 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     case OpKind::Sub: return b.CreateFSub(x, y);
     case OpKind::Mul: return b.CreateFMul(x, y);
     case OpKind::Div: return b.CreateFDiv(x, y);
-    case OpKind::Rem: return b.CreateFRem(x, y);
+    case OpKind::Rem: return fmod(x, y, elem);
     case OpKind::Minimum: case OpKind::Min: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
     case OpKind::Maximum: case OpKind::Max: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
     default: break;
@@ -106,8 +116,11 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     llvm::Value *q = k == OpKind::Div ? b.CreateSDiv(x, safe) : b.CreateSRem(x, safe);
     return b.CreateSelect(minusOne, k == OpKind::Div ? b.CreateSub(zero, x) : zero, q);
   }
-  case OpKind::Minimum: case OpKind::Min: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
-  case OpKind::Maximum: case OpKind::Max: return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+  // i1 holds 0 or 1 (IR.h), where LLVM's signed view of it is 0 or -1.
+  case OpKind::Minimum: case OpKind::Min:
+    return b.CreateBinaryIntrinsic(elem == ScalarKind::I1 ? llvm::Intrinsic::umin : llvm::Intrinsic::smin, x, y);
+  case OpKind::Maximum: case OpKind::Max:
+    return b.CreateBinaryIntrinsic(elem == ScalarKind::I1 ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, x, y);
   case OpKind::And: return b.CreateAnd(x, y);
   case OpKind::Or: return b.CreateOr(x, y);
   case OpKind::Xor: return b.CreateXor(x, y);
@@ -118,6 +131,7 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     llvm::Value *out = b.CreateICmpUGE(y, llvm::ConstantInt::get(t, width));
     llvm::Value *amt = b.CreateSelect(out, zero, y);
     if (k == OpKind::Shl) return b.CreateSelect(out, zero, b.CreateShl(x, amt));
+    if (elem == ScalarKind::I1) return b.CreateSelect(out, zero, x);  // never negative: no sign to fill
     return b.CreateAShr(x, b.CreateSelect(out, llvm::ConstantInt::get(t, width - 1), amt));
   }
   default: break;
@@ -128,14 +142,16 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
 
 namespace {
 
-llvm::CmpInst::Predicate predicate(OpKind k, bool fp) {
+/// Floats compare ordered (ne unordered: true on NaN), integers signed, i1
+/// unsigned (it holds 0 or 1).
+llvm::CmpInst::Predicate predicate(OpKind k, bool fp, bool boolean) {
   switch (k) {
   case OpKind::Eq: return fp ? llvm::CmpInst::FCMP_OEQ : llvm::CmpInst::ICMP_EQ;
-  case OpKind::Ne: return fp ? llvm::CmpInst::FCMP_UNE : llvm::CmpInst::ICMP_NE;  // true on NaN
-  case OpKind::Lt: return fp ? llvm::CmpInst::FCMP_OLT : llvm::CmpInst::ICMP_SLT;
-  case OpKind::Le: return fp ? llvm::CmpInst::FCMP_OLE : llvm::CmpInst::ICMP_SLE;
-  case OpKind::Gt: return fp ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::ICMP_SGT;
-  case OpKind::Ge: return fp ? llvm::CmpInst::FCMP_OGE : llvm::CmpInst::ICMP_SGE;
+  case OpKind::Ne: return fp ? llvm::CmpInst::FCMP_UNE : llvm::CmpInst::ICMP_NE;
+  case OpKind::Lt: return fp ? llvm::CmpInst::FCMP_OLT : boolean ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT;
+  case OpKind::Le: return fp ? llvm::CmpInst::FCMP_OLE : boolean ? llvm::CmpInst::ICMP_ULE : llvm::CmpInst::ICMP_SLE;
+  case OpKind::Gt: return fp ? llvm::CmpInst::FCMP_OGT : boolean ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_SGT;
+  case OpKind::Ge: return fp ? llvm::CmpInst::FCMP_OGE : boolean ? llvm::CmpInst::ICMP_UGE : llvm::CmpInst::ICMP_SGE;
   default: break;
   }
   assert(false && "not a comparison");
@@ -157,7 +173,13 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
                 : b.CreateICmpNE(x[0], llvm::ConstantInt::get(x[0]->getType(), 0));
     llvm::Type *to = L.llvmType(out);
     if (isInt(in) && isInt(out)) return in == ScalarKind::I1 ? b.CreateZExt(x[0], to) : b.CreateSExtOrTrunc(x[0], to);
-    if (isInt(in)) return in == ScalarKind::I1 ? b.CreateUIToFP(x[0], to) : b.CreateSIToFP(x[0], to);
+    if (in == ScalarKind::I1) return b.CreateUIToFP(x[0], to);
+    if (isInt(in) && out == ScalarKind::BF16 && in != ScalarKind::I64) {
+      // sm_80 has no integer-to-bf16 conversion; through f32 it would round
+      // twice. Every i8..i32 is exact in f64, and f64 to bf16 rounds once.
+      return b.CreateFPTrunc(b.CreateSIToFP(x[0], b.getDoubleTy()), to);
+    }
+    if (isInt(in)) return b.CreateSIToFP(x[0], to);
     // Float to int truncates and saturates, NaN gives 0: exactly fptosi.sat.
     if (isInt(out)) return b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {to, x[0]->getType()}, {x[0]});
     if (bitWidth(in) < bitWidth(out) || (in == ScalarKind::F16 && out == ScalarKind::BF16) ||
@@ -175,8 +197,8 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
   default: break;
   }
   if (op.info().has(Compare)) {
-    if (!fp) return b.CreateICmp(predicate(op.kind, false), x[0], x[1]);
-    return b.CreateFCmp(predicate(op.kind, true), L.widen(x[0], in), L.widen(x[1], in));
+    if (!fp) return b.CreateICmp(predicate(op.kind, false, in == ScalarKind::I1), x[0], x[1]);
+    return b.CreateFCmp(predicate(op.kind, true, false), L.widen(x[0], in), L.widen(x[1], in));
   }
   if (op.kind == OpKind::Fma) {
     llvm::Value *r = b.CreateIntrinsic(llvm::Intrinsic::fma, {L.llvmType(Lowerer::computeKind(in))},

@@ -60,7 +60,7 @@ llvm::Value *Lowerer::toStorage(llvm::Value *v, ScalarKind k) {
 }
 
 llvm::Value *Lowerer::fromStorage(llvm::Value *v, ScalarKind k) {
-  if (k == ScalarKind::I1) return b.CreateICmpNE(v, b.getInt8(0));
+  if (k == ScalarKind::I1) return b.CreateTrunc(v, b.getInt1Ty());  // the low bit, as the interpreter reads it
   if (k == ScalarKind::Ptr) return b.CreateIntToPtr(v, llvmType(k));
   return v;
 }
@@ -248,7 +248,67 @@ llvm::Value *Lowerer::sharedBase(int64_t bytes, const Op &at) {
   return shared_;
 }
 
-void Lowerer::barrier() { b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
+void Lowerer::barrier() {
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+  pending_.clear();
+}
+
+// --- the order of global memory accesses within a program -----------------------
+//
+// IR.h runs a program's ops in order; the threads of a program run apart. Two
+// accesses need a barrier between them when another thread may touch an
+// element that the first one touched, and one of them writes. They cannot
+// when both go through the same pointer tile in the same layout (each thread
+// touches its own elements again), or through pointers derived from
+// different parameters: like C's restrict, twintile assumes distinct pointer
+// parameters do not overlap (passing one buffer as both the input and the
+// output of an elementwise kernel is fine: that is the first case).
+
+namespace {
+
+/// The kernel parameter a pointer is derived from, or null if unknown.
+const Value *pointerBase(const Value *v, const Func &f) {
+  while (v->def) {
+    switch (v->def->kind) {
+    case OpKind::AddPtr: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
+    case OpKind::Trans: case OpKind::Reshape: v = v->def->operand(0); continue;
+    default: return nullptr;
+    }
+  }
+  return v->owner == &f.body ? v : nullptr;
+}
+
+} // namespace
+
+Lowerer::Access Lowerer::accessOf(const Op &op) const {
+  const Value *ptr = op.operand(0);
+  const Layout *l = nullptr;
+  if (ptr->type.isTile()) l = &layoutOf(op.kind == OpKind::Store ? ptr : static_cast<const Value *>(op.result()));
+  return {ptr, l, op.kind != OpKind::Load};
+}
+
+bool Lowerer::mayConflict(const Access &a, const Access &c) const {
+  if (!a.write && !c.write) return false;
+  if (a.ptr == c.ptr && a.layout && c.layout && *a.layout == *c.layout) return false;
+  const Value *x = pointerBase(a.ptr, func), *y = pointerBase(c.ptr, func);
+  return !x || !y || x == y;
+}
+
+void Lowerer::appendAccesses(const Block &region, std::vector<Access> &out) const {
+  walk(region, [&](const Op &op) {
+    if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicAdd) out.push_back(accessOf(op));
+  });
+}
+
+void Lowerer::orderMemory(const Op &op) {
+  Access me = accessOf(op);
+  for (const Access &a : pending_)
+    if (mayConflict(a, me)) {
+      barrier();
+      break;
+    }
+  pending_.push_back(me);
+}
 
 llvm::Value *Lowerer::shuffleXor(llvm::Value *v, int mask) {
   llvm::Type *t = v->getType();
@@ -457,10 +517,13 @@ void Lowerer::lowerFor(const Op &op) {
     init.push_back(get(op.operand(i), arg->type.isTile() ? &layoutOf(arg) : nullptr));
     like.push_back(arg);
   }
-  // A loop that would run with a step that is not positive is an error (the
-  // interpreter stops there); on the GPU it traps instead of hanging.
-  ifThen(b.CreateAnd(b.CreateICmpSLT(lo, hi), b.CreateICmpSLE(step, llvm::ConstantInt::get(step->getType(), 0))),
+  // A step that is not positive is an error (the interpreter stops there);
+  // on the GPU it traps instead of hanging.
+  ifThen(b.CreateICmpSLE(step, llvm::ConstantInt::get(step->getType(), 0)),
          [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
+  // Accesses of an earlier iteration are pending when an iteration starts.
+  appendAccesses(body, pending_);
+  std::vector<Access> entering = pending_;
   llvm::BasicBlock *pre = b.GetInsertBlock();
   llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "for.header", f);
   llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(ctx, "for.body", f);
@@ -488,6 +551,7 @@ void Lowerer::lowerFor(const Op &op) {
   addIncoming(carried, next, latch);
   b.CreateBr(header);
   b.SetInsertPoint(exit);
+  pending_.insert(pending_.end(), entering.begin(), entering.end());
   for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
 }
 
@@ -500,14 +564,18 @@ void Lowerer::lowerIf(const Op &op) {
   std::vector<const Value *> like;
   for (const auto &r : op.results) like.push_back(r.get());
   std::vector<std::pair<std::vector<TileVal>, llvm::BasicBlock *>> arms;
+  std::vector<Access> before = pending_, after;
   for (int arm = 0; arm < 2; ++arm) {
+    pending_ = before;
     b.SetInsertPoint(arm == 0 ? thenBB : elseBB);
     lowerBlock(op.region(arm));
     remat_.emplace_back();
     arms.emplace_back(yielded(op.region(arm), like), b.GetInsertBlock());
     remat_.pop_back();
     b.CreateBr(merge);
+    after.insert(after.end(), pending_.begin(), pending_.end());
   }
+  pending_ = std::move(after);
   b.SetInsertPoint(merge);
   for (size_t i = 0; i < like.size(); ++i) {
     TileVal t = arms[0].first[i];
@@ -531,6 +599,9 @@ void Lowerer::lowerWhile(const Op &op) {
     init.push_back(get(op.operand(i), arg->type.isTile() ? &layoutOf(arg) : nullptr));
     like.push_back(arg);
   }
+  appendAccesses(cond, pending_);
+  appendAccesses(body, pending_);
+  std::vector<Access> entering = pending_;
   llvm::BasicBlock *pre = b.GetInsertBlock();
   llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "while.cond", f);
   llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(ctx, "while.body", f);
@@ -550,6 +621,7 @@ void Lowerer::lowerWhile(const Op &op) {
   addIncoming(carried, next, b.GetInsertBlock());
   b.CreateBr(header);
   b.SetInsertPoint(exit);
+  pending_ = entering;  // the exit leaves from the condition, after any iteration
   for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
 }
 
@@ -572,7 +644,7 @@ void Lowerer::run() {
     a->setName(func.param(i)->name);
     const Type &t = func.param(i)->type;
     if (t.isPtr()) a->addAttr(llvm::Attribute::NoUndef);
-    set(func.param(i), {true, {}, {t.elem == ScalarKind::I1 ? static_cast<llvm::Value *>(b.CreateICmpNE(a, b.getInt8(0))) : a}});
+    set(func.param(i), {true, {}, {t.elem == ScalarKind::I1 ? fromStorage(a, t.elem) : a}});
   }
   lowerBlock(func.body);
   b.CreateRetVoid();

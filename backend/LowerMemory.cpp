@@ -90,6 +90,7 @@ void Lowerer::lowerMemory(const Op &op) {
     // Every thread loads a scalar; thread 0 alone stores or adds, and shares
     // what an atomic returned through shared memory.
     llvm::Value *ptr = scalar(ptrV), *mask = maskV ? scalar(maskV) : nullptr;
+    orderMemory(op);
     if (isLoad) return set(op.result(), {true, {}, {scalarAccess(ptr, mask, nullptr, otherV ? scalar(otherV) : nullptr)}});
     llvm::Value *pred = andMaybe(mask, isThreadZero());
     llvm::Value *old = scalarAccess(ptr, pred, scalar(op.operand(1)), nullptr);
@@ -108,6 +109,7 @@ void Lowerer::lowerMemory(const Op &op) {
   TileVal value = isLoad ? TileVal{} : get(op.operand(1), &l);
   const std::vector<RegCoord> &cs = coords(l, pt.shape);
   std::vector<DimPlan> plan = planDims(l, pt.shape);
+  orderMemory(op);
 
   // The vector width: consecutive, aligned, equally masked registers.
   int f = l.tileOrder()[0];

@@ -51,6 +51,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   llvm::Value *identity;
   if (op.kind == OpKind::Sum) identity = llvm::Constant::getNullValue(accTy);
   else if (fp) identity = llvm::ConstantFP::getNaN(accTy);  // ignored by maxnum/minnum
+  else if (k == ScalarKind::I1) identity = b.getInt1(!wantMax);  // i1 holds 0 or 1
   else {
     unsigned bits = accTy->getIntegerBitWidth();
     identity = wantMax ? llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMinValue(bits))
@@ -62,8 +63,12 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   // index on ties, a NaN never better.
   auto combine = [&](Acc p, Acc q) -> Acc {
     if (!arg) return {binary(op.kind, p.value, q.value, acc), nullptr};
-    llvm::Value *better = fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OLT, q.value, p.value)
-                             : b.CreateICmp(wantMax ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_SLT, q.value, p.value);
+    bool u = k == ScalarKind::I1;
+    llvm::Value *better =
+        fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OLT, q.value, p.value)
+           : b.CreateICmp(wantMax ? (u ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_SGT)
+                                  : (u ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT),
+                          q.value, p.value);
     llvm::Value *tie = fp ? b.CreateFCmpOEQ(q.value, p.value) : b.CreateICmpEQ(q.value, p.value);
     llvm::Value *take = b.CreateOr(better, b.CreateAnd(tie, b.CreateICmpSLT(q.index, p.index)));
     if (fp) take = b.CreateOr(take, b.CreateAnd(b.CreateFCmpUNO(p.value, p.value), b.CreateFCmpORD(q.value, q.value)));
@@ -91,6 +96,9 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       e.value = b.CreateSelect(inside, e.value, identity);
       if (arg) e.index = b.CreateSelect(inside, e.index, noIndex);
     }
+    // A NaN never wins: it carries no index, so that every copy of the
+    // result agrees (0 when all are NaN, as the interpreter says).
+    if (arg && fp) e.index = b.CreateSelect(b.CreateFCmpUNO(e.value, e.value), noIndex, e.index);
     part[o] = started[o] ? combine(part[o], e) : e;
     started[o] = true;
   }
@@ -111,8 +119,9 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     const std::vector<RegCoord> &oc = coords(outL, outShape);
     int64_t slots = std::max<int64_t>(1, numElements(outShape));
     int64_t valueBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(accTy));
-    llvm::Value *base = sharedBase(warps * slots * (valueBytes + (arg ? 4 : 0)), op);
-    llvm::Value *indexBase = arg ? b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(warps * slots * valueBytes))) : nullptr;
+    int64_t indexOffset = (warps * slots * valueBytes + 3) / 4 * 4;  // i32 indices, 4-byte aligned
+    llvm::Value *base = sharedBase(indexOffset + (arg ? warps * slots * 4 : 0), op);
+    llvm::Value *indexBase = arg ? b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(indexOffset))) : nullptr;
     llvm::Value *wc = warpCoord(l, p), *lc = laneCoord(l, p);
     barrier();
     for (size_t o = 0; o < part.size(); ++o) {

@@ -107,7 +107,13 @@ public:
   /// shared buffer (uses are separated by barriers); the buffer grows to the
   /// largest request. Errors at `at` beyond the static limit.
   llvm::Value *sharedBase(int64_t bytes, const ir::Op &at);
+  /// bar.sync: all threads of the program arrive; their shared and global
+  /// memory accesses before it are visible to each other after it.
   void barrier();
+  /// Emits a barrier before memory op `op` if an access since the last one
+  /// might touch an element `op` touches from another thread, with a write
+  /// among the two (IR.h orders a program's memory ops; its threads are not).
+  void orderMemory(const ir::Op &op);
   /// Row-major element offset of coordinates in `shape`.
   llvm::Value *linearIndex(const std::vector<llvm::Value *> &idx, const ir::Shape &shape);
   /// Writes the canonical registers of `t` (type `type`) into shared memory
@@ -148,6 +154,8 @@ public:
   /// Elementwise combination of two LLVM values of kind `k` (shared with
   /// reductions and dot): add, max, min, ...
   llvm::Value *binary(ir::OpKind k, llvm::Value *x, llvm::Value *y, ir::ScalarKind elem);
+  /// fmod (the IR's rem of floats), exact.
+  llvm::Value *fmod(llvm::Value *x, llvm::Value *y, ir::ScalarKind elem);
   /// f16/bf16 go through f32.
   llvm::Value *widen(llvm::Value *v, ir::ScalarKind k);
   llvm::Value *narrow(llvm::Value *v, ir::ScalarKind k);
@@ -161,11 +169,22 @@ private:
   std::vector<std::map<std::pair<const ir::Value *, std::string>, TileVal>> remat_;
   std::vector<std::string> notes_;
   llvm::Function *kernel_ = nullptr;
-  const ir::Op *current_ = nullptr;  // the op being lowered, for conversions
+  const ir::Op *current_ = nullptr;  // the op being lowered, for conversions and messages
   llvm::BasicBlock *prologue_ = nullptr;
   llvm::GlobalVariable *shared_ = nullptr;
   int64_t sharedBytes_ = 0;
   std::map<std::string, llvm::Value *> strings_;
+
+  /// A global memory access since the last barrier.
+  struct Access {
+    const ir::Value *ptr;
+    const Layout *layout;  // null for a scalar access
+    bool write;
+  };
+  std::vector<Access> pending_;
+  Access accessOf(const ir::Op &op) const;
+  bool mayConflict(const Access &a, const Access &b) const;
+  void appendAccesses(const ir::Block &region, std::vector<Access> &out) const;
 
   llvm::IRBuilder<> atPrologue();
   void lowerBlock(const ir::Block &block);

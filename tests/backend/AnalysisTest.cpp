@@ -133,3 +133,33 @@ TEST_CASE("layout assignment: loads fix the layout, reductions slice it", "[back
   be::LayoutMap plain = be::assignLayouts(f, be::analyzeAxes(f, {}), 4);
   CHECK(plain.at(valueAt(f, 10)).sizePerThread == std::vector<int>{1});
 }
+
+TEST_CASE("axis info: only comparisons that flip at a group edge are constant over groups", "[backend][analysis]") {
+  // x counts up from a multiple of 1024; n is a multiple of 16.
+  auto m = parse(R"(
+func @cmp(%n: i32) options {num_warps = 4} {
+  %x = arange {end = 1024, start = 0} : tile<1024xi32>
+  %s = splat %n : tile<1024xi32>
+  %lt = lt %x, %s : tile<1024xi1>
+  %ge = ge %x, %s : tile<1024xi1>
+  %gt = gt %x, %s : tile<1024xi1>
+  %le = le %x, %s : tile<1024xi1>
+  %eq = eq %x, %s : tile<1024xi1>
+  %ne = ne %x, %s : tile<1024xi1>
+  %slt = lt %s, %x : tile<1024xi1>
+  %sgt = gt %s, %x : tile<1024xi1>
+  return
+}
+)");
+  const ir::Func &f = *m->funcs[0];
+  be::AxisInfoMap info = be::analyzeAxes(f, {{false, true}});
+  auto constancy = [&](size_t i) { return info.at(valueAt(f, i)).constancy[0]; };
+  CHECK(constancy(2) == 16);  // x < n
+  CHECK(constancy(3) == 16);  // x >= n
+  CHECK(constancy(4) == 1);   // x > n flips between n and n + 1
+  CHECK(constancy(5) == 1);   // x <= n
+  CHECK(constancy(6) == 1);   // x == n holds at one point
+  CHECK(constancy(7) == 1);
+  CHECK(constancy(8) == 1);   // n < x is x > n
+  CHECK(constancy(9) == 16);  // n > x is x < n
+}

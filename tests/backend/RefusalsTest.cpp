@@ -119,3 +119,14 @@ func @k(%p: ptr<f32>) options {num_warps = 4} {
   f.body.ops.clear();
   CHECK(refusal(f, {}).find("error:") != std::string::npos);
 }
+
+TEST_CASE("float rem without libdevice is refused at the op (frem is not exact on NVPTX)", "[backend][refusals]") {
+  std::string text = kExp64;
+  text.replace(text.find("exp %3"), 6, "rem %3, %3");
+  auto m = parse(text);
+  be::CompileOptions o;
+  o.useLibdevice = false;
+  CHECK(refusal(*m->funcs[0], o) ==
+        "k.cpp:6:12: error: 'rem' of floats needs libdevice's exact fmod, which was not found (run scripts/setup "
+        "or set TWINTILE_LIBDEVICE)");
+}

@@ -1,0 +1,823 @@
+// The PTX emulator (runtime/Emulator.h): hand-written PTX for each family of
+// instructions, checked against values worked out here; the SIMT machinery
+// (warp shuffles, barriers, shared memory, atomics, vprintf); every error a
+// launch can end in, with its message; and three kernels of the corpus as
+// LLVM's NVPTX backend compiled them (tests/runtime/ptx), run on inputs
+// built here against plain C++ references.
+#include "runtime/Emulator.h"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tt::runtime;
+
+namespace {
+
+template <typename T>
+std::span<uint8_t> bytesOf(std::vector<T> &v) {
+  return {reinterpret_cast<uint8_t *>(v.data()), v.size() * sizeof(T)};
+}
+
+uint32_t f32bits(float f) { return std::bit_cast<uint32_t>(f); }
+float bitsf32(uint32_t b) { return std::bit_cast<float>(b); }
+
+/// A module with one kernel `k`: `params`, the usual register files, `body`.
+std::string kernel(const std::string &params, const std::string &body, const std::string &prologue = "") {
+  return ".version 8.0\n.target sm_90a\n.address_size 64\n" + prologue + ".visible .entry k(" + params +
+         ")\n{\n"
+         "\t.reg .pred %p<16>;\n\t.reg .b16 %rs<16>;\n\t.reg .b32 %r<64>;\n\t.reg .f32 %f<64>;\n"
+         "\t.reg .b64 %rd<64>;\n\t.reg .f64 %fd<16>;\n" +
+         body + "\tret;\n}\n";
+}
+
+/// The 1-based line of the first line of `text` that contains `needle`.
+int lineOf(const std::string &text, const std::string &needle) {
+  std::istringstream s(text);
+  std::string l;
+  for (int n = 1; std::getline(s, l); ++n)
+    if (l.find(needle) != std::string::npos) return n;
+  return -1;
+}
+
+/// Runs a one-thread kernel k(.param .u64 out) whose body stores `n` 32-bit results to out[0..n).
+std::vector<uint32_t> results32(const std::string &body, size_t n) {
+  std::string ptx = kernel(".param .u64 k_out", "\tld.param.u64 %rd0, [k_out];\n" + body);
+  PtxModule m = PtxModule::parse(ptx);
+  std::vector<uint32_t> out(n, 0xdeadbeef);
+  EmuResult r = emulate(m, "k", {}, {}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  return out;
+}
+
+std::vector<uint64_t> results64(const std::string &body, size_t n) {
+  std::string ptx = kernel(".param .u64 k_out", "\tld.param.u64 %rd0, [k_out];\n" + body);
+  PtxModule m = PtxModule::parse(ptx);
+  std::vector<uint64_t> out(n, 0xdeadbeefdeadbeefull);
+  EmuResult r = emulate(m, "k", {}, {}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  return out;
+}
+
+/// Runs `ptx`'s kernel expecting an error; returns it.
+std::string failure(const std::string &ptx, Dim3 grid, Dim3 block, std::vector<EmuArg> args,
+                    std::vector<std::span<uint8_t>> buffers, EmuOptions options = {}) {
+  PtxModule m = PtxModule::parse(ptx);
+  EmuResult r = emulate(m, "k", grid, block, args, std::move(buffers), options);
+  REQUIRE_FALSE(r.ok());
+  return r.error;
+}
+
+std::string readFile(const std::string &path) {
+  std::ifstream f(path);
+  REQUIRE(f.good());
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string corpusPtx(const std::string &name) { return readFile(std::string(TWINTILE_RUNTIME_PTX_DIR) + "/" + name); }
+
+} // namespace
+
+//===--- Parsing ------------------------------------------------------------===//
+
+TEST_CASE("a module lists its kernels and decodes every instruction", "[emulator][parse]") {
+  std::string ptx = kernel(".param .u64 k_out", "\tld.param.u64 %rd0, [k_out];\n\tst.global.u32 [%rd0], 7;\n");
+  PtxModule m = PtxModule::parse(ptx);
+  CHECK(m.entries() == std::vector<std::string>{"k"});
+  CHECK(m.instructionCount("k") == 3);
+}
+
+TEST_CASE("an unknown opcode is a parse error at its line", "[emulator][parse]") {
+  std::string ptx = kernel("", "\tmov.u32 %r1, 1;\n\tfrobnicate.b32 %r2, %r1;\n");
+  try {
+    PtxModule::parse(ptx);
+    FAIL("parsed");
+  } catch (const PtxError &e) {
+    CHECK(e.line == lineOf(ptx, "frobnicate"));
+    CHECK(std::string(e.what()).find("unknown instruction 'frobnicate.b32'") != std::string::npos);
+  }
+}
+
+TEST_CASE("parse errors name the line and what is wrong", "[emulator][parse]") {
+  auto errorOf = [](const std::string &ptx) -> std::pair<int, std::string> {
+    try {
+      PtxModule::parse(ptx);
+    } catch (const PtxError &e) {
+      return {e.line, e.message};
+    }
+    return {0, "parsed"};
+  };
+  std::string undeclared = kernel("", "\tmov.u32 %q7, 1;\n");
+  CHECK(errorOf(undeclared) == std::make_pair(lineOf(undeclared, "%q7"), std::string("undeclared register '%q7'")));
+  std::string label = kernel("", "\tbra $L_nowhere;\n");
+  CHECK(errorOf(label) == std::make_pair(lineOf(label, "$L_nowhere"), std::string("unknown label '$L_nowhere'")));
+  std::string modifier = kernel("", "\tadd.wobbly.s32 %r1, %r2, %r3;\n");
+  CHECK(errorOf(modifier).second == "unsupported modifier '.wobbly' in 'add.wobbly.s32'");
+  std::string operands = kernel("", "\tadd.s32 %r1, %r2;\n");
+  CHECK(errorOf(operands).second == "'add.s32' takes 3 operands, found 2");
+  std::string call = kernel("", "\tcall.uni malloc, (%rd1);\n");
+  CHECK(errorOf(call).first == lineOf(call, "malloc"));
+  CHECK(errorOf("garbage").second == "unexpected 'garbage' at module scope");
+}
+
+TEST_CASE("a register declared in a nested scope shadows the outer one", "[emulator][parse]") {
+  // The shape of LLVM's inline-asm blocks: { .reg .pred %p1; setp ...; @%p1 ... }
+  std::vector<uint32_t> out = results32("\tsetp.eq.s32 %p1, 0, 0;\n"
+                                        "\t{\n\t.reg .pred %p1;\n\tsetp.ne.b32 %p1, 0, 0;\n"
+                                        "\tmov.b32 %r1, 5;\n\t@%p1 mov.b32 %r1, 6;\n\t}\n"
+                                        "\tselp.b32 %r2, 1, 0, %p1;\n"
+                                        "\tst.global.u32 [%rd0], %r1;\n\tst.global.u32 [%rd0+4], %r2;\n",
+                                        2);
+  CHECK(out == std::vector<uint32_t>{5, 1});
+}
+
+//===--- Arithmetic ---------------------------------------------------------===//
+
+TEST_CASE("32-bit integer arithmetic wraps, saturates and divides as PTX says", "[emulator][int]") {
+  std::vector<uint32_t> out = results32(
+      "\tadd.s32 %r1, 2147483647, 1;\n\tst.global.u32 [%rd0+0], %r1;\n"
+      "\tadd.sat.s32 %r1, 2147483647, 1;\n\tst.global.u32 [%rd0+4], %r1;\n"
+      "\tsub.sat.s32 %r1, -2147483648, 1;\n\tst.global.u32 [%rd0+8], %r1;\n"
+      "\tmul.lo.s32 %r1, -3, 5;\n\tst.global.u32 [%rd0+12], %r1;\n"
+      "\tmul.hi.s32 %r1, -3, 5;\n\tst.global.u32 [%rd0+16], %r1;\n"
+      "\tmul.hi.u32 %r1, -1, -1;\n\tst.global.u32 [%rd0+20], %r1;\n"
+      "\tmad.lo.s32 %r1, 3, 4, 5;\n\tst.global.u32 [%rd0+24], %r1;\n"
+      "\tdiv.s32 %r1, -7, 2;\n\tst.global.u32 [%rd0+28], %r1;\n"
+      "\trem.s32 %r1, -7, 2;\n\tst.global.u32 [%rd0+32], %r1;\n"
+      "\tmov.u32 %r2, 0;\n\tdiv.u32 %r1, 7, %r2;\n\tst.global.u32 [%rd0+36], %r1;\n"
+      "\trem.u32 %r1, 7, %r2;\n\tst.global.u32 [%rd0+40], %r1;\n"
+      "\tdiv.s32 %r1, -2147483648, -1;\n\tst.global.u32 [%rd0+44], %r1;\n"
+      "\tmin.s32 %r1, -1, 1;\n\tst.global.u32 [%rd0+48], %r1;\n"
+      "\tmin.u32 %r1, -1, 1;\n\tst.global.u32 [%rd0+52], %r1;\n"
+      "\tabs.s32 %r1, -2147483648;\n\tst.global.u32 [%rd0+56], %r1;\n"
+      "\tneg.s32 %r1, 5;\n\tst.global.u32 [%rd0+60], %r1;\n"
+      "\tmax.s32 %r1, -1, -5;\n\tst.global.u32 [%rd0+64], %r1;\n"
+      "\tsad.u32 %r1, 3, 10, 100;\n\tst.global.u32 [%rd0+68], %r1;\n",
+      18);
+  CHECK(out == std::vector<uint32_t>{0x80000000u, 0x7fffffffu, 0x80000000u, static_cast<uint32_t>(-15), 0xffffffffu,
+                                     0xfffffffeu, 17u, static_cast<uint32_t>(-3), static_cast<uint32_t>(-1), 0xffffffffu,
+                                     7u, 0x80000000u, static_cast<uint32_t>(-1), 1u, 0x80000000u,
+                                     static_cast<uint32_t>(-5), static_cast<uint32_t>(-1), 107u});
+}
+
+TEST_CASE("bit operations: shifts past the width, fields, counts, permutes", "[emulator][int]") {
+  std::vector<uint32_t> out = results32(
+      "\tshl.b32 %r1, 1, 32;\n\tst.global.u32 [%rd0+0], %r1;\n"
+      "\tshr.u32 %r1, -2147483648, 31;\n\tst.global.u32 [%rd0+4], %r1;\n"
+      "\tshr.s32 %r1, -2147483648, 40;\n\tst.global.u32 [%rd0+8], %r1;\n"
+      "\tshr.s32 %r1, -8, 1;\n\tst.global.u32 [%rd0+12], %r1;\n"
+      "\tbfe.u32 %r1, 0x12345678, 8, 8;\n\tst.global.u32 [%rd0+16], %r1;\n"
+      "\tbfe.s32 %r1, 0xF000, 12, 4;\n\tst.global.u32 [%rd0+20], %r1;\n"
+      "\tbfi.b32 %r1, 0xF, 0, 4, 4;\n\tst.global.u32 [%rd0+24], %r1;\n"
+      "\tpopc.b32 %r1, 0xF0F0;\n\tst.global.u32 [%rd0+28], %r1;\n"
+      "\tclz.b32 %r1, 1;\n\tst.global.u32 [%rd0+32], %r1;\n"
+      "\tclz.b32 %r1, 0;\n\tst.global.u32 [%rd0+36], %r1;\n"
+      "\tbrev.b32 %r1, 1;\n\tst.global.u32 [%rd0+40], %r1;\n"
+      "\tbfind.u32 %r1, 16;\n\tst.global.u32 [%rd0+44], %r1;\n"
+      "\tbfind.u32 %r1, 0;\n\tst.global.u32 [%rd0+48], %r1;\n"
+      "\tprmt.b32 %r1, 0x33221100, 0x77665544, 0x5140;\n\tst.global.u32 [%rd0+52], %r1;\n"
+      "\tlop3.b32 %r1, 0xF0, 0xCC, 0xAA, 0x96;\n\tst.global.u32 [%rd0+56], %r1;\n"
+      "\tand.b32 %r1, 0xFF00, 0x0FF0;\n\tor.b32 %r2, %r1, 1;\n\txor.b32 %r3, %r2, 3;\n\tnot.b32 %r4, %r3;\n"
+      "\tst.global.u32 [%rd0+60], %r4;\n"
+      "\tcnot.b32 %r1, 0;\n\tst.global.u32 [%rd0+64], %r1;\n",
+      17);
+  CHECK(out == std::vector<uint32_t>{0, 1, 0xffffffffu, static_cast<uint32_t>(-4), 0x56, 0xffffffffu, 0xf0, 8, 31, 32,
+                                     0x80000000u, 4, 0xffffffffu, 0x55114400u, 0xF0 ^ 0xCC ^ 0xAA,
+                                     ~(((0xFF00u & 0x0FF0u) | 1u) ^ 3u), 1});
+}
+
+TEST_CASE("64-bit and 16-bit integers, carries, wide products", "[emulator][int]") {
+  std::vector<uint64_t> out = results64(
+      "\tmul.wide.s32 %rd1, -3, 5;\n\tst.global.u64 [%rd0+0], %rd1;\n"
+      "\tmul.wide.u32 %rd1, -1, 2;\n\tst.global.u64 [%rd0+8], %rd1;\n"
+      "\tmul.hi.u64 %rd1, -1, 2;\n\tst.global.u64 [%rd0+16], %rd1;\n"
+      "\tshr.s64 %rd1, -16, 2;\n\tst.global.u64 [%rd0+24], %rd1;\n"
+      // 0x1FFFFFFFF + 1 in 32-bit halves through the carry flag.
+      "\tadd.cc.u32 %r1, -1, 1;\n\taddc.u32 %r2, 1, 0;\n\tmov.b64 %rd1, {%r1, %r2};\n\tst.global.u64 [%rd0+32], %rd1;\n"
+      "\tmov.b64 {%r3, %r4}, %rd1;\n\tmov.b64 %rd2, {%r4, %r3};\n\tst.global.u64 [%rd0+40], %rd2;\n"
+      "\tadd.s16 %rs1, 32767, 1;\n\tcvt.u64.u16 %rd1, %rs1;\n\tst.global.u64 [%rd0+48], %rd1;\n"
+      "\tmov.b32 %r5, 0x12345678;\n\tmov.b32 {%rs2, %rs3}, %r5;\n\tcvt.u64.u16 %rd1, %rs3;\n\tst.global.u64 [%rd0+56], %rd1;\n"
+      "\tdiv.s64 %rd1, -9, 4;\n\tst.global.u64 [%rd0+64], %rd1;\n"
+      "\tsub.cc.u32 %r1, 0, 1;\n\tsubc.u32 %r2, 5, 0;\n\tmov.b64 %rd1, {%r1, %r2};\n\tst.global.u64 [%rd0+72], %rd1;\n",
+      10);
+  CHECK(out == std::vector<uint64_t>{static_cast<uint64_t>(-15), 0x1fffffffeull, 1, static_cast<uint64_t>(-4),
+                                     0x200000000ull, 0x2ull << 32 >> 32 << 32 >> 32 | 0, 0x8000, 0x1234,
+                                     static_cast<uint64_t>(-2), 0x4ffffffffull});
+}
+
+TEST_CASE("f32 arithmetic rounds in each mode and flushes with .ftz", "[emulator][float]") {
+  std::vector<uint32_t> out = results32(
+      // 1 + 0.75 ulp and its negative, in the four modes.
+      "\tadd.rn.f32 %f1, 0f3F800000, 0f33C00000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+0], %r1;\n"
+      "\tadd.rz.f32 %f1, 0f3F800000, 0f33C00000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+4], %r1;\n"
+      "\tadd.rm.f32 %f1, 0f3F800000, 0f33C00000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+8], %r1;\n"
+      "\tadd.rp.f32 %f1, 0f3F800000, 0f33C00000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+12], %r1;\n"
+      "\tadd.rm.f32 %f1, 0fBF800000, 0fB3C00000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+16], %r1;\n"
+      "\tadd.rp.f32 %f1, 0fBF800000, 0fB3C00000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+20], %r1;\n"
+      "\tdiv.rn.f32 %f1, 0f3F800000, 0f40400000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+24], %r1;\n"
+      "\tdiv.rz.f32 %f1, 0f3F800000, 0f40400000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+28], %r1;\n"
+      "\tfma.rn.f32 %f1, 0f3F800001, 0f3F800001, 0fBF800000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+32], %r1;\n"
+      "\tfma.rp.f32 %f1, 0f3F800001, 0f3F800001, 0fBF800000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+36], %r1;\n"
+      "\tsqrt.rn.f32 %f1, 0f40000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+40], %r1;\n"
+      "\tsqrt.rp.f32 %f1, 0f40000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+44], %r1;\n"
+      "\tadd.f32 %f1, 0f00000001, 0f00000001;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+48], %r1;\n"
+      "\tadd.ftz.f32 %f1, 0f00000001, 0f00000001;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+52], %r1;\n"
+      "\tmul.ftz.f32 %f1, 0f00800000, 0f3F000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+56], %r1;\n"
+      "\tmul.rn.f32 %f1, 0f00800000, 0f3F000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+60], %r1;\n"
+      "\tmul.rz.f32 %f1, 0f7F7FFFFF, 0f40000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+64], %r1;\n"
+      "\tmul.rn.f32 %f1, 0f7F7FFFFF, 0f40000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+68], %r1;\n"
+      "\tadd.f32 %f1, 0f7F800000, 0fFF800000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+72], %r1;\n"
+      "\tadd.sat.f32 %f1, 0f3F800000, 0f3F800000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+76], %r1;\n",
+      20);
+  CHECK(out == std::vector<uint32_t>{0x3f800001, 0x3f800000, 0x3f800000, 0x3f800001, 0xbf800001, 0xbf800000,
+                                     0x3eaaaaab, 0x3eaaaaaa, 0x34800000, 0x34800001, 0x3fb504f3, 0x3fb504f4,
+                                     0x00000002, 0x00000000, 0x00000000, 0x00400000, 0x7f7fffff, 0x7f800000,
+                                     0x7fffffff, 0x3f800000});
+}
+
+TEST_CASE("min/max, comparisons and tests on NaN, zeros and infinities", "[emulator][float]") {
+  std::vector<uint32_t> out = results32(
+      "\tmax.f32 %f1, 0f7FC00000, 0f3F800000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+0], %r1;\n"
+      "\tmin.f32 %f1, 0f3F800000, 0f7FC00000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+4], %r1;\n"
+      "\tmax.NaN.f32 %f1, 0f7FC00000, 0f3F800000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+8], %r1;\n"
+      "\tmin.f32 %f1, 0f00000000, 0f80000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+12], %r1;\n"
+      "\tmax.f32 %f1, 0f80000000, 0f00000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+16], %r1;\n"
+      "\tsetp.lt.f32 %p1, 0f7FC00000, 0f3F800000;\n\tselp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd0+20], %r1;\n"
+      "\tsetp.ltu.f32 %p1, 0f7FC00000, 0f3F800000;\n\tselp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd0+24], %r1;\n"
+      "\tsetp.nan.f32 %p1, 0f3F800000, 0f7FC00000;\n\tselp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd0+28], %r1;\n"
+      "\tsetp.num.f32 %p1, 0f3F800000, 0f3F800000;\n\tselp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd0+32], %r1;\n"
+      "\tsetp.eq.f32 %p1, 0f00000000, 0f80000000;\n\tselp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd0+36], %r1;\n"
+      "\ttestp.subnormal.f32 %p1, 0f00000001;\n\tselp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd0+40], %r1;\n"
+      "\ttestp.normal.f32 %p1, 0f00000000;\n\tselp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd0+44], %r1;\n"
+      "\ttestp.infinite.f32 %p1, 0fFF800000;\n\tselp.u32 %r1, 1, 0, %p1;\n\tst.global.u32 [%rd0+48], %r1;\n"
+      "\tcopysign.f32 %f1, 0fBF800000, 0f40000000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+52], %r1;\n"
+      "\tabs.f32 %f1, 0fC0000000;\n\tneg.f32 %f2, %f1;\n\tmov.b32 %r1, %f2;\n\tst.global.u32 [%rd0+56], %r1;\n"
+      "\tsetp.gt.u32 %p1, -1, 1;\n\tsetp.gt.s32 %p2, -1, 1;\n\tselp.u32 %r1, 1, 0, %p1;\n\tselp.u32 %r2, 2, 0, %p2;\n"
+      "\tor.b32 %r1, %r1, %r2;\n\tst.global.u32 [%rd0+60], %r1;\n"
+      // The .and combination and the p|q form: p = cmp && c, q = !cmp && c.
+      "\tsetp.ne.s32 %p3, 1, 0;\n\tsetp.lt.and.s32 %p4|%p5, 5, 3, %p3;\n"
+      "\tselp.u32 %r1, 1, 0, %p4;\n\tselp.u32 %r2, 2, 0, %p5;\n\tor.b32 %r1, %r1, %r2;\n\tst.global.u32 [%rd0+64], %r1;\n",
+      17);
+  CHECK(out == std::vector<uint32_t>{0x3f800000, 0x3f800000, 0x7fffffff, 0x80000000, 0x00000000, 0, 1, 1, 1, 1, 1, 1,
+                                     1, 0xc0000000, 0xc0000000, 1, 2});
+}
+
+TEST_CASE("cvt between integers and floats rounds and saturates", "[emulator][cvt]") {
+  std::vector<uint32_t> out = results32(
+      "\tcvt.rni.s32.f32 %r1, 0f40200000;\n\tst.global.u32 [%rd0+0], %r1;\n"   // 2.5 -> 2
+      "\tcvt.rni.s32.f32 %r1, 0f40600000;\n\tst.global.u32 [%rd0+4], %r1;\n"   // 3.5 -> 4
+      "\tcvt.rni.s32.f32 %r1, 0fC0200000;\n\tst.global.u32 [%rd0+8], %r1;\n"   // -2.5 -> -2
+      "\tcvt.rzi.s32.f32 %r1, 0fC02CCCCD;\n\tst.global.u32 [%rd0+12], %r1;\n"  // -2.7 -> -2
+      "\tcvt.rmi.s32.f32 %r1, 0fC02CCCCD;\n\tst.global.u32 [%rd0+16], %r1;\n"  // -2.7 -> -3
+      "\tcvt.rpi.s32.f32 %r1, 0f40066666;\n\tst.global.u32 [%rd0+20], %r1;\n"  // 2.1 -> 3
+      "\tcvt.rzi.s32.f32 %r1, 0f501502F9;\n\tst.global.u32 [%rd0+24], %r1;\n"  // 1e10 -> INT_MAX
+      "\tcvt.rzi.s32.f32 %r1, 0f7FC00000;\n\tst.global.u32 [%rd0+28], %r1;\n"  // NaN -> 0
+      "\tcvt.rzi.u32.f32 %r1, 0fC0A00000;\n\tst.global.u32 [%rd0+32], %r1;\n"  // -5 -> 0
+      "\tcvt.sat.s8.s32 %r1, 300;\n\tst.global.u32 [%rd0+36], %r1;\n"
+      "\tcvt.s32.s8 %r1, 255;\n\tst.global.u32 [%rd0+40], %r1;\n"
+      "\tcvt.u32.u8 %r1, -1;\n\tst.global.u32 [%rd0+44], %r1;\n"
+      "\tcvt.rn.f32.s32 %f1, 16777217;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+48], %r1;\n"
+      "\tcvt.rp.f32.s32 %f1, 16777217;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+52], %r1;\n"
+      "\tcvt.rn.f32.u32 %f1, -1;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+56], %r1;\n"
+      "\tcvt.rz.f32.u32 %f1, -1;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+60], %r1;\n"
+      "\tcvt.sat.f32.f32 %f1, 0f3FC00000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+64], %r1;\n"
+      "\tcvt.sat.f32.f32 %f1, 0fBF800000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+68], %r1;\n"
+      "\tcvt.rni.f32.f32 %f1, 0f40200000;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+72], %r1;\n"
+      // f64 <-> f32: 1/3 in double, to f32 in two modes, and back exactly.
+      "\tdiv.rn.f64 %fd1, 0d3FF0000000000000, 0d4008000000000000;\n"
+      "\tcvt.rn.f32.f64 %f1, %fd1;\n\tmov.b32 %r1, %f1;\n\tst.global.u32 [%rd0+76], %r1;\n"
+      "\tcvt.rz.f32.f64 %f2, %fd1;\n\tmov.b32 %r1, %f2;\n\tst.global.u32 [%rd0+80], %r1;\n"
+      "\tcvt.f64.f32 %fd2, %f1;\n\tcvt.rn.f32.f64 %f3, %fd2;\n\tmov.b32 %r1, %f3;\n\tst.global.u32 [%rd0+84], %r1;\n"
+      "\tcvt.rzi.s64.f64 %rd1, 0dC3E0000000000001;\n\tcvt.u32.u64 %r1, %rd1;\n\tst.global.u32 [%rd0+88], %r1;\n"
+      "\tshr.u64 %rd2, %rd1, 32;\n\tcvt.u32.u64 %r1, %rd2;\n\tst.global.u32 [%rd0+92], %r1;\n",
+      24);
+  CHECK(out == std::vector<uint32_t>{2, 4, static_cast<uint32_t>(-2), static_cast<uint32_t>(-2), static_cast<uint32_t>(-3),
+                                     3, 0x7fffffff, 0, 0, 127, 0xffffffffu, 255, 0x4b800000, 0x4b800001, 0x4f800000,
+                                     0x4f7fffff, 0x3f800000, 0, 0x40000000, 0x3eaaaaab, 0x3eaaaaaa, 0x3eaaaaab, 0,
+                                     0x80000000});
+}
+
+TEST_CASE("f32 to f16 and bf16 rounds to nearest even at every midpoint", "[emulator][cvt]") {
+  // Every positive finite f16 h below the largest: the midpoint between h and h+1 is exact in f32
+  // and must round to the even one of the two; a hair above it rounds up. The same for bf16,
+  // on a sample of its range. Then f16 and bf16 back to f32, for every pattern.
+  std::string ptx = kernel(".param .u64 k_in, .param .u64 k_out, .param .u32 k_n, .param .u32 k_bf",
+                           "\tld.param.u64 %rd1, [k_in];\n\tld.param.u64 %rd2, [k_out];\n"
+                           "\tld.param.u32 %r9, [k_n];\n\tld.param.u32 %r8, [k_bf];\n"
+                           "\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n\tmov.u32 %r3, %ntid.x;\n"
+                           "\tmad.lo.s32 %r4, %r2, %r3, %r1;\n\tsetp.ge.u32 %p1, %r4, %r9;\n\t@%p1 bra $L_done;\n"
+                           "\tmul.wide.u32 %rd3, %r4, 4;\n\tadd.s64 %rd4, %rd1, %rd3;\n\tld.global.f32 %f1, [%rd4];\n"
+                           "\tsetp.ne.s32 %p2, %r8, 0;\n"
+                           "\t@%p2 cvt.rn.bf16.f32 %rs1, %f1;\n\t@!%p2 cvt.rn.f16.f32 %rs1, %f1;\n"
+                           "\tmul.wide.u32 %rd5, %r4, 2;\n\tadd.s64 %rd6, %rd2, %rd5;\n\tst.global.b16 [%rd6], %rs1;\n"
+                           "$L_done:\n");
+  PtxModule m = PtxModule::parse(ptx);
+  auto run = [&](std::vector<float> in, bool bf) {
+    std::vector<uint16_t> out(in.size());
+    uint32_t n = static_cast<uint32_t>(in.size());
+    EmuResult r = emulate(m, "k", {(n + 255) / 256, 1, 1}, {256, 1, 1},
+                          {EmuArg::buf(0), EmuArg::buf(1), EmuArg::scalar(n), EmuArg::scalar(bf)}, {bytesOf(in), bytesOf(out)});
+    INFO(r.error);
+    REQUIRE(r.ok());
+    return out;
+  };
+  auto f16value = [](uint16_t h) {
+    int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    double v = e == 0 ? std::ldexp(f, -24) : std::ldexp(f + 1024, e - 25);
+    return (h & 0x8000) ? -v : v;
+  };
+  std::vector<float> in;
+  std::vector<uint16_t> want;
+  for (uint16_t h = 0; h < 0x7bff; ++h) {
+    float mid = static_cast<float>((f16value(h) + f16value(h + 1)) / 2);
+    in.push_back(mid);
+    want.push_back(h % 2 == 0 ? h : h + 1);
+    in.push_back(std::nextafter(mid, 1e9f));
+    want.push_back(h + 1);
+    in.push_back(-mid);
+    want.push_back((h % 2 == 0 ? h : h + 1) | 0x8000);
+  }
+  for (auto [v, bits] : std::vector<std::pair<float, uint16_t>>{{65504.f, 0x7bff}, {65519.f, 0x7bff}, {65520.f, 0x7c00},
+                                                               {1e9f, 0x7c00}, {-0.f, 0x8000}, {NAN, 0x7fff},
+                                                               {INFINITY, 0x7c00}, {std::ldexp(1.f, -25), 0}}) {
+    in.push_back(v);
+    want.push_back(bits);
+  }
+  std::vector<uint16_t> got = run(in, false);
+  size_t wrong = 0;
+  for (size_t i = 0; i < in.size(); ++i)
+    if (got[i] != want[i] && wrong++ < 5) FAIL_CHECK("f16 of " << in[i] << ": " << got[i] << " != " << want[i]);
+  CHECK(wrong == 0);
+
+  in.clear();
+  want.clear();
+  for (uint32_t h = 0; h < 0x7f7f; h += 7) {
+    float lo = bitsf32(h << 16), hi = bitsf32((h + 1) << 16);
+    float mid = static_cast<float>((static_cast<double>(lo) + hi) / 2);
+    in.push_back(mid);
+    want.push_back(static_cast<uint16_t>(h % 2 == 0 ? h : h + 1));
+    in.push_back(std::nextafter(mid, 0.f));
+    want.push_back(static_cast<uint16_t>(h));
+  }
+  for (auto [v, bits] : std::vector<std::pair<float, uint16_t>>{{std::numeric_limits<float>::max(), 0x7f80},
+                                                               {1.0f, 0x3f80}, {NAN, 0x7fff}, {-2.5f, 0xc020}}) {
+    in.push_back(v);
+    want.push_back(bits);
+  }
+  got = run(in, true);
+  wrong = 0;
+  for (size_t i = 0; i < in.size(); ++i)
+    if (got[i] != want[i] && wrong++ < 5) FAIL_CHECK("bf16 of " << in[i] << ": " << got[i] << " != " << want[i]);
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("f16 and bf16 widen to f32 exactly", "[emulator][cvt]") {
+  std::string ptx = kernel(".param .u64 k_out",
+                           "\tld.param.u64 %rd1, [k_out];\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n"
+                           "\tshl.b32 %r3, %r2, 8;\n\tor.b32 %r4, %r3, %r1;\n\tcvt.u16.u32 %rs1, %r4;\n"
+                           "\tcvt.f32.f16 %f1, %rs1;\n\tcvt.f32.bf16 %f2, %rs1;\n"
+                           "\tmul.wide.u32 %rd2, %r4, 8;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+                           "\tst.global.v2.f32 [%rd3], {%f1, %f2};\n");
+  PtxModule m = PtxModule::parse(ptx);
+  std::vector<float> out(2 * 65536);
+  EmuResult r = emulate(m, "k", {256, 1, 1}, {256, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  size_t wrong = 0;
+  for (uint32_t h = 0; h < 65536; ++h) {
+    int e = (h >> 10) & 0x1f, f = h & 0x3ff;
+    double v = e == 31 ? (f ? NAN : INFINITY) : e == 0 ? std::ldexp(f, -24) : std::ldexp(f + 1024, e - 25);
+    if (h & 0x8000) v = -v;
+    float bf = bitsf32(h << 16);
+    bool okHalf = std::isnan(v) ? std::isnan(out[2 * h]) : f32bits(out[2 * h]) == f32bits(static_cast<float>(v));
+    bool okBf = std::isnan(bf) ? std::isnan(out[2 * h + 1]) : f32bits(out[2 * h + 1]) == f32bits(bf);
+    wrong += !okHalf + !okBf;
+  }
+  CHECK(wrong == 0);
+}
+
+//===--- Control flow -------------------------------------------------------===//
+
+TEST_CASE("predicated instructions and a counted loop", "[emulator][control]") {
+  // sum of 1..n for n = 10 per thread, skipping odd i with @!%p.
+  std::vector<uint32_t> out = results32("\tmov.u32 %r1, 0;\n\tmov.u32 %r2, 1;\n"
+                                        "$L_loop:\n"
+                                        "\tand.b32 %r3, %r2, 1;\n\tsetp.eq.s32 %p1, %r3, 0;\n"
+                                        "\t@%p1 add.s32 %r1, %r1, %r2;\n"
+                                        "\t@!%p1 add.s32 %r1, %r1, 1000;\n"
+                                        "\tadd.s32 %r2, %r2, 1;\n\tsetp.le.s32 %p2, %r2, 10;\n"
+                                        "\t@%p2 bra.uni $L_loop;\n"
+                                        "\tst.global.u32 [%rd0], %r1;\n",
+                                        1);
+  CHECK(out[0] == 2 + 4 + 6 + 8 + 10 + 5 * 1000);
+}
+
+TEST_CASE("a .func is called with parameters and returns a result", "[emulator][control]") {
+  std::string ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                    ".func (.param .b32 sq_ret) sq(.param .b32 sq_a, .param .b32 sq_b)\n{\n"
+                    "\t.reg .b32 %r<4>;\n\tld.param.b32 %r1, [sq_a];\n\tld.param.b32 %r2, [sq_b];\n"
+                    "\tmad.lo.s32 %r3, %r1, %r1, %r2;\n\tst.param.b32 [sq_ret], %r3;\n\tret;\n}\n"
+                    ".visible .entry k(.param .u64 k_out)\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+                    "\tld.param.u64 %rd1, [k_out];\n\tmov.u32 %r1, %tid.x;\n"
+                    "\t{\n\t.param .b32 param0;\n\tst.param.b32 [param0], %r1;\n\t.param .b32 param1;\n"
+                    "\tst.param.b32 [param1], 100;\n\t.param .b32 retval0;\n"
+                    "\tcall.uni (retval0), sq, (param0, param1);\n\tld.param.b32 %r2, [retval0];\n\t}\n"
+                    "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r2;\n\tret;\n}\n";
+  PtxModule m = PtxModule::parse(ptx);
+  std::vector<uint32_t> out(8);
+  EmuResult r = emulate(m, "k", {}, {8, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  CHECK(out == std::vector<uint32_t>{100, 101, 104, 109, 116, 125, 136, 149});
+}
+
+//===--- SIMT ---------------------------------------------------------------===//
+
+TEST_CASE("shfl.sync.bfly sums a warp; up, down and idx follow the c operand", "[emulator][simt]") {
+  std::string ptx =
+      kernel(".param .u64 k_out",
+             "\tld.param.u64 %rd1, [k_out];\n\tmov.u32 %r1, %laneid;\n\tmul.lo.s32 %r2, %r1, 3;\n"
+             // butterfly sum of 3 * lane over the warp
+             "\tmov.u32 %r10, %r2;\n"
+             "\tshfl.sync.bfly.b32 %r11, %r10, 16, 31, -1;\n\tadd.s32 %r10, %r10, %r11;\n"
+             "\tshfl.sync.bfly.b32 %r11, %r10, 8, 31, -1;\n\tadd.s32 %r10, %r10, %r11;\n"
+             "\tshfl.sync.bfly.b32 %r11, %r10, 4, 31, -1;\n\tadd.s32 %r10, %r10, %r11;\n"
+             "\tshfl.sync.bfly.b32 %r11, %r10, 2, 31, -1;\n\tadd.s32 %r10, %r10, %r11;\n"
+             "\tshfl.sync.bfly.b32 %r11, %r10, 1, 31, -1;\n\tadd.s32 %r10, %r10, %r11;\n"
+             // __shfl_up_sync(v, 3, width 8): c = (32 - 8) << 8
+             "\tshfl.sync.up.b32 %r12|%p1, %r2, 3, 0x1800, -1;\n\tselp.u32 %r13, 1, 0, %p1;\n"
+             // __shfl_down_sync(v, 5, width 16): c = ((32 - 16) << 8) | 31
+             "\tshfl.sync.down.b32 %r14|%p2, %r2, 5, 0x101f, -1;\n\tselp.u32 %r15, 1, 0, %p2;\n"
+             // __shfl_sync(v, 6, width 8): c = ((32 - 8) << 8) | 31
+             "\tshfl.sync.idx.b32 %r16, %r2, 6, 0x181f, -1;\n"
+             "\tmul.wide.u32 %rd2, %r1, 24;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+             "\tst.global.u32 [%rd3], %r10;\n\tst.global.u32 [%rd3+4], %r12;\n\tst.global.u32 [%rd3+8], %r13;\n"
+             "\tst.global.u32 [%rd3+12], %r14;\n\tst.global.u32 [%rd3+16], %r15;\n\tst.global.u32 [%rd3+20], %r16;\n");
+  PtxModule m = PtxModule::parse(ptx);
+  std::vector<uint32_t> out(32 * 6);
+  EmuResult r = emulate(m, "k", {}, {32, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  for (uint32_t l = 0; l < 32; ++l) {
+    INFO("lane " << l);
+    CHECK(out[6 * l] == 3 * (31 * 32 / 2));
+    bool upOk = l % 8 >= 3;
+    CHECK(out[6 * l + 1] == 3 * (upOk ? l - 3 : l));
+    CHECK(out[6 * l + 2] == upOk);
+    bool downOk = l % 16 + 5 < 16;
+    CHECK(out[6 * l + 3] == 3 * (downOk ? l + 5 : l));
+    CHECK(out[6 * l + 4] == downOk);
+    CHECK(out[6 * l + 5] == 3 * (l / 8 * 8 + 6));
+  }
+}
+
+TEST_CASE("vote.sync and redux.sync see the whole warp", "[emulator][simt]") {
+  std::vector<uint32_t> out(3 * 64);
+  std::string ptx = kernel(".param .u64 k_out",
+                           "\tld.param.u64 %rd1, [k_out];\n\tmov.u32 %r1, %tid.x;\n"
+                           "\tsetp.lt.u32 %p1, %r1, 40;\n\tvote.sync.ballot.b32 %r2, %p1, -1;\n"
+                           "\tvote.sync.all.pred %p2, %p1, -1;\n\tselp.u32 %r3, 1, 0, %p2;\n"
+                           "\tredux.sync.add.u32 %r4, %r1, -1;\n"
+                           "\tmul.wide.u32 %rd2, %r1, 12;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+                           "\tst.global.u32 [%rd3], %r2;\n\tst.global.u32 [%rd3+4], %r3;\n\tst.global.u32 [%rd3+8], %r4;\n");
+  EmuResult r = emulate(PtxModule::parse(ptx), "k", {}, {64, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  CHECK(out[0] == 0xffffffffu);
+  CHECK(out[1] == 1);
+  CHECK(out[2] == 31 * 32 / 2);
+  CHECK(out[3 * 32] == 0xffu);
+  CHECK(out[3 * 32 + 1] == 0);
+  CHECK(out[3 * 32 + 2] == (32 + 63) * 32 / 2);
+}
+
+TEST_CASE("bar.sync orders shared memory across warps; shared addresses are generic", "[emulator][simt]") {
+  // Each of 128 threads writes tid * 10 to smem[tid]; after the barrier it reads
+  // smem[127 - tid] through a generic pointer (cvta) and a shared one.
+  std::string ptx = kernel(".param .u64 k_out",
+                           "\tld.param.u64 %rd1, [k_out];\n\tmov.u32 %r1, %tid.x;\n\tmul.lo.s32 %r2, %r1, 10;\n"
+                           "\tmov.u64 %rd2, smem;\n\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+                           "\tst.shared.u32 [%rd4], %r2;\n\tbar.sync 0;\n"
+                           "\tsub.s32 %r3, 127, %r1;\n\tmul.wide.u32 %rd5, %r3, 4;\n\tadd.s64 %rd6, %rd2, %rd5;\n"
+                           "\tld.shared.u32 %r4, [%rd6];\n\tcvta.shared.u64 %rd7, %rd6;\n\tld.u32 %r5, [%rd7];\n"
+                           "\tld.shared.u32 %r6, [smem+508];\n"
+                           "\tadd.s32 %r7, %r4, %r5;\n\tadd.s32 %r7, %r7, %r6;\n"
+                           "\tadd.s64 %rd8, %rd1, %rd3;\n\tst.global.u32 [%rd8], %r7;\n",
+                           ".shared .align 16 .b8 smem[512];\n");
+  std::vector<uint32_t> out(128);
+  EmuResult r = emulate(PtxModule::parse(ptx), "k", {2, 1, 1}, {128, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  for (uint32_t t = 0; t < 128; ++t) CHECK(out[t] == 2 * (127 - t) * 10 + 1270);
+}
+
+TEST_CASE("dynamic shared memory follows the static variables", "[emulator][simt]") {
+  std::string ptx = kernel(".param .u64 k_out",
+                           "\tld.param.u64 %rd1, [k_out];\n\tmov.u32 %r1, %tid.x;\n"
+                           "\tmov.u64 %rd2, dyn;\n\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n"
+                           "\tst.shared.u32 [%rd4], %r1;\n\tbar.sync 0;\n\tld.shared.u32 %r2, [dyn+4];\n"
+                           "\tadd.s64 %rd5, %rd1, %rd3;\n\tst.global.u32 [%rd5], %r2;\n",
+                           ".shared .align 4 .b8 fixed[12];\n.extern .shared .align 16 .b8 dyn[];\n");
+  std::vector<uint32_t> out(64);
+  EmuOptions opts;
+  opts.dynamicSharedBytes = 256;
+  EmuResult r = emulate(PtxModule::parse(ptx), "k", {}, {64, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)}, opts);
+  INFO(r.error);
+  REQUIRE(r.ok());
+  CHECK(std::all_of(out.begin(), out.end(), [](uint32_t v) { return v == 1; }));
+  // Without the dynamic bytes, the same kernel is out of bounds.
+  std::string err = failure(ptx, {}, {64, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)});
+  CHECK(err.rfind("out-of-bounds st.shared.u32 of 4 bytes", 0) == 0);
+}
+
+TEST_CASE("vector loads and stores move 2 and 4 elements", "[emulator][memory]") {
+  std::vector<float> in{1, 2, 3, 4, 5, 6, 7, 8};
+  std::vector<float> out(8, 0);
+  std::string ptx = kernel(".param .u64 k_in, .param .u64 k_out",
+                           "\tld.param.u64 %rd1, [k_in];\n\tld.param.u64 %rd2, [k_out];\n"
+                           "\tld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n"
+                           "\tld.global.v2.b64 {%rd3, %rd4}, [%rd1+16];\n"
+                           "\tst.global.v4.f32 [%rd2+16], {%f4, %f3, %f2, %f1};\n"
+                           "\tst.global.v2.b64 [%rd2], {%rd4, %rd3};\n");
+  EmuResult r = emulate(PtxModule::parse(ptx), "k", {}, {}, {EmuArg::buf(0), EmuArg::buf(1)}, {bytesOf(in), bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  CHECK(out == std::vector<float>{7, 8, 5, 6, 4, 3, 2, 1});
+}
+
+TEST_CASE("atomics from every thread of several blocks add up", "[emulator][memory]") {
+  std::string ptx = kernel(".param .u64 k_acc",
+                           "\tld.param.u64 %rd1, [k_acc];\n"
+                           "\tatom.global.add.f32 %f1, [%rd1], 0f3F800000;\n"
+                           "\tatom.relaxed.gpu.global.add.u32 %r1, [%rd1+4], 1;\n"
+                           "\tmov.u32 %r2, %tid.x;\n\tatom.global.max.s32 %r3, [%rd1+8], %r2;\n"
+                           "\tred.global.add.u64 [%rd1+16], 3;\n"
+                           "\tatom.global.add.f64 %fd1, [%rd1+24], 0d3FE0000000000000;\n"
+                           "\tatom.global.cas.b32 %r4, [%rd1+32], 0, %r2;\n"
+                           "\tatom.global.exch.b32 %r5, [%rd1+36], %r2;\n");
+  std::vector<uint32_t> acc(10, 0);
+  EmuResult r = emulate(PtxModule::parse(ptx), "k", {3, 1, 1}, {96, 1, 1}, {EmuArg::buf(0)}, {bytesOf(acc)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  CHECK(bitsf32(acc[0]) == 288.0f);
+  CHECK(acc[1] == 288);
+  CHECK(acc[2] == 95);
+  CHECK((acc[4] | uint64_t(acc[5]) << 32) == 3 * 288);
+  CHECK(std::bit_cast<double>(acc[6] | uint64_t(acc[7]) << 32) == 144.0);
+  CHECK(acc[8] == 0);  // thread 0 of the first block swaps 0 for 0; no later cas matches a nonzero value
+  CHECK(acc[9] == 95);
+}
+
+TEST_CASE("vprintf prints what CUDA's printf would, in a deterministic order", "[emulator][printf]") {
+  // As llc-19 writes a printf: the arguments in a .local depot, the format in .global data.
+  std::string ptx =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n"
+      "\t.param .b64 vprintf_param_1\n)\n;\n"
+      ".global .align 1 .b8 fmt[42] = {116, 37, 100, 32, 118, 61, 37, 103, 32, 120, 61, 37, 108, 108, 100, 32, 37, "
+      "115, 32, 37, 117, 32, 37, 46, 51, 102, 32, 91, 37, 53, 100, 93, 32, 37, 99, 32, 37, 37, 32, 37, 120, 10};\n"
+      ".global .align 1 .b8 s[4] = {97, 98, 99};\n"
+      ".visible .entry k(\n\t.param .f32 k_param_1,\n\t.param .u64 k_param_2\n)\n{\n"
+      "\t.local .align 8 .b8 \t__local_depot0[48];\n\t.reg .b64 \t%SP;\n\t.reg .b64 \t%SPL;\n"
+      "\t.reg .b32 \t%r<4>;\n\t.reg .f32 \t%f<2>;\n\t.reg .b64 \t%rd<14>;\n\t.reg .f64 \t%fd<2>;\n\n"
+      "\tmov.u64 \t%SPL, __local_depot0;\n\tcvta.local.u64 \t%SP, %SPL;\n\tmov.u32 \t%r1, %tid.x;\n"
+      "\tld.param.f32 \t%f1, [k_param_1];\n\tld.param.u64 \t%rd1, [k_param_2];\n\tadd.u64 \t%rd2, %SP, 0;\n"
+      "\tadd.u64 \t%rd3, %SPL, 0;\n\tcvt.f64.f32 \t%fd1, %f1;\n\tst.local.u32 \t[%rd3], %r1;\n"
+      "\tst.local.f64 \t[%rd3+8], %fd1;\n\tst.local.u64 \t[%rd3+16], %rd1;\n\tmov.u64 \t%rd4, s;\n"
+      "\tcvta.global.u64 \t%rd5, %rd4;\n\tst.local.u64 \t[%rd3+24], %rd5;\n"
+      "\tst.local.u32 \t[%rd3+32], 7;\n\tst.local.f64 \t[%rd3+40], %fd1;\n"
+      "\tmov.u64 \t%rd6, fmt;\n\tcvta.global.u64 \t%rd7, %rd6;\n"
+      "\t{ // callseq 0, 0\n\t.param .b64 param0;\n\tst.param.b64 \t[param0+0], %rd7;\n\t.param .b64 param1;\n"
+      "\tst.param.b64 \t[param1+0], %rd2;\n\t.param .b32 retval0;\n\tcall.uni (retval0), \n\tvprintf, \n\t(\n"
+      "\tparam0, \n\tparam1\n\t);\n\tld.param.b32 \t%r2, [retval0+0];\n\t} // callseq 0\n\tret;\n}\n";
+  // fmt: "t%d v=%g x=%lld %s %u %.3f [%5d] %c %% %x\n" -- but %u, %.3f, [%5d], %c, %x read the 4-byte
+  // slot at 32 and the double at 40 in order: %u -> 7, %.3f -> 0.75, and the rest run past the buffer.
+  (void)ptx;
+  std::string fmtText = "t%d v=%g x=%lld %s %u %.3f\n";
+  std::string init;
+  for (char c : fmtText) init += std::to_string(static_cast<int>(static_cast<unsigned char>(c))) + ", ";
+  init += "0";
+  std::string module = ptx;
+  size_t a = module.find("fmt[42] = {"), b = module.find("};", a);
+  module.replace(a, b - a + 2, "fmt[" + std::to_string(fmtText.size() + 1) + "] = {" + init + "};");
+  PtxModule m = PtxModule::parse(module);
+  EmuResult r = emulate(m, "k", {2, 1, 1}, {2, 1, 1}, {EmuArg::f32(0.75f), EmuArg::scalar(-5)}, {});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  CHECK(r.printed == "t0 v=0.75 x=-5 abc 7 0.750\nt1 v=0.75 x=-5 abc 7 0.750\n"
+                     "t0 v=0.75 x=-5 abc 7 0.750\nt1 v=0.75 x=-5 abc 7 0.750\n");
+}
+
+TEST_CASE("__assertfail stops the launch with the message", "[emulator][printf]") {
+  std::string ptx =
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".extern .func __assertfail\n(\n\t.param .b64 a0,\n\t.param .b64 a1,\n\t.param .b32 a2,\n\t.param .b64 a3,\n"
+      "\t.param .b64 a4\n)\n;\n"
+      ".global .align 1 .b8 msg[8] = {102, 97, 105, 108, 101, 100, 33};\n"
+      ".global .align 1 .b8 file[4] = {102, 46, 99};\n.global .align 1 .b8 fn[2] = {107};\n"
+      ".visible .entry k()\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<14>;\n"
+      "\tmov.u32 %r1, %tid.x;\n\tsetp.ne.s32 %p1, %r1, 5;\n\t@%p1 bra $L__BB0_2;\n"
+      "\tmov.u64 %rd8, msg;\n\tcvta.global.u64 %rd9, %rd8;\n\tmov.u64 %rd10, file;\n\tcvta.global.u64 %rd11, %rd10;\n"
+      "\tmov.u64 %rd12, fn;\n\tcvta.global.u64 %rd13, %rd12;\n"
+      "\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd9;\n\t.param .b64 param1;\n"
+      "\tst.param.b64 [param1+0], %rd11;\n\t.param .b32 param2;\n\tst.param.b32 [param2+0], 7;\n"
+      "\t.param .b64 param3;\n\tst.param.b64 [param3+0], %rd13;\n\t.param .b64 param4;\n"
+      "\tst.param.b64 [param4+0], 1;\n\tcall.uni \n\t__assertfail, \n\t(\n\tparam0, \n\tparam1, \n\tparam2, \n"
+      "\tparam3, \n\tparam4\n\t);\n\t}\n$L__BB0_2:\n\tret;\n}\n";
+  EmuResult r = emulate(PtxModule::parse(ptx), "k", {}, {32, 1, 1}, {}, {});
+  CHECK(r.error.rfind("device assertion failed: failed! (f.c:7 in k; line " + std::to_string(lineOf(ptx, "call.uni")) +
+                          ", block (0,0,0), thread 5)",
+                      0) == 0);
+}
+
+//===--- Errors -------------------------------------------------------------===//
+
+TEST_CASE("an out-of-bounds store names the instruction, line, address, block and thread", "[emulator][errors]") {
+  std::string ptx = kernel(".param .u64 k_out",
+                           "\tld.param.u64 %rd1, [k_out];\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %ctaid.x;\n"
+                           "\tmad.lo.s32 %r3, %r2, 32, %r1;\n\tmul.wide.u32 %rd2, %r3, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n"
+                           "\tst.global.f32 [%rd3], 0f3F800000;\n");
+  std::vector<float> out(32 + 3);
+  std::string err = failure(ptx, {2, 1, 1}, {32, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)});
+  CHECK(err == "out-of-bounds st.global.f32 of 4 bytes at 0x10000008c (offset 140 in buffer 0 of 140 bytes) (line " +
+                   std::to_string(lineOf(ptx, "st.global.f32")) + ", block (1,0,0), thread 3)");
+  // The blocks before the failing one ran: the buffer holds their writes.
+  CHECK(out[34] == 1.0f);
+}
+
+TEST_CASE("a misaligned vector access is an error", "[emulator][errors]") {
+  std::string ptx = kernel(".param .u64 k_in", "\tld.param.u64 %rd1, [k_in];\n\tld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1+4];\n");
+  std::vector<float> in(16);
+  std::string err = failure(ptx, {}, {}, {EmuArg::buf(0)}, {bytesOf(in)});
+  CHECK(err.rfind("misaligned ld.global.v4.f32 of 16 bytes at 0x1000000004", 0) == 0);
+}
+
+TEST_CASE("a barrier not reached by every thread is a deadlock", "[emulator][errors]") {
+  std::string ptx = kernel("", "\tmov.u32 %r1, %tid.x;\n\tsetp.lt.u32 %p1, %r1, 64;\n\t@%p1 bra $L_skip;\n"
+                               "\tbar.sync 0;\n\tbar.sync 1;\n$L_skip:\n\tbar.sync 1;\n");
+  std::string err = failure(ptx, {}, {128, 1, 1}, {}, {});
+  CHECK(err == "deadlock at a barrier not reached by every thread in block (0,0,0): threads 64-127 wait at bar.sync "
+               "(line " + std::to_string(lineOf(ptx, "bar.sync 1;")) + "); threads 0-63 wait at bar.sync (line " +
+               std::to_string(lineOf(ptx, "bar.sync 1;") + 2) + "); barrier 1 has 64 of 128 threads");
+  // Threads that exit before a barrier are not waited for.
+  std::string early = kernel(".param .u64 k_out", "\tmov.u32 %r1, %tid.x;\n\tsetp.lt.u32 %p1, %r1, 64;\n\t@%p1 ret;\n"
+                                                  "\tbar.sync 0;\n");
+  std::vector<uint8_t> none;
+  CHECK(emulate(PtxModule::parse(early), "k", {}, {128, 1, 1}, {EmuArg::buf(0)}, {std::span<uint8_t>(none)}).ok());
+}
+
+TEST_CASE("a shfl whose warp does not converge is an error", "[emulator][errors]") {
+  std::string ptx = kernel("", "\tmov.u32 %r1, %tid.x;\n\tsetp.lt.u32 %p1, %r1, 16;\n\t@%p1 bra $L_other;\n"
+                               "\tshfl.sync.bfly.b32 %r2, %r1, 1, 31, -1;\n\tret;\n"
+                               "$L_other:\n\tbar.sync 0;\n");
+  std::string err = failure(ptx, {}, {32, 1, 1}, {}, {});
+  CHECK(err.rfind("deadlock (a warp-synchronous instruction whose warp does not converge) in block (0,0,0): "
+                  "threads 16-31 wait at shfl.sync.bfly.b32",
+                  0) == 0);
+  // A lane that its own member mask leaves out.
+  std::string mask = kernel("", "\tmov.u32 %r1, %tid.x;\n\tshfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xffff;\n");
+  CHECK(failure(mask, {}, {32, 1, 1}, {}, {}).rfind("shfl.sync.bfly.b32 in a lane (16) that its member mask 0xffff leaves out", 0) == 0);
+}
+
+TEST_CASE("an endless loop runs out of its instruction budget", "[emulator][errors]") {
+  std::string ptx = kernel("", "$L_spin:\n\tadd.s32 %r1, %r1, 1;\n\tbra $L_spin;\n");
+  EmuOptions opts;
+  opts.maxInstructionsPerThread = 10000;
+  std::string err = failure(ptx, {}, {4, 1, 1}, {}, {}, opts);
+  CHECK(err.rfind("instruction budget of 10000 per thread exceeded at ", 0) == 0);
+  CHECK(err.find("block (0,0,0), thread 0)") != std::string::npos);
+}
+
+TEST_CASE("launches that do not fit the kernel are refused", "[emulator][errors]") {
+  std::string ptx = kernel(".param .u64 k_a, .param .u32 k_n", "");
+  PtxModule m = PtxModule::parse(ptx);
+  std::vector<float> buf(4);
+  CHECK(emulate(m, "k", {}, {}, {EmuArg::buf(0)}, {bytesOf(buf)}).error == "kernel k takes 2 parameters, 1 arguments given");
+  CHECK(emulate(m, "k", {}, {}, {EmuArg::buf(0), EmuArg::buf(0)}, {bytesOf(buf)}).error ==
+        "argument 1 of k (k_n, 4 bytes) is a buffer; a pointer parameter has 8 bytes");
+  CHECK(emulate(m, "k", {}, {}, {EmuArg::buf(3), EmuArg::scalar(1)}, {bytesOf(buf)}).error ==
+        "argument 0 of k (k_a, 8 bytes) is buffer 3, but there are 1 buffers");
+  CHECK(emulate(m, "nope", {}, {}, {}, {}).error == "no kernel 'nope' in the module (its kernels: k)");
+  CHECK(emulate(m, "k", {}, {2048, 1, 1}, {EmuArg::buf(0), EmuArg::scalar(1)}, {bytesOf(buf)}).error ==
+        "block (2048,1,1) has more than 1024 threads (or z > 64)");
+  std::string limited = corpusPtx("softmax_f32_128.ptx");
+  std::vector<float> x(4);
+  CHECK(emulate(PtxModule::parse(limited), "softmax", {}, {256, 1, 1},
+                {EmuArg::buf(0), EmuArg::buf(0), EmuArg::scalar(1), EmuArg::scalar(1)}, {bytesOf(x)})
+            .error == "block (256,1,1) exceeds .maxntid 128,1,1 of softmax");
+}
+
+//===--- Corpus kernels -----------------------------------------------------===//
+
+TEST_CASE("corpus: vector_add with a masked tail", "[emulator][corpus]") {
+  // BLOCK = 1024 elements per program, 128 threads each loading two v4 vectors.
+  PtxModule m = PtxModule::parse(corpusPtx("vector_add_1024_aligned.ptx"));
+  const int n = 2 * 1024 + 777;
+  std::vector<float> x(n), y(n), out(n + 1, -7.0f);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> dist(-100, 100);
+  for (int i = 0; i < n; ++i) {
+    x[i] = dist(rng);
+    y[i] = dist(rng);
+  }
+  // The output buffer has room for the whole last block: the mask must keep the kernel off the rest.
+  std::vector<float> padded(3 * 1024, -7.0f);
+  auto start = std::chrono::steady_clock::now();
+  EmuResult r = emulate(m, "vector_add", {3, 1, 1}, {128, 1, 1},
+                        {EmuArg::buf(0), EmuArg::buf(1), EmuArg::buf(2), EmuArg::scalar(n)},
+                        {bytesOf(x), bytesOf(y), bytesOf(padded)});
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  INFO(r.error);
+  REQUIRE(r.ok());
+  WARN("vector_add, 3 blocks: " << ms << " ms, " << r.instructions << " instructions");
+  for (int i = 0; i < n; ++i) REQUIRE(padded[i] == x[i] + y[i]);
+  for (size_t i = n; i < padded.size(); ++i) REQUIRE(padded[i] == -7.0f);
+  // Without padding, x and y are read only where the mask allows: exact-size buffers work too.
+  std::vector<float> exact(n);
+  r = emulate(m, "vector_add", {3, 1, 1}, {128, 1, 1}, {EmuArg::buf(0), EmuArg::buf(1), EmuArg::buf(2), EmuArg::scalar(n)},
+              {bytesOf(x), bytesOf(y), bytesOf(exact)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  CHECK(exact == std::vector<float>(padded.begin(), padded.begin() + n));
+}
+
+TEST_CASE("corpus: softmax over rows", "[emulator][corpus]") {
+  PtxModule m = PtxModule::parse(corpusPtx("softmax_f32_128.ptx"));
+  const int rows = 48, stride = 130;
+  for (int nCols : {128, 100, 1}) {
+    std::vector<float> x(rows * stride), y(rows * stride, -1.0f);
+    std::mt19937 rng(nCols);
+    std::uniform_real_distribution<float> dist(-20, 20);
+    for (float &v : x) v = dist(rng);
+    auto start = std::chrono::steady_clock::now();
+    EmuResult r = emulate(m, "softmax", {rows, 1, 1}, {128, 1, 1},
+                          {EmuArg::buf(0), EmuArg::buf(1), EmuArg::scalar(nCols), EmuArg::scalar(stride)},
+                          {bytesOf(x), bytesOf(y)});
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    INFO(r.error);
+    REQUIRE(r.ok());
+    if (nCols == 128) WARN("softmax, " << rows << " rows: " << ms << " ms, " << r.instructions << " instructions");
+    for (int row = 0; row < rows; ++row) {
+      const float *in = &x[row * stride];
+      double mx = *std::max_element(in, in + nCols), sum = 0;
+      for (int c = 0; c < nCols; ++c) sum += std::exp(double(in[c]) - mx);
+      for (int c = 0; c < stride; ++c) {
+        float got = y[row * stride + c];
+        if (c >= nCols) {
+          REQUIRE(got == -1.0f);  // masked: untouched
+          continue;
+        }
+        double want = std::exp(double(in[c]) - mx) / sum;
+        REQUIRE(std::fabs(got - want) <= 1e-6 * want + 1e-9);
+      }
+    }
+  }
+}
+
+TEST_CASE("corpus: argmax and max over rows, first index on ties", "[emulator][corpus]") {
+  PtxModule m = PtxModule::parse(corpusPtx("row_argmax_128.ptx"));
+  const int rows = 40, stride = 128;
+  for (int nCols : {128, 77}) {
+    std::vector<float> x(rows * stride);
+    std::mt19937 rng(nCols);
+    std::uniform_int_distribution<int> dist(-50, 50);
+    for (float &v : x) v = static_cast<float>(dist(rng)) / 4;  // many ties
+    x[3 * stride + 5] = -INFINITY;
+    for (int c = 0; c < nCols; ++c) x[7 * stride + c] = 1.5f;  // all equal: index 0
+    x[9 * stride + nCols - 1] = 1e6f;                           // the last column
+    std::vector<int32_t> index(rows, -1);
+    std::vector<float> value(rows, -1.0f);
+    auto start = std::chrono::steady_clock::now();
+    EmuResult r = emulate(m, "row_argmax", {rows, 1, 1}, {128, 1, 1},
+                          {EmuArg::buf(0), EmuArg::buf(1), EmuArg::buf(2), EmuArg::scalar(nCols), EmuArg::scalar(stride)},
+                          {bytesOf(x), bytesOf(index), bytesOf(value)});
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    INFO(r.error);
+    REQUIRE(r.ok());
+    if (nCols == 128) WARN("row_argmax, " << rows << " rows: " << ms << " ms, " << r.instructions << " instructions");
+    for (int row = 0; row < rows; ++row) {
+      const float *in = &x[row * stride];
+      int best = 0;
+      for (int c = 1; c < nCols; ++c)
+        if (in[c] > in[best]) best = c;
+      INFO("row " << row);
+      CHECK(index[row] == best);
+      CHECK(value[row] == in[best]);
+    }
+  }
+}

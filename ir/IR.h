@@ -28,6 +28,10 @@
 //   of a load yield `other` (or 0 without it). An unmasked access outside every
 //   allocation is an error. atomic_add returns the old values; programs of a
 //   grid run in an unspecified order, and the ops of one program in order.
+//   Distinct pointer parameters must not address overlapping memory, except
+//   that one buffer may be passed twice when every element is accessed at the
+//   same offset through both (an in-place elementwise update), as with C's
+//   restrict; the backend relies on it to order accesses without barriers.
 // * Reductions remove their axis (a 1-D tile reduces to a scalar); argmax and
 //   argmin give i32 indices, the first on ties. cumsum is inclusive.
 // * dot(a[M,K], b[K,N], acc[M,N]) = acc + a @ b.

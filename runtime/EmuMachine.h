@@ -1,0 +1,153 @@
+//===- EmuMachine.h - the state of one emulated launch (internal) --------===//
+//
+// A Machine holds one launch: the kernel parameters, the module's data
+// windows, the block being run (its shared memory and threads) and the first
+// error. Emulator.cpp drives it (blocks, scheduling, barriers, warp
+// collectives, vprintf); PtxExec.cpp runs one thread until it stops.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "runtime/Emulator.h"
+#include "runtime/PtxProgram.h"
+
+#include <array>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tt::runtime::emu {
+
+using ptx::Function;
+using ptx::Instr;
+using ptx::Operand;
+using ptx::Program;
+
+enum class State : uint8_t { Ready, AtBarrier, AtWarpSync, Exited };
+
+/// A function activation: the entry's, then one per .func call.
+struct Frame {
+  const Function *fn = nullptr;
+  uint32_t pc = 0;
+  uint32_t regBase = 0;     // first slot in Thread::regs
+  uint64_t localBase = 0;   // offset in Thread::local
+  uint64_t paramBase = 0;   // offset in Thread::param
+  uint32_t call = 0;        // the caller's CallInfo index that made this frame
+};
+
+struct Thread {
+  uint32_t linear = 0;
+  std::array<uint32_t, 3> tid{};
+  State state = State::Ready;
+  std::vector<Frame> frames;
+  std::vector<uint64_t> regs;
+  std::vector<uint8_t> local, param;
+  uint64_t executed = 0;
+  bool carry = false;
+  uint32_t barrier = 0;     // AtBarrier: which
+  const Instr *waiting = nullptr;  // AtBarrier / AtWarpSync: the instruction
+
+  uint32_t lane() const { return linear % 32; }
+  uint32_t warp() const { return linear / 32; }
+};
+
+struct Barrier {
+  uint32_t arrived = 0;
+  uint32_t expected = 0;  // 0: every non-exited thread of the block
+};
+
+class Machine {
+public:
+  Machine(const Program &prog, const Function &entry, Dim3 grid, Dim3 block, std::vector<std::span<uint8_t>> buffers,
+          EmuOptions options);
+
+  /// Sets up the kernel parameters from the arguments; false (with error) if they do not fit.
+  bool bindArguments(const std::vector<EmuArg> &args);
+  /// Runs every block; the outcome is in result.
+  void run();
+
+  EmuResult result;
+
+  // --- used by PtxExec.cpp --------------------------------------------------
+  enum class Stop { Sync, Exited, Error };
+  /// Runs `t` until it waits, exits or fails.
+  Stop step(Thread &t);
+
+private:
+  const Program &prog_;
+  const Function &entry_;
+  Dim3 grid_, block_;
+  std::vector<std::span<uint8_t>> buffers_;
+  EmuOptions options_;
+  std::vector<uint8_t> kparams_, shared_, globalData_, constData_;
+  std::array<uint32_t, 3> ctaid_{};
+  std::vector<Thread> threads_;
+  std::array<Barrier, 16> barriers_{};
+
+  // Emulator.cpp
+  void runBlock();
+  void schedule();
+  bool resolveWarps(bool &released);
+  bool resolveBarriers();
+  void reportDeadlock();
+  std::string describeAddress(const Thread &t, uint64_t addr) const;
+  bool callBuiltin(Thread &t, const Instr &in);
+  bool readString(Thread &t, const Instr &in, uint64_t addr, std::string &out);
+
+  // PtxExec.cpp
+  friend struct Exec;
+  uint64_t special(const Thread &t, uint32_t which) const;
+  uint64_t value(const Thread &t, const Frame &f, const uint64_t *regs, const Operand &o) const;
+  uint64_t frameBase(const Frame &f, uint8_t window) const;
+  uint64_t addressOf(const Frame &f, const uint64_t *regs, const Operand &o) const;
+  /// Host memory for [addr, addr + size) as `in` accesses it, or nullptr with the error set.
+  uint8_t *access(Thread &t, const Instr &in, uint64_t addr, uint64_t size, ptx::Space space, bool write);
+  bool call(Thread &t, const Instr &in);
+  /// Returns from the current frame; `exited` when it was the kernel's. False on an error.
+  bool ret(Thread &t, const Instr &in, bool &exited);
+
+public:
+  /// "(line 12, block (0,0,0), thread 5)"
+  std::string where(const Thread &t, const Instr &in) const;
+  void fail(const Thread &t, const Instr &in, const std::string &what);
+  uint8_t *hostAccess(Thread &t, const Instr &in, uint64_t addr, uint64_t size, bool write) {
+    return access(t, in, addr, size, ptx::Space::Generic, write);
+  }
+};
+
+inline uint64_t Machine::frameBase(const Frame &f, uint8_t window) const {
+  switch (window) {
+  case 1: return ptx::kLocalBase + f.localBase;
+  case 2: return ptx::kFParamBase + f.paramBase;
+  case 3: return ptx::kSharedBase + prog_.dynamicSharedOffset;
+  default: return 0;
+  }
+}
+
+inline uint64_t Machine::value(const Thread &t, const Frame &f, const uint64_t *regs, const Operand &o) const {
+  switch (o.kind) {
+  case Operand::Kind::Reg: return o.negate ? (~regs[o.reg] & 1) : regs[o.reg];
+  case Operand::Kind::Imm: return o.imm;
+  case Operand::Kind::Special: return special(t, o.reg);
+  case Operand::Kind::FrameAddr: return o.imm + frameBase(f, o.frame);
+  default: return 0;
+  }
+}
+
+inline uint64_t Machine::addressOf(const Frame &f, const uint64_t *regs, const Operand &o) const {
+  uint64_t a = o.imm;
+  if (o.reg != Operand::kNoReg) a += regs[o.reg];
+  if (o.frame) a += frameBase(f, o.frame);
+  return a;
+}
+
+/// CUDA's vprintf: `fmt` with the arguments packed (naturally aligned) at
+/// `args`. read(addr, size, out) reads device memory; str(addr, out) a
+/// NUL-terminated string. Returns false (with `error`) on a bad pointer.
+struct PrintfMemory {
+  virtual ~PrintfMemory() = default;
+  virtual bool read(uint64_t addr, unsigned size, uint64_t &out) = 0;
+  virtual bool str(uint64_t addr, std::string &out) = 0;
+};
+bool formatPrintf(const std::string &fmt, uint64_t args, PrintfMemory &mem, std::string &out, int &count);
+
+} // namespace tt::runtime::emu

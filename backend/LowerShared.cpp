@@ -93,8 +93,8 @@ TileVal Lowerer::lowerDot(const Op &op) {
   for (size_t r = 0; r < acc.size(); ++r) acc[r]->addIncoming(next[r], b.GetInsertBlock());
   b.CreateCondBr(b.CreateICmpSLT(kNext, c32(K)), header, exit);
   b.SetInsertPoint(exit);
-  TileVal out{false, l, {}};
-  for (llvm::PHINode *p : acc) out.regs.push_back(p);
+  // The loop exits after its last step: the result is that step's sums.
+  TileVal out{false, l, next};
   (void)plan;
   return out;
 }

@@ -1,0 +1,218 @@
+// The generated code against the reference interpreter: every corpus kernel,
+// traced and compiled to PTX, runs in the PTX emulator (runtime/) on random
+// inputs, ragged sizes included, and must write what the interpreter writes
+// (exactly for integers; within a few units in the last place for floats,
+// whose reductions associate differently and whose exp is approximate).
+// Compiled both plainly and under the alignment assumptions, so that the
+// scalar and the 128-bit paths of the memory lowering are both run.
+#include "backend/Backend.h"
+#include "frontends/trace/Trace.h"
+#include "ir/Interpreter.h"
+#include "ir/PassManager.h"
+#include "runtime/Emulator.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <span>
+
+namespace ir = tt::ir;
+namespace be = tt::backend;
+namespace rt = tt::runtime;
+using ir::ScalarKind;
+
+namespace {
+
+/// One kernel argument: a buffer of `count` random elements, or a scalar.
+struct Arg {
+  enum class Kind { Buffer, Int, Float } kind;
+  size_t count = 0;
+  int64_t i = 0;
+  double f = 0;
+  static Arg buffer(size_t n) { return {Kind::Buffer, n, 0, 0}; }
+  static Arg integer(int64_t v) { return {Kind::Int, 0, v, 0}; }
+  static Arg floating(double v) { return {Kind::Float, 0, 0, v}; }
+};
+
+struct Case {
+  std::string spec;
+  ir::Grid grid;
+  std::vector<Arg> args;
+};
+
+double tolerance(ScalarKind k) {
+  switch (k) {
+  case ScalarKind::F16: return 1e-2;
+  case ScalarKind::BF16: return 6e-2;
+  case ScalarKind::F32: return 2e-4;
+  case ScalarKind::F64: return 1e-9;
+  default: return 0;
+  }
+}
+
+std::unique_ptr<ir::Func> traced(const std::string &spec) {
+  const twintile::RegisteredKernel *k = twintile::findRegistered(spec);
+  INFO(spec);
+  REQUIRE(k);
+  twintile::TraceResult r = k->trace({});
+  REQUIRE(r.ok());
+  ir::PassManager pm;
+  pm.addDefaultPipeline();
+  pm.run(*r.func);
+  return std::move(r.func);
+}
+
+/// Runs `c` in the interpreter and, compiled with `assume`, in the emulator;
+/// compares every buffer afterwards.
+void differential(const Case &c, bool assumeAll) {
+  INFO(c.spec << (assumeAll ? " (aligned, divisible)" : ""));
+  std::unique_ptr<ir::Func> f = traced(c.spec);
+  std::mt19937 rng(static_cast<unsigned>(std::hash<std::string>{}(c.spec)));
+  std::vector<ir::Buffer> buffers;
+  std::vector<ir::KernelArg> iargs;
+  std::vector<rt::EmuArg> eargs;
+  std::vector<be::ParamAssumption> assume;
+  REQUIRE(c.args.size() == f->numParams());
+  for (size_t p = 0; p < c.args.size(); ++p) {
+    const Arg &a = c.args[p];
+    const ir::Type &t = f->param(p)->type;
+    switch (a.kind) {
+    case Arg::Kind::Buffer: {
+      ir::Buffer buf(t.pointee, a.count, f->param(p)->name);
+      for (size_t i = 0; i < a.count; ++i) {
+        if (ir::isFloat(t.pointee)) buf.set(i, std::uniform_real_distribution<double>(-2, 2)(rng));
+        else buf.setInt(i, std::uniform_int_distribution<int64_t>(-50, 50)(rng));
+      }
+      iargs.push_back(ir::KernelArg::buf(buffers.size()));
+      eargs.push_back(rt::EmuArg::buf(buffers.size()));
+      buffers.push_back(std::move(buf));
+      assume.push_back({true, false});
+      break;
+    }
+    case Arg::Kind::Int:
+      iargs.push_back(ir::KernelArg::integer(a.i));
+      eargs.push_back(rt::EmuArg::scalar(static_cast<uint64_t>(a.i)));
+      assume.push_back({false, a.i % 16 == 0});
+      break;
+    case Arg::Kind::Float: {
+      iargs.push_back(ir::KernelArg::floating(a.f));
+      uint64_t bits = 0;
+      if (t.elem == ScalarKind::F64) std::memcpy(&bits, &a.f, 8);
+      else {
+        float v = static_cast<float>(a.f);
+        uint32_t b32;
+        std::memcpy(&b32, &v, 4);
+        bits = b32;
+      }
+      eargs.push_back(rt::EmuArg::scalar(bits));
+      assume.push_back({});
+      break;
+    }
+    }
+  }
+  std::vector<ir::Buffer> expected = buffers, got = buffers;
+  ir::RunResult ref = ir::interpret(*f, c.grid, iargs, expected);
+  INFO((ref.error ? ref.error->str() : std::string()));
+  REQUIRE(ref.ok());
+
+  be::CompileOptions o;
+  o.useCache = false;
+  o.runPtxas = false;
+  if (assumeAll) o.assume = assume;
+  be::CompileResult compiled = be::compile(*f, o);
+  rt::PtxModule module = rt::PtxModule::parse(compiled.ptx);
+  std::vector<std::span<uint8_t>> spans;
+  for (ir::Buffer &b : got) spans.emplace_back(b.bytes());
+  rt::Dim3 grid{static_cast<uint32_t>(c.grid.x), static_cast<uint32_t>(c.grid.y), static_cast<uint32_t>(c.grid.z)};
+  rt::Dim3 block{static_cast<uint32_t>(compiled.manifest.threadsPerProgram), 1, 1};
+  rt::EmuResult run = rt::emulate(module, compiled.manifest.kernel, grid, block, eargs, spans);
+  INFO(run.error);
+  REQUIRE(run.ok());
+
+  for (size_t b = 0; b < got.size(); ++b) {
+    INFO("buffer " << got[b].name());
+    ScalarKind k = got[b].elem();
+    size_t bad = 0;
+    for (size_t i = 0; i < got[b].size(); ++i) {
+      double want = expected[b].get(i), have = got[b].get(i);
+      bool same = ir::isFloat(k) ? (std::isnan(want) ? std::isnan(have)
+                                                     : std::fabs(have - want) <= 1e-5 + tolerance(k) * std::fabs(want))
+                                 : expected[b].getInt(i) == got[b].getInt(i);
+      if (!same && bad++ < 5) UNSCOPED_INFO("element " << i << ": emulated " << have << ", interpreted " << want);
+    }
+    CHECK(bad == 0);
+  }
+}
+
+int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (int block : {128, 1024})
+    for (int n : {1000, 4096}) out.push_back({"vector_add<" + std::to_string(block) + ">", {cdiv(n, block)},
+                                              {Arg::buffer(n), Arg::buffer(n), Arg::buffer(n), Arg::integer(n)}});
+  for (const char *t : {"f16", "bf16", "f32"})
+    for (int block : {128, 1024}) {
+      int cols = block / 2 + 3, rows = 3, stride = cols + 5;
+      out.push_back({std::string("softmax<") + t + "," + std::to_string(block) + ">", {rows},
+                     {Arg::buffer(rows * stride), Arg::buffer(rows * stride), Arg::integer(cols), Arg::integer(stride)}});
+    }
+  for (const char *t : {"f16", "f32"}) {
+    int cols = 200, rows = 2;
+    out.push_back({std::string("layernorm<") + t + ",256>", {rows},
+                   {Arg::buffer(rows * cols), Arg::buffer(rows * cols), Arg::buffer(cols), Arg::buffer(cols),
+                    Arg::integer(cols), Arg::integer(cols), Arg::floating(1e-5)}});
+  }
+  for (const char *spec : {"rmsnorm<bf16,1024>", "rmsnorm<f32,256>"}) {
+    int cols = 77, rows = 3, stride = 80;
+    out.push_back({spec, {rows},
+                   {Arg::buffer(rows * stride), Arg::buffer(rows * stride), Arg::buffer(cols), Arg::integer(cols),
+                    Arg::integer(stride), Arg::floating(1e-6)}});
+  }
+  for (auto [spec, bm, bn] : {std::tuple{"matmul<16,16,16>", 16, 16}, {"matmul<32,32,16>", 32, 32}}) {
+    int M = 40, N = 33, K = 48;
+    out.push_back({spec, {cdiv(M, bm), cdiv(N, bn)},
+                   {Arg::buffer(M * K), Arg::buffer(K * N), Arg::buffer(M * N), Arg::integer(M), Arg::integer(N),
+                    Arg::integer(K)}});
+  }
+  for (auto [spec, bm, d] : {std::tuple{"flash_attention<16,16,16>", 16, 16}, {"flash_attention<32,32,32>", 32, 32}}) {
+    int seq = 40, heads = 2;
+    out.push_back({spec, {cdiv(seq, bm), heads},
+                   {Arg::buffer(heads * seq * d), Arg::buffer(heads * seq * d), Arg::buffer(heads * seq * d),
+                    Arg::buffer(heads * seq * d), Arg::integer(seq), Arg::floating(0.25)}});
+  }
+  for (int block : {128, 1024}) {
+    int cols = block == 128 ? 100 : 1024, rows = 3, stride = cols + 4;
+    out.push_back({"row_argmax<" + std::to_string(block) + ">", {rows},
+                   {Arg::buffer(rows * stride), Arg::buffer(rows), Arg::buffer(rows), Arg::integer(cols),
+                    Arg::integer(stride)}});
+  }
+  for (const char *spec : {"row_cumsum<i32,128>", "row_cumsum<f32,1024>"}) {
+    int cols = 100, rows = 2, stride = 104;
+    out.push_back({spec, {rows},
+                   {Arg::buffer(rows * stride), Arg::buffer(rows * stride), Arg::integer(cols), Arg::integer(stride)}});
+  }
+  for (const char *spec : {"gelu<f16,256>", "gelu<f32,1024>"}) {
+    int n = 3000;
+    out.push_back({spec, {cdiv(n, std::string(spec).find("256") != std::string::npos ? 256 : 1024)},
+                   {Arg::buffer(n), Arg::buffer(n), Arg::integer(n)}});
+  }
+  for (const char *spec : {"swiglu<f16,256>", "swiglu<bf16,1024>", "swiglu<f32,1024>"}) {
+    int n = 2500;
+    out.push_back({spec, {cdiv(n, std::string(spec).find("256") != std::string::npos ? 256 : 1024)},
+                   {Arg::buffer(n), Arg::buffer(n), Arg::buffer(n), Arg::integer(n)}});
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("every corpus kernel's PTX computes what the interpreter computes", "[differential]") {
+  for (const Case &c : cases()) differential(c, false);
+}
+
+TEST_CASE("and so does it under the alignment assumptions (the 128-bit paths)", "[differential]") {
+  for (const Case &c : cases()) differential(c, true);
+}

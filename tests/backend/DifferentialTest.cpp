@@ -6,15 +6,18 @@
 // Compiled both plainly and under the alignment assumptions, so that the
 // scalar and the 128-bit paths of the memory lowering are both run.
 #include "backend/Backend.h"
+#include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/Trace.h"
 #include "ir/Interpreter.h"
 #include "ir/PassManager.h"
 #include "runtime/Emulator.h"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <span>
 
@@ -64,11 +67,12 @@ std::unique_ptr<ir::Func> traced(const std::string &spec) {
   return std::move(r.func);
 }
 
-/// Runs `c` in the interpreter and, compiled with `assume`, in the emulator;
+/// Runs `c` (the kernel `f`) in the interpreter and, compiled (with every
+/// assumption the arguments satisfy when `assumeAll`), in the emulator;
 /// compares every buffer afterwards.
-void differential(const Case &c, bool assumeAll) {
+void differential(const Case &c, bool assumeAll, std::unique_ptr<ir::Func> f = nullptr) {
   INFO(c.spec << (assumeAll ? " (aligned, divisible)" : ""));
-  std::unique_ptr<ir::Func> f = traced(c.spec);
+  if (!f) f = traced(c.spec);
   std::mt19937 rng(static_cast<unsigned>(std::hash<std::string>{}(c.spec)));
   std::vector<ir::Buffer> buffers;
   std::vector<ir::KernelArg> iargs;
@@ -215,4 +219,29 @@ TEST_CASE("every corpus kernel's PTX computes what the interpreter computes", "[
 
 TEST_CASE("and so does it under the alignment assumptions (the 128-bit paths)", "[differential]") {
   for (const Case &c : cases()) differential(c, true);
+}
+
+TEST_CASE("every feature kernel the parser accepts computes in PTX what it computes in the interpreter",
+          "[differential]") {
+  // Native if, for, while, break and continue, helpers, lambdas, structs of
+  // tiles, prints and assertions: the feature cases (experiments/features).
+  std::ifstream in(TWINTILE_FEATURES_DIR "/features.json");
+  REQUIRE(in);
+  size_t ran = 0;
+  nlohmann::json features = nlohmann::json::parse(in)["features"];
+  for (const nlohmann::json &feature : features) {
+    if (feature["parse"] != "accepted") continue;
+    std::string file = std::string(TWINTILE_FEATURES_DIR) + "/" + feature["name"].get<std::string>() + ".cpp";
+    twintile::FrontendResult r = twintile::parseKernel(file, feature["kernel"]);
+    INFO(feature["name"].get<std::string>() << (r.error ? r.error->str() : std::string()));
+    REQUIRE(r.ok());
+    ir::PassManager pm;
+    pm.addDefaultPipeline();
+    pm.run(*r.func);
+    int n = 100;  // two programs of 64, the second ragged
+    Case c{feature["kernel"], {2}, {Arg::buffer(n), Arg::buffer(n), Arg::integer(n)}};
+    differential(c, false, std::move(r.func));
+    ++ran;
+  }
+  CHECK(ran >= 30);
 }

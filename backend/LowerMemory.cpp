@@ -55,6 +55,63 @@ static std::vector<llvm::Value *> unpackWords(Lowerer &L, const std::vector<llvm
   return out;
 }
 
+// --- the order of global memory accesses within a program -----------------------
+//
+// IR.h runs a program's ops in order; the threads of a program run apart. Two
+// accesses need a barrier between them when another thread may touch an
+// element that the first one touched, and one of them writes. They cannot
+// when both go through the same pointer tile in the same layout (each thread
+// touches its own elements again), or through pointers derived from
+// different parameters: like C's restrict, twintile assumes distinct pointer
+// parameters do not overlap (passing one buffer as both the input and the
+// output of an elementwise kernel is fine: that is the first case).
+
+namespace {
+
+/// The kernel parameter a pointer is derived from, or null if unknown.
+const Value *pointerBase(const Value *v, const Func &f) {
+  while (v->def) {
+    switch (v->def->kind) {
+    case OpKind::AddPtr: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
+    case OpKind::Trans: case OpKind::Reshape: v = v->def->operand(0); continue;
+    default: return nullptr;
+    }
+  }
+  return v->owner == &f.body ? v : nullptr;
+}
+
+} // namespace
+
+Lowerer::Access Lowerer::accessOf(const Op &op) const {
+  const Value *ptr = op.operand(0);
+  const Layout *l = nullptr;
+  if (ptr->type.isTile()) l = &layoutOf(op.kind == OpKind::Store ? ptr : static_cast<const Value *>(op.result()));
+  return {ptr, l, op.kind != OpKind::Load};
+}
+
+bool Lowerer::mayConflict(const Access &a, const Access &c) const {
+  if (!a.write && !c.write) return false;
+  if (a.ptr == c.ptr && a.layout && c.layout && *a.layout == *c.layout) return false;
+  const Value *x = pointerBase(a.ptr, func), *y = pointerBase(c.ptr, func);
+  return !x || !y || x == y;
+}
+
+void Lowerer::appendAccesses(const Block &region, std::vector<Access> &out) const {
+  walk(region, [&](const Op &op) {
+    if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicAdd) out.push_back(accessOf(op));
+  });
+}
+
+void Lowerer::orderMemory(const Op &op) {
+  Access me = accessOf(op);
+  for (const Access &a : pending_)
+    if (mayConflict(a, me)) {
+      barrier();
+      break;
+    }
+  pending_.push_back(me);
+}
+
 void Lowerer::lowerMemory(const Op &op) {
   const Value *ptrV = op.operand(0);
   const Type &pt = ptrV->type;

@@ -6,6 +6,7 @@
 // driver (LowerFunc.cpp) walks the body, builds control flow and dispatches
 // each op to its family:
 //
+//   LowerControlFlow.cpp  for, if, while: loops and branches, one phi per register
 //   LowerElementwise.cpp  arithmetic, comparisons, casts, math, constants,
 //                         arange, splat, broadcast, expand_dims, trans
 //   LowerMemory.cpp       load, store, atomic_add (vectorized by axis info)

@@ -328,7 +328,7 @@ void Decoder::dispatch() {
   if (b == "cvta") return cvta();
   if (b == "cvt") return cvt();
   if (b == "add" || b == "sub" || b == "addc" || b == "subc") return addSub();
-  if (b == "mul" || b == "mad" || b == "mul24" || b == "mad24") return mulMad();
+  if (b == "mul" || b == "mad" || b == "madc" || b == "mul24" || b == "mad24") return mulMad();
   if (b == "fma") return fma();
   if (b == "div" || b == "rem") return divRem();
   if (b == "abs" || b == "neg") return unaryArith();

@@ -120,13 +120,22 @@ void Decoder::cvt() {
   }
 }
 
+// The carry forms (add.cc, addc{.cc}, sub.cc, subc{.cc}, mad{.lo,.hi}.cc, madc{.lo,.hi}{.cc}) take
+// .u32 .s32 .u64 .s64 only, and no .sat: CC.CF is the carry out of the addition (sub: the borrow).
+void Decoder::carryType(Type t) {
+  if (t != Type::U32 && t != Type::S32 && t != Type::U64 && t != Type::S64)
+    fail("'" + raw_.opcode + "' needs .u32, .s32, .u64 or .s64");
+  if (in_.sat || in_.ftz || in_.rnd != Rnd::None) fail("'" + raw_.opcode + "' takes no .sat, .ftz or rounding");
+}
+
 void Decoder::addSub() {
   bool carryIn = base_ == "addc" || base_ == "subc";
   in_.cc = take("cc");
   floatMods();
   Type t = oneType();
-  if (isFloat(t)) {
-    if (carryIn || in_.cc) fail("carry arithmetic needs an integer type");
+  if (carryIn || in_.cc) {
+    carryType(t);
+  } else if (isFloat(t)) {
     if (in_.rnd == Rnd::None) in_.rnd = Rnd::RN;
   } else if (in_.rnd != Rnd::None || in_.ftz) {
     fail("'" + raw_.opcode + "' rounds an integer");
@@ -137,14 +146,21 @@ void Decoder::addSub() {
 }
 
 void Decoder::mulMad() {
-  bool mad = base_ == "mad" || base_ == "mad24";
+  bool carryIn = base_ == "madc";
+  bool mad = base_ == "mad" || base_ == "mad24" || carryIn;
   bool is24 = base_ == "mul24" || base_ == "mad24";
   if (take("lo")) in_.mode = Mode::Lo;
   else if (take("hi")) in_.mode = Mode::Hi;
   else if (take("wide")) in_.mode = Mode::Wide;
+  in_.cc = (base_ == "mad" || carryIn) && take("cc");
   floatMods();
-  if (take("cc")) fail("mad.cc is not supported");
   Type t = oneType();
+  if (carryIn || in_.cc) {
+    carryType(t);
+    if (in_.mode != Mode::Lo && in_.mode != Mode::Hi) fail("'" + raw_.opcode + "' needs .lo or .hi");
+    plain(carryIn ? Op::MadC : Op::Mad, t, 4);
+    return;
+  }
   if (isFloat(t)) {
     if (in_.mode != Mode::None || is24) fail("'" + raw_.opcode + "' mixes integer and float modifiers");
     if (in_.rnd == Rnd::None) in_.rnd = Rnd::RN;

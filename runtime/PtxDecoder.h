@@ -78,6 +78,7 @@ private:
   void store();
   void cvta();
   void cvt();
+  void carryType(Type t);     // the type and modifiers of the carry forms
   void addSub();
   void mulMad();
   void fma();

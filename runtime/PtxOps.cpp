@@ -98,9 +98,12 @@ uint64_t intAddSub(const Instr &in, uint64_t a, uint64_t b, bool sub, bool carry
     r = std::min<int64_t>(std::max<int64_t>(r, INT32_MIN), INT32_MAX);
     return static_cast<uint64_t>(r) & m;
   }
+  // a, b < 2^w, so bit w of the 128-bit sum is the carry out, and of the difference (which lies in
+  // [-2^w, 2^w)) the borrow out: the ISA's CC.CF for add.cc/addc.cc and for sub.cc/subc.cc
+  // (subc computes a - (b + CC.CF)). Signed and unsigned types behave the same.
   unsigned __int128 wide = sub ? static_cast<unsigned __int128>(a) - b - (carryIn ? 1 : 0)
                                : static_cast<unsigned __int128>(a) + b + (carryIn ? 1 : 0);
-  if (in.cc) carry = ((wide >> w) & 1) != 0;  // add: the carry out; sub: the borrow (subc subtracts it)
+  if (in.cc) carry = ((wide >> w) & 1) != 0;
   return static_cast<uint64_t>(wide) & m;
 }
 
@@ -114,6 +117,15 @@ uint64_t intMul(const Instr &in, uint64_t a, uint64_t b) {
   if (in.mode == Mode::Hi) return static_cast<uint64_t>(p >> w) & mask(w);
   if (in.mode == Mode::Wide) return static_cast<uint64_t>(p) & mask(2 * w);
   return static_cast<uint64_t>(p) & mask(w);
+}
+
+/// mad{.lo,.hi}.cc and madc{.lo,.hi}{.cc}: the low or high half of a * b (signed for .s32/.s64), plus c,
+/// plus CC.CF for madc; .cc writes the carry out of that w-bit addition.
+uint64_t intMadCarry(const Instr &in, const uint64_t *s, bool carryIn, bool &carry) {
+  unsigned w = typeBits(in.type);
+  unsigned __int128 sum = static_cast<unsigned __int128>(intMul(in, s[0], s[1])) + (s[2] & mask(w)) + (carryIn ? 1 : 0);
+  if (in.cc) carry = ((sum >> w) & 1) != 0;
+  return static_cast<uint64_t>(sum) & mask(w);
 }
 
 uint64_t intDiv(const Instr &in, uint64_t a, uint64_t b, bool rem) {
@@ -417,7 +429,9 @@ uint64_t evalAlu(const Instr &in, const uint64_t *s, bool &carry) {
   case Op::AddC: return intAddSub(in, s[0], s[1], false, carry, carry);
   case Op::SubC: return intAddSub(in, s[0], s[1], true, carry, carry);
   case Op::Mul: return intMul(in, s[0], s[1]);
+  case Op::MadC: return intMadCarry(in, s, carry, carry);
   case Op::Mad: {
+    if (in.cc) return intMadCarry(in, s, false, carry);
     uint64_t p = intMul(in, s[0], s[1]);
     unsigned rw = in.mode == Mode::Wide ? 2 * w : w;
     if (in.sat && in.type == Type::S32 && in.mode == Mode::Hi) {

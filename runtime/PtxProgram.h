@@ -78,7 +78,7 @@ enum class Op : uint8_t {
   // data movement
   Mov, MovPack, MovUnpack, Ld, St, Cvta, Cvt, Prefetch,
   // integer and bit
-  Add, Sub, AddCC, AddC, SubCC, SubC, Mul, Mad, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, Sad,
+  Add, Sub, AddCC, AddC, SubCC, SubC, Mul, Mad, MadC, Mul24, Mad24, Div, Rem, Abs, Neg, Min, Max, Sad,
   And, Or, Xor, Not, CNot, Shl, Shr, Popc, Clz, Brev, Bfe, Bfi, Bfind, Prmt, Lop3, Dp4a, Dp2a,
   Selp, Slct, Setp, Set, Testp, Copysign,
   // floating point
@@ -148,7 +148,7 @@ struct Instr {
   bool ftz = false;
   bool sat = false;
   bool approx = false;      // rcp/sqrt/div .approx; max/min .NaN; shr/shl: none
-  bool cc = false;          // sets the carry flag
+  bool cc = false;          // .cc: writes the carry flag (CC.CF)
   bool nan = false;         // min/max .NaN
   bool uni = false;         // bra.uni, call.uni
   int8_t nops = 0;

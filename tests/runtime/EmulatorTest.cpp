@@ -3,8 +3,11 @@
 // (warp shuffles, barriers, shared memory, atomics, vprintf); every error a
 // launch can end in, with its message; and three kernels of the corpus as
 // LLVM's NVPTX backend compiled them (tests/runtime/ptx), run on inputs
-// built here against plain C++ references.
+// built here against plain C++ references. The carry-chain instructions and libdevice's sin/cos,
+// which use them, are tested in EmulatorCarryTests.inc, included at the end.
 #include "runtime/Emulator.h"
+
+#include "EmulatorHelpers.h"
 
 #include <catch2/catch.hpp>
 
@@ -21,75 +24,7 @@
 
 using namespace tt::runtime;
 
-namespace {
-
-template <typename T>
-std::span<uint8_t> bytesOf(std::vector<T> &v) {
-  return {reinterpret_cast<uint8_t *>(v.data()), v.size() * sizeof(T)};
-}
-
-uint32_t f32bits(float f) { return std::bit_cast<uint32_t>(f); }
-float bitsf32(uint32_t b) { return std::bit_cast<float>(b); }
-
-/// A module with one kernel `k`: `params`, the usual register files, `body`.
-std::string kernel(const std::string &params, const std::string &body, const std::string &prologue = "") {
-  return ".version 8.0\n.target sm_90a\n.address_size 64\n" + prologue + ".visible .entry k(" + params +
-         ")\n{\n"
-         "\t.reg .pred %p<16>;\n\t.reg .b16 %rs<16>;\n\t.reg .b32 %r<64>;\n\t.reg .f32 %f<64>;\n"
-         "\t.reg .b64 %rd<64>;\n\t.reg .f64 %fd<16>;\n" +
-         body + "\tret;\n}\n";
-}
-
-/// The 1-based line of the first line of `text` that contains `needle`.
-int lineOf(const std::string &text, const std::string &needle) {
-  std::istringstream s(text);
-  std::string l;
-  for (int n = 1; std::getline(s, l); ++n)
-    if (l.find(needle) != std::string::npos) return n;
-  return -1;
-}
-
-/// Runs a one-thread kernel k(.param .u64 out) whose body stores `n` 32-bit results to out[0..n).
-std::vector<uint32_t> results32(const std::string &body, size_t n) {
-  std::string ptx = kernel(".param .u64 k_out", "\tld.param.u64 %rd0, [k_out];\n" + body);
-  PtxModule m = PtxModule::parse(ptx);
-  std::vector<uint32_t> out(n, 0xdeadbeef);
-  EmuResult r = emulate(m, "k", {}, {}, {EmuArg::buf(0)}, {bytesOf(out)});
-  INFO(r.error);
-  REQUIRE(r.ok());
-  return out;
-}
-
-std::vector<uint64_t> results64(const std::string &body, size_t n) {
-  std::string ptx = kernel(".param .u64 k_out", "\tld.param.u64 %rd0, [k_out];\n" + body);
-  PtxModule m = PtxModule::parse(ptx);
-  std::vector<uint64_t> out(n, 0xdeadbeefdeadbeefull);
-  EmuResult r = emulate(m, "k", {}, {}, {EmuArg::buf(0)}, {bytesOf(out)});
-  INFO(r.error);
-  REQUIRE(r.ok());
-  return out;
-}
-
-/// Runs `ptx`'s kernel expecting an error; returns it.
-std::string failure(const std::string &ptx, Dim3 grid, Dim3 block, std::vector<EmuArg> args,
-                    std::vector<std::span<uint8_t>> buffers, EmuOptions options = {}) {
-  PtxModule m = PtxModule::parse(ptx);
-  EmuResult r = emulate(m, "k", grid, block, args, std::move(buffers), options);
-  REQUIRE_FALSE(r.ok());
-  return r.error;
-}
-
-std::string readFile(const std::string &path) {
-  std::ifstream f(path);
-  REQUIRE(f.good());
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-std::string corpusPtx(const std::string &name) { return readFile(std::string(TWINTILE_RUNTIME_PTX_DIR) + "/" + name); }
-
-} // namespace
+using namespace tt::test;
 
 //===--- Parsing ------------------------------------------------------------===//
 

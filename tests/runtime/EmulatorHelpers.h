@@ -1,0 +1,87 @@
+// Helpers of the emulator's tests: PTX modules around a kernel body, and
+// running one-thread kernels that store their results.
+#pragma once
+
+#include "runtime/Emulator.h"
+
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstdint>
+#include <fstream>
+#include <span>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace tt::test {
+
+using namespace tt::runtime;
+
+template <typename T>
+inline std::span<uint8_t> bytesOf(std::vector<T> &v) {
+  return {reinterpret_cast<uint8_t *>(v.data()), v.size() * sizeof(T)};
+}
+
+inline uint32_t f32bits(float f) { return std::bit_cast<uint32_t>(f); }
+inline float bitsf32(uint32_t b) { return std::bit_cast<float>(b); }
+
+/// A module with one kernel `k`: `params`, the usual register files, `body`.
+inline std::string kernel(const std::string &params, const std::string &body, const std::string &prologue = "") {
+  return ".version 8.0\n.target sm_90a\n.address_size 64\n" + prologue + ".visible .entry k(" + params +
+         ")\n{\n"
+         "\t.reg .pred %p<16>;\n\t.reg .b16 %rs<16>;\n\t.reg .b32 %r<64>;\n\t.reg .f32 %f<64>;\n"
+         "\t.reg .b64 %rd<64>;\n\t.reg .f64 %fd<16>;\n" +
+         body + "\tret;\n}\n";
+}
+
+/// The 1-based line of the first line of `text` that contains `needle`.
+inline int lineOf(const std::string &text, const std::string &needle) {
+  std::istringstream s(text);
+  std::string l;
+  for (int n = 1; std::getline(s, l); ++n)
+    if (l.find(needle) != std::string::npos) return n;
+  return -1;
+}
+
+/// Runs a one-thread kernel k(.param .u64 out) whose body stores `n` 32-bit results to out[0..n).
+inline std::vector<uint32_t> results32(const std::string &body, size_t n) {
+  std::string ptx = kernel(".param .u64 k_out", "\tld.param.u64 %rd0, [k_out];\n" + body);
+  PtxModule m = PtxModule::parse(ptx);
+  std::vector<uint32_t> out(n, 0xdeadbeef);
+  EmuResult r = emulate(m, "k", {}, {}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  return out;
+}
+
+inline std::vector<uint64_t> results64(const std::string &body, size_t n) {
+  std::string ptx = kernel(".param .u64 k_out", "\tld.param.u64 %rd0, [k_out];\n" + body);
+  PtxModule m = PtxModule::parse(ptx);
+  std::vector<uint64_t> out(n, 0xdeadbeefdeadbeefull);
+  EmuResult r = emulate(m, "k", {}, {}, {EmuArg::buf(0)}, {bytesOf(out)});
+  INFO(r.error);
+  REQUIRE(r.ok());
+  return out;
+}
+
+/// Runs `ptx`'s kernel expecting an error; returns it.
+inline std::string failure(const std::string &ptx, Dim3 grid, Dim3 block, std::vector<EmuArg> args,
+                    std::vector<std::span<uint8_t>> buffers, EmuOptions options = {}) {
+  PtxModule m = PtxModule::parse(ptx);
+  EmuResult r = emulate(m, "k", grid, block, args, std::move(buffers), options);
+  REQUIRE_FALSE(r.ok());
+  return r.error;
+}
+
+inline std::string readFile(const std::string &path) {
+  std::ifstream f(path);
+  REQUIRE(f.good());
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+inline std::string corpusPtx(const std::string &name) { return readFile(std::string(TWINTILE_RUNTIME_PTX_DIR) + "/" + name); }
+
+} // namespace tt::test

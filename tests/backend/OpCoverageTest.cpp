@@ -5,17 +5,15 @@
 // writes what the interpreter writes on random inputs (out-of-range shifts,
 // saturating casts, NaN and infinities included). Kernels are generated as
 // IR text.
+#include "Differential.h"
+
 #include "backend/Backend.h"
-#include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "ir/Type.h"
-#include "runtime/Emulator.h"
 
 #include <catch2/catch.hpp>
 
-#include <cmath>
 #include <random>
-#include <span>
 #include <sstream>
 
 namespace ir = tt::ir;
@@ -40,45 +38,16 @@ ir::Buffer randomBuffer(ir::ScalarKind k, const std::string &name, std::mt19937 
   return buf;
 }
 
-bool close(double want, double have, ir::ScalarKind k) {
-  if (std::isnan(want)) return std::isnan(have);
-  if (std::isinf(want)) return have == want;
-  double rtol = k == ir::ScalarKind::F16 ? 2e-3 : k == ir::ScalarKind::BF16 ? 1.6e-2 : k == ir::ScalarKind::F32 ? 2e-5 : 1e-12;
-  return std::fabs(have - want) <= rtol * std::fabs(want) + 1e-6;
-}
-
 /// The emulated PTX of `f` against the interpreter, one program of 128.
-void runsLikeInterpreter(const ir::Func &f, const be::CompileResult &r, double range) {
+void runsLikeInterpreter(const ir::Func &f, double range) {
   std::mt19937 rng(7);
   std::vector<ir::Buffer> bufs;
-  std::vector<ir::KernelArg> iargs;
-  std::vector<tt::runtime::EmuArg> eargs;
+  std::vector<ir::KernelArg> args;
   for (size_t i = 0; i < f.numParams(); ++i) {
     bufs.push_back(randomBuffer(f.param(i)->type.pointee, f.param(i)->name, rng, range));
-    iargs.push_back(ir::KernelArg::buf(i));
-    eargs.push_back(tt::runtime::EmuArg::buf(i));
+    args.push_back(ir::KernelArg::buf(i));
   }
-  std::vector<ir::Buffer> want = bufs, got = bufs;
-  ir::RunResult ref = ir::interpret(f, {1, 1, 1}, iargs, want);
-  INFO((ref.error ? ref.error->str() : std::string()));
-  REQUIRE(ref.ok());
-  std::vector<std::span<uint8_t>> spans;
-  for (ir::Buffer &b : got) spans.emplace_back(b.bytes());
-  tt::runtime::EmuResult run = tt::runtime::emulate(tt::runtime::PtxModule::parse(r.ptx), r.manifest.kernel, {1, 1, 1},
-                                                    {static_cast<uint32_t>(r.manifest.threadsPerProgram), 1, 1}, eargs, spans);
-  INFO(run.error);
-  REQUIRE(run.ok());
-  for (size_t b = 0; b < got.size(); ++b) {
-    size_t bad = 0;
-    for (size_t i = 0; i < 128; ++i) {
-      bool same = ir::isFloat(got[b].elem()) ? close(want[b].get(i), got[b].get(i), got[b].elem())
-                                             : want[b].getInt(i) == got[b].getInt(i);
-      if (!same && bad++ < 4)
-        UNSCOPED_INFO("buffer " << got[b].name() << "[" << i << "]: emulated " << got[b].get(i) << ", interpreted "
-                                << want[b].get(i) << " (inputs " << bufs[0].get(i) << ", " << bufs[1].get(i) << ")");
-    }
-    CHECK(bad == 0);
-  }
+  tt::test::runsLikeInterpreter(f, {1, 1, 1}, bufs, args);
 }
 
 void compiles(const std::string &text, const std::string &what, double range = 4) {
@@ -101,7 +70,7 @@ void compiles(const std::string &text, const std::string &what, double range = 4
       INFO(r.ptxas.log);
       CHECK(r.ptxas.ok);
     }
-    if (std::string(arch) == "sm_90a") runsLikeInterpreter(*p.module->funcs[0], r, range);
+    if (std::string(arch) == "sm_90a") runsLikeInterpreter(*p.module->funcs[0], range);
   }
 }
 

@@ -1,0 +1,206 @@
+// Layouts under stress: 2-D and 3-D tiles of many shapes (smaller than the
+// program, long and thin, square), with 1, 4 and 8 warps, through the ops that
+// move data between threads — reductions along every axis, expand_dims and
+// broadcast back, trans, reshape, cumsum along every axis, dot, atomics on
+// replicated tiles, tiles carried through while and if. Each kernel is built
+// with the IR builder, compiled, run in the PTX emulator and compared with the
+// interpreter.
+#include "Differential.h"
+
+#include "ir/Builder.h"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace tt::ir;
+using tt::test::DiffOptions;
+
+namespace {
+
+struct Kernel {
+  Func f;
+  Builder b;
+  Kernel() : b(f.body) { f.name = "stress"; }
+  Value *ptr(ScalarKind k, std::string name) { return f.body.addArg(Type::ptr(k), std::move(name)); }
+};
+
+Value *i32(Builder &b, int64_t v) { return b.constInt(Type::scalar(ScalarKind::I32), v); }
+
+/// Row-major offsets of a tile of `shape` (any rank).
+Value *offsets(Builder &b, const Shape &shape) {
+  Value *flat = b.arange(0, numElements(shape));
+  return shape.size() == 1 ? flat : b.reshape(flat, shape);
+}
+
+Value *at(Builder &b, Value *base, Value *offs) { return b.addptr(b.splat(base, offs->type.shape), offs); }
+
+Buffer randomBuffer(ScalarKind k, size_t n, const std::string &name, unsigned seed) {
+  std::mt19937 rng(seed);
+  Buffer buf(k, n, name);
+  for (size_t i = 0; i < n; ++i) {
+    if (isFloat(k)) buf.set(i, std::uniform_real_distribution<double>(-2, 2)(rng));
+    else buf.setInt(i, std::uniform_int_distribution<int64_t>(-20, 20)(rng));
+  }
+  return buf;
+}
+
+/// Runs `k` on one program (or `grid`) with warps in {1, 4, 8}; buffers of
+/// `sizes` elements of `kinds`, random.
+void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Grid grid = {1, 1, 1}) {
+  std::vector<Buffer> buffers;
+  std::vector<KernelArg> args;
+  for (size_t i = 0; i < bufs.size(); ++i) {
+    buffers.push_back(randomBuffer(bufs[i].first, bufs[i].second, k.f.param(i)->name, static_cast<unsigned>(i + 1)));
+    args.push_back(KernelArg::buf(i));
+  }
+  k.b.ret();
+  for (int warps : {1, 4, 8}) {
+    INFO("num_warps " << warps);
+    DiffOptions o;
+    o.numWarps = warps;
+    o.atol = 1e-4;
+    tt::test::runsLikeInterpreter(k.f, grid, buffers, args, o);
+  }
+}
+
+const std::vector<Shape> kShapes2d = {{1, 1}, {2, 4}, {4, 4}, {16, 64}, {64, 16}, {2, 256}, {128, 8}, {32, 32}};
+
+} // namespace
+
+TEST_CASE("reductions along each axis, expanded and broadcast back", "[backend][layouts]") {
+  for (const Shape &s : kShapes2d)
+    for (int axis : {0, 1})
+      for (OpKind red : {OpKind::Sum, OpKind::Max, OpKind::Argmin}) {
+        INFO(shapeString(s) << " axis " << axis << " " << opInfo(red).name);
+        Kernel k;
+        Value *x = k.ptr(ScalarKind::F32, "x"), *out = k.ptr(ScalarKind::F32, "out"), *r = k.ptr(ScalarKind::F32, "r");
+        Value *offs = offsets(k.b, s);
+        Value *v = k.b.load(at(k.b, x, offs));
+        Value *red1 = k.b.reduce(red, v, axis);
+        if (red == OpKind::Argmin) red1 = k.b.cast(red1, ScalarKind::F32);
+        // x - reduction, broadcast back along the reduced axis
+        Value *back = k.b.broadcast(k.b.expandDims(red1, axis), s);
+        k.b.store(at(k.b, out, offs), k.b.binary(OpKind::Sub, v, back));
+        Shape rs = s;
+        rs.erase(rs.begin() + axis);
+        k.b.store(at(k.b, r, offsets(k.b, rs)), red1);
+        check(k, {{ScalarKind::F32, static_cast<size_t>(numElements(s))}, {ScalarKind::F32, static_cast<size_t>(numElements(s))},
+                  {ScalarKind::F32, static_cast<size_t>(numElements(rs))}});
+      }
+}
+
+TEST_CASE("trans and reshape move elements between threads", "[backend][layouts]") {
+  for (const Shape &s : kShapes2d) {
+    INFO(shapeString(s));
+    Kernel k;
+    Value *x = k.ptr(ScalarKind::I32, "x"), *t = k.ptr(ScalarKind::I32, "t"), *f = k.ptr(ScalarKind::I32, "flat");
+    Value *v = k.b.load(at(k.b, x, offsets(k.b, s)));
+    Value *tv = k.b.trans(v, {1, 0});
+    Shape ts{s[1], s[0]};
+    k.b.store(at(k.b, t, offsets(k.b, ts)), k.b.binary(OpKind::Add, tv, k.b.splat(i32(k.b, 1), ts)));
+    // Reshaped to 1-D and to the transposed shape, then summed back.
+    Value *flat = k.b.reshape(v, {numElements(s)});
+    Value *other = k.b.reshape(k.b.reshape(v, ts), {numElements(s)});
+    k.b.store(at(k.b, f, k.b.arange(0, numElements(s))), k.b.binary(OpKind::Add, flat, other));
+    size_t n = static_cast<size_t>(numElements(s));
+    check(k, {{ScalarKind::I32, n}, {ScalarKind::I32, n}, {ScalarKind::I32, n}});
+  }
+}
+
+TEST_CASE("3-D tiles: reductions along each axis and a rotation", "[backend][layouts]") {
+  for (const Shape &s : std::vector<Shape>{{2, 3 + 1, 8}, {4, 16, 8}, {8, 2, 32}, {1, 64, 2}}) {
+    for (int axis : {0, 1, 2}) {
+      INFO(shapeString(s) << " axis " << axis);
+      Kernel k;
+      Value *x = k.ptr(ScalarKind::F32, "x"), *r = k.ptr(ScalarKind::F32, "r"), *t = k.ptr(ScalarKind::F32, "t");
+      Value *v = k.b.load(at(k.b, x, offsets(k.b, s)));
+      Value *red = k.b.reduce(OpKind::Sum, v, axis);
+      Shape rs = s;
+      rs.erase(rs.begin() + axis);
+      k.b.store(at(k.b, r, offsets(k.b, rs)), red);
+      Value *rot = k.b.trans(v, {2, 0, 1});
+      k.b.store(at(k.b, t, offsets(k.b, rot->type.shape)), rot);
+      size_t n = static_cast<size_t>(numElements(s));
+      check(k, {{ScalarKind::F32, n}, {ScalarKind::F32, static_cast<size_t>(numElements(rs))}, {ScalarKind::F32, n}});
+    }
+  }
+}
+
+TEST_CASE("cumsum along each axis", "[backend][layouts]") {
+  for (const Shape &s : kShapes2d)
+    for (int axis : {0, 1}) {
+      INFO(shapeString(s) << " axis " << axis);
+      Kernel k;
+      Value *x = k.ptr(ScalarKind::I32, "x"), *out = k.ptr(ScalarKind::I32, "out");
+      Value *offs = offsets(k.b, s);
+      k.b.store(at(k.b, out, offs), k.b.reduce(OpKind::Cumsum, k.b.load(at(k.b, x, offs)), axis));
+      size_t n = static_cast<size_t>(numElements(s));
+      check(k, {{ScalarKind::I32, n}, {ScalarKind::I32, n}});
+    }
+}
+
+TEST_CASE("dot of f32, f16 and i8 tiles of several shapes", "[backend][layouts]") {
+  for (auto [m, n, kk] : {std::tuple{1, 1, 1}, {4, 8, 2}, {16, 16, 16}, {32, 8, 64}, {8, 64, 16}})
+    for (auto [in, acc] : {std::pair{ScalarKind::F32, ScalarKind::F32}, {ScalarKind::F16, ScalarKind::F32},
+                           {ScalarKind::I8, ScalarKind::I32}}) {
+      INFO(m << "x" << n << "x" << kk << " " << scalarName(in));
+      Kernel k;
+      Value *a = k.ptr(in, "a"), *b = k.ptr(in, "b"), *c = k.ptr(acc, "c");
+      Value *av = k.b.load(at(k.b, a, offsets(k.b, {m, kk}))), *bv = k.b.load(at(k.b, b, offsets(k.b, {kk, n})));
+      Value *co = offsets(k.b, {m, n});
+      k.b.store(at(k.b, c, co), k.b.dot(av, bv, k.b.load(at(k.b, c, co))));
+      check(k, {{in, static_cast<size_t>(m * kk)}, {in, static_cast<size_t>(kk * n)}, {acc, static_cast<size_t>(m * n)}});
+    }
+}
+
+TEST_CASE("atomics on tiles smaller than the program return each old value once", "[backend][layouts]") {
+  for (int64_t n : {1, 2, 16, 64, 512}) {
+    INFO("tile of " << n);
+    Kernel k;
+    Value *acc = k.ptr(ScalarKind::I32, "acc"), *old = k.ptr(ScalarKind::I32, "old"), *x = k.ptr(ScalarKind::I32, "x");
+    Value *offs = k.b.arange(0, n);
+    // Every program adds its x to acc and records what it saw; acc[0] also
+    // takes a scalar atomic.
+    Value *seen = k.b.atomicAdd(at(k.b, acc, offs), k.b.load(at(k.b, x, offs)));
+    k.b.store(at(k.b, old, k.b.binary(OpKind::Add, offs, k.b.splat(k.b.binary(OpKind::Mul, k.b.programId(0), i32(k.b, n)), {n}))), seen);
+    k.b.atomicAdd(acc, i32(k.b, 1000));
+    check(k, {{ScalarKind::I32, static_cast<size_t>(n)}, {ScalarKind::I32, static_cast<size_t>(3 * n)},
+              {ScalarKind::I32, static_cast<size_t>(n)}},
+          {3, 1, 1});
+  }
+}
+
+TEST_CASE("tiles carried through while and chosen by if", "[backend][layouts]") {
+  for (const Shape &s : std::vector<Shape>{{8}, {256}, {4, 64}}) {
+    INFO(shapeString(s));
+    Kernel k;
+    Value *x = k.ptr(ScalarKind::F32, "x"), *out = k.ptr(ScalarKind::F32, "out");
+    Value *offs = offsets(k.b, s);
+    Value *v = k.b.load(at(k.b, x, offs));
+    // while (i < 3) { t = t * 0.5 + 1; i += 1 }
+    Op *w = k.b.whileOp({i32(k.b, 0), v});
+    {
+      Builder c(w->region(0));
+      c.yield({c.binary(OpKind::Lt, w->region(0).arg(0), i32(c, 3))});
+      Builder body(w->region(1));
+      Value *t = body.binary(OpKind::Add, body.binary(OpKind::Mul, w->region(1).arg(1), body.splat(body.constFloat(Type::scalar(ScalarKind::F32), 0.5), s)),
+                             body.splat(body.constFloat(Type::scalar(ScalarKind::F32), 1.0), s));
+      body.yield({body.binary(OpKind::Add, w->region(1).arg(0), i32(body, 1)), t});
+    }
+    Value *t = w->result(1);
+    // if (sum of the first row > 0) t else -t, reduced to a scalar condition
+    Value *total = t;
+    while (total->type.isTile()) total = k.b.reduce(OpKind::Sum, total, 0);
+    Op *choice = k.b.ifOp(k.b.binary(OpKind::Gt, total, k.b.constFloat(Type::scalar(ScalarKind::F32), 0.0)), {t->type});
+    {
+      Builder then(choice->region(0));
+      then.yield({t});
+      Builder other(choice->region(1));
+      other.yield({other.unary(OpKind::Neg, t)});
+    }
+    k.b.store(at(k.b, out, offs), choice->result());
+    size_t n = static_cast<size_t>(numElements(s));
+    check(k, {{ScalarKind::F32, n}, {ScalarKind::F32, n}});
+  }
+}

@@ -59,6 +59,26 @@ Manifest manifestOf(const ir::Func &func, const CompileOptions &o, int sharedByt
   return m;
 }
 
+/// Elements one thread may hold of one tile: beyond it, registers spill and
+/// the unrolled code grows without bound.
+constexpr int64_t kMaxRegistersPerThread = 1024;
+
+/// Refuses tiles too large for the program's threads, at the op making one.
+void checkTileSizes(const ir::Func &func, const LayoutMap &layouts, int warps) {
+  ir::walk(func.body, [&](const ir::Op &op) {
+    for (const auto &r : op.results) {
+      auto it = layouts.find(r.get());
+      if (it == layouts.end()) continue;
+      int64_t regs = numRegisters(it->second, r->type.shape);
+      if (regs > kMaxRegistersPerThread)
+        throw BackendError(ir::Diagnostic{
+            op.loc, ir::toString(r->type) + " needs " + std::to_string(regs) + " registers per thread with " +
+                        std::to_string(warps) + " warps; the backend allows " + std::to_string(kMaxRegistersPerThread) +
+                        " (use smaller tiles or more warps)"});
+    }
+  });
+}
+
 /// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
 std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &o, bool libdevice,
                                     llvm::LLVMContext &ctx, int &sharedBytes, std::vector<std::string> &notes) {
@@ -66,6 +86,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   int warps = effectiveWarps(func, o);
   AxisInfoMap axes = analyzeAxes(func, o.assume);
   LayoutMap layouts = assignLayouts(func, axes, warps);
+  checkTileSizes(func, layouts, warps);
   auto module = std::make_unique<llvm::Module>(func.name, ctx);
   prepareModule(*module, o.arch);
   Lowerer lowerer(func, o, warps, libdevice, axes, layouts, *module);

@@ -64,7 +64,7 @@ void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Gr
   }
 }
 
-const std::vector<Shape> kShapes2d = {{1, 1}, {2, 4}, {4, 4}, {16, 64}, {64, 16}, {2, 256}, {128, 8}, {32, 32}};
+const std::vector<Shape> kShapes2d = {{1, 1}, {2, 4}, {4, 4}, {16, 64}, {64, 16}, {2, 256}, {128, 8}, {32, 32}, {3, 5}, {6, 40}};
 
 } // namespace
 

@@ -130,3 +130,18 @@ TEST_CASE("float rem without libdevice is refused at the op (frem is not exact o
         "k.cpp:6:12: error: 'rem' of floats needs libdevice's exact fmod, which was not found (run scripts/setup "
         "or set TWINTILE_LIBDEVICE)");
 }
+
+TEST_CASE("a tile too large for the program's registers is refused at the op making it", "[backend][refusals]") {
+  auto m = parse(R"(
+func @huge(%p: ptr<f32>) options {num_warps = 1} {
+  %0 = arange {end = 65536, start = 0} : tile<65536xi32> loc("k.cpp":2:12)
+  return loc("k.cpp":3:1)
+}
+)");
+  CHECK(refusal(*m->funcs[0], {}) ==
+        "k.cpp:2:12: error: tile<65536xi32> needs 2048 registers per thread with 1 warps; the backend allows 1024 "
+        "(use smaller tiles or more warps)");
+  be::CompileOptions more;
+  more.numWarps = 4;  // 512 per thread: compiles
+  CHECK(refusal(*m->funcs[0], more) == "(compiled)");
+}

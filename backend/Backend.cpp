@@ -9,6 +9,8 @@
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 
+#include "SourceHash.h"  // generated: TWINTILE_SOURCE_HASH
+
 #include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/Support/raw_ostream.h>
@@ -19,7 +21,7 @@ namespace tt::backend {
 
 bool isSupportedArch(const std::string &arch) { return arch == "sm_90a" || arch == "sm_80"; }
 
-std::string compilerVersion() { return "twintile 0.1.0 backend 1 / LLVM " LLVM_VERSION_STRING; }
+std::string compilerVersion() { return "twintile 0.1.0 (sources " TWINTILE_SOURCE_HASH ") / LLVM " LLVM_VERSION_STRING; }
 
 namespace {
 

@@ -82,7 +82,8 @@ struct CompileResult {
 /// The valid --target names.
 bool isSupportedArch(const std::string &arch);
 
-/// The compiler-version string that keys the cache (twintile + LLVM versions).
+/// The compiler-version string that keys the cache: twintile's version, a
+/// hash of the backend's and the IR's sources, LLVM's version.
 std::string compilerVersion();
 
 /// Compiles one kernel. Throws BackendError for kernels it cannot compile.

@@ -5,6 +5,8 @@
 // whose reductions associate differently and whose exp is approximate).
 // Compiled both plainly and under the alignment assumptions, so that the
 // scalar and the 128-bit paths of the memory lowering are both run.
+#include "Differential.h"
+
 #include "backend/Backend.h"
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/Trace.h"
@@ -45,16 +47,6 @@ struct Case {
   std::vector<Arg> args;
 };
 
-double tolerance(ScalarKind k) {
-  switch (k) {
-  case ScalarKind::F16: return 1e-2;
-  case ScalarKind::BF16: return 6e-2;
-  case ScalarKind::F32: return 2e-4;
-  case ScalarKind::F64: return 1e-9;
-  default: return 0;
-  }
-}
-
 std::unique_ptr<ir::Func> traced(const std::string &spec) {
   const twintile::RegisteredKernel *k = twintile::findRegistered(spec);
   INFO(spec);
@@ -67,17 +59,19 @@ std::unique_ptr<ir::Func> traced(const std::string &spec) {
   return std::move(r.func);
 }
 
-/// Runs `c` (the kernel `f`) in the interpreter and, compiled (with every
-/// assumption the arguments satisfy when `assumeAll`), in the emulator;
-/// compares every buffer afterwards.
-void differential(const Case &c, bool assumeAll, std::unique_ptr<ir::Func> f = nullptr) {
-  INFO(c.spec << (assumeAll ? " (aligned, divisible)" : ""));
+/// Runs `c` (the kernel `f`, else the traced `c.spec`) in the interpreter and,
+/// compiled for `arch` (with every assumption the arguments satisfy when
+/// `assumeAll`), in the emulator; compares every buffer afterwards.
+void differential(const Case &c, bool assumeAll, const std::string &arch = "sm_90a",
+                  std::unique_ptr<ir::Func> f = nullptr) {
+  INFO(c.spec << " " << arch << (assumeAll ? " (aligned, divisible)" : ""));
   if (!f) f = traced(c.spec);
   std::mt19937 rng(static_cast<unsigned>(std::hash<std::string>{}(c.spec)));
   std::vector<ir::Buffer> buffers;
-  std::vector<ir::KernelArg> iargs;
-  std::vector<rt::EmuArg> eargs;
-  std::vector<be::ParamAssumption> assume;
+  std::vector<ir::KernelArg> args;
+  tt::test::DiffOptions o;
+  o.arch = arch;
+  o.atol = 1e-5;
   REQUIRE(c.args.size() == f->numParams());
   for (size_t p = 0; p < c.args.size(); ++p) {
     const Arg &a = c.args[p];
@@ -89,65 +83,23 @@ void differential(const Case &c, bool assumeAll, std::unique_ptr<ir::Func> f = n
         if (ir::isFloat(t.pointee)) buf.set(i, std::uniform_real_distribution<double>(-2, 2)(rng));
         else buf.setInt(i, std::uniform_int_distribution<int64_t>(-50, 50)(rng));
       }
-      iargs.push_back(ir::KernelArg::buf(buffers.size()));
-      eargs.push_back(rt::EmuArg::buf(buffers.size()));
+      args.push_back(ir::KernelArg::buf(buffers.size()));
       buffers.push_back(std::move(buf));
-      assume.push_back({true, false});
+      o.assume.push_back({true, false});  // the emulator's buffers are 16-byte aligned
       break;
     }
     case Arg::Kind::Int:
-      iargs.push_back(ir::KernelArg::integer(a.i));
-      eargs.push_back(rt::EmuArg::scalar(static_cast<uint64_t>(a.i)));
-      assume.push_back({false, a.i % 16 == 0});
+      args.push_back(ir::KernelArg::integer(a.i));
+      o.assume.push_back({false, a.i % 16 == 0});
       break;
-    case Arg::Kind::Float: {
-      iargs.push_back(ir::KernelArg::floating(a.f));
-      uint64_t bits = 0;
-      if (t.elem == ScalarKind::F64) std::memcpy(&bits, &a.f, 8);
-      else {
-        float v = static_cast<float>(a.f);
-        uint32_t b32;
-        std::memcpy(&b32, &v, 4);
-        bits = b32;
-      }
-      eargs.push_back(rt::EmuArg::scalar(bits));
-      assume.push_back({});
+    case Arg::Kind::Float:
+      args.push_back(ir::KernelArg::floating(a.f));
+      o.assume.push_back({});
       break;
     }
-    }
   }
-  std::vector<ir::Buffer> expected = buffers, got = buffers;
-  ir::RunResult ref = ir::interpret(*f, c.grid, iargs, expected);
-  INFO((ref.error ? ref.error->str() : std::string()));
-  REQUIRE(ref.ok());
-
-  be::CompileOptions o;
-  o.useCache = false;
-  o.runPtxas = false;
-  if (assumeAll) o.assume = assume;
-  be::CompileResult compiled = be::compile(*f, o);
-  rt::PtxModule module = rt::PtxModule::parse(compiled.ptx);
-  std::vector<std::span<uint8_t>> spans;
-  for (ir::Buffer &b : got) spans.emplace_back(b.bytes());
-  rt::Dim3 grid{static_cast<uint32_t>(c.grid.x), static_cast<uint32_t>(c.grid.y), static_cast<uint32_t>(c.grid.z)};
-  rt::Dim3 block{static_cast<uint32_t>(compiled.manifest.threadsPerProgram), 1, 1};
-  rt::EmuResult run = rt::emulate(module, compiled.manifest.kernel, grid, block, eargs, spans);
-  INFO(run.error);
-  REQUIRE(run.ok());
-
-  for (size_t b = 0; b < got.size(); ++b) {
-    INFO("buffer " << got[b].name());
-    ScalarKind k = got[b].elem();
-    size_t bad = 0;
-    for (size_t i = 0; i < got[b].size(); ++i) {
-      double want = expected[b].get(i), have = got[b].get(i);
-      bool same = ir::isFloat(k) ? (std::isnan(want) ? std::isnan(have)
-                                                     : std::fabs(have - want) <= 1e-5 + tolerance(k) * std::fabs(want))
-                                 : expected[b].getInt(i) == got[b].getInt(i);
-      if (!same && bad++ < 5) UNSCOPED_INFO("element " << i << ": emulated " << have << ", interpreted " << want);
-    }
-    CHECK(bad == 0);
-  }
+  if (!assumeAll) o.assume.clear();
+  tt::test::runsLikeInterpreter(*f, c.grid, buffers, args, o);
 }
 
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -214,11 +166,13 @@ std::vector<Case> cases() {
 } // namespace
 
 TEST_CASE("every corpus kernel's PTX computes what the interpreter computes", "[differential]") {
-  for (const Case &c : cases()) differential(c, false);
+  for (const char *arch : {"sm_90a", "sm_80"})
+    for (const Case &c : cases()) differential(c, false, arch);
 }
 
 TEST_CASE("and so does it under the alignment assumptions (the 128-bit paths)", "[differential]") {
-  for (const Case &c : cases()) differential(c, true);
+  for (const char *arch : {"sm_90a", "sm_80"})
+    for (const Case &c : cases()) differential(c, true, arch);
 }
 
 TEST_CASE("every feature kernel the parser accepts computes in PTX what it computes in the interpreter",
@@ -240,7 +194,7 @@ TEST_CASE("every feature kernel the parser accepts computes in PTX what it compu
     pm.run(*r.func);
     int n = 100;  // two programs of 64, the second ragged
     Case c{feature["kernel"], {2}, {Arg::buffer(n), Arg::buffer(n), Arg::integer(n)}};
-    differential(c, false, std::move(r.func));
+    differential(c, false, "sm_90a", std::move(r.func));
     ++ran;
   }
   CHECK(ran >= 30);

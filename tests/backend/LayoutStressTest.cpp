@@ -55,10 +55,11 @@ void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Gr
     args.push_back(KernelArg::buf(i));
   }
   k.b.ret();
-  for (int warps : {1, 4, 8}) {
-    INFO("num_warps " << warps);
+  for (auto [warps, arch] : {std::pair{1, "sm_90a"}, {4, "sm_90a"}, {8, "sm_90a"}, {4, "sm_80"}}) {
+    INFO("num_warps " << warps << ", " << arch);
     DiffOptions o;
     o.numWarps = warps;
+    o.arch = arch;
     o.atol = 1e-4;
     tt::test::runsLikeInterpreter(k.f, grid, buffers, args, o);
   }

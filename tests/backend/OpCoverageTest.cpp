@@ -1,7 +1,7 @@
 // Every elementwise op on every element type it accepts, every cast between
 // element types, every reduction and scan on every type, atomics and scalar
 // memory: each compiles for sm_90a and sm_80 without LLVM failing to select an
-// instruction, ptxas accepts the PTX, and the sm_90a PTX run in the emulator
+// instruction, ptxas accepts the PTX, and the PTX run in the emulator
 // writes what the interpreter writes on random inputs (out-of-range shifts,
 // saturating casts, NaN and infinities included). Kernels are generated as
 // IR text.
@@ -38,8 +38,8 @@ ir::Buffer randomBuffer(ir::ScalarKind k, const std::string &name, std::mt19937 
   return buf;
 }
 
-/// The emulated PTX of `f` against the interpreter, one program of 128.
-void runsLikeInterpreter(const ir::Func &f, double range) {
+/// The emulated PTX of `f` for `arch` against the interpreter, one program of 128.
+void runsLikeInterpreter(const ir::Func &f, const std::string &arch, double range) {
   std::mt19937 rng(7);
   std::vector<ir::Buffer> bufs;
   std::vector<ir::KernelArg> args;
@@ -47,7 +47,9 @@ void runsLikeInterpreter(const ir::Func &f, double range) {
     bufs.push_back(randomBuffer(f.param(i)->type.pointee, f.param(i)->name, rng, range));
     args.push_back(ir::KernelArg::buf(i));
   }
-  tt::test::runsLikeInterpreter(f, {1, 1, 1}, bufs, args);
+  tt::test::DiffOptions o;
+  o.arch = arch;
+  tt::test::runsLikeInterpreter(f, {1, 1, 1}, bufs, args, o);
 }
 
 void compiles(const std::string &text, const std::string &what, double range = 4) {
@@ -70,7 +72,7 @@ void compiles(const std::string &text, const std::string &what, double range = 4
       INFO(r.ptxas.log);
       CHECK(r.ptxas.ok);
     }
-    if (std::string(arch) == "sm_90a") runsLikeInterpreter(*p.module->funcs[0], range);
+    runsLikeInterpreter(*p.module->funcs[0], arch, range);
   }
 }
 

@@ -5,6 +5,8 @@
 //                    [--target sm_90a|sm_80] [--num-warps N] [--assume-aligned P,..]
 //                    [--assume-divisible N,..] [--resources]
 //   twintile diff FILE --kernel 'softmax<f16,1024>' [--show]
+//   twintile run --frontend=trace|parse FILE --kernel 'vector_add<1024>' --grid 4
+//                --arg x=4096 --arg y=4096 --arg out=4096 --arg n=4000 [--target ...]
 //
 // compile takes a kernel source file through a front end to the requested
 // stage and prints it: the tile IR, the LLVM IR the backend optimized, or
@@ -14,20 +16,30 @@
 // specialized on it and the runtime checks it at launch. diff takes it through both front ends, cleans both up
 // (canonicalize, cse, dce) and compares them structurally: it prints the
 // verdict (and, with --show, the two IRs side by side) and exits 0 when they
-// are equal, 1 when not. Errors are reported as file:line:col: error: ...,
+// are equal, 1 when not. run compiles the kernel to PTX, runs it in the PTX
+// emulator and the IR in the interpreter on the same random buffers (each
+// pointer parameter's --arg gives its element count; scalars take values),
+// and compares them: it exits 0 when they agree. Errors are reported as file:line:col: error: ...,
 // with the source line and a caret; the exit status is 1 on any error.
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
 #include "ir/Equivalence.h"
+#include "ir/Interpreter.h"
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
+#include "runtime/Emulator.h"
 
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <bit>
+#include <map>
+#include <span>
+#include <cmath>
 #include <fstream>
+#include <random>
 #include <iostream>
 #include <sstream>
 #include <vector>
@@ -165,6 +177,121 @@ int emitBackend(tt::ir::Func &f, const std::string &emit, const std::string &out
   return 0;
 }
 
+/// twintile run: the kernel's PTX in the emulator against its IR in the
+/// interpreter, on random buffers. 0 when they agree.
+int runAndCheck(tt::ir::Func &f, const std::vector<int64_t> &gridDims, const std::vector<std::string> &argTexts,
+                const BackendFlags &flags) {
+  tt::ir::PassManager pm;
+  pm.addDefaultPipeline();
+  pm.run(f);
+  std::map<std::string, std::string> given;
+  for (const std::string &a : argTexts) {
+    size_t eq = a.find('=');
+    if (eq == std::string::npos) {
+      std::cerr << "twintile: error: --arg takes NAME=VALUE, got '" << a << "'\n";
+      return 1;
+    }
+    given[a.substr(0, eq)] = a.substr(eq + 1);
+  }
+  std::vector<tt::ir::Buffer> buffers;
+  std::vector<tt::ir::KernelArg> args;
+  std::vector<tt::runtime::EmuArg> eargs;
+  std::mt19937 rng(1);
+  for (size_t i = 0; i < f.numParams(); ++i) {
+    const tt::ir::Value *p = f.param(i);
+    auto it = given.find(p->name);
+    if (it == given.end()) {
+      std::cerr << "twintile: error: no --arg for parameter '" << p->name << "' (" << tt::ir::toString(p->type) << ")\n";
+      return 1;
+    }
+    try {
+      if (p->type.isPtr()) {
+        size_t n = std::stoul(it->second);
+        tt::ir::Buffer b(p->type.pointee, n, p->name);
+        for (size_t e = 0; e < n; ++e) {
+          if (tt::ir::isFloat(p->type.pointee)) b.set(e, std::uniform_real_distribution<double>(-2, 2)(rng));
+          else b.setInt(e, std::uniform_int_distribution<int64_t>(-50, 50)(rng));
+        }
+        args.push_back(tt::ir::KernelArg::buf(buffers.size()));
+        eargs.push_back(tt::runtime::EmuArg::buf(buffers.size()));
+        buffers.push_back(std::move(b));
+      } else if (p->type.isFloat()) {
+        double v = std::stod(it->second);
+        args.push_back(tt::ir::KernelArg::floating(v));
+        eargs.push_back(tt::runtime::EmuArg::scalar(p->type.elem == tt::ir::ScalarKind::F64
+                                                        ? std::bit_cast<uint64_t>(v)
+                                                        : std::bit_cast<uint32_t>(static_cast<float>(v))));
+      } else {
+        int64_t v = std::stoll(it->second);
+        args.push_back(tt::ir::KernelArg::integer(v));
+        eargs.push_back(tt::runtime::EmuArg::scalar(static_cast<uint64_t>(v)));
+      }
+    } catch (const std::exception &) {
+      std::cerr << "twintile: error: --arg " << p->name << "=" << it->second << " is not a "
+                << (p->type.isPtr() ? "count of elements" : "number") << "\n";
+      return 1;
+    }
+    given.erase(it);
+  }
+  if (!given.empty()) {
+    std::cerr << "twintile: error: kernel '" << f.name << "' has no parameter '" << given.begin()->first << "'\n";
+    return 1;
+  }
+  tt::ir::Grid grid{gridDims[0], gridDims.size() > 1 ? gridDims[1] : 1, gridDims.size() > 2 ? gridDims[2] : 1};
+  std::vector<tt::ir::Buffer> want = buffers, got = buffers;
+  tt::ir::RunResult ref = tt::ir::interpret(f, grid, args, want);
+  if (!ref.ok()) {
+    report(*ref.error);
+    return 1;
+  }
+  tt::backend::CompileOptions opts;
+  opts.arch = flags.target;
+  opts.numWarps = flags.numWarps;
+  opts.useCache = flags.useCache;
+  if (!assumptions(f, flags, opts.assume)) return 1;
+  // What the code was specialized on must hold for the launch.
+  for (size_t i = 0; i < f.numParams(); ++i)
+    if (opts.assume[i].divisible16 && args[i].i % 16 != 0) {
+      std::cerr << "twintile: error: " << f.param(i)->name << " = " << args[i].i
+                << " is not divisible by 16, as --assume-divisible promised\n";
+      return 1;
+    }
+  tt::backend::CompileResult r;
+  try {
+    r = tt::backend::compile(f, opts);
+  } catch (const tt::backend::BackendError &e) {
+    report(e.diag);
+    return 1;
+  }
+  std::vector<std::span<uint8_t>> spans;
+  for (tt::ir::Buffer &b : got) spans.emplace_back(b.bytes());
+  tt::runtime::EmuResult run = tt::runtime::emulate(
+      tt::runtime::PtxModule::parse(r.ptx), r.manifest.kernel,
+      {static_cast<uint32_t>(grid.x), static_cast<uint32_t>(grid.y), static_cast<uint32_t>(grid.z)},
+      {static_cast<uint32_t>(r.manifest.threadsPerProgram), 1, 1}, eargs, spans);
+  if (!run.ok()) {
+    std::cerr << "twintile: error: the emulated PTX failed: " << run.error << "\n";
+    return 1;
+  }
+  size_t elements = 0, bad = 0;
+  for (size_t b = 0; b < got.size(); ++b)
+    for (size_t e = 0; e < got[b].size(); ++e, ++elements) {
+      double x = want[b].get(e), y = got[b].get(e);
+      tt::ir::ScalarKind k = got[b].elem();
+      double rtol = k == tt::ir::ScalarKind::F16 ? 4e-3 : k == tt::ir::ScalarKind::BF16 ? 3e-2 : k == tt::ir::ScalarKind::F32 ? 1e-4 : 0;
+      bool same = tt::ir::isFloat(k) ? (std::isnan(x) ? std::isnan(y) : x == y || std::fabs(x - y) <= 1e-5 + rtol * std::fabs(x))
+                                     : want[b].getInt(e) == got[b].getInt(e);
+      if (!same && bad++ < 10)
+        std::cout << "mismatch: " << got[b].name() << "[" << e << "]: PTX " << y << ", interpreter " << x << "\n";
+    }
+  std::cout << (bad ? "different" : "ok") << ": " << f.name << " on grid (" << grid.x << ", " << grid.y << ", "
+            << grid.z << "), " << r.manifest.threadsPerProgram << " threads, " << flags.target << ": ";
+  if (bad) std::cout << bad << " of " << elements << " elements differ\n";
+  else std::cout << "the emulated PTX matches the interpreter on " << elements << " elements of " << got.size()
+                 << " buffers\n";
+  return bad ? 1 : 0;
+}
+
 /// Two texts in two columns.
 void sideBySide(std::ostream &os, const std::string &left, const std::string &right, const std::string &leftTitle,
                 const std::string &rightTitle) {
@@ -228,7 +355,34 @@ int main(int argc, char **argv) {
   diff->add_option("--kernel", diffKernel, "the specialization, e.g. 'softmax<f16,1024>'")->required()->check(nonEmpty);
   diff->add_flag("--show", show, "print the two IRs side by side");
 
+  CLI::App *runCmd = app.add_subcommand("run", "run a kernel's PTX in the emulator and check it against the interpreter");
+  std::string runFrontend_ = "trace", runFile, runKernel, runTarget = "sm_90a";
+  std::vector<int64_t> runGrid{1};
+  std::vector<std::string> runArgs, runAligned, runDivisible;
+  int runWarps = 4;
+  runCmd->add_option("--frontend", runFrontend_, "trace or parse")->check(CLI::IsMember({"trace", "parse"}));
+  runCmd->add_option("file", runFile, "kernel source file")->required();
+  runCmd->add_option("--kernel", runKernel, "the specialization, e.g. 'vector_add<1024>'")->required()->check(nonEmpty);
+  runCmd->add_option("--grid", runGrid, "programs along x[,y[,z]]")->delimiter(',')->allow_extra_args(false)->expected(1, 3);
+  runCmd->add_option("--arg", runArgs, "NAME=VALUE per parameter: an element count for a pointer, else the value")
+      ->allow_extra_args(false);
+  runCmd->add_option("--target", runTarget, "sm_90a (default) or sm_80")->check(CLI::IsMember({"sm_90a", "sm_80"}));
+  runCmd->add_option("--num-warps", runWarps, "warps per program")->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
+  runCmd->add_option("--assume-aligned", runAligned, "pointer parameters promised 16-byte aligned ('*': all)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+  runCmd->add_option("--assume-divisible", runDivisible, "integer parameters promised divisible by 16 ('*': all)")
+      ->delimiter(',')
+      ->allow_extra_args(false);
+
   CLI11_PARSE(app, argc, argv);
+
+  if (runCmd->parsed()) {
+    std::string clangErrors;
+    twintile::FrontendResult r = runFrontend(runFrontend_, runFile, runKernel, runWarps, true, false, clangErrors);
+    if (failed(r, clangErrors)) return 1;
+    return runAndCheck(*r.func, runGrid, runArgs, {runTarget, runWarps, runAligned, runDivisible, true, false, false});
+  }
 
   if (diff->parsed()) {
     std::string clangErrors;

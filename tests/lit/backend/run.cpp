@@ -1,0 +1,29 @@
+// twintile run: the kernel's PTX in the emulator against its IR in the
+// interpreter, on random buffers of the sizes given.
+// RUN: twintile run %s --kernel 'saxpy<256>' --grid 4 --arg x=1000 --arg y=1000 --arg a=0.5 --arg n=1000 | FileCheck %s
+// RUN: twintile run --frontend=parse %s --kernel 'saxpy<256>' --grid 4 --arg x=1000 --arg y=1000 --arg a=2 --arg n=1000 --target sm_80 | FileCheck %s --check-prefix=SM80
+// RUN: twintile run %s --kernel 'saxpy<256>' --grid 4 --arg x=1024 --arg y=1024 --arg a=2 --arg n=1024 --assume-aligned '*' --assume-divisible n | FileCheck %s --check-prefix=WIDE
+// A launch that breaks what the code was specialized on, or an argument
+// that is missing, is refused before anything runs.
+// RUN: not twintile run %s --kernel 'saxpy<256>' --grid 4 --arg x=1000 --arg y=1000 --arg a=2 --arg n=1000 --assume-divisible n 2>&1 | FileCheck %s --check-prefix=PROMISE
+// RUN: not twintile run %s --kernel 'saxpy<256>' --grid 4 --arg x=1000 --arg a=2 --arg n=1000 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: not twintile run %s --kernel 'saxpy<256>' --grid 4 --arg x=1000 --arg y=1000 --arg a=2 --arg n=1000 --arg z=3 2>&1 | FileCheck %s --check-prefix=EXTRA
+// Out of bounds: n larger than the buffers is an error of the interpreter, at the load.
+// RUN: not twintile run %s --kernel 'saxpy<256>' --grid 4 --arg x=100 --arg y=100 --arg a=2 --arg n=1000 2>&1 | FileCheck %s --check-prefix=BOUNDS
+#include <twintile.h>
+using namespace tt;
+
+template <int B>
+TT_KERNEL void saxpy(Ptr<f32> x, Ptr<f32> y, f32 a, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto mask = offs < n;
+  store(y + offs, load(x + offs, mask) * a + load(y + offs, mask), mask);
+}
+
+// CHECK: ok: saxpy on grid (4, 1, 1), 128 threads, sm_90a: the emulated PTX matches the interpreter on 2000 elements of 2 buffers
+// SM80: ok: saxpy on grid (4, 1, 1), 128 threads, sm_80:
+// PROMISE: error: n = 1000 is not divisible by 16, as --assume-divisible promised
+// MISSING: error: no --arg for parameter 'y' (ptr<f32>)
+// EXTRA: error: kernel 'saxpy' has no parameter 'z'
+// WIDE: ok: saxpy on grid (4, 1, 1), 128 threads, sm_90a: the emulated PTX matches the interpreter on 2048 elements
+// BOUNDS: run.cpp:20:19: error: out-of-bounds 'load' at element offset 100 of buffer 'x' (100 elements)

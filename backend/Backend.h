@@ -89,7 +89,7 @@ std::string compilerVersion();
 /// Compiles one kernel. Throws BackendError for kernels it cannot compile.
 CompileResult compile(const ir::Func &func, const CompileOptions &options);
 
-/// Lowers to unoptimized LLVM IR text only (for tests and --emit llvm -O0).
+/// The unoptimized LLVM IR of the lowering alone (for tests and benchmarks).
 std::string lowerToLLVMText(const ir::Func &func, const CompileOptions &options);
 
 } // namespace tt::backend

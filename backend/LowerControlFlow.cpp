@@ -25,6 +25,17 @@ std::vector<TileVal> Lowerer::yielded(const Block &region, const std::vector<con
   return out;
 }
 
+std::vector<TileVal> Lowerer::carriedInits(const Op &op, size_t firstInit, const Block &body, size_t firstArg,
+                                           std::vector<const Value *> &like) {
+  std::vector<TileVal> init;
+  for (size_t i = firstInit; i < op.operands.size(); ++i) {
+    const Value *arg = body.arg(firstArg + i - firstInit);
+    init.push_back(get(op.operand(i), arg->type.isTile() ? &layoutOf(arg) : nullptr));
+    like.push_back(arg);
+  }
+  return init;
+}
+
 namespace {
 
 /// One phi per register of each carried value.
@@ -54,13 +65,8 @@ void Lowerer::lowerFor(const Op &op) {
   llvm::Function *f = kernel_;
   llvm::Value *lo = scalar(op.operand(0)), *hi = scalar(op.operand(1)), *step = scalar(op.operand(2));
   const Block &body = op.region(0);
-  std::vector<TileVal> init;
   std::vector<const Value *> like;
-  for (size_t i = 3; i < op.operands.size(); ++i) {
-    const Value *arg = body.arg(i - 2);
-    init.push_back(get(op.operand(i), arg->type.isTile() ? &layoutOf(arg) : nullptr));
-    like.push_back(arg);
-  }
+  std::vector<TileVal> init = carriedInits(op, 3, body, 1, like);
   // A step that is not positive is an error (the interpreter stops there);
   // on the GPU it traps instead of hanging.
   ifThen(b.CreateICmpSLE(step, llvm::ConstantInt::get(step->getType(), 0)),
@@ -136,13 +142,8 @@ void Lowerer::lowerIf(const Op &op) {
 void Lowerer::lowerWhile(const Op &op) {
   llvm::Function *f = kernel_;
   const Block &cond = op.region(0), &body = op.region(1);
-  std::vector<TileVal> init;
   std::vector<const Value *> like;
-  for (size_t i = 0; i < op.operands.size(); ++i) {
-    const Value *arg = body.arg(i);
-    init.push_back(get(op.operand(i), arg->type.isTile() ? &layoutOf(arg) : nullptr));
-    like.push_back(arg);
-  }
+  std::vector<TileVal> init = carriedInits(op, 0, body, 0, like);
   appendAccesses(cond, pending_);
   appendAccesses(body, pending_);
   std::vector<Access> entering = pending_;

@@ -195,6 +195,10 @@ private:
   void lowerFor(const ir::Op &op);
   void lowerIf(const ir::Op &op);
   void lowerWhile(const ir::Op &op);
+  /// A loop's initial values (operands from `firstInit`) in the layouts of
+  /// the body's carried arguments (from `firstArg`), which go to `like`.
+  std::vector<TileVal> carriedInits(const ir::Op &op, size_t firstInit, const ir::Block &body, size_t firstArg,
+                                    std::vector<const ir::Value *> &like);
   /// The values a region yields, in the layouts `like` gives.
   std::vector<TileVal> yielded(const ir::Block &region, const std::vector<const ir::Value *> &like);
 };

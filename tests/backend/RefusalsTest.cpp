@@ -145,3 +145,29 @@ func @huge(%p: ptr<f32>) options {num_warps = 1} {
   more.numWarps = 4;  // 512 per thread: compiles
   CHECK(refusal(*m->funcs[0], more) == "(compiled)");
 }
+
+TEST_CASE("device_print of tiles of different shapes is refused at the op", "[backend][refusals]") {
+  auto m = parse(R"(
+func @show() options {num_warps = 4} {
+  %0 = arange {end = 8, start = 0} : tile<8xi32> loc("k.cpp":2:3)
+  %1 = arange {end = 16, start = 0} : tile<16xi32> loc("k.cpp":3:3)
+  device_print {prefix = "x"} %0, %1 loc("k.cpp":4:3)
+  return loc("k.cpp":5:1)
+}
+)");
+  CHECK(refusal(*m->funcs[0], {}) ==
+        "k.cpp:4:3: error: 'device_print' of tiles of different shapes is not supported by the backend");
+}
+
+TEST_CASE("reshape of a tile to a scalar never reaches the backend: the IR refuses it", "[backend][refusals]") {
+  ir::ParseResult p = ir::parseModule(R"(
+func @flat(%p: ptr<i32>) options {num_warps = 4} {
+  %0 = arange {end = 1, start = 0} : tile<1xi32>
+  %1 = reshape %0 : i32
+  store %p, %1
+  return
+}
+)");
+  REQUIRE_FALSE(p.module);
+  CHECK(p.error->loc.pos.line == 4);
+}

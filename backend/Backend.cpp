@@ -133,11 +133,19 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
     }
 
   CompileResult r;
+  auto mark = std::chrono::steady_clock::now();
+  auto phase = [&](const char *name) {
+    auto now = std::chrono::steady_clock::now();
+    r.phases.push_back({name, std::chrono::duration<double>(now - mark).count()});
+    mark = now;
+  };
   llvm::LLVMContext ctx;
   int shared = 0;
   std::unique_ptr<llvm::Module> module = lower(func, options, libdevicePath.has_value(), ctx, shared, r.notes);
+  phase("lower");
   if (libdevicePath) {
     if (std::string err = linkLibdevice(*module, *libdevicePath); !err.empty()) refuse(func, err);
+    phase("libdevice");
   } else if (options.useLibdevice) {
     r.notes.push_back("libdevice not found (run scripts/setup or set TWINTILE_LIBDEVICE): math uses fast approximations");
   }
@@ -145,14 +153,17 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   if (std::string bad = verify(*module); !bad.empty())
     refuse(func, "internal error: the optimized LLVM IR does not verify: " + bad);
   r.llvmIR = print(*module);
+  phase("optimize");
   r.ptx = emitPtx(*module, options.arch);
   r.manifest = manifestOf(func, options, shared);
+  phase("nvptx");
   if (!options.runPtxas) {
     r.ptxas.skipped = "not requested";
   } else {
     r.ptxas = runPtxas(r.ptx, options.arch);
     if (!r.ptxas.ran) r.notes.push_back("ptxas skipped: " + r.ptxas.skipped);
     else if (!r.ptxas.ok) refuse(func, "internal error: ptxas rejected the generated PTX:\n" + r.ptxas.log);
+    if (r.ptxas.ran) phase("ptxas");
   }
   if (options.useCache) cache.store(key, r);
   r.seconds = elapsed();

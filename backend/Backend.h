@@ -69,6 +69,12 @@ struct Manifest {
   static Manifest fromJson(const std::string &text);
 };
 
+/// Wall time of one step of the backend's pipeline.
+struct PhaseTime {
+  std::string name;  // lower, libdevice, optimize, nvptx, ptxas
+  double seconds = 0;
+};
+
 struct CompileResult {
   std::string llvmIR;       // after optimization, before NVPTX
   std::string ptx;
@@ -77,6 +83,7 @@ struct CompileResult {
   std::vector<std::string> notes;  // what was skipped or approximated, and why
   bool cacheHit = false;
   double seconds = 0;       // wall time of this call
+  std::vector<PhaseTime> phases;   // the steps this call ran, in order (none on a cache hit)
 };
 
 /// The valid --target names.

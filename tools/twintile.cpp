@@ -146,6 +146,7 @@ int emitBackend(tt::ir::Func &f, const std::string &emit, const std::string &out
   opts.arch = flags.target;
   opts.numWarps = flags.numWarps;
   opts.useCache = flags.useCache;
+  opts.runPtxas = flags.resources;  // ptxas only when its report is wanted
   if (!assumptions(f, flags, opts.assume)) return 1;
   tt::backend::CompileResult r;
   try {
@@ -155,7 +156,10 @@ int emitBackend(tt::ir::Func &f, const std::string &emit, const std::string &out
     return 1;
   }
   for (const std::string &n : r.notes) std::cerr << "twintile: note: " << n << "\n";
-  if (flags.timing) std::cerr << "backend:      " << (r.cacheHit ? "cached, " : "") << r.seconds * 1e3 << " ms\n";
+  if (flags.timing) {
+    for (const tt::backend::PhaseTime &p : r.phases) std::cerr << "  " << p.name << ": " << p.seconds * 1e3 << " ms\n";
+    std::cerr << "backend:      " << (r.cacheHit ? "cached, " : "") << r.seconds * 1e3 << " ms\n";
+  }
   if (flags.resources) {
     const tt::backend::PtxasReport &p = r.ptxas;
     if (!p.ran) std::cerr << "ptxas: skipped (" << p.skipped << ")\n";
@@ -340,7 +344,7 @@ int main(int argc, char **argv) {
   compile->add_option("--assume-divisible", assumeDivisible, "integer parameters promised divisible by 16 ('*': all)")
       ->delimiter(',')
       ->allow_extra_args(false);
-  compile->add_flag("--resources", resources, "print ptxas's report (registers, spills, stack, shared memory) to standard error");
+  compile->add_flag("--resources", resources, "run ptxas and print its report (registers, spills, stack, shared memory) to standard error");
   compile->add_option("-o", output, "output file (- for standard output)");
   compile->add_flag("-O", optimize, "run the cleanup pipeline (canonicalize, cse, dce) on the tile IR");
   compile->add_flag("--no-locs", noLocs, "print the IR without loc(...)");

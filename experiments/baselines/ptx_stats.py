@@ -39,6 +39,44 @@ SELECTED = [
     "ex2.approx", "rsqrt.approx", "rcp", "div", "sqrt", "fma", "cvt", "setp", "selp", "bra", "call",
 ]
 
+# Instruction classes, by the opcode's first component (and, for arithmetic, its type):
+# every producer's PTX is classified by the same rule.
+CLASSES = {
+    "global memory": ("ld.global", "st.global", "atom.global", "red.global", "ld.global.nc", "cp.async.bulk"),
+    "shared memory": ("ld.shared", "st.shared", "atom.shared", "cp.async", "ldmatrix", "stmatrix"),
+    "tensor core": ("mma", "wgmma"),
+    "sync and shuffle": ("bar", "barrier", "shfl", "membar", "fence", "vote"),
+    "control": ("bra", "ret", "exit", "call", "trap", "brkpt"),
+    "conversion": ("cvt", "cvta"),
+    "compare and select": ("setp", "selp", "set"),
+    "move": ("mov", "ld.param", "ld.const", "ld.local", "st.local", "prmt"),
+}
+FLOAT_TYPES = ("f16", "f16x2", "bf16", "bf16x2", "f32", "f64")
+
+
+def instruction_class(op):
+    """The class of one opcode: one of CLASSES, "float arithmetic" or "integer arithmetic"."""
+    comps = op.split(".")
+    for name, keys in CLASSES.items():
+        for key in keys:
+            kc = key.split(".")
+            if comps[:len(kc)] == kc or (len(kc) > 1 and comps[0] == kc[0] and set(kc[1:]) <= set(comps[1:])):
+                return name
+    if comps[0] in ("ex2", "lg2", "rcp", "rsqrt", "sqrt", "sin", "cos", "tanh", "fma", "div") or \
+            any(c in FLOAT_TYPES for c in comps[1:]):
+        return "float arithmetic"
+    return "integer arithmetic"
+
+
+def class_counts(opcodes):
+    """{class: count} from an opcode histogram."""
+    counts = {}
+    for op, n in opcodes.items():
+        c = instruction_class(op)
+        counts[c] = counts.get(c, 0) + n
+    return dict(sorted(counts.items()))
+
+
 ENTRY_RE = re.compile(r"\.(entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$%][\w$%]*)\s*\(")
 LABEL_RE = re.compile(r"^[A-Za-z_$%][\w$%]*\s*:")
 
@@ -120,9 +158,14 @@ def access_bytes(op):
     return vec * int(bits.group(1)) // 8 if bits else 0
 
 
+# Debug-info directives that end at the line's end, without a ';' (`.loc 1 27 0`,
+# `.file 1 "k.py"`): left in, they would swallow the instruction after them.
+LINE_DIRECTIVE_RE = re.compile(r"^[ \t]*\.(loc|file)\b[^\n;]*$", re.M)
+
+
 def parse_ptx(text):
     """[{name, kind, maxntid, instructions, selected, global_access_bytes, opcodes}]."""
-    text = strip_comments(text)
+    text = LINE_DIRECTIVE_RE.sub("", strip_comments(text))
     functions, pos = [], 0
     while True:
         m = ENTRY_RE.search(text, pos)
@@ -158,6 +201,7 @@ def parse_ptx(text):
             "global_access_bytes": {k: dict(sorted(v.items(), key=lambda kv: int(kv[0])))
                                     for k, v in widths.items()},
             "opcodes": dict(sorted(histogram.items())),
+            "classes": class_counts(histogram),
         })
     return functions
 

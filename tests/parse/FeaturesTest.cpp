@@ -1,7 +1,7 @@
 // The feature cases (experiments/features/features.json): each small kernel
 // goes through both front ends, from its file. Where a front end is expected
 // to accept it, the interpreter runs its IR and the result must match the
-// reference below; where it is expected to refuse it, the message must say so
+// reference (experiments/features/references.h); where it is expected to refuse it, the message must say so
 // at the line marked in the file (`// trace-error`, `// parse-error`).
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
@@ -9,6 +9,7 @@
 #include "ir/Printer.h"
 
 #include "Markers.h"
+#include "references.h"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -20,81 +21,12 @@
 #include <random>
 
 namespace ir = tt::ir;
-using Vec = std::vector<double>;
+using twintile::features::Vec;
 
 namespace {
 
-constexpr int kBlock = 64;
-
-/// y = f(x) for every feature that some front end accepts (n elements; the
-/// first program's sums use the first 64 elements).
-const std::map<std::string, std::function<Vec(const Vec &)>> &references() {
-  auto each = [](double (*f)(double)) {
-    return [f](const Vec &x) {
-      Vec y(x.size());
-      for (size_t i = 0; i < x.size(); ++i) y[i] = f(x[i]);
-      return y;
-    };
-  };
-  // Per program of 64: whether the program's sum is positive.
-  auto perBlock = [](double (*pos)(double), double (*neg)(double)) {
-    return [pos, neg](const Vec &x) {
-      Vec y(x.size());
-      for (size_t start = 0; start < x.size(); start += kBlock) {
-        double s = 0;
-        for (size_t i = start; i < std::min(x.size(), start + kBlock); ++i) s += x[i];
-        for (size_t i = start; i < std::min(x.size(), start + kBlock); ++i) y[i] = s > 0 ? pos(x[i]) : neg(x[i]);
-      }
-      return y;
-    };
-  };
-  static const std::map<std::string, std::function<Vec(const Vec &)>> refs = {
-      {"native_if", perBlock([](double v) { return 2 * v; }, [](double v) { return v - 1; })},
-      {"combinator_if_else", perBlock([](double v) { return 2 * v; }, [](double v) { return v - 1; })},
-      {"native_if_no_else", [](const Vec &x) {
-         Vec y = x;
-         for (size_t i = 0; i < std::min<size_t>(x.size(), kBlock); ++i) y[i] = x[i] + 10;
-         return y;
-       }},
-      {"native_for", each([](double v) { return 3 * v; })},
-      {"native_while", each([](double v) { return v / 16; })},
-      {"native_break", each([](double v) { return v + 4; })},      // k = 0..3, then break
-      {"native_continue", each([](double v) { return v + 3; })},   // k = 0..3 but 1
-      {"native_break_while", each([](double v) { return v * 4; })},  // k = 1, 2 double; 3 breaks
-      {"member_of_temporary", each([](double v) { return v > 0 ? v : 0; })},
-      {"struct_assignment", each([](double v) { return 2 * v; })},
-      {"reference_parameter", each([](double v) { return 2 * v + 1; })},
-      {"unsigned_host_loop", each([](double v) { return v + 3; })},   // i = 2, 1, 0, then it wraps
-      {"block_scope", perBlock([](double v) { return v / 4; }, [](double v) { return v; })},
-      {"loop_bound_changes", each([](double v) { return v + 50; })},  // n = 100: k < 100 - k, 50 times
-      {"break_index", each([](double v) { return v + 3; })},
-      {"native_nested_break", each([](double v) { return 8 * v + 28; })},  // ((v+2)*2 ...) three times
-      {"combinator_while_loop", each([](double v) { return v / 16; })},
-      {"host_unroll", each([](double v) { return v + v * 1 + v * 2; })},
-      {"host_if", each([](double v) { return -v; })},
-      {"helper_function", each([](double v) { return v * v + (v + 1) * (v + 1); })},
-      {"function_template", each([](double v) { return 2 * v; })},
-      {"lambda", each([](double v) { return 3 * v + 1; })},
-      {"functor", each([](double v) { return 2 * v - 1; })},
-      {"higher_order", each([](double v) { return v + 2; })},
-      {"recursion_host", each([](double v) { return v * v * v; })},
-      {"struct_of_tiles", each([](double v) { return v > 0 ? 2 * v : v; })},
-      {"early_return_host", each([](double v) { return 2 * v; })},
-      {"device_print", each([](double v) { return v; })},
-      {"device_assert", each([](double v) { return v; })},
-      {"combinator_for_range", each([](double v) { return v / 8 + (v + v / 2 + v / 4); })},
-      {"mask_combination", each([](double v) { return v > 0 ? v : 0.1 * v; })},
-      {"std_array_of_tiles", each([](double v) { return 6 * v; })},
-      {"std_vector_of_tiles", each([](double v) { return v * (v + 1); })},
-      {"runtime_block_size", each([](double v) { return v + 1; })},
-      {"virtual_call", each([](double v) { return v + 1; })},
-      {"exceptions", each([](double v) { return v; })},
-      {"goto_statement", each([](double v) { return v; })},
-      {"static_local", each([](double v) { return v; })},
-      {"host_pointer", each([](double v) { return 6 * v; })},
-  };
-  return refs;
-}
+using twintile::features::kBlock;
+using twintile::features::references;
 
 int markedLine(const std::string &file, const std::string &marker) { return tt::test::markedLine(file, marker, ""); }
 

@@ -1,0 +1,156 @@
+"""The named numbers the paper's prose states, each computed from the results.
+
+paper/paper.md.in writes `{{name}}` where a number goes; facts() gives every
+name its text. A name the results cannot give reads "n/a" (a quick run
+measures fewer kernels), never a typed-in number.
+"""
+import results as R
+
+NA = "n/a"
+
+
+def _f(x, fmt):
+    return NA if x is None else format(x, fmt)
+
+
+def _ms(seconds):
+    if seconds is None:
+        return NA
+    v = seconds * 1e3
+    return f"{v:.0f}" if v >= 100 else f"{v:.3g}"
+
+
+def _us(seconds):
+    return NA if seconds is None else f"{seconds * 1e6:.3g}"
+
+
+def _x(r):
+    return NA if r is None else f"{r:.1f}×"
+
+
+def _word(r, above, below, same="as fast as"):
+    if r is None:
+        return NA
+    return above if r > 1.05 else below if r < 0.95 else same
+
+
+def key_spec(specs):
+    for want in ("softmax<f16,1024>", "softmax<f32,1024>"):
+        if want in specs:
+            return want
+    return specs[0] if specs else None
+
+
+def environment_facts(res):
+    f = {}
+    env = next((r["environment"] for r in res.values() if "environment" in r), None)
+    if env:
+        f.update(date=env["date"][:10], cpu=env.get("cpu") or NA, cores=str(env.get("cores")),
+                 commit=str(env.get("git_commit"))[:10], llvm=env.get("llvm") or NA, nvcc=env.get("nvcc") or NA,
+                 triton=env.get("triton") or "not installed", jax=env.get("jax") or "not installed",
+                 ptxas=env.get("ptxas") or NA)
+    return f
+
+
+def compile_facts(c):
+    f = {"reps": str(c["config"]["reps"]), "run_kind": "quick" if c["config"].get("quick") else "full"}
+    s = R.sweep_summary(c)
+    med = {k: v["median"] for k, v in s.items()}
+    for k in ("twintile_parse", "twintile_trace", "twintile_parse_in_process", "twintile_trace_in_process", "nvcc",
+              "triton", "pallas"):
+        f[f"sweep_{k}_s"] = _f(med.get(k), ".2f")
+
+    def r(a, b):
+        return med[a] / med[b] if a in med and b in med and med[b] else None
+
+    f["nvcc_over_parse_driver"] = _x(r("nvcc", "twintile_parse"))
+    f["parse_driver_vs_nvcc_word"] = _word(r("nvcc", "twintile_parse"), "faster than", "slower than")
+    f["nvcc_over_parse_inproc"] = _x(r("nvcc", "twintile_parse_in_process"))
+    f["nvcc_over_trace_inproc"] = _x(r("nvcc", "twintile_trace_in_process"))
+    f["trace_inproc_vs_nvcc_word"] = _word(r("nvcc", "twintile_trace_in_process"), "faster than", "slower than")
+    f["trace_driver_over_nvcc"] = _x(r("twintile_trace", "nvcc"))
+    f["triton_over_parse_inproc"] = _x(r("triton", "twintile_parse_in_process"))
+    f["triton_over_trace_inproc"] = _x(r("triton", "twintile_trace_in_process"))
+    f["trace_over_parse_driver"] = _x(r("twintile_trace", "twintile_parse"))
+
+    ph = R.phase_medians(c)
+    tri = R.triton_medians(c)
+    pal, checks = R.pallas_medians(c)
+    specs = list(dict.fromkeys(s["spec"] for s in c.get("phases", {}).get("twintile", [])))
+    k = key_spec(specs)
+    f["key_spec"] = f"`{k}`" if k else NA
+    p, t = ph.get(("parse", k), {}), ph.get(("trace", k), {})
+    nopch = ph.get(("parse_nopch", k), {})
+    f["key_parse_ms"] = _ms(p.get("parse_s"))
+    f["key_parse_nopch_ms"] = _ms(nopch.get("parse_s"))
+    f["key_walk_us"] = _us(p.get("walk_s"))
+    f["key_host_compile_ms"] = _ms(t.get("host_compile_s"))
+    f["key_trace_us"] = _us(t.get("trace_s"))
+    f["key_backend_ms"] = _ms(sum(p.get(x) or 0 for x in R.BACKEND_TO_PTX) if p else None)
+    f["key_optimize_nvptx_share"] = _f(100 * ((p.get("optimize_s") or 0) + (p.get("nvptx_s") or 0)) /
+                                       sum(p.get(x) or 0 for x in R.BACKEND_TO_PTX) if p else None, ".0f")
+    f["key_triton_ast_ms"] = _ms(tri.get(k, {}).get("ast"))
+    f["key_triton_to_ptx_ms"] = _ms(tri.get(k, {}).get("to_ptx"))
+    f["key_pallas_trace_ms"] = _ms(pal.get(k, {}).get("trace_s"))
+    f["key_pallas_lower_ms"] = _ms(pal.get(k, {}).get("lower_s"))
+    f["pallas_checked"] = str(sum(v == "ok" for v in checks.values()))
+    f["pallas_kernels"] = str(len(checks))
+
+    for key, name in (("scaling_stages", "stages"), ("scaling_specs", "specs")):
+        summ = R.scaling_summary(c.get(key))
+        for system in ("twintile_parse", "twintile_trace", "triton"):
+            pts = summ.get(system, [])
+            f[f"{name}_{system}_slope"] = _f(R.growth(pts), ".2f")
+            f[f"{name}_{system}_max_ms"] = _ms(pts[-1][2]) if pts else NA
+        sizes = sorted({p[0] for pts in summ.values() for p in pts})
+        f[f"{name}_max"] = str(sizes[-1]) if sizes else NA
+    return f
+
+
+def codegen_facts(cg):
+    f = {}
+    for against in ("triton", "nvcc"):
+        rows = R.codegen_ratios(cg, "assumed", "sm_90a", against)
+        f[f"instr_vs_{against}"] = _x(R.geomean([r for _, r, _ in rows]))
+        f[f"regs_vs_{against}"] = _x(R.geomean([g for _, _, g in rows if g]))
+        f[f"n_vs_{against}"] = str(len(rows))
+        f[f"fewer_instr_than_{against}"] = str(sum(r < 1 for _, r, _ in rows))
+    idx = R.codegen_index(cg)
+    plain = [R.registers(idx.get(("twintile_parse", "plain", "sm_90a", s))) for s in
+             {r["spec"] for r in cg["rows"]}]
+    f["same_ptx_both_frontends"] = str(sum(
+        1 for (p, v, a, s), row in idx.items() if p == "twintile_parse" and
+        idx.get(("twintile_trace", v, a, s), {}).get("ptx_sha256") == row["ptx_sha256"]))
+    f["ptx_compared"] = str(sum(1 for (p, _, _, _) in idx if p == "twintile_parse"))
+    f["max_registers"] = str(max((r for r in plain if r), default=0)) if any(plain) else NA
+    return f
+
+
+def expressiveness_facts(ex):
+    f = {}
+    summ = R.expressiveness_summary(ex)
+    for system, m in summ.items():
+        f[f"{system}_accepted"] = str(m["accepted"])
+        f[f"{system}_refused"] = str(m["refused"])
+        f[f"{system}_cases"] = str(m["cases"])
+        f[f"{system}_suggests"] = str(m["suggests"])
+        if m["located"] is not None:
+            f[f"{system}_located"] = str(m["located"])
+    return f
+
+
+def gpu_facts(g):
+    return {"gpu_runs": str(len(g.get("runs", [])))}
+
+
+def facts(res):
+    f = environment_facts(res)
+    if "compile" in res:
+        f.update(compile_facts(res["compile"]))
+    if "codegen" in res:
+        f.update(codegen_facts(res["codegen"]))
+    if "expressiveness" in res:
+        f.update(expressiveness_facts(res["expressiveness"]))
+    if "gpu" in res:
+        f.update(gpu_facts(res["gpu"]))
+    return f

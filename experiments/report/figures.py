@@ -1,0 +1,152 @@
+"""The report's figures (matplotlib, PNG), each from one result file."""
+import results as R
+
+COLORS = {"twintile_parse": "#1f77b4", "twintile_trace": "#ff7f0e", "triton": "#2ca02c", "nvcc": "#7f7f7f",
+          "pallas": "#9467bd"}
+LABELS = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace", "triton": "Triton",
+          "nvcc": "nvcc", "pallas": "Pallas"}
+
+
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    plt.rcParams.update({"font.size": 9, "figure.dpi": 120})
+    return plt
+
+
+def compile_phases(c, path):
+    """Stacked bars: each phase's median for a few specializations, parse and trace side by side."""
+    plt = _plt()
+    ph = R.phase_medians(c)
+    specs = list(dict.fromkeys(s["spec"] for s in c["phases"]["twintile"]))
+    pick = [s for s in specs if s in ("vector_add<1024>", "softmax<f16,1024>", "layernorm<f32,1024>",
+                                      "matmul<64,64,32>", "flash_attention<64,64,64>")] or specs[:5]
+    phases = [("parse_s", "parse"), ("walk_s", "walk"), ("host_compile_s", "host compile"), ("trace_s", "trace"),
+              ("cleanup_s", "IR cleanup"), ("lower_s", "lower"), ("libdevice_s", "libdevice"),
+              ("optimize_s", "LLVM opt"), ("nvptx_s", "NVPTX")]
+    fig, ax = plt.subplots(figsize=(7.5, 3.6))
+    labels, x = [], 0
+    cmap = plt.get_cmap("tab10")
+    for spec in pick:
+        for system in ("parse", "trace"):
+            m = ph.get((system, spec))
+            if not m:
+                continue
+            bottom = 0.0
+            for i, (key, name) in enumerate(phases):
+                v = (m.get(key) or 0.0) * 1e3
+                ax.bar(x, v, bottom=bottom, color=cmap(i), label=name if x == 0 else None, width=0.8)
+                bottom += v
+            labels.append(f"{spec}\n{system}")
+            x += 1
+    ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
+    ax.set_ylabel("ms (median)")
+    ax.set_title("Source to PTX, by phase (ptxas excluded)")
+    ax.legend(fontsize=7, ncol=3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def scaling(c, key, xlabel, path):
+    plt = _plt()
+    summ = R.scaling_summary(c.get(key))
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    for system, pts in sorted(summ.items()):
+        xs = [p[0] for p in pts]
+        ax.plot(xs, [p[2] * 1e3 for p in pts], marker="o", color=COLORS.get(system), label=f"{LABELS.get(system, system)}, to PTX")
+        ax.plot(xs, [p[1] * 1e3 for p in pts], marker=".", linestyle="--", color=COLORS.get(system),
+                label=f"{LABELS.get(system, system)}, front end")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("ms (median)")
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def sweep(c, path):
+    plt = _plt()
+    s = R.sweep_summary(c)
+    names = sorted(s, key=lambda k: s[k]["median"])
+    fig, ax = plt.subplots(figsize=(6, 3))
+    ys = range(len(names))
+    med = [s[n]["median"] for n in names]
+    err = [[s[n]["median"] - s[n]["min"] for n in names], [s[n]["max"] - s[n]["median"] for n in names]]
+    ax.barh(ys, med, xerr=err, color=[COLORS.get(n.replace("_in_process", ""), "#888") for n in names])
+    ax.set_yticks(list(ys), [n.replace("_", " ") for n in names], fontsize=7)
+    ax.set_xlabel("seconds, 12 softmax variants (median, min–max)")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def codegen_ratios(cg, path):
+    """Bars: twintile's PTX instructions over Triton's and nvcc's, per specialization. False if none compare."""
+    order = [r[0] for r in R.codegen_ratios(cg, "assumed", "sm_90a", "triton")] or \
+        [r[0] for r in R.codegen_ratios(cg, "assumed", "sm_90a", "nvcc")]
+    if not order:
+        return False
+    plt = _plt()
+    pos = {spec: i for i, spec in enumerate(order)}
+    fig, ax = plt.subplots(figsize=(7.5, 3.4))
+    for offset, against in ((-0.2, "triton"), (0.2, "nvcc")):
+        rows = [r for r in R.codegen_ratios(cg, "assumed", "sm_90a", against) if r[0] in pos]
+        if rows:
+            ax.bar([pos[r[0]] + offset for r in rows], [r[1] for r in rows], width=0.4, color=COLORS[against],
+                   label=f"twintile / {LABELS[against]}")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(order)), order, rotation=70, ha="right", fontsize=6)
+    ax.set_ylabel("PTX instructions, ratio")
+    ax.set_title("twintile's PTX against Triton's and nvcc's (sm_90a, with hints)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return True
+
+
+def expressiveness(ex, path):
+    plt = _plt()
+    matrix, systems = R.expressiveness_matrix(ex)
+    value = {"accepted": 2, "wrong": 1, "refused": 0, None: float("nan")}
+    feats = list(matrix)
+    data = [[value[matrix[f].get(s)] for s in systems] for f in feats]
+    fig, ax = plt.subplots(figsize=(4.2, 0.17 * len(feats) + 1))
+    from matplotlib.colors import ListedColormap
+    ax.imshow(data, aspect="auto", cmap=ListedColormap(["#d62728", "#ffbf00", "#2ca02c"]), vmin=0, vmax=2)
+    ax.set_xticks(range(len(systems)), [LABELS.get(s, s) for s in systems], fontsize=7, rotation=30)
+    ax.set_yticks(range(len(feats)), feats, fontsize=6)
+    ax.set_title("accepted (green), refused (red), absent (white)", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def all_figures(res, outdir):
+    """Writes every figure the results allow; returns their file names."""
+    written = []
+    if "compile" in res:
+        c = res["compile"]
+        if c.get("phases", {}).get("twintile"):
+            compile_phases(c, outdir / "compile_phases.png")
+            written.append("compile_phases.png")
+        if c.get("sweep"):
+            sweep(c, outdir / "compile_sweep.png")
+            written.append("compile_sweep.png")
+        for key, label, name in (("scaling_stages", "chained stages N", "scaling_stages.png"),
+                                 ("scaling_specs", "specializations S", "scaling_specs.png")):
+            if c.get(key):
+                scaling(c, key, label, outdir / name)
+                written.append(name)
+    if "codegen" in res:
+        if codegen_ratios(res["codegen"], outdir / "codegen_ratios.png"):
+            written.append("codegen_ratios.png")
+    if "expressiveness" in res:
+        expressiveness(res["expressiveness"], outdir / "expressiveness.png")
+        written.append("expressiveness.png")
+    return written

@@ -1,0 +1,184 @@
+"""Reading the result files and reducing raw samples to the figures the report shows.
+
+Everything the tables, the figures and the paper state is computed here, from
+experiments/results/*.json alone (or a folder of recorded results given to
+scripts/report --results). Standard library only, so that the consistency
+check runs anywhere.
+"""
+import json
+import math
+import statistics
+from pathlib import Path
+
+SUITES = ("compile", "expressiveness", "codegen", "gpu")
+
+
+def load(results_dir):
+    """{suite: its result object} for each suite whose file exists."""
+    out = {}
+    for suite in SUITES:
+        path = Path(results_dir) / f"{suite}.json"
+        if path.exists():
+            out[suite] = json.loads(path.read_text())
+    return out
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def geomean(xs):
+    xs = [x for x in xs if x]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+# --- compile ------------------------------------------------------------------
+
+TWINTILE_PHASES = ("parse_s", "walk_s", "host_compile_s", "host_cached_s", "trace_s", "cleanup_s", "lower_s",
+                   "libdevice_s", "optimize_s", "nvptx_s", "ptxas_s", "backend_s")
+BACKEND_TO_PTX = ("lower_s", "libdevice_s", "optimize_s", "nvptx_s")
+
+
+def phase_medians(compile_result):
+    """{(system, spec): {phase: median seconds}} for twintile's parse, parse_nopch, trace."""
+    groups = {}
+    for s in compile_result.get("phases", {}).get("twintile", []):
+        if "error" in s:
+            continue
+        groups.setdefault((s["system"], s["spec"]), []).append(s)
+    out = {}
+    for key, samples in groups.items():
+        out[key] = {p: median([x.get(p) for x in samples]) for p in TWINTILE_PHASES}
+    return out
+
+
+def triton_medians(compile_result):
+    """{spec: {stage: median seconds, "to_ptx": ..., "total": ...}} of Triton's per-spec compiles."""
+    groups = {}
+    for r in compile_result.get("phases", {}).get("triton", []):
+        if "stages" in r:
+            groups.setdefault(r["spec"], []).append(r)
+    out = {}
+    for spec, rows in groups.items():
+        stages = {k for r in rows for k in r["stages"]}
+        m = {k: median([r["stages"].get(k) for r in rows]) for k in stages}
+        m["to_ptx"] = median([r["seconds"] - r["stages"].get("cubin", 0.0) for r in rows])
+        m["total"] = median([r["seconds"] for r in rows])
+        out[spec] = m
+    return out
+
+
+def pallas_medians(compile_result):
+    groups, checks = {}, {}
+    for r in compile_result.get("phases", {}).get("pallas", []):
+        if "trace_s" in r:
+            groups.setdefault(r["spec"], []).append(r)
+        if "check" in r:
+            checks[r["spec"]] = r["check"]
+    return ({spec: {"trace_s": median([r["trace_s"] for r in rows]), "lower_s": median([r["lower_s"] for r in rows])}
+             for spec, rows in groups.items()}, checks)
+
+
+def sweep_summary(compile_result):
+    """{system: {"median", "min", "max", "n"}} of the 12-variant sweep."""
+    sweep = compile_result.get("sweep")
+    if not sweep:
+        return {}
+    return {name: {"median": median(xs), "min": min(xs), "max": max(xs), "n": len(xs)}
+            for name, xs in sweep["samples"].items() if xs}
+
+
+def scaling_summary(part):
+    """{system: [(size, median frontend_s, median total_s)]} of a scaling part."""
+    if not part:
+        return {}
+    groups = {}
+    for s in part["samples"]:
+        groups.setdefault((s["system"], s["size"]), []).append(s)
+    out = {}
+    for (system, size), rows in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+        out.setdefault(system, []).append((size, median([r["frontend_s"] for r in rows]),
+                                           median([r["total_s"] for r in rows])))
+    return out
+
+
+def growth(points):
+    """The log-log slope of total time between the smallest and largest size."""
+    if len(points) < 2:
+        return None
+    (s0, _, t0), (s1, _, t1) = points[0], points[-1]
+    if not (t0 and t1) or s0 == s1:
+        return None
+    return math.log(t1 / t0) / math.log(s1 / s0)
+
+
+# --- codegen ------------------------------------------------------------------
+
+def codegen_index(codegen_result):
+    """{(producer, variant, arch, spec): row} of the rows that measured."""
+    return {(r["producer"], r["variant"], r["arch"], r["spec"]): r
+            for r in codegen_result.get("rows", []) if "error" not in r}
+
+
+def registers(row):
+    p = (row or {}).get("ptxas") or {}
+    return p.get("registers")
+
+
+def codegen_ratios(codegen_result, variant="assumed", arch="sm_90a", against="triton"):
+    """[(spec, twintile instructions / theirs, twintile registers / theirs)] over common specs."""
+    idx = codegen_index(codegen_result)
+    out = []
+    for (producer, v, a, spec), row in sorted(idx.items()):
+        if producer != "twintile_parse" or v != variant or a != arch:
+            continue
+        theirs = idx.get((against, "plain" if against == "nvcc" else variant, arch, spec))
+        if not theirs:
+            continue
+        r_ours, r_theirs = registers(row), registers(theirs)
+        out.append((spec, row["instructions"] / theirs["instructions"],
+                    r_ours / r_theirs if r_ours and r_theirs else None))
+    return out
+
+
+# --- expressiveness -----------------------------------------------------------
+
+def expressiveness_matrix(ex):
+    """({feature: {system: cell}}, [systems]); a cell is accepted / refused / None (no such construct)."""
+    matrix = {}
+    for r in ex.get("twintile", []):
+        cell = "accepted" if r["outcome"] == "accepted" and r["correct"] is not False else \
+            ("wrong" if r["outcome"] == "accepted" else "refused")
+        matrix.setdefault(r["feature"], {})[f"twintile_{r['frontend']}"] = cell
+    for r in ex.get("baselines", []):
+        matrix.setdefault(r["feature"], {})[r["system"]] = r["outcome"]
+    systems = ["twintile_parse", "twintile_trace"] + [s for s in ("triton", "pallas")
+                                                      if any(r["system"] == s for r in ex.get("baselines", []))]
+    return matrix, systems
+
+
+def expressiveness_summary(ex):
+    """{system: {"cases", "accepted", "refused", "located", "suggests"}}."""
+    out = {}
+    for r in ex.get("twintile", []):
+        s = out.setdefault(f"twintile_{r['frontend']}", {"cases": 0, "accepted": 0, "refused": 0, "located": 0,
+                                                         "suggests": 0, "as_expected": 0})
+        s["cases"] += 1
+        s["as_expected"] += bool(r.get("as_expected"))
+        if r["outcome"] == "accepted":
+            s["accepted"] += r["correct"] is not False
+        else:
+            s["refused"] += 1
+            s["located"] += bool(r.get("located"))
+            s["suggests"] += bool(r.get("suggests"))
+    for r in ex.get("baselines", []):
+        s = out.setdefault(r["system"], {"cases": 0, "accepted": 0, "refused": 0, "located": None, "suggests": 0,
+                                         "as_expected": None})
+        s["cases"] += 1
+        if r["outcome"] == "accepted":
+            s["accepted"] += 1
+        else:
+            s["refused"] += 1
+            s["suggests"] += bool(r.get("suggests"))
+    return out

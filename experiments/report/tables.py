@@ -1,0 +1,235 @@
+"""The report's tables, as Markdown, each from one result file (results.py reduces it)."""
+import results as R
+
+
+def ms(seconds, digits=3):
+    """Seconds as milliseconds with `digits` significant digits; '–' for nothing."""
+    if seconds is None:
+        return "–"
+    v = seconds * 1e3
+    if v == 0:
+        return "0"
+    if v >= 100:
+        return f"{v:.0f}"
+    return f"{v:.{digits}g}"
+
+
+def ratio(x, digits=2):
+    return "–" if x is None else f"{x:.{digits}f}×"
+
+
+def table(header, rows, align=None):
+    align = align or ["l"] + ["r"] * (len(header) - 1)
+    sep = ["---:" if a == "r" else "---" for a in align]
+    lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(sep) + " |"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def missing_note(result):
+    missing = result.get("missing") or {}
+    if not missing:
+        return ""
+    return "\n" + "\n".join(f"*{k} missing from this run: {why}.*" for k, why in sorted(missing.items())) + "\n"
+
+
+def env_line(result):
+    e = result["environment"]
+    return (f"*Measured {e['date'][:10]} on {e['cpu']} ({e['cores']} cores, load {e['load_average'][0]:.2f}), "
+            f"commit {str(e['git_commit'])[:10]}{' (modified)' if e.get('git_dirty') else ''}.*\n")
+
+
+def compile_frontends(c):
+    """Front-end phases per specialization, twintile's two against Triton's and Pallas's."""
+    ph = R.phase_medians(c)
+    tri = R.triton_medians(c)
+    pal, _ = R.pallas_medians(c)
+    specs = list(dict.fromkeys(s["spec"] for s in c["phases"]["twintile"]))
+    rows = []
+    for spec in specs:
+        p, n, t = ph.get(("parse", spec), {}), ph.get(("parse_nopch", spec), {}), ph.get(("trace", spec), {})
+        rows.append([f"`{spec}`", ms(p.get("parse_s")), ms(n.get("parse_s")), ms(p.get("walk_s")),
+                     ms(t.get("host_compile_s")), ms(t.get("host_cached_s")), ms(t.get("trace_s")),
+                     ms(tri.get(spec, {}).get("ast")), ms(pal.get(spec, {}).get("trace_s"))])
+    head = ["specialization", "parse", "parse, no PCH", "walk", "host compile", "cached load", "trace",
+            "Triton AST→TTIR", "Pallas trace"]
+    return ("### Front ends, per specialization (ms, median)\n\n" + env_line(c) + "\n" + table(head, rows) +
+            "\nparse: Clang 19 in-process with the precompiled language header (and without it); walk: the "
+            "instantiated AST to tile IR. host compile: clang++ compiles the kernel file as a shared object (cold); "
+            "cached load: the same from the cache; trace: running the kernel on abstract values. Each sample is a "
+            f"process of its own (compile_probe) after one untimed warm-up run in it; {c['config']['reps']} "
+            "repetitions, interleaved." + missing_note(c))
+
+
+def compile_backend(c):
+    """Backend phases per specialization, against Triton's whole compile."""
+    ph = R.phase_medians(c)
+    tri = R.triton_medians(c)
+    specs = list(dict.fromkeys(s["spec"] for s in c["phases"]["twintile"]))
+    rows = []
+    for spec in specs:
+        p = ph.get(("parse", spec), {})
+        to_ptx = sum(p.get(k) or 0 for k in R.BACKEND_TO_PTX) if p else None
+        t = tri.get(spec, {})
+        rows.append([f"`{spec}`", ms(p.get("cleanup_s")), ms(p.get("lower_s")), ms(p.get("libdevice_s")),
+                     ms(p.get("optimize_s")), ms(p.get("nvptx_s")), ms(to_ptx), ms(p.get("ptxas_s")),
+                     ms(t.get("to_ptx")), ms(t.get("cubin"))])
+    head = ["specialization", "IR cleanup", "lower", "libdevice", "LLVM opt", "NVPTX", "twintile → PTX",
+            "ptxas", "Triton → PTX", "Triton's ptxas"]
+    return ("### Backend, per specialization (ms, median)\n\n" + table(head, rows) +
+            "\ntwintile → PTX: lower + libdevice + LLVM opt + NVPTX, uncached. Triton → PTX: its whole compile "
+            "(AST → TTIR → TTGIR → LLVM IR → PTX) in one warm process, fresh cache, without its ptxas step."
+            + missing_note(c))
+
+
+SWEEP_LABELS = {
+    "twintile_parse_in_process": "twintile parse, one process (one parse, 12 walks)",
+    "twintile_trace_in_process": "twintile trace, one process (12 host compiles)",
+    "twintile_parse": "twintile parse, 12 driver processes",
+    "twintile_trace": "twintile trace, 12 driver processes",
+    "nvcc": "nvcc -ptx, one file with 12 instantiations",
+    "triton": "Triton, one process (import + 12 compiles)",
+    "pallas": "Pallas, one process (to Triton IR only)",
+}
+
+
+def compile_sweep(c):
+    s = R.sweep_summary(c)
+    if not s:
+        return "### The 12-variant softmax sweep\n\nNot measured in this run.\n"
+    nvcc = s.get("nvcc", {}).get("median")
+    rows = []
+    for name in sorted(s, key=lambda k: s[k]["median"]):
+        m = s[name]
+        rows.append([SWEEP_LABELS.get(name, name), f"{m['median']:.3f}", f"{m['min']:.3f}–{m['max']:.3f}",
+                     ratio(nvcc / m["median"]) if nvcc else "–"])
+    return ("### The 12-variant softmax sweep, source to PTX (s)\n\n" + env_line(c) + "\n" +
+            table(["system", "median", "min–max", "speed vs nvcc"], rows) +
+            f"\nsoftmax over f16/bf16/f32 × BLOCK 128/256/512/1024; {s[next(iter(s))]['n']} interleaved "
+            "repetitions in one run. speed vs nvcc: nvcc's median over the system's (above 1: faster than "
+            "nvcc). No system runs ptxas here except Triton, whose compile always ends in a cubin."
+            + missing_note(c))
+
+
+def compile_scaling(c):
+    out = []
+    for key, title, unit in (("scaling_stages", "kernel size: N chained elementwise stages", "N"),
+                             ("scaling_specs", "specializations: one file compiled for S specializations", "S")):
+        summ = R.scaling_summary(c.get(key))
+        if not summ:
+            continue
+        systems = sorted(summ)
+        sizes = sorted({size for pts in summ.values() for size, _, _ in pts})
+        rows = []
+        for size in sizes:
+            row = [str(size)]
+            for system in systems:
+                pt = next((p for p in summ[system] if p[0] == size), None)
+                row += [ms(pt[1]) if pt else "–", ms(pt[2]) if pt else "–"]
+            rows.append(row)
+        head = [unit] + [f"{s} {what}" for s in systems for what in ("front end", "to PTX")]
+        slopes = ", ".join(f"{s} {R.growth(summ[s]):.2f}" for s in systems if R.growth(summ[s]) is not None)
+        out.append(f"### Scaling in {title} (ms, median)\n\n" + table(head, rows) +
+                   f"\nGrowth of the time to PTX (log–log slope, smallest to largest {unit}): {slopes}.\n")
+    return "\n".join(out) if out else "### Scaling\n\nNot measured in this run.\n"
+
+
+def codegen(cg):
+    idx = R.codegen_index(cg)
+    specs = list(dict.fromkeys(r["spec"] for r in cg["rows"] if r["producer"] == "twintile_parse"))
+    rows = []
+    for spec in specs:
+        row = [f"`{spec}`"]
+        for producer, variant in (("twintile_parse", "plain"), ("twintile_parse", "assumed"), ("triton", "plain"),
+                                  ("triton", "assumed"), ("nvcc", "plain")):
+            r = idx.get((producer, variant, "sm_90a", spec))
+            row.append(f"{r['instructions']} / {R.registers(r) or '–'}" if r else "–")
+        same = idx.get(("twintile_trace", "plain", "sm_90a", spec), {}).get("ptx_sha256") == \
+            idx.get(("twintile_parse", "plain", "sm_90a", spec), {}).get("ptx_sha256")
+        row.append("yes" if same else "no")
+        rows.append(row)
+    head = ["specialization", "twintile", "twintile, hints", "Triton", "Triton, hints", "nvcc (CUDA C++)",
+            "trace PTX = parse PTX"]
+    ratios_t = R.codegen_ratios(cg, "assumed", "sm_90a", "triton")
+    gm = R.geomean([r for _, r, _ in ratios_t])
+    gm_regs = R.geomean([r for _, _, r in ratios_t if r])
+    return ("### PTX per specialization, sm_90a (instructions / registers)\n\n" + env_line(cg) + "\n" +
+            table(head, rows) +
+            f"\nInstructions: PTX instruction statements of the kernel (ptx_stats.py, one rule for every producer). "
+            f"Registers: {cg['config']['ptxas_why']}, `{cg['config'].get('ptxas_version')}`. hints: twintile's "
+            "--assume-aligned '*' --assume-divisible '*', and Triton's divisibility-16 hints on the same parameters. "
+            "nvcc: the handwritten CUDA baselines (vector_add, softmax, layernorm; vector and scalar paths both "
+            f"counted). Geometric mean over the {len(ratios_t)} specializations, twintile / Triton with hints: "
+            f"{ratio(gm)} instructions, {ratio(gm_regs)} registers." + missing_note(cg))
+
+
+def codegen_classes(cg, spec):
+    idx = R.codegen_index(cg)
+    producers = [("twintile_parse", "assumed", "twintile"), ("triton", "assumed", "Triton"), ("nvcc", "plain", "nvcc")]
+    present = [(p, v, label) for p, v, label in producers if (p, v, "sm_90a", spec) in idx]
+    classes = sorted({c for p, v, _ in present for c in idx[(p, v, "sm_90a", spec)]["classes"]})
+    rows = [[c] + [str(idx[(p, v, "sm_90a", spec)]["classes"].get(c, 0)) for p, v, _ in present] for c in classes]
+    return (f"### `{spec}`, sm_90a, PTX instructions by class\n\n" +
+            table(["class"] + [label for _, _, label in present], rows) + "\n")
+
+
+CELL = {"accepted": "✓", "refused": "✗", "wrong": "≠", None: "·"}
+
+
+def expressiveness(ex):
+    matrix, systems = R.expressiveness_matrix(ex)
+    names = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace", "triton": "Triton",
+             "pallas": "Pallas"}
+    rows = [[f"`{f}`"] + [CELL[cells.get(s)] for s in systems] for f, cells in matrix.items()]
+    summary = R.expressiveness_summary(ex)
+    srows = []
+    for s in systems:
+        m = summary[s]
+        srows.append([names[s], m["cases"], m["accepted"], m["refused"],
+                      "–" if m["located"] is None else f"{m['located']}/{m['refused']}",
+                      f"{m['suggests']}/{m['refused']}"])
+    return ("### What each front end accepts\n\n" + env_line(ex) + "\n" + table(["feature"] + [names[s] for s in systems], rows,
+                                                                       ["l"] + ["c"] * len(systems)) +
+            "\n✓ accepted (and, for twintile, computes the reference in the interpreter); ✗ refused; "
+            "≠ accepted but wrong; · the construct does not exist there (goto, static locals, host pointers and "
+            "virtual calls have no Python counterpart; the combinators are twintile's and Pallas's).\n\n" +
+            table(["system", "cases", "accepted", "refused", "refusal at the marked line", "refusal says what to write"],
+                  srows) +
+            "\nTriton's cases are compiled to PTX; Pallas's are traced and lowered to Triton IR. The location "
+            "check needs the marker comments only twintile's cases carry. " + missing_note(ex))
+
+
+def gpu(g):
+    if not g.get("runs"):
+        return "### On a GPU\n\n" + (g.get("note") or "No GPU run recorded.") + "\n"
+    rows = []
+    for run in g["runs"]:
+        for k in run.get("kernels", []):
+            rows.append([run.get("date", "?")[:10], run.get("machine", "?"), f"`{k.get('kernel')}`", k.get("size", ""),
+                         ms(k.get("twintile_s")), ms(k.get("triton_s")), ms(k.get("torch_s")),
+                         k.get("throughput", "")])
+    return ("### On a GPU\n\n" + table(["date", "machine", "kernel", "size", "twintile", "Triton", "PyTorch",
+                                        "throughput"], rows))
+
+
+def all_tables(res):
+    """{file name: Markdown} for every table the results allow."""
+    out = {}
+    if "compile" in res:
+        c = res["compile"]
+        if c.get("phases", {}).get("twintile"):
+            out["compile_frontends.md"] = compile_frontends(c)
+            out["compile_backend.md"] = compile_backend(c)
+        out["compile_sweep.md"] = compile_sweep(c)
+        out["compile_scaling.md"] = compile_scaling(c)
+    if "codegen" in res:
+        out["codegen.md"] = codegen(res["codegen"])
+        specs = {r["spec"] for r in res["codegen"]["rows"]}
+        for spec in ("softmax<f16,1024>", "softmax<f32,1024>", "matmul<64,64,32>"):
+            if spec in specs:
+                out["codegen_classes.md"] = out.get("codegen_classes.md", "") + codegen_classes(res["codegen"], spec) + "\n"
+    if "expressiveness" in res:
+        out["expressiveness.md"] = expressiveness(res["expressiveness"])
+    if "gpu" in res:
+        out["gpu.md"] = gpu(res["gpu"])
+    return out

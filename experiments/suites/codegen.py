@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""The codegen suite: the PTX each producer makes of the same kernels, measured one way.
+
+    experiments/suites/codegen.py [--quick] [--kernels a,b] [--out FILE]
+
+For every corpus specialization and target (sm_90a, sm_80): twintile's PTX from
+each front end, as compiled (`plain`) and under the caller's promises that
+pointers are 16-byte aligned and integers divisible by 16 (`assumed`:
+--assume-aligned '*' --assume-divisible '*'); Triton's PTX of the same kernel
+(experiments/baselines/triton_kernels.py), without hints and with Triton's
+divisibility-16 hints on the same parameters, which is what its JIT derives
+from such arguments; nvcc's PTX of the handwritten CUDA baselines
+(experiments/baselines/*.cu) where one exists. Every PTX is measured by
+ptx_stats.py (instructions by class, selected opcodes, global access widths)
+and one ptxas for all (registers, spills, stack, shared memory): Triton's
+bundled ptxas when present (it accepts Triton's newer PTX ISA), else CUDA's.
+"""
+import argparse
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import common  # noqa: E402
+import ptx_stats  # noqa: E402
+
+TARGETS = ("sm_90a", "sm_80")
+
+
+def pick_ptxas():
+    """(path, why): the ptxas that measures every producer."""
+    triton_ptxas = sorted(common.ROOT.glob(".venv/lib/python3*/site-packages/triton/backends/nvidia/bin/ptxas-blackwell"))
+    if triton_ptxas:
+        return str(triton_ptxas[0]), "Triton's bundled ptxas (the newest here; it accepts every producer's PTX)"
+    cuda = common.cuda_tool("ptxas")
+    return cuda, "CUDA's ptxas" if cuda else "no ptxas found: resources not measured"
+
+
+def measure(ptx_path, entry, arch, ptxas):
+    text = Path(ptx_path).read_text()
+    funcs = {f["name"]: f for f in ptx_stats.parse_ptx(text)}
+    if entry not in funcs:
+        if len(funcs) == 1:
+            entry = next(iter(funcs))
+        else:
+            return {"error": f"no entry '{entry}' in {ptx_path}"}
+    f = funcs[entry]
+    row = {"instructions": f["instructions"], "classes": f["classes"], "selected": f["selected"],
+           "global_access_bytes": f["global_access_bytes"],
+           "ptx_sha256": hashlib.sha256(text.encode()).hexdigest()[:16]}
+    if ptxas:
+        usage, err = ptx_stats.run_ptxas(ptxas, arch, ptx_path)
+        row["ptxas"] = usage.get(entry) if not err else None
+        if err:
+            row["ptxas_error"] = err[:500]
+    return row
+
+
+def twintile_rows(kernels, ptxas, out, progress):
+    rows = []
+    twintile = common.tool("twintile")
+    for name, file, specs in kernels:
+        for spec in specs:
+            for arch in TARGETS:
+                progress.step(f"{spec} {arch} twintile (parse, trace; plain, assumed)")
+                for frontend in ("parse", "trace"):
+                    for variant, extra in (("plain", []), ("assumed", ["--assume-aligned", "*", "--assume-divisible", "*"])):
+                        ptx = out / f"twintile-{frontend}-{variant}-{arch}-{common.spec_file_name(spec)}.ptx"
+                        proc = subprocess.run([twintile, "compile", f"--frontend={frontend}", str(file), "--kernel", spec,
+                                               "--emit", "ptx", "--target", arch, "-o", str(ptx), *extra],
+                                              capture_output=True, text=True)
+                        base = {"producer": f"twintile_{frontend}", "variant": variant, "arch": arch, "spec": spec}
+                        if proc.returncode != 0:
+                            rows.append({**base, "error": proc.stderr[-1000:]})
+                            continue
+                        rows.append({**base, **measure(ptx, name, arch, ptxas)})
+    return rows
+
+
+def triton_rows(kernels, ptxas, out, progress):
+    rows = []
+    specs = [s for _, _, ss in kernels for s in ss]
+    for arch in TARGETS:
+        for variant in ("plain", "assumed"):
+            progress.step(f"Triton {arch} {variant}: {len(specs)} specializations")
+            d = out / f"triton-{variant}-{arch}"
+            cmd = [common.venv_python(), str(common.BASELINES / "triton_compile.py"), *specs, "--arch", arch,
+                   "--ptx-dir", str(d)] + (["--assume"] if variant == "assumed" else [])
+            results, err, _ = common.run_json_lines(cmd, check=False)
+            by_spec = {r["spec"]: r for r in results if "spec" in r}
+            for spec in specs:
+                base = {"producer": "triton", "variant": variant, "arch": arch, "spec": spec}
+                r = by_spec.get(spec)
+                if r is None or "error" in r:
+                    rows.append({**base, "error": (r or {}).get("error", err[-1000:])})
+                    continue
+                rows.append({**base, **measure(d / f"{common.spec_file_name(spec)}.ptx", r["kernel"], arch, ptxas)})
+    return rows
+
+
+def nvcc_rows(kernels, ptxas, out, progress):
+    nvcc = common.cuda_tool("nvcc")
+    wanted = {s for _, _, ss in kernels for s in ss}
+    rows = []
+    for arch in TARGETS:
+        progress.step(f"nvcc {arch}: the CUDA baselines")
+        for cu, ptx, _, err in ptx_stats.compile_baselines(nvcc, arch, out / f"nvcc-{arch}", []):
+            if err:
+                rows.append({"producer": "nvcc", "variant": "plain", "arch": arch, "spec": cu.stem, "error": err[-1000:]})
+                continue
+            for f in ptx_stats.parse_ptx(ptx.read_text()):
+                # entry name_A_B is spec name<A,B> (experiments/baselines/README.md)
+                for kernel in ("vector_add", "softmax", "layernorm"):
+                    if f["name"].startswith(kernel + "_"):
+                        spec = f"{kernel}<{','.join(f['name'][len(kernel) + 1:].split('_'))}>"
+                        if spec in wanted:
+                            rows.append({"producer": "nvcc", "variant": "plain", "arch": arch, "spec": spec,
+                                         **measure(ptx, f["name"], arch, ptxas)})
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--kernels")
+    ap.add_argument("--out")
+    args = ap.parse_args(argv)
+    names = args.kernels.split(",") if args.kernels else (["vector_add", "softmax", "matmul"] if args.quick else None)
+    kernels = common.corpus(names)
+    if args.quick:  # one specialization per kernel
+        kernels = [(n, f, specs[-1:]) for n, f, specs in kernels]
+    ptxas, ptxas_why = pick_ptxas()
+    missing = {}
+    if (why := common.baseline_missing("triton")):
+        missing["triton"] = why
+    if not common.cuda_tool("nvcc"):
+        missing["nvcc"] = "nvcc not found (run scripts/setup)"
+    out = common.scratch("codegen")
+    n_specs = sum(len(s) for _, _, s in kernels)
+    progress = common.Progress(n_specs * len(TARGETS) + (0 if "triton" in missing else 4) +
+                               (0 if "nvcc" in missing else 2), "codegen")
+    rows = twintile_rows(kernels, ptxas, out, progress)
+    if "triton" not in missing:
+        rows += triton_rows(kernels, ptxas, out, progress)
+    if "nvcc" not in missing:
+        rows += nvcc_rows(kernels, ptxas, out, progress)
+    version = None
+    if ptxas:
+        version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    common.write_result("codegen", {"config": {"quick": args.quick, "kernels": [k for k, _, _ in kernels],
+                                               "targets": list(TARGETS), "ptxas": ptxas, "ptxas_version": version,
+                                               "ptxas_why": ptxas_why},
+                                    "missing": missing, "rows": rows}, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,331 @@
+#!/usr/bin/env python3
+"""The compile suite: how long each front end, the backend, and the systems a reader
+would pick instead take to turn kernels into PTX.
+
+    experiments/suites/compile.py [--quick] [--reps N] [--kernels a,b] [--out FILE]
+
+Four parts, all written raw to experiments/results/compile.json:
+
+  phases   every corpus specialization x front end, in process (compile_probe),
+           each phase timed: parse (Clang, with the precompiled language header;
+           and without it), walk; host compile (cold), cached load, trace; IR
+           cleanup; lowering, libdevice link, LLVM optimization, NVPTX, ptxas.
+           Beside them Triton's stages for the same kernels (triton_compile.py:
+           AST to TTIR, TTIR, TTGIR, LLVM IR, PTX, its ptxas) and Pallas's trace
+           and lowering to Triton IR (pallas_probe.py) where a Pallas version
+           exists.
+  sweep    the 12 softmax variants (f16/bf16/f32 x BLOCK 128..1024), source to
+           PTX, as whole processes, interleaved in one run: twintile parse and
+           twintile trace (one driver process per variant, as the driver works
+           today, caches off), nvcc -ptx of the CUDA template with the same 12
+           instantiations (experiments/baselines/softmax.cu), Triton (one process,
+           12 variants, fresh cache), Pallas (one process, to Triton IR); and
+           in process, twintile with one parse for all 12.
+  stages   scaling in kernel size: one kernel of N chained elementwise stages.
+  specs    scaling in specializations: one file compiled for S specializations.
+
+Repetitions are interleaved (rep outermost), so drift on this shared machine
+touches every system alike. --quick: 2 repetitions, a few kernels, short
+scaling ranges: the same code paths in a few minutes.
+"""
+import argparse
+import json
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import common  # noqa: E402
+
+SWEEP = [f"softmax<{t},{b}>" for t in ("f16", "bf16", "f32") for b in (128, 256, 512, 1024)]
+
+
+def probe(frontend, file, specs, env=None, extra=()):
+    rows, err, code = common.run_json_lines(
+        [common.tool("compile_probe"), "--frontend", frontend, str(file), *specs, "--ptxas", "--warmup", *extra], env=env,
+        check=False)
+    if not rows:
+        raise RuntimeError(f"compile_probe failed on {file}: {err[-2000:]}")
+    return rows[0]
+
+
+def triton_available():
+    return common.baseline_missing("triton")
+
+
+def run_triton(specs, reps, module=None):
+    cmd = [common.venv_python(), str(common.BASELINES / "triton_compile.py"), *specs, "--reps", str(reps), "--warmup"]
+    if module:
+        cmd += ["--module", str(module)]
+    rows, err, code = common.run_json_lines(cmd, check=False)
+    if not rows:
+        raise RuntimeError(f"triton_compile.py failed: {err[-2000:]}")
+    return rows
+
+
+def run_pallas(specs, reps):
+    cmd = [common.venv_python(), str(common.BASELINES / "pallas_probe.py"), *specs, "--reps", str(reps)]
+    rows, err, code = common.run_json_lines(cmd, check=False)
+    if not rows:
+        raise RuntimeError(f"pallas_probe.py failed: {err[-2000:]}")
+    return rows
+
+
+def phases(kernels, reps, missing):
+    """Per specialization and front end, every phase, in process."""
+    samples = []
+    work = [(f, s) for _, f, specs in kernels for s in specs]
+    progress = common.Progress(len(work) * reps, "compile phases")
+    for rep in range(reps):
+        for file, spec in work:
+            progress.step(f"{spec} parse, parse without PCH, trace (rep {rep + 1}/{reps})")
+            for frontend, env, extra, label in (("parse", None, (), "parse"),
+                                                ("parse", {"TWINTILE_NO_PCH": "1"}, ("--no-backend", ), "parse_nopch"),
+                                                ("trace", None, (), "trace")):
+                row = probe(frontend, file, [spec], env=env, extra=extra)
+                samples.append({"rep": rep, "system": label, "spec": spec, "parse_s": row.get("parse_s"),
+                                **row["specs"][0]} if row["specs"] else
+                               {"rep": rep, "system": label, "spec": spec, "error": row.get("error")})
+    all_specs = [s for _, s in work]
+    triton, pallas = [], []
+    if not missing.get("triton"):
+        print(f"[compile phases] Triton: {len(all_specs)} specializations x {reps}", flush=True)
+        triton = run_triton(all_specs, reps)
+    if not missing.get("pallas"):
+        import_ok = [s for s in all_specs if s.split("<")[0] in ("vector_add", "softmax", "layernorm", "matmul")]
+        if import_ok:
+            print(f"[compile phases] Pallas: {len(import_ok)} specializations x {reps}", flush=True)
+            pallas = run_pallas(import_ok, reps)
+    return {"twintile": samples, "triton": triton, "pallas": pallas}
+
+
+def sweep(reps, missing):
+    """The 12-variant softmax sweep, whole processes, interleaved."""
+    twintile = common.tool("twintile")
+    nvcc = common.cuda_tool("nvcc")
+    out = common.scratch("compile-sweep")
+    softmax_cpp = common.KERNELS / "softmax.cpp"
+
+    def driver(frontend):
+        total = 0.0
+        for spec in SWEEP:
+            secs, code, err = common.timed_process(
+                [twintile, "compile", f"--frontend={frontend}", str(softmax_cpp), "--kernel", spec, "--emit", "ptx",
+                 "--no-cache", "-o", str(out / f"{frontend}-{common.spec_file_name(spec)}.ptx")])
+            if code != 0:
+                raise RuntimeError(f"twintile compile failed on {spec}: {err}")
+            total += secs
+        return total
+
+    def nvcc_run():
+        secs, code, err = common.timed_process([nvcc, "-ptx", "-arch=sm_90a", str(common.BASELINES / "softmax.cu"),
+                                                "-o", str(out / "nvcc-softmax.ptx")])
+        if code != 0:
+            raise RuntimeError(f"nvcc failed: {err}")
+        return secs
+
+    def triton_run():
+        secs, code, err = common.timed_process([common.venv_python(), str(common.BASELINES / "triton_compile.py"),
+                                                *SWEEP])
+        if code != 0:
+            raise RuntimeError(f"triton_compile.py failed: {err[-2000:]}")
+        return secs
+
+    def pallas_run():
+        secs, code, err = common.timed_process([common.venv_python(), str(common.BASELINES / "pallas_probe.py"),
+                                                *SWEEP, "--no-check"])
+        if code != 0:
+            raise RuntimeError(f"pallas_probe.py failed: {err[-2000:]}")
+        return secs
+
+    def in_process(frontend):
+        row = probe(frontend, softmax_cpp, SWEEP)
+        if row.get("error") or any("error" in s for s in row["specs"]):
+            raise RuntimeError(f"compile_probe failed on the sweep: {row}")
+        total = row.get("parse_s") or 0.0
+        for s in row["specs"]:
+            total += sum(s.get(k, 0.0) for k in ("walk_s", "host_compile_s", "trace_s", "cleanup_s")) + \
+                s["backend_s"] - s.get("ptxas_s", 0.0)
+        return total
+
+    systems = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace"),
+               "twintile_parse_in_process": lambda: in_process("parse"),
+               "twintile_trace_in_process": lambda: in_process("trace")}
+    if nvcc:
+        systems["nvcc"] = nvcc_run
+    if not missing.get("triton"):
+        systems["triton"] = triton_run
+    if not missing.get("pallas"):
+        systems["pallas"] = pallas_run
+    samples = {name: [] for name in systems}
+    order = list(systems)
+    progress = common.Progress(reps * len(order), "compile sweep")
+    rng = random.Random(1)
+    for rep in range(reps):
+        rng.shuffle(order)
+        for name in order:
+            secs = systems[name]()
+            samples[name].append(secs)
+            progress.step(f"12 softmax variants, {name}: {secs:.3f} s (rep {rep + 1}/{reps})")
+    return {"specs": SWEEP, "samples": samples,
+            "notes": {"twintile_parse": "12 driver processes, --emit ptx --no-cache (no ptxas)",
+                      "twintile_trace": "12 driver processes, each compiling the kernel file with clang++ "
+                                        "(--no-cache; no ptxas)",
+                      "twintile_parse_in_process": "compile_probe: one parse, 12 walks and backends, ptxas excluded",
+                      "twintile_trace_in_process": "compile_probe: 12 host compiles and traces, 12 backends, "
+                                                   "ptxas excluded",
+                      "nvcc": "nvcc -ptx -arch=sm_90a of softmax.cu (the 12 instantiations in one file)",
+                      "triton": "one Python process: import, 12 ASTSource compiles to PTX and cubin (its ptxas), "
+                                "fresh cache",
+                      "pallas": "one Python process: import JAX, 12 pallas_calls traced and lowered to Triton IR "
+                                "(not to PTX: that needs jaxlib for CUDA)"}}
+
+
+CHAIN_CPP = """#include <twintile.h>
+using namespace tt;
+
+template <int BLOCK>
+TT_KERNEL void chain(Ptr<f32> x, Ptr<f32> y, i32 n) {{
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  auto mask = offs < n;
+  auto v = load(x + offs, mask, 0.0f);
+{body}  store(y + offs, v, mask);
+}}
+"""
+
+CHAIN_PY = """import triton
+import triton.language as tl
+
+
+@triton.jit
+def chain(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    v = tl.load(x + offs, mask, other=0.0)
+{body}    tl.store(y + offs, v, mask)
+
+
+def specialize(spec, assume=False):
+    return chain, {{"x": "*fp32", "y": "*fp32", "n": "i32", "BLOCK": "constexpr"}}, {{"BLOCK": 128}}, {{}}
+"""
+
+SPECS_CPP = """#include <twintile.h>
+using namespace tt;
+
+template <int K>
+TT_KERNEL void scaled(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * 128 + arange(0, 128);
+  auto mask = offs < n;
+  store(y + offs, load(x + offs, mask, 0.0f) * (K + 0.5f), mask);
+}
+"""
+
+SPECS_PY = """import triton
+import triton.language as tl
+
+
+@triton.jit
+def scaled(x, y, n, K: tl.constexpr):
+    offs = tl.program_id(0) * 128 + tl.arange(0, 128)
+    mask = offs < n
+    tl.store(y + offs, tl.load(x + offs, mask, other=0.0) * (K + 0.5), mask)
+
+
+def specialize(spec, assume=False):
+    k = int(spec.split("<")[1].rstrip(">"))
+    return scaled, {"x": "*fp32", "y": "*fp32", "n": "i32", "K": "constexpr"}, {"K": k}, {}
+"""
+
+
+def frontend_and_total(row, frontend):
+    """(front-end seconds, source-to-PTX seconds without ptxas) of one probe run."""
+    fe = row.get("parse_s") or 0.0
+    total = 0.0
+    for s in row["specs"]:
+        fe += sum(s.get(k, 0.0) for k in ("walk_s", "host_compile_s", "trace_s"))
+        total += s.get("cleanup_s", 0.0) + s.get("backend_s", 0.0) - s.get("ptxas_s", 0.0)
+    return fe, fe + total
+
+
+def triton_frontend_and_total(rows):
+    fe = sum(r["stages"].get("ast", 0.0) for r in rows if "stages" in r)
+    total = sum(r["seconds"] - r["stages"].get("cubin", 0.0) for r in rows if "stages" in r)
+    return fe, total
+
+
+def scaling(kind, sizes, reps, missing):
+    """Front-end and total time against kernel size (stages) or specialization count (specs)."""
+    work = Path(tempfile.mkdtemp(prefix=f"twintile-scaling-{kind}-"))
+    samples = []
+    progress = common.Progress(reps * len(sizes), f"compile scaling ({kind})")
+    for rep in range(reps):
+        for size in sizes:
+            if kind == "stages":
+                body_cpp = "".join(f"  v = v * 1.0001f + {i % 7 + 1}.0f;\n" for i in range(size))
+                body_py = "".join(f"    v = v * 1.0001 + {i % 7 + 1}.0\n" for i in range(size))
+                cpp, py = CHAIN_CPP.format(body=body_cpp), CHAIN_PY.format(body=body_py)
+                specs = ["chain<128>"]
+            else:
+                cpp, py = SPECS_CPP, SPECS_PY
+                specs = [f"scaled<{k}>" for k in range(1, size + 1)]
+            (work / f"k{size}.cpp").write_text(cpp)
+            (work / f"k{size}.py").write_text(py)
+            for frontend in ("parse", "trace"):
+                row = probe(frontend, work / f"k{size}.cpp", specs)
+                if row.get("error") or any("error" in s for s in row["specs"]):
+                    raise RuntimeError(f"compile_probe failed at {kind}={size}: {row}")
+                fe, total = frontend_and_total(row, frontend)
+                samples.append({"rep": rep, "size": size, "system": f"twintile_{frontend}", "frontend_s": fe,
+                                "total_s": total})
+            if not missing.get("triton"):
+                rows = run_triton(specs, 1, module=work / f"k{size}.py")
+                fe, total = triton_frontend_and_total(rows)
+                samples.append({"rep": rep, "size": size, "system": "triton", "frontend_s": fe, "total_s": total})
+            progress.step(f"{kind} = {size} (rep {rep + 1}/{reps})")
+    return {"sizes": sizes, "samples": samples}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--reps", type=int)
+    ap.add_argument("--kernels", help="comma-separated corpus kernel names (default: all; --quick: a few)")
+    ap.add_argument("--out")
+    ap.add_argument("--parts", default="phases,sweep,stages,specs")
+    args = ap.parse_args(argv)
+    reps = args.reps or (2 if args.quick else 5)
+    names = args.kernels.split(",") if args.kernels else (["vector_add", "softmax", "matmul"] if args.quick else None)
+    kernels = common.corpus(names)
+    if args.quick:  # one specialization per kernel
+        kernels = [(n, f, specs[-1:]) for n, f, specs in kernels]
+    missing = {}
+    if (why := triton_available()):
+        missing["triton"] = why
+    if (why := common.baseline_missing("jax")):
+        missing["pallas"] = why
+    if not common.cuda_tool("nvcc"):
+        missing["nvcc"] = "nvcc not found (run scripts/setup)"
+    for k, why in missing.items():
+        print(f"[compile] {k} is missing: {why}", flush=True)
+
+    parts = args.parts.split(",")
+    payload = {"config": {"reps": reps, "quick": args.quick, "kernels": [k for k, _, _ in kernels],
+                          "target": "sm_90a"},
+               "missing": missing}
+    if "phases" in parts:
+        payload["phases"] = phases(kernels, reps, missing)
+    if "sweep" in parts:
+        payload["sweep"] = sweep(max(reps, 3) if not args.quick else reps, missing)
+    if "stages" in parts:
+        sizes = [1, 4, 16, 64] if args.quick else [1, 2, 4, 8, 16, 32, 64, 128, 256]
+        payload["scaling_stages"] = scaling("stages", sizes, reps if not args.quick else 1, missing)
+    if "specs" in parts:
+        sizes = [1, 4, 16] if args.quick else [1, 2, 4, 8, 16, 32, 64]
+        payload["scaling_specs"] = scaling("specs", sizes, min(reps, 3) if not args.quick else 1, missing)
+    common.write_result("compile", payload, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

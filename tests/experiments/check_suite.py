@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Runs one experiment suite in its quick mode on one kernel and checks what it wrote.
+
+    check_suite.py SUITE OUTDIR
+
+The suite must exit 0 and write OUTDIR/SUITE.json with its environment and raw
+samples that make sense (positive times, every phase of both front ends,
+counted PTX, judged refusals). Where a baseline (Triton, JAX, nvcc) is missing
+the twintile parts are still checked, then the test reports SKIP (exit 77)
+with the suite's own reason: the baseline columns went unchecked.
+"""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ARGS = {
+    "compile": ["--quick", "--kernels", "vector_add"],
+    "codegen": ["--quick", "--kernels", "softmax"],
+    "expressiveness": ["--quick"],
+    "gpu": ["--quick"],
+}
+
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def positive(x):
+    return isinstance(x, (int, float)) and x > 0
+
+
+def check_compile(r):
+    samples = r["phases"]["twintile"]
+    systems = {s["system"] for s in samples}
+    expect(systems == {"parse", "parse_nopch", "trace"}, f"phase systems: {systems}")
+    expect(not any("error" in s for s in samples), "a compile_probe sample has an error")
+    for s in samples:
+        if s["system"] == "parse":
+            for k in ("parse_s", "walk_s", "cleanup_s", "lower_s", "optimize_s", "nvptx_s", "backend_s"):
+                expect(positive(s.get(k)), f"parse sample without a positive {k}: {s}")
+            expect(s["ops"] > 3 and s["ptx_bytes"] > 500, f"parse sample compiled nothing: {s}")
+        if s["system"] == "trace":
+            for k in ("host_compile_s", "host_cached_s", "trace_s", "backend_s"):
+                expect(positive(s.get(k)), f"trace sample without a positive {k}: {s}")
+    reps = r["config"]["reps"]
+    expect(len(samples) == 3 * reps * len(r["config"]["kernels"]), f"{len(samples)} phase samples for {reps} reps")
+    sweep = r["sweep"]["samples"]
+    for name in ("twintile_parse", "twintile_trace", "twintile_parse_in_process", "twintile_trace_in_process"):
+        expect(len(sweep.get(name, [])) == reps and all(positive(x) for x in sweep.get(name, [])),
+               f"sweep {name}: {sweep.get(name)}")
+    for key in ("scaling_stages", "scaling_specs"):
+        sizes = {s["size"] for s in r[key]["samples"]}
+        expect(sizes == set(r[key]["sizes"]), f"{key}: sizes {sizes}")
+        expect(all(positive(s["total_s"]) and s["total_s"] >= s["frontend_s"] for s in r[key]["samples"]),
+               f"{key}: a total below its front end")
+    for base, system in (("triton", "triton"), ("pallas", "pallas"), ("nvcc", "nvcc")):
+        if base in r["missing"]:
+            continue
+        expect(len(sweep.get(system, [])) == reps, f"sweep has no {system} samples")
+    if "triton" not in r["missing"]:
+        rows = [t for t in r["phases"]["triton"] if "spec" in t]
+        expect(rows and all("stages" in t and positive(t["stages"].get("ast")) for t in rows),
+               f"Triton phase rows: {rows[:2]}")
+
+
+def check_codegen(r):
+    rows = r["rows"]
+    expect(not any("error" in x for x in rows if x["producer"].startswith("twintile")), "a twintile compile failed")
+    tw = [x for x in rows if x["producer"] == "twintile_parse"]
+    expect(len(tw) == 4, f"{len(tw)} twintile_parse rows for one spec x 2 targets x 2 variants")
+    for x in tw:
+        expect(x["instructions"] > 20 and sum(x["classes"].values()) == x["instructions"],
+               f"classes do not add up to the instruction count: {x}")
+    # The caller's promises must widen global accesses (16-byte loads appear).
+    assumed = [x for x in tw if x["variant"] == "assumed"]
+    expect(all("16" in x["global_access_bytes"]["ld"] for x in assumed), "no 16-byte loads under the promises")
+    if "triton" not in r["missing"]:
+        tri = [x for x in rows if x["producer"] == "triton"]
+        expect(len(tri) == 4 and all("error" not in x for x in tri), f"Triton rows: {tri[:1]}")
+    if r["config"]["ptxas"]:
+        expect(all(x.get("ptxas") and x["ptxas"]["registers"] for x in tw), "ptxas measured no registers")
+
+
+def check_expressiveness(r):
+    tw = r["twintile"]
+    expect(len(tw) == 2 * r["config"]["features"], f"{len(tw)} rows for {r['config']['features']} features")
+    expect(all(x["as_expected"] for x in tw),
+           "not as features.json expects: " + ", ".join(f"{x['frontend']} {x['feature']}" for x in tw
+                                                         if not x["as_expected"]))
+    refused = [x for x in tw if x["outcome"] == "refused"]
+    expect(refused and all(x["located"] for x in refused), "a refusal not at its marked line")
+    for system in ("triton", "pallas"):
+        if system not in r["missing"]:
+            rows = [x for x in r["baselines"] if x["system"] == system]
+            expect(len(rows) >= 15, f"{len(rows)} {system} rows")
+            expect(any(x["outcome"] == "refused" for x in rows) and any(x["outcome"] == "accepted" for x in rows),
+                   f"{system}: all one outcome")
+
+
+def check_gpu(r):
+    expect(isinstance(r["runs"], list), "runs is not a list")
+    expect(r["runs"] or r["note"], "no runs and no note saying so")
+
+
+def main():
+    suite, outdir = sys.argv[1], Path(sys.argv[2])
+    outdir.mkdir(parents=True, exist_ok=True)
+    out = outdir / f"{suite}.json"
+    out.unlink(missing_ok=True)
+    proc = subprocess.run([sys.executable, str(ROOT / "experiments" / "suites" / f"{suite}.py"), *ARGS[suite],
+                           "--out", str(out)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(proc.stdout[-3000:], proc.stderr[-3000:])
+        print(f"FAIL: the {suite} suite exited {proc.returncode}")
+        return 1
+    r = json.loads(out.read_text())
+    expect(r["suite"] == suite, "wrong suite name")
+    for k in ("date", "git_commit", "cpu", "cores", "load_average", "llvm", "gpu"):
+        expect(k in r["environment"], f"environment lacks {k}")
+    globals()[f"check_{suite}"](r)
+    for f in failures:
+        print(f"FAIL: {f}")
+    if failures:
+        return 1
+    missing = r.get("missing") or {}
+    if missing:
+        print("SKIP: twintile's part checked, but baselines missing: " +
+              "; ".join(f"{k}: {v}" for k, v in missing.items()))
+        return 77
+    print(f"{suite} suite: checked {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""The report's generators on small recorded result files (tests/experiments/fixtures/).
+
+Each expected figure is recomputed here from the fixture's raw samples, by
+hand, and looked for in what scripts/report generates.
+"""
+import copy
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+sys.path.insert(0, str(ROOT / "experiments" / "report"))
+import facts as F  # noqa: E402
+import paper as P  # noqa: E402
+import results as R  # noqa: E402
+import tables as T  # noqa: E402
+
+
+def load(name):
+    return json.loads((FIXTURES / f"{name}.json").read_text())
+
+
+class SweepAndPhases(unittest.TestCase):
+    def setUp(self):
+        self.c = load("compile")
+
+    def test_sweep_ratio_is_nvcc_median_over_the_systems(self):
+        s = self.c["sweep"]["samples"]
+        ratio = statistics.median(s["nvcc"]) / statistics.median(s["twintile_parse_in_process"])
+        facts = F.compile_facts(self.c)
+        self.assertEqual(facts["nvcc_over_parse_inproc"], f"{ratio:.1f}×")
+        table = T.compile_sweep(self.c)
+        self.assertIn(f"| {ratio:.2f}× |", table)
+        self.assertIn(f"{statistics.median(s['twintile_trace']):.3f}", table)
+
+    def test_phase_table_holds_each_phase_median(self):
+        rows = [x for x in self.c["phases"]["twintile"] if x["system"] == "parse"]
+        spec = rows[0]["spec"]
+        parse_ms = statistics.median(x["parse_s"] for x in rows if x["spec"] == spec) * 1e3
+        walk_ms = statistics.median(x["walk_s"] for x in rows if x["spec"] == spec) * 1e3
+        line = next(l for l in T.compile_frontends(self.c).splitlines() if l.startswith(f"| `{spec}`"))
+        self.assertIn(T.ms(parse_ms / 1e3), line)
+        self.assertIn(T.ms(walk_ms / 1e3), line)
+
+    def test_scaling_slope_is_the_log_log_growth(self):
+        import math
+        pts = R.scaling_summary(self.c["scaling_specs"])["twintile_trace"]
+        (s0, _, t0), (s1, _, t1) = pts[0], pts[-1]
+        self.assertAlmostEqual(R.growth(pts), math.log(t1 / t0) / math.log(s1 / s0))
+        # The trace front end compiles the file once per specialization: it grows.
+        self.assertGreater(R.growth(pts), 0.3)
+
+    def test_a_missing_baseline_is_said_in_the_table(self):
+        c = copy.deepcopy(self.c)
+        c["missing"] = {"triton": "triton cannot be imported"}
+        self.assertIn("*triton missing from this run: triton cannot be imported.*", T.compile_sweep(c))
+
+
+class CodegenAndExpressiveness(unittest.TestCase):
+    def test_codegen_table_rows_are_the_measured_ptx(self):
+        cg = load("codegen")
+        row = next(r for r in cg["rows"] if r["producer"] == "twintile_parse" and r["variant"] == "assumed"
+                   and r["arch"] == "sm_90a")
+        line = next(l for l in T.codegen(cg).splitlines() if l.startswith(f"| `{row['spec']}`"))
+        self.assertIn(f"{row['instructions']} / {row['ptxas']['registers']}", line)
+
+    def test_expressiveness_counts(self):
+        ex = load("expressiveness")
+        accepted = sum(1 for r in ex["twintile"] if r["frontend"] == "trace" and r["outcome"] == "accepted")
+        self.assertEqual(F.expressiveness_facts(ex)["twintile_trace_accepted"], str(accepted))
+        refused = [r for r in ex["twintile"] if r["frontend"] == "parse" and r["outcome"] == "refused"]
+        self.assertIn(f"{sum(r['located'] for r in refused)}/{len(refused)}", T.expressiveness(ex))
+
+    def test_no_gpu_run_is_said(self):
+        self.assertIn("no GPU run has been recorded", T.gpu(load("gpu")))
+
+
+class Paper(unittest.TestCase):
+    def test_an_unknown_name_is_refused(self):
+        with self.assertRaises(KeyError):
+            P.render("{{no_such_fact}}", {}, {})
+
+    def test_missing_table_is_said(self):
+        self.assertEqual(P.render("{{table:nope.md}}", {}, {}), "*(not measured in this run)*")
+
+    def test_check_fails_when_the_paper_and_the_results_disagree(self):
+        out = Path(tempfile.mkdtemp())
+        try:
+            report = [sys.executable, str(ROOT / "scripts" / "report"), "--results", str(FIXTURES), "--out", str(out)]
+            subprocess.run(report + ["--no-figures"], check=True, capture_output=True)
+            self.assertEqual(subprocess.run(report + ["--check"], capture_output=True).returncode, 0)
+            paper = (out / "paper.md").read_text()
+            facts = F.facts(R.load(FIXTURES))
+            edited = paper.replace(facts["sweep_nvcc_s"], "9.99", 1)
+            self.assertNotEqual(edited, paper)
+            (out / "paper.md").write_text(edited)
+            proc = subprocess.run(report + ["--check"], capture_output=True, text=True)
+            self.assertEqual(proc.returncode, 1)
+            self.assertIn("9.99", proc.stderr)
+        finally:
+            shutil.rmtree(out)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

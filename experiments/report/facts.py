@@ -115,6 +115,10 @@ def codegen_facts(cg):
         f[f"regs_vs_{against}"] = _x(R.geomean([g for _, _, g in rows if g]))
         f[f"n_vs_{against}"] = str(len(rows))
         f[f"fewer_instr_than_{against}"] = str(sum(r < 1 for _, r, _ in rows))
+    checks = cg.get("triton_checks", [])
+    f["triton_checked_ok"] = str(sum(c["check"] == "ok" for c in checks))
+    f["triton_checked"] = str(len(checks))
+    f["triton_unchecked"] = str(sum(c["check"].startswith("unchecked") for c in checks))
     idx = R.codegen_index(cg)
     plain = [R.registers(idx.get(("twintile_parse", "plain", "sm_90a", s))) for s in
              {r["spec"] for r in cg["rows"]}]

@@ -27,10 +27,11 @@ def table(header, rows, align=None):
 
 
 def missing_note(result):
+    """A line per baseline the run lacked, after a table's notes (which end here)."""
     missing = result.get("missing") or {}
     if not missing:
-        return ""
-    return "\n" + "\n".join(f"*{k} missing from this run: {why}.*" for k, why in sorted(missing.items())) + "\n"
+        return "\n"
+    return "\n\n" + "\n".join(f"*{k} missing from this run: {why}.*" for k, why in sorted(missing.items())) + "\n"
 
 
 def env_line(result):
@@ -111,6 +112,10 @@ def compile_sweep(c):
             + missing_note(c))
 
 
+NAMES = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace", "triton": "Triton",
+         "pallas": "Pallas", "nvcc": "nvcc"}
+
+
 def compile_scaling(c):
     out = []
     for key, title, unit in (("scaling_stages", "kernel size: N chained elementwise stages", "N"),
@@ -118,7 +123,7 @@ def compile_scaling(c):
         summ = R.scaling_summary(c.get(key))
         if not summ:
             continue
-        systems = sorted(summ)
+        systems = [s for s in ("twintile_parse", "twintile_trace", "triton") if s in summ]
         sizes = sorted({size for pts in summ.values() for size, _, _ in pts})
         rows = []
         for size in sizes:
@@ -127,8 +132,8 @@ def compile_scaling(c):
                 pt = next((p for p in summ[system] if p[0] == size), None)
                 row += [ms(pt[1]) if pt else "–", ms(pt[2]) if pt else "–"]
             rows.append(row)
-        head = [unit] + [f"{s} {what}" for s in systems for what in ("front end", "to PTX")]
-        slopes = ", ".join(f"{s} {R.growth(summ[s]):.2f}" for s in systems if R.growth(summ[s]) is not None)
+        head = [unit] + [f"{NAMES[s]}, {what}" for s in systems for what in ("front end", "to PTX")]
+        slopes = ", ".join(f"{NAMES[s]} {R.growth(summ[s]):.2f}" for s in systems if R.growth(summ[s]) is not None)
         out.append(f"### Scaling in {title} (ms, median)\n\n" + table(head, rows) +
                    f"\nGrowth of the time to PTX (log–log slope, smallest to largest {unit}): {slopes}.\n")
     return "\n".join(out) if out else "### Scaling\n\nNot measured in this run.\n"
@@ -150,6 +155,15 @@ def codegen(cg):
         rows.append(row)
     head = ["specialization", "twintile", "twintile, hints", "Triton", "Triton, hints", "nvcc (CUDA C++)",
             "trace PTX = parse PTX"]
+    checks = cg.get("triton_checks", [])
+    ok = sum(c["check"] == "ok" for c in checks)
+    unchecked = [c for c in checks if c["check"].startswith("unchecked")]
+    differ = [c for c in checks if c["check"] != "ok" and not c["check"].startswith("unchecked")]
+    checked = (f" The Triton kernels were run in Triton's interpreter mode against twintile's interpreter on the "
+               f"same inputs: {ok} of {len(checks)} agree"
+               + (f", {len(differ)} differ ({', '.join(c['spec'] for c in differ)})" if differ else "")
+               + (f", {len(unchecked)} unchecked ({unchecked[0]['check'][len('unchecked: '):]})" if unchecked else "")
+               + ".") if checks else ""
     ratios_t = R.codegen_ratios(cg, "assumed", "sm_90a", "triton")
     gm = R.geomean([r for _, r, _ in ratios_t])
     gm_regs = R.geomean([r for _, _, r in ratios_t if r])
@@ -160,7 +174,7 @@ def codegen(cg):
             "--assume-aligned '*' --assume-divisible '*', and Triton's divisibility-16 hints on the same parameters. "
             "nvcc: the handwritten CUDA baselines (vector_add, softmax, layernorm; vector and scalar paths both "
             f"counted). Geometric mean over the {len(ratios_t)} specializations, twintile / Triton with hints: "
-            f"{ratio(gm)} instructions, {ratio(gm_regs)} registers." + missing_note(cg))
+            f"{ratio(gm)} instructions, {ratio(gm_regs)} registers." + checked + missing_note(cg))
 
 
 def codegen_classes(cg, spec):
@@ -178,8 +192,7 @@ CELL = {"accepted": "✓", "refused": "✗", "wrong": "≠", None: "·"}
 
 def expressiveness(ex):
     matrix, systems = R.expressiveness_matrix(ex)
-    names = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace", "triton": "Triton",
-             "pallas": "Pallas"}
+    names = NAMES
     rows = [[f"`{f}`"] + [CELL[cells.get(s)] for s in systems] for f, cells in matrix.items()]
     summary = R.expressiveness_summary(ex)
     srows = []
@@ -196,12 +209,13 @@ def expressiveness(ex):
             table(["system", "cases", "accepted", "refused", "refusal at the marked line", "refusal says what to write"],
                   srows) +
             "\nTriton's cases are compiled to PTX; Pallas's are traced and lowered to Triton IR. The location "
-            "check needs the marker comments only twintile's cases carry. " + missing_note(ex))
+            "check needs the marker comments only twintile's cases carry." + missing_note(ex))
 
 
 def gpu(g):
     if not g.get("runs"):
-        return "### On a GPU\n\n" + (g.get("note") or "No GPU run recorded.") + "\n"
+        note = g.get("note") or "no GPU run recorded"
+        return "### On a GPU\n\n" + note[0].upper() + note[1:] + ".\n"
     rows = []
     for run in g["runs"]:
         for k in run.get("kernels", []):

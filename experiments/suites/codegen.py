@@ -9,7 +9,8 @@ pointers are 16-byte aligned and integers divisible by 16 (`assumed`:
 --assume-aligned '*' --assume-divisible '*'); Triton's PTX of the same kernel
 (experiments/baselines/triton_kernels.py), without hints and with Triton's
 divisibility-16 hints on the same parameters, which is what its JIT derives
-from such arguments; nvcc's PTX of the handwritten CUDA baselines
+from such arguments — each Triton kernel first checked against twintile's
+interpreter on the same inputs (triton_check.py); nvcc's PTX of the handwritten CUDA baselines
 (experiments/baselines/*.cu) where one exists. Every PTX is measured by
 ptx_stats.py (instructions by class, selected opcodes, global access widths)
 and one ptxas for all (registers, spills, stack, shared memory): Triton's
@@ -99,6 +100,17 @@ def triton_rows(kernels, ptxas, out, progress):
     return rows
 
 
+def triton_checks(kernels, progress):
+    """Each Triton kernel against twintile's interpreter on the same inputs (triton_check.py)."""
+    specs = [s for _, _, ss in kernels for s in ss]
+    progress.step(f"Triton's kernels against twintile's interpreter: {len(specs)} specializations")
+    rows, err, _ = common.run_json_lines([common.venv_python(), str(common.BASELINES / "triton_check.py"), *specs,
+                                          "--interp-probe", common.tool("interp_probe")], check=False)
+    if len(rows) != len(specs):
+        raise RuntimeError(f"triton_check.py answered for {len(rows)} of {len(specs)} specializations: {err[-2000:]}")
+    return rows
+
+
 def nvcc_rows(kernels, ptxas, out, progress):
     nvcc = common.cuda_tool("nvcc")
     wanted = {s for _, _, ss in kernels for s in ss}
@@ -138,11 +150,13 @@ def main(argv=None):
         missing["nvcc"] = "nvcc not found (run scripts/setup)"
     out = common.scratch("codegen")
     n_specs = sum(len(s) for _, _, s in kernels)
-    progress = common.Progress(n_specs * len(TARGETS) + (0 if "triton" in missing else 4) +
+    progress = common.Progress(n_specs * len(TARGETS) + (0 if "triton" in missing else 5) +
                                (0 if "nvcc" in missing else 2), "codegen")
     rows = twintile_rows(kernels, ptxas, out, progress)
+    checks = []
     if "triton" not in missing:
         rows += triton_rows(kernels, ptxas, out, progress)
+        checks = triton_checks(kernels, progress)
     if "nvcc" not in missing:
         rows += nvcc_rows(kernels, ptxas, out, progress)
     version = None
@@ -151,7 +165,7 @@ def main(argv=None):
     common.write_result("codegen", {"config": {"quick": args.quick, "kernels": [k for k, _, _ in kernels],
                                                "targets": list(TARGETS), "ptxas": ptxas, "ptxas_version": version,
                                                "ptxas_why": ptxas_why},
-                                    "missing": missing, "rows": rows}, args.out)
+                                    "missing": missing, "rows": rows, "triton_checks": checks}, args.out)
     return 0
 
 

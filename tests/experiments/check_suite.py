@@ -82,6 +82,9 @@ def check_codegen(r):
     if "triton" not in r["missing"]:
         tri = [x for x in rows if x["producer"] == "triton"]
         expect(len(tri) == 4 and all("error" not in x for x in tri), f"Triton rows: {tri[:1]}")
+        checks = r["triton_checks"]
+        expect(len(checks) == 1 and checks[0]["check"] == "ok" and checks[0]["elements"] > 0,
+               f"the Triton kernel does not agree with twintile's interpreter: {checks}")
     if r["config"]["ptxas"]:
         expect(all(x.get("ptxas") and x["ptxas"]["registers"] for x in tw), "ptxas measured no registers")
 

@@ -70,6 +70,15 @@ class CodegenAndExpressiveness(unittest.TestCase):
         line = next(l for l in T.codegen(cg).splitlines() if l.startswith(f"| `{row['spec']}`"))
         self.assertIn(f"{row['instructions']} / {row['ptxas']['registers']}", line)
 
+    def test_the_triton_checks_are_reported(self):
+        cg = load("codegen")
+        ok = sum(c["check"] == "ok" for c in cg["triton_checks"])
+        self.assertGreater(ok, 0)
+        self.assertIn(f"{ok} of {len(cg['triton_checks'])} agree", T.codegen(cg))
+        bad = copy.deepcopy(cg)
+        bad["triton_checks"][0]["check"] = "out: 3 of 9 elements differ"
+        self.assertIn(f"1 differ ({bad['triton_checks'][0]['spec']})", T.codegen(bad))
+
     def test_expressiveness_counts(self):
         ex = load("expressiveness")
         accepted = sum(1 for r in ex["twintile"] if r["frontend"] == "trace" and r["outcome"] == "accepted")
@@ -78,7 +87,7 @@ class CodegenAndExpressiveness(unittest.TestCase):
         self.assertIn(f"{sum(r['located'] for r in refused)}/{len(refused)}", T.expressiveness(ex))
 
     def test_no_gpu_run_is_said(self):
-        self.assertIn("no GPU run has been recorded", T.gpu(load("gpu")))
+        self.assertIn("No GPU run has been recorded", T.gpu(load("gpu")))
 
 
 class Paper(unittest.TestCase):

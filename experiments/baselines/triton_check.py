@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Check the Triton kernels against twintile's interpreter, on the same inputs.
+
+    triton_check.py SPEC... --interp-probe PATH [--work DIR]
+
+For each corpus SPEC: random inputs (a fixed seed per spec) and a launch that
+exercises the masks (ragged rows and sizes); the Triton kernel
+(triton_kernels.py) runs in Triton's interpreter mode on the CPU
+(TRITON_INTERPRET=1), twintile's IR in its reference interpreter
+(interp_probe) on copies of the same buffers, and every output buffer is
+compared (f32 within 1e-4 relative, f16 and bf16 within their rounding,
+integers exactly). Prints one JSON object per spec: {"spec", "check": "ok" |
+what differed | "unchecked: why", "elements"}. Triton's interpreter reads tensors through a
+small NumPy-backed stand-in for a torch tensor (HostTensor below), so
+PyTorch is not needed.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+os.environ["TRITON_INTERPRET"] = "1"  # before Triton is imported
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+
+import numpy as np  # noqa: E402
+import triton.language as tl  # noqa: E402
+from triton.runtime.jit import TensorWrapper  # noqa: E402
+
+import triton_kernels as K  # noqa: E402
+
+# Storage of each element type: NumPy has no bf16, so it travels as its 16 bits.
+NP = {"fp16": np.float16, "bf16": np.uint16, "fp32": np.float32, "i32": np.int32}
+TL = {"fp16": tl.float16, "bf16": tl.bfloat16, "fp32": tl.float32, "i32": tl.int32}
+
+
+class HostTensor:
+    """What Triton's interpreter reads of a torch tensor, over a NumPy array on the host."""
+
+    def __init__(self, array):
+        self.array = array
+        self.device = "cpu"
+
+    data = property(lambda self: self)
+    shape = property(lambda self: self.array.shape)
+    dtype = property(lambda self: self.array.dtype)
+
+    def data_ptr(self):
+        return self.array.ctypes.data
+
+    def untyped_storage(self):
+        return self
+
+    def cpu(self):
+        return self
+
+    def new_empty(self, *args, **kwargs):
+        return HostTensor(self.array)
+
+    def set_(self, storage, offset, size, stride):
+        self.array = storage.array
+        return self
+
+    def storage_offset(self):
+        return 0
+
+    def size(self):
+        return self.array.shape
+
+    def stride(self, *args):
+        return tuple(s // self.array.itemsize for s in self.array.strides)
+
+    def element_size(self):
+        return self.array.itemsize
+
+    def copy_(self, other):
+        if other.array is not self.array:
+            self.array[...] = other.array
+
+
+def to_bf16_bits(x):
+    """f32 -> bf16 bits, rounding to nearest even."""
+    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_to_f32(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def launch(spec, rng):
+    """(grid, {param: array or scalar}) for a spec: sizes that leave ragged edges."""
+    name, args = K.parse_spec(spec)
+    _, params, metas = K.KERNELS[name]
+    meta = dict(zip(metas, args))
+    elem = K.TYPES.get(meta.get("T", "f32"))
+    block = int(meta.get("BLOCK", 0) or 0)
+
+    def buf(ptype, n):
+        t = ptype[1:].replace("T", elem)
+        if t == "i32":
+            return rng.integers(-50, 50, n).astype(np.int32)
+        v = rng.uniform(-2, 2, n).astype(np.float32)
+        return to_bf16_bits(v) if t == "bf16" else v.astype(NP[t])
+
+    rows, values = 3, {}
+    if name in ("vector_add", "gelu", "swiglu"):
+        n = 3 * block - 5
+        grid = (3, 1, 1)
+        scalars = {"n": n}
+        sizes = {p: n for p, t in params if t.startswith("*")}
+    elif name in ("softmax", "layernorm", "rmsnorm", "row_argmax", "row_cumsum"):
+        n_cols = block - 3
+        grid = (rows, 1, 1)
+        scalars = {"n_cols": n_cols, "stride": block, "eps": 1e-5}
+        sizes = {p: rows * block for p, t in params if t.startswith("*")}
+        sizes.update({"w": block, "b": block, "index": rows, "value": rows})
+    elif name == "matmul":
+        bm, bn, bk = (int(a) for a in args)
+        M, N, Kd = 2 * bm - 3, 2 * bn - 5, 2 * bk + 3
+        grid = (2, 2, 1)
+        scalars = {"M": M, "N": N, "K": Kd}
+        sizes = {"a": M * Kd, "b": Kd * N, "c": M * N}
+    elif name == "flash_attention":
+        bm, bn, d = (int(a) for a in args)
+        seq = 2 * bm - 3
+        grid = (2, 2, 1)
+        scalars = {"seq_len": seq, "scale": 0.125}
+        sizes = {p: 2 * seq * d for p in ("q", "k", "v", "o")}
+    else:
+        raise KeyError(name)
+    for p, t in params:
+        values[p] = buf(t, sizes[p]) if t.startswith("*") else scalars[p]
+    return grid, values
+
+
+def compare(ours, theirs, t):
+    """None if they agree, else what differs."""
+    if t == "i32":
+        bad = np.nonzero(ours != theirs)[0]
+        tol = None
+    else:
+        a = bf16_to_f32(ours) if t == "bf16" else ours.astype(np.float32)
+        b = bf16_to_f32(theirs) if t == "bf16" else theirs.astype(np.float32)
+        tol = {"fp16": 4e-3, "bf16": 3e-2, "fp32": 1e-4}[t]
+        close = np.isclose(a, b, rtol=tol, atol=1e-5) | (np.isnan(a) & np.isnan(b))
+        bad = np.nonzero(~close)[0]
+    if len(bad) == 0:
+        return None
+    i = int(bad[0])
+    return f"{len(bad)} of {len(ours)} elements differ (first at {i}: twintile {ours[i]}, Triton {theirs[i]})"
+
+
+def check(spec, probe, work):
+    name, _ = K.parse_spec(spec)
+    if name in K.INTERPRETER_CANNOT:
+        return f"unchecked: {K.INTERPRETER_CANNOT[name]}", 0
+    fn, params, _ = K.KERNELS[name]
+    _, signature, constexprs, _ = K.specialize(spec)
+    rng = np.random.default_rng(sum(map(ord, spec)))
+    grid, values = launch(spec, rng)
+    # twintile's interpreter on copies of the inputs.
+    launch_json = {"file": str(ROOT / "experiments" / "kernels" / f"{name}.cpp"), "spec": spec, "grid": list(grid),
+                   "args": {}}
+    for p, _ in params:
+        v = values[p]
+        if isinstance(v, np.ndarray):
+            v.tofile(work / f"{p}.bin")
+            launch_json["args"][p] = {"in": str(work / f"{p}.bin"), "out": str(work / f"{p}.out.bin")}
+        else:
+            launch_json["args"][p] = v
+    (work / "launch.json").write_text(json.dumps(launch_json))
+    proc = subprocess.run([probe, str(work / "launch.json")], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return f"interp_probe failed: {proc.stderr.strip()[-500:]}", 0
+    # Triton's interpreter on the originals.
+    args = []
+    for p, _ in params:
+        v = values[p]
+        t = signature[p]
+        args.append(TensorWrapper(HostTensor(v), TL[t[1:]]) if isinstance(v, np.ndarray) else v)
+    fn[grid[:2] if grid[2] == 1 else grid](*args, **constexprs, num_warps=4)
+    elements = 0
+    for p, _ in params:
+        v = values[p]
+        if not isinstance(v, np.ndarray):
+            continue
+        ours = np.fromfile(work / f"{p}.out.bin", dtype=v.dtype)
+        elements += len(ours)
+        why = compare(ours, v, signature[p][1:])
+        if why:
+            return f"{p}: {why}", elements
+    return "ok", elements
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("specs", nargs="+")
+    ap.add_argument("--interp-probe", required=True)
+    args = ap.parse_args(argv)
+    failed = False
+    for spec in args.specs:
+        with tempfile.TemporaryDirectory() as work:
+            try:
+                result, elements = check(spec, args.interp_probe, Path(work))
+            except Exception as e:  # a kernel Triton's interpreter cannot run is a finding, not a crash
+                result, elements = f"{type(e).__name__}: {e}"[:500], 0
+        failed |= result != "ok" and not result.startswith("unchecked")
+        print(json.dumps({"spec": spec, "check": result, "elements": elements}), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -56,7 +56,7 @@ def compile_facts(c):
     f = {"reps": str(c["config"]["reps"]), "run_kind": "quick" if c["config"].get("quick") else "full"}
     s = R.sweep_summary(c)
     med = {k: v["median"] for k, v in s.items()}
-    for k in ("twintile_parse", "twintile_trace", "twintile_parse_in_process", "twintile_trace_in_process", "nvcc",
+    for k in ("twintile_parse", "twintile_trace", "twintile_parse_one_process", "twintile_trace_one_process", "nvcc",
               "triton", "pallas"):
         f[f"sweep_{k}_s"] = _f(med.get(k), ".2f")
 
@@ -65,12 +65,12 @@ def compile_facts(c):
 
     f["nvcc_over_parse_driver"] = _x(r("nvcc", "twintile_parse"))
     f["parse_driver_vs_nvcc_word"] = _word(r("nvcc", "twintile_parse"), "faster than", "slower than")
-    f["nvcc_over_parse_inproc"] = _x(r("nvcc", "twintile_parse_in_process"))
-    f["nvcc_over_trace_inproc"] = _x(r("nvcc", "twintile_trace_in_process"))
-    f["trace_inproc_vs_nvcc_word"] = _word(r("nvcc", "twintile_trace_in_process"), "faster than", "slower than")
+    f["nvcc_over_parse_one"] = _x(r("nvcc", "twintile_parse_one_process"))
+    f["nvcc_over_trace_one"] = _x(r("nvcc", "twintile_trace_one_process"))
+    f["trace_one_vs_nvcc_word"] = _word(r("nvcc", "twintile_trace_one_process"), "faster than", "slower than")
     f["trace_driver_over_nvcc"] = _x(r("twintile_trace", "nvcc"))
-    f["triton_over_parse_inproc"] = _x(r("triton", "twintile_parse_in_process"))
-    f["triton_over_trace_inproc"] = _x(r("triton", "twintile_trace_in_process"))
+    f["triton_over_parse_one"] = _x(r("triton", "twintile_parse_one_process"))
+    f["triton_over_trace_one"] = _x(r("triton", "twintile_trace_one_process"))
     f["trace_over_parse_driver"] = _x(r("twintile_trace", "twintile_parse"))
 
     ph = R.phase_medians(c)

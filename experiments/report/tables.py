@@ -84,8 +84,8 @@ def compile_backend(c):
 
 
 SWEEP_LABELS = {
-    "twintile_parse_in_process": "twintile parse, one process (one parse, 12 walks)",
-    "twintile_trace_in_process": "twintile trace, one process (12 host compiles)",
+    "twintile_parse_one_process": "twintile parse, one process (one parse, 12 walks)",
+    "twintile_trace_one_process": "twintile trace, one process (12 host compiles)",
     "twintile_parse": "twintile parse, 12 driver processes",
     "twintile_trace": "twintile trace, 12 driver processes",
     "nvcc": "nvcc -ptx, one file with 12 instantiations",

@@ -139,19 +139,17 @@ def sweep(reps, missing):
             raise RuntimeError(f"pallas_probe.py failed: {err[-2000:]}")
         return secs
 
-    def in_process(frontend):
-        row = probe(frontend, softmax_cpp, SWEEP)
-        if row.get("error") or any("error" in s for s in row["specs"]):
-            raise RuntimeError(f"compile_probe failed on the sweep: {row}")
-        total = row.get("parse_s") or 0.0
-        for s in row["specs"]:
-            total += sum(s.get(k, 0.0) for k in ("walk_s", "host_compile_s", "trace_s", "cleanup_s")) + \
-                s["backend_s"] - s.get("ptxas_s", 0.0)
-        return total
+    def one_process(frontend):
+        # The whole process, start-up included, as nvcc's and Triton's are timed; no ptxas.
+        secs, code, err = common.timed_process([common.tool("compile_probe"), "--frontend", frontend,
+                                                str(softmax_cpp), *SWEEP])
+        if code != 0:
+            raise RuntimeError(f"compile_probe failed on the sweep: {err[-2000:]}")
+        return secs
 
     systems = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace"),
-               "twintile_parse_in_process": lambda: in_process("parse"),
-               "twintile_trace_in_process": lambda: in_process("trace")}
+               "twintile_parse_one_process": lambda: one_process("parse"),
+               "twintile_trace_one_process": lambda: one_process("trace")}
     if nvcc:
         systems["nvcc"] = nvcc_run
     if not missing.get("triton"):
@@ -172,9 +170,10 @@ def sweep(reps, missing):
             "notes": {"twintile_parse": "12 driver processes, --emit ptx --no-cache (no ptxas)",
                       "twintile_trace": "12 driver processes, each compiling the kernel file with clang++ "
                                         "(--no-cache; no ptxas)",
-                      "twintile_parse_in_process": "compile_probe: one parse, 12 walks and backends, ptxas excluded",
-                      "twintile_trace_in_process": "compile_probe: 12 host compiles and traces, 12 backends, "
-                                                   "ptxas excluded",
+                      "twintile_parse_one_process": "one compile_probe process: one parse, 12 walks, cleanups "
+                                                   "and backends to PTX (no ptxas)",
+                      "twintile_trace_one_process": "one compile_probe process: 12 host compiles and traces, 12 "
+                                                   "cleanups and backends to PTX (no ptxas)",
                       "nvcc": "nvcc -ptx -arch=sm_90a of softmax.cu (the 12 instantiations in one file)",
                       "triton": "one Python process: import, 12 ASTSource compiles to PTX and cubin (its ptxas), "
                                 "fresh cache",

@@ -50,7 +50,7 @@ def check_compile(r):
     reps = r["config"]["reps"]
     expect(len(samples) == 3 * reps * len(r["config"]["kernels"]), f"{len(samples)} phase samples for {reps} reps")
     sweep = r["sweep"]["samples"]
-    for name in ("twintile_parse", "twintile_trace", "twintile_parse_in_process", "twintile_trace_in_process"):
+    for name in ("twintile_parse", "twintile_trace", "twintile_parse_one_process", "twintile_trace_one_process"):
         expect(len(sweep.get(name, [])) == reps and all(positive(x) for x in sweep.get(name, [])),
                f"sweep {name}: {sweep.get(name)}")
     for key in ("scaling_stages", "scaling_specs"):

@@ -174,7 +174,8 @@ int main(int argc, char **argv) {
 
   if (o.warmup) {
     json ignored = {{"specs", json::array()}};
-    o.frontend == "parse" ? parseRep(o, ignored) : traceRep(o, -1, ignored);
+    if (o.frontend == "parse") parseRep(o, ignored);
+    else traceRep(o, -1, ignored);
   }
   bool ok = true;
   for (int rep = 0; rep < o.reps; ++rep) {

@@ -70,7 +70,7 @@ json correct(const std::string &name, const ir::Func &f) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   if (argc < 2) {
     std::cerr << "usage: feature_probe FEATURES_DIR [--frontend parse|trace]\n";
     return 2;
@@ -110,4 +110,13 @@ int main(int argc, char **argv) {
     }
   }
   return 0;
+}
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const json::exception &e) {
+    std::cerr << "feature_probe: features.json is not a features file: " << e.what() << "\n";
+    return 2;
+  }
 }

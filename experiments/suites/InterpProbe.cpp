@@ -50,7 +50,7 @@ bool readFile(const std::string &path, std::vector<uint8_t> &out) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   if (argc != 2) {
     std::cerr << "usage: interp_probe LAUNCH.json\n";
     return 2;
@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
   if (!launch.contains("file") || !launch.contains("spec") || !launch.contains("grid") || !launch.contains("args"))
     return fail("the launch needs file, spec, grid and args");
 
-  twintile::FrontendResult fe = twintile::parseKernel(launch["file"], launch["spec"]);
+  twintile::FrontendResult fe = twintile::parseKernel(launch["file"].get<std::string>(), launch["spec"].get<std::string>());
   if (!fe.ok()) return fail(fe.error ? fe.error->str() : "the parsing front end failed");
   ir::Func &f = *fe.func;
   ir::PassManager pm;
@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
     const json &a = given[p->name];
     if (p->type.isPtr()) {
       std::vector<uint8_t> bytes;
-      if (!a.is_object() || !a.contains("in") || !readFile(a["in"], bytes))
+      if (!a.is_object() || !a.contains("in") || !a["in"].is_string() || !readFile(a["in"].get<std::string>(), bytes))
         return fail("parameter '" + p->name + "' needs a readable input file");
       size_t elemBytes = ir::Buffer(p->type.pointee, 1).bytes().size();
       if (bytes.size() % elemBytes != 0)
@@ -88,7 +88,7 @@ int main(int argc, char **argv) {
       filled.bytes() = std::move(bytes);
       args.push_back(ir::KernelArg::buf(buffers.size()));
       buffers.push_back(std::move(filled));
-      outs.push_back(a.value("out", ""));
+      outs.push_back(a.contains("out") && a["out"].is_string() ? a["out"].get<std::string>() : "");
     } else if (!a.is_number()) {
       return fail("parameter '" + p->name + "' needs a number");
     } else if (p->type.isFloat()) {
@@ -109,4 +109,12 @@ int main(int argc, char **argv) {
   }
   std::cout << "interp_probe: " << f.name << " ran on grid (" << g[0] << ", " << g[1] << ", " << g[2] << ")\n";
   return 0;
+}
+
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const nlohmann::json::exception &e) {
+    return fail(std::string("the launch file is not what interp_probe reads: ") + e.what());
+  }
 }

@@ -103,8 +103,9 @@ def environment():
     except OSError:
         pass
     commit = _version(["git", "-C", str(ROOT), "rev-parse", "HEAD"])
-    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
+    # Modified sources, not counting the outputs a run itself rewrites (results, paper).
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "--", ".",
+                            ":!experiments/results", ":!paper"], capture_output=True, text=True).stdout.strip()
     nvcc = cuda_tool("nvcc")
     nvcc_version = None
     if nvcc:

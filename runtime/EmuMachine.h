@@ -13,6 +13,7 @@
 #include <array>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tt::runtime::emu {
@@ -36,6 +37,7 @@ struct Frame {
 
 struct Thread {
   uint32_t linear = 0;
+  std::unordered_map<const Instr *, uint32_t> runs;  // with profiling: times each instruction was reached
   std::array<uint32_t, 3> tid{};
   State state = State::Ready;
   std::vector<Frame> frames;
@@ -49,6 +51,19 @@ struct Thread {
   uint32_t lane() const { return linear % 32; }
   uint32_t warp() const { return linear / 32; }
 };
+
+/// One global or shared memory access, recorded for the profile.
+struct Access {
+  uint32_t thread;
+  const Instr *in;
+  uint32_t run;   // which execution of `in` by this thread (1-based)
+  uint64_t addr;
+  uint32_t size;
+  bool shared;
+};
+
+/// Adds one block's instruction counts and recorded accesses to `p` (EmuProfile.cpp).
+void addBlockProfile(const std::vector<Thread> &threads, const std::vector<Access> &accesses, EmuProfile &p);
 
 struct Barrier {
   uint32_t arrived = 0;
@@ -82,6 +97,7 @@ private:
   std::array<uint32_t, 3> ctaid_{};
   std::vector<Thread> threads_;
   std::array<Barrier, 16> barriers_{};
+  std::vector<Access> accesses_;  // this block's, with profiling
 
   // Emulator.cpp
   void runBlock();

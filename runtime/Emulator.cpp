@@ -163,9 +163,12 @@ void Machine::runBlock() {
     t.executed = 0;
     t.carry = false;
     t.waiting = nullptr;
+    t.runs.clear();
   }
+  accesses_.clear();
   schedule();
   for (const Thread &t : threads_) result.instructions += t.executed;
+  if (options_.profile && result.ok()) addBlockProfile(threads_, accesses_, result.profile);
 }
 
 void Machine::schedule() {

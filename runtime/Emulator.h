@@ -26,6 +26,7 @@
 #include "runtime/PtxModule.h"
 
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -50,6 +51,23 @@ struct EmuArg {
 struct EmuOptions {
   uint64_t maxInstructionsPerThread = uint64_t(1) << 24;
   uint32_t dynamicSharedBytes = 0;  // the size of .extern .shared arrays
+  bool profile = false;             // fill EmuResult::profile (EmuProfile.cpp)
+};
+
+/// What a launch did, counted as the hardware would see it (EmuProfile.cpp
+/// states the model). Warp-level counts group the lanes of a warp that
+/// execute the same instruction for the same time.
+struct EmuProfile {
+  /// Warp-level instruction issues, by opcode as written ("ld.global.v4.b32"):
+  /// per warp, an instruction counts as often as its busiest lane ran it
+  /// (predicated-off lanes included, as they are issued).
+  std::map<std::string, uint64_t> warpInstructions;
+  uint64_t globalRequests = 0;   // warp-level ld/st/atom/red to global memory
+  uint64_t globalSectors = 0;    // distinct 32-byte sectors those requests touch
+  uint64_t globalBytes = 0;      // bytes the lanes asked for
+  uint64_t sharedRequests = 0;   // warp-level accesses to shared memory
+  uint64_t sharedWavefronts = 0; // passes the banks need for them
+  uint64_t sharedIdealWavefronts = 0;  // passes without bank conflicts
 };
 
 struct EmuResult {
@@ -58,6 +76,7 @@ struct EmuResult {
   std::string error;
   std::string printed;  // what vprintf printed, in execution order
   uint64_t instructions = 0;
+  EmuProfile profile;   // with EmuOptions::profile
   bool ok() const { return error.empty(); }
 };
 

@@ -148,6 +148,9 @@ uint8_t *Machine::access(Thread &t, const Instr &in, uint64_t addr, uint64_t siz
   if (space != Space::Generic && space != window)
     return bad(std::string("wrong-space (not ") + spaceName(space) + " memory)");
   if (write && readOnly) return bad(std::string("read-only (") + spaceName(window) + " memory)");
+  if (options_.profile && (window == Space::Global || window == Space::Shared) &&
+      (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red))
+    accesses_.push_back({t.linear, &in, t.runs[&in], addr, static_cast<uint32_t>(size), window == Space::Shared});
   return p;
 }
 
@@ -246,6 +249,8 @@ reload:
       return Stop::Error;
     }
     ++t.executed;
+    if (options_.profile) [[unlikely]]
+      ++t.runs[&in];
     if (in.guard != Operand::kNoReg && ((R[in.guard] & 1) != 0) == in.guardNegate) {
       ++pc;
       continue;

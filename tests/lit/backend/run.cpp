@@ -27,3 +27,12 @@ TT_KERNEL void saxpy(Ptr<f32> x, Ptr<f32> y, f32 a, i32 n) {
 // EXTRA: error: kernel 'saxpy' has no parameter 'z'
 // WIDE: ok: saxpy on grid (4, 1, 1), 128 threads, sm_90a: the emulated PTX matches the interpreter on 2048 elements
 // BOUNDS: run.cpp:20:19: error: out-of-bounds 'load' at element offset 100 of buffer 'x' (100 elements)
+// --profile: the emulator's counts. 1024 floats each loaded from x and y and stored to y:
+// 12288 bytes, perfectly coalesced into 384 sectors of 32 bytes; 2 elements per thread make
+// 3 x 2 scalar requests per warp (16 warps), or 3 with the promises (v2 accesses).
+// RUN: twintile run %s --kernel 'saxpy<256>' --grid 4 --arg x=1024 --arg y=1024 --arg a=2 --arg n=1024 --profile | FileCheck %s --check-prefix=PROFILE
+// RUN: twintile run %s --kernel 'saxpy<256>' --grid 4 --arg x=1024 --arg y=1024 --arg a=2 --arg n=1024 --assume-aligned '*' --assume-divisible n --profile | FileCheck %s --check-prefix=PROFILE-WIDE
+// PROFILE: profile: {"thread_instructions": {{[0-9]+}}, "global_requests": 96, "global_sectors": 384, "global_bytes": 12288, "shared_requests": 0,
+// PROFILE-SAME: "ld.global.f32": 64,
+// PROFILE-WIDE: "global_requests": 48, "global_sectors": 384, "global_bytes": 12288,
+// PROFILE-WIDE-SAME: "ld.global.v2.b32": 32,

@@ -3,8 +3,8 @@
 
     triton_check.py SPEC... --interp-probe PATH [--work DIR]
 
-For each corpus SPEC: random inputs (a fixed seed per spec) and a launch that
-exercises the masks (ragged rows and sizes); the Triton kernel
+For each corpus SPEC: random inputs (a fixed seed per spec) and the launch of
+experiments/kernels/launches.py, which exercises the masks; the Triton kernel
 (triton_kernels.py) runs in Triton's interpreter mode on the CPU
 (TRITON_INTERPRET=1), twintile's IR in its reference interpreter
 (interp_probe) on copies of the same buffers, and every output buffer is
@@ -26,11 +26,13 @@ os.environ["TRITON_INTERPRET"] = "1"  # before Triton is imported
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(ROOT / "experiments" / "kernels"))
 
 import numpy as np  # noqa: E402
 import triton.language as tl  # noqa: E402
 from triton.runtime.jit import TensorWrapper  # noqa: E402
 
+import launches  # noqa: E402
 import triton_kernels as K  # noqa: E402
 
 # Storage of each element type: NumPy has no bf16, so it travels as its 16 bits.
@@ -92,49 +94,23 @@ def bf16_to_f32(bits):
     return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
-def launch(spec, rng):
-    """(grid, {param: array or scalar}) for a spec: sizes that leave ragged edges."""
+def inputs(spec, rng):
+    """(grid, {param: array or scalar}): the corpus launch (experiments/kernels/launches.py), random buffers."""
     name, args = K.parse_spec(spec)
     _, params, metas = K.KERNELS[name]
-    meta = dict(zip(metas, args))
-    elem = K.TYPES.get(meta.get("T", "f32"))
-    block = int(meta.get("BLOCK", 0) or 0)
-
-    def buf(ptype, n):
+    elem = K.TYPES.get(dict(zip(metas, args)).get("T", "f32"))
+    grid, sizes, scalars = launches.launch(spec)
+    values = {}
+    for p, ptype in params:
+        if not ptype.startswith("*"):
+            values[p] = scalars[p]
+            continue
         t = ptype[1:].replace("T", elem)
         if t == "i32":
-            return rng.integers(-50, 50, n).astype(np.int32)
-        v = rng.uniform(-2, 2, n).astype(np.float32)
-        return to_bf16_bits(v) if t == "bf16" else v.astype(NP[t])
-
-    rows, values = 3, {}
-    if name in ("vector_add", "gelu", "swiglu"):
-        n = 3 * block - 5
-        grid = (3, 1, 1)
-        scalars = {"n": n}
-        sizes = {p: n for p, t in params if t.startswith("*")}
-    elif name in ("softmax", "layernorm", "rmsnorm", "row_argmax", "row_cumsum"):
-        n_cols = block - 3
-        grid = (rows, 1, 1)
-        scalars = {"n_cols": n_cols, "stride": block, "eps": 1e-5}
-        sizes = {p: rows * block for p, t in params if t.startswith("*")}
-        sizes.update({"w": block, "b": block, "index": rows, "value": rows})
-    elif name == "matmul":
-        bm, bn, bk = (int(a) for a in args)
-        M, N, Kd = 2 * bm - 3, 2 * bn - 5, 2 * bk + 3
-        grid = (2, 2, 1)
-        scalars = {"M": M, "N": N, "K": Kd}
-        sizes = {"a": M * Kd, "b": Kd * N, "c": M * N}
-    elif name == "flash_attention":
-        bm, bn, d = (int(a) for a in args)
-        seq = 2 * bm - 3
-        grid = (2, 2, 1)
-        scalars = {"seq_len": seq, "scale": 0.125}
-        sizes = {p: 2 * seq * d for p in ("q", "k", "v", "o")}
-    else:
-        raise KeyError(name)
-    for p, t in params:
-        values[p] = buf(t, sizes[p]) if t.startswith("*") else scalars[p]
+            values[p] = rng.integers(-50, 50, sizes[p]).astype(np.int32)
+        else:
+            v = rng.uniform(-2, 2, sizes[p]).astype(np.float32)
+            values[p] = to_bf16_bits(v) if t == "bf16" else v.astype(NP[t])
     return grid, values
 
 
@@ -162,7 +138,7 @@ def check(spec, probe, work):
     fn, params, _ = K.KERNELS[name]
     _, signature, constexprs, _ = K.specialize(spec)
     rng = np.random.default_rng(sum(map(ord, spec)))
-    grid, values = launch(spec, rng)
+    grid, values = inputs(spec, rng)
     # twintile's interpreter on copies of the inputs.
     launch_json = {"file": str(ROOT / "experiments" / "kernels" / f"{name}.cpp"), "spec": spec, "grid": list(grid),
                    "args": {}}

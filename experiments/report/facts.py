@@ -119,6 +119,18 @@ def codegen_facts(cg):
     f["triton_checked_ok"] = str(sum(c["check"] == "ok" for c in checks))
     f["triton_checked"] = str(len(checks))
     f["triton_unchecked"] = str(sum(c["check"].startswith("unchecked") for c in checks))
+    dyn = [d for d in cg.get("dynamic", []) if "profile" in d]
+    f["dynamic_launches"] = str(len(dyn))
+    f["dynamic_agree"] = str(sum(d["agrees_with_interpreter"] for d in dyn))
+    conflicted = sorted({d["spec"] for d in dyn if d["profile"]["shared_wavefronts"] >
+                         d["profile"]["shared_ideal_wavefronts"]})
+    f["bank_conflict_specs"] = ", ".join(f"`{s}`" for s in conflicted) if conflicted else "none"
+    plain_req = sum(d["profile"]["global_requests"] for d in dyn if d["variant"] == "plain")
+    assumed_req = sum(d["profile"]["global_requests"] for d in dyn if d["variant"] == "assumed")
+    f["requests_plain_over_assumed"] = _x(plain_req / assumed_req if assumed_req else None)
+    plain_sec = sum(d["profile"]["global_sectors"] for d in dyn if d["variant"] == "plain")
+    assumed_sec = sum(d["profile"]["global_sectors"] for d in dyn if d["variant"] == "assumed")
+    f["sectors_plain_over_assumed"] = _x(plain_sec / assumed_sec if assumed_sec else None)
     idx = R.codegen_index(cg)
     plain = [R.registers(idx.get(("twintile_parse", "plain", "sm_90a", s))) for s in
              {r["spec"] for r in cg["rows"]}]

@@ -177,6 +177,34 @@ def codegen(cg):
             f"{ratio(gm)} instructions, {ratio(gm_regs)} registers." + checked + missing_note(cg))
 
 
+def codegen_dynamic(cg):
+    """The emulator's counts of one launch of twintile's PTX per specialization."""
+    rows = []
+    for variant in ("plain", "assumed"):
+        for d in cg.get("dynamic", []):
+            if d["variant"] != variant:
+                continue
+            if "error" in d:
+                rows.append([f"`{d['spec']}`", variant] + ["–"] * 6 + ["error"])
+                continue
+            p = d["profile"]
+            warp = sum(p["warp_instructions"].values())
+            efficiency = p["global_bytes"] / (32 * p["global_sectors"]) if p["global_sectors"] else None
+            conflicts = (p["shared_wavefronts"] / p["shared_ideal_wavefronts"]) if p["shared_ideal_wavefronts"] else None
+            rows.append([f"`{d['spec']}`", variant, warp, p["global_requests"], p["global_sectors"],
+                         "–" if efficiency is None else f"{100 * efficiency:.0f}%", p["shared_requests"],
+                         "–" if conflicts is None else ratio(conflicts), "yes" if d["agrees_with_interpreter"] else "NO"])
+    head = ["specialization", "variant", "warp instructions", "global requests", "32-byte sectors",
+            "bytes used per sector", "shared requests", "shared wavefronts / ideal", "= interpreter"]
+    return ("### One launch in the PTX emulator: twintile's PTX, sm_90a (dynamic counts)\n\n" + table(head, rows) +
+            "\nOne launch per specialization (`experiments/kernels/launches.py`: three rows or programs, ragged "
+            "edges; with `assumed`, sizes divisible by 16 as the promises require), profiled by the emulator "
+            "(`twintile run --profile`; the model is in `runtime/EmuProfile.cpp`): warp-level instructions issued, "
+            "global requests and the 32-byte sectors they touch (bytes used per sector: 100% is perfect "
+            "coalescing), shared-memory wavefronts over the conflict-free ideal (1.00×: no bank conflicts). "
+            "= interpreter: the launch's outputs match the IR interpreter's.\n")
+
+
 def codegen_classes(cg, spec):
     idx = R.codegen_index(cg)
     producers = [("twintile_parse", "assumed", "twintile"), ("triton", "assumed", "Triton"), ("nvcc", "plain", "nvcc")]
@@ -242,6 +270,8 @@ def all_tables(res):
         for spec in ("softmax<f16,1024>", "softmax<f32,1024>", "matmul<64,64,32>"):
             if spec in specs:
                 out["codegen_classes.md"] = out.get("codegen_classes.md", "") + codegen_classes(res["codegen"], spec) + "\n"
+        if res["codegen"].get("dynamic"):
+            out["codegen_dynamic.md"] = codegen_dynamic(res["codegen"])
     if "expressiveness" in res:
         out["expressiveness.md"] = expressiveness(res["expressiveness"])
     if "gpu" in res:

@@ -15,9 +15,15 @@ interpreter on the same inputs (triton_check.py); nvcc's PTX of the handwritten 
 ptx_stats.py (instructions by class, selected opcodes, global access widths)
 and one ptxas for all (registers, spills, stack, shared memory): Triton's
 bundled ptxas when present (it accepts Triton's newer PTX ISA), else CUDA's.
+And one launch of twintile's PTX per specialization (experiments/kernels/
+launches.py) in the PTX emulator, profiled: warp-level instructions executed by
+class, global requests and 32-byte sectors, shared-memory wavefronts against the
+conflict-free ideal (runtime/EmuProfile.cpp states the model), checked against
+the interpreter on the same launch.
 """
 import argparse
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -100,6 +106,38 @@ def triton_rows(kernels, ptxas, out, progress):
     return rows
 
 
+def dynamic_rows(kernels, progress):
+    """The emulator's dynamic counts of one launch of twintile's PTX (parse front end, sm_90a)."""
+    sys.path.insert(0, str(common.KERNELS))
+    import launches
+    twintile = common.tool("twintile")
+    rows = []
+    for _, file, specs in kernels:
+        for spec in specs:
+            progress.step(f"{spec}: one launch in the PTX emulator, profiled (plain, assumed)")
+            for variant in ("plain", "assumed"):
+                grid, sizes, scalars = launches.launch(spec, divisible=variant == "assumed")
+                cmd = [twintile, "run", "--frontend=parse", str(file), "--kernel", spec, "--profile",
+                       "--grid", ",".join(map(str, grid))]
+                for name, count in sizes.items():
+                    cmd += ["--arg", f"{name}={count}"]
+                for name, value in scalars.items():
+                    cmd += ["--arg", f"{name}={value}"]
+                if variant == "assumed":
+                    cmd += ["--assume-aligned", "*", "--assume-divisible", "*"]
+                proc = subprocess.run(cmd, capture_output=True, text=True)
+                base = {"spec": spec, "variant": variant, "arch": "sm_90a", "grid": list(grid), "sizes": sizes,
+                        "scalars": scalars}
+                line = next((l for l in proc.stdout.splitlines() if l.startswith("profile: ")), None)
+                if line is None:
+                    rows.append({**base, "error": (proc.stdout + proc.stderr)[-1000:]})
+                    continue
+                profile = json.loads(line[len("profile: "):])
+                rows.append({**base, "agrees_with_interpreter": proc.returncode == 0, "profile": profile,
+                             "classes": ptx_stats.class_counts(profile["warp_instructions"])})
+    return rows
+
+
 def triton_checks(kernels, progress):
     """Each Triton kernel against twintile's interpreter on the same inputs (triton_check.py)."""
     specs = [s for _, _, ss in kernels for s in ss]
@@ -150,9 +188,10 @@ def main(argv=None):
         missing["nvcc"] = "nvcc not found (run scripts/setup)"
     out = common.scratch("codegen")
     n_specs = sum(len(s) for _, _, s in kernels)
-    progress = common.Progress(n_specs * len(TARGETS) + (0 if "triton" in missing else 5) +
+    progress = common.Progress(n_specs * (len(TARGETS) + 1) + (0 if "triton" in missing else 5) +
                                (0 if "nvcc" in missing else 2), "codegen")
     rows = twintile_rows(kernels, ptxas, out, progress)
+    dynamic = dynamic_rows(kernels, progress)
     checks = []
     if "triton" not in missing:
         rows += triton_rows(kernels, ptxas, out, progress)
@@ -165,7 +204,8 @@ def main(argv=None):
     common.write_result("codegen", {"config": {"quick": args.quick, "kernels": [k for k, _, _ in kernels],
                                                "targets": list(TARGETS), "ptxas": ptxas, "ptxas_version": version,
                                                "ptxas_why": ptxas_why},
-                                    "missing": missing, "rows": rows, "triton_checks": checks}, args.out)
+                                    "missing": missing, "rows": rows, "dynamic": dynamic,
+                                    "triton_checks": checks}, args.out)
     return 0
 
 

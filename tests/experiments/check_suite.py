@@ -85,6 +85,14 @@ def check_codegen(r):
         checks = r["triton_checks"]
         expect(len(checks) == 1 and checks[0]["check"] == "ok" and checks[0]["elements"] > 0,
                f"the Triton kernel does not agree with twintile's interpreter: {checks}")
+    dyn = r["dynamic"]
+    expect(len(dyn) == 2 and all(d.get("agrees_with_interpreter") for d in dyn),
+           f"the profiled launches: {[(d['variant'], d.get('error', 'ok')[:200]) for d in dyn]}")
+    for d in dyn:
+        p = d.get("profile", {})
+        expect(p.get("global_requests", 0) > 0 and p["global_sectors"] * 32 >= p["global_bytes"] > 0,
+               f"global counts that cannot be: {p}")
+        expect(sum(d["classes"].values()) == sum(p["warp_instructions"].values()), "classes do not add up")
     if r["config"]["ptxas"]:
         expect(all(x.get("ptxas") and x["ptxas"]["registers"] for x in tw), "ptxas measured no registers")
 

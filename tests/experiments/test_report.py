@@ -79,6 +79,14 @@ class CodegenAndExpressiveness(unittest.TestCase):
         bad["triton_checks"][0]["check"] = "out: 3 of 9 elements differ"
         self.assertIn(f"1 differ ({bad['triton_checks'][0]['spec']})", T.codegen(bad))
 
+    def test_the_dynamic_counts_table(self):
+        cg = load("codegen")
+        d = next(x for x in cg["dynamic"] if x["variant"] == "assumed")
+        p = d["profile"]
+        line = next(l for l in T.codegen_dynamic(cg).splitlines() if l.startswith(f"| `{d['spec']}` | assumed"))
+        self.assertIn(f"| {sum(p['warp_instructions'].values())} | {p['global_requests']} | {p['global_sectors']} |",
+                      line)
+
     def test_expressiveness_counts(self):
         ex = load("expressiveness")
         accepted = sum(1 for r in ex["twintile"] if r["frontend"] == "trace" and r["outcome"] == "accepted")

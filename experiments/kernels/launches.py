@@ -1,0 +1,49 @@
+"""A launch for each corpus specialization: grid, buffer sizes and scalar values.
+
+Sizes leave ragged edges (rows shorter than BLOCK, vectors not a multiple of
+it, matrices not a multiple of the tile) so that every mask is exercised;
+with divisible=True every integer is a multiple of 16 instead, as a kernel
+compiled under --assume-divisible requires. Used by the codegen suite (the
+emulator's dynamic counts of a launch) and by the Triton check. Standard
+library only.
+"""
+
+
+def parse_spec(spec):
+    """'softmax<f16,1024>' -> ('softmax', ['f16', '1024'])."""
+    name, _, rest = spec.partition("<")
+    return name.strip(), [a.strip() for a in rest.rstrip(">").split(",")] if rest else []
+
+
+def launch(spec, divisible=False):
+    """(grid (x, y, z), {pointer parameter: element count}, {scalar parameter: value})."""
+    name, args = parse_spec(spec)
+    ragged = 16 if divisible else 3
+    rows = 3
+    if name in ("vector_add", "gelu", "swiglu"):
+        block = int(args[-1])
+        n = 3 * block - ragged - (2 if not divisible else 0)
+        ptrs = {"vector_add": ("x", "y", "out"), "gelu": ("x", "y"), "swiglu": ("a", "b", "out")}[name]
+        return (3, 1, 1), {p: n for p in ptrs}, {"n": n}
+    if name in ("softmax", "layernorm", "rmsnorm", "row_argmax", "row_cumsum"):
+        block = int(args[-1])
+        scalars = {"n_cols": block - ragged, "stride": block}
+        if name in ("layernorm", "rmsnorm"):
+            scalars["eps"] = 1e-5
+        sizes = {"x": rows * block}
+        sizes.update({"row_argmax": {"index": rows, "value": rows}, "layernorm": {"y": rows * block, "w": block,
+                                                                                  "b": block},
+                      "rmsnorm": {"y": rows * block, "w": block}}.get(name, {"y": rows * block}))
+        return (rows, 1, 1), sizes, scalars
+    if name == "matmul":
+        bm, bn, bk = (int(a) for a in args)
+        if divisible:
+            m, n, k = 2 * bm - 16 if bm > 16 else 32, 2 * bn - 16 if bn > 16 else 32, 2 * bk + 16
+        else:
+            m, n, k = 2 * bm - 3, 2 * bn - 5, 2 * bk + 3
+        return (2, 2, 1), {"a": m * k, "b": k * n, "c": m * n}, {"M": m, "N": n, "K": k}
+    if name == "flash_attention":
+        bm, _, d = (int(a) for a in args)
+        seq = 2 * bm - ragged if bm > 16 or not divisible else 32
+        return (2, 2, 1), {p: 2 * seq * d for p in ("q", "k", "v", "o")}, {"seq_len": seq, "scale": 0.125}
+    raise KeyError(f"no launch for '{name}'")

@@ -132,3 +132,31 @@ def build(spec, interpret=False, seed=0):
         ref = np.asarray(a, np.float32) @ np.asarray(b, np.float32)
         return functools.partial(matmul, bm=bm, bn=bn, bk=bk, interpret=interpret), (a, b), ref
     raise KeyError(f"no Pallas version of '{name}'")
+
+
+def corpus_launch(spec, inputs):
+    """The corpus kernel's launch on the same inputs: (grid, {parameter: array or scalar}, output parameter).
+
+    The Pallas kernels take whole blocks, so the corpus kernel runs with sizes that are whole
+    blocks too (n_cols == BLOCK, M a multiple of BM, ...); its output buffer starts zeroed."""
+    name, args = parse_spec(spec)
+    if name == "vector_add":
+        x, y = inputs
+        block = int(args[0])
+        return (len(x) // block, 1, 1), {"x": x, "y": y, "out": np.zeros_like(x), "n": len(x)}, "out"
+    if name == "softmax":
+        (x, ) = inputs
+        rows, block = x.shape
+        return (rows, 1, 1), {"x": x, "y": np.zeros_like(x), "n_cols": block, "stride": block}, "y"
+    if name == "layernorm":
+        x, w, b = inputs
+        rows, block = x.shape
+        return (rows, 1, 1), {"x": x, "y": np.zeros_like(x), "w": w, "b": b, "n_cols": block, "stride": block,
+                              "eps": 1e-5}, "y"
+    if name == "matmul":
+        a, b = inputs
+        bm, bn, _ = (int(v) for v in args)
+        m, k = a.shape
+        n = b.shape[1]
+        return (m // bm, n // bn, 1), {"a": a, "b": b, "c": np.zeros((m, n), a.dtype), "M": m, "N": n, "K": k}, "c"
+    raise KeyError(f"no Pallas version of '{name}'")

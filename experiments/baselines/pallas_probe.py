@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """JAX Pallas kernels: checked in interpret mode, traced, and lowered to Triton IR, timed.
 
-    pallas_probe.py SPEC... [--reps N] [--no-check]
+    pallas_probe.py SPEC... [--reps N] [--no-check] [--interp-probe PATH]
 
 For each corpus SPEC that pallas_kernels.py has ('softmax<f16,1024>'):
-  check  the kernel in Pallas's interpret mode (on the CPU) against NumPy;
+  check  the kernel in Pallas's interpret mode (on the CPU) against twintile's
+         interpreter running the corpus kernel on the same inputs
+         (interp_probe, --interp-probe), or against NumPy without it;
   trace  jax.make_jaxpr of the pallas_call: Pallas runs the kernel body on
          abstract values and records a jaxpr (the tracing front end's work);
   lower  the jaxpr lowered for CUDA through Pallas's Triton backend to Triton
@@ -24,10 +26,45 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def tolerance(dtype_name):
     return {"float16": 2e-2, "bfloat16": 8e-2}.get(dtype_name, 1e-4)
+
+
+def against_interpreter(spec, fn, inputs, probe):
+    """None if the Pallas kernel's output equals the corpus kernel's in twintile's interpreter, else why."""
+    import subprocess
+    import tempfile
+    import numpy as np
+    import pallas_kernels
+    theirs = np.asarray(fn(*inputs))
+    grid, args, output = pallas_kernels.corpus_launch(spec, [np.asarray(x) for x in inputs])
+    name = spec.split("<")[0]
+    with tempfile.TemporaryDirectory() as work:
+        work = Path(work)
+        launch = {"file": str(ROOT / "experiments" / "kernels" / f"{name}.cpp"), "spec": spec, "grid": list(grid),
+                  "args": {}}
+        for p, v in args.items():
+            if isinstance(v, np.ndarray):
+                v.tofile(work / f"{p}.bin")
+                launch["args"][p] = {"in": str(work / f"{p}.bin"), "out": str(work / f"{p}.out.bin")}
+            else:
+                launch["args"][p] = v
+        (work / "launch.json").write_text(json.dumps(launch))
+        proc = subprocess.run([probe, str(work / "launch.json")], capture_output=True, text=True)
+        if proc.returncode != 0:
+            return f"interp_probe failed: {proc.stderr.strip()[-300:]}"
+        ours = np.fromfile(work / f"{output}.out.bin", dtype=theirs.dtype).reshape(theirs.shape)
+    a, b = ours.astype(np.float32), theirs.astype(np.float32)
+    tol = tolerance(str(theirs.dtype))
+    scale = float(np.max(np.abs(a))) if a.size else 0.0
+    bad = np.abs(a - b) > 1e-5 + tol * np.maximum(np.abs(a), scale / 32)
+    if not bad.any():
+        return None
+    i = int(np.argmax(bad.reshape(-1)))
+    return f"{int(bad.sum())} of {bad.size} elements differ (first at {i}: twintile {a.reshape(-1)[i]}, Pallas {b.reshape(-1)[i]})"
 
 
 def main(argv=None):
@@ -35,6 +72,7 @@ def main(argv=None):
     ap.add_argument("specs", nargs="+")
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--no-check", action="store_true")
+    ap.add_argument("--interp-probe", help="twintile's interp_probe: check against its interpreter, not NumPy")
     args = ap.parse_args(argv)
     os.environ.setdefault("JAX_PLATFORMS", "cpu")
     start = time.perf_counter()
@@ -49,14 +87,19 @@ def main(argv=None):
         if not args.no_check:
             try:
                 fn, inputs, ref = pallas_kernels.build(spec, interpret=True)
-                out = np.asarray(fn(*inputs), np.float32)
-                tol = tolerance(str(np.asarray(inputs[0]).dtype))
-                err = float(np.max(np.abs(out - ref) / (1 + np.abs(ref))))
-                check = "ok" if err <= tol else f"max relative error {err:.3g} over {tol}"
+                if args.interp_probe:
+                    why = against_interpreter(spec, fn, inputs, args.interp_probe)
+                    check = "ok" if why is None else why
+                else:
+                    out = np.asarray(fn(*inputs), np.float32)
+                    tol = tolerance(str(np.asarray(inputs[0]).dtype))
+                    err = float(np.max(np.abs(out - ref) / (1 + np.abs(ref))))
+                    check = "ok" if err <= tol else f"max relative error {err:.3g} over {tol}"
             except Exception as e:
                 check = f"{type(e).__name__}: {e}"
             failed |= check != "ok"
-            print(json.dumps({"spec": spec, "check": check}), flush=True)
+            print(json.dumps({"spec": spec, "check": check,
+                              "against": "twintile interpreter" if args.interp_probe else "NumPy"}), flush=True)
     if args.reps > 1:  # JAX's one-time start-up, kept out of the samples
         try:
             fn, inputs, _ = pallas_kernels.build(args.specs[0], interpret=False)

@@ -13,7 +13,8 @@ Four parts, all written raw to experiments/results/compile.json:
            Beside them Triton's stages for the same kernels (triton_compile.py:
            AST to TTIR, TTIR, TTGIR, LLVM IR, PTX, its ptxas) and Pallas's trace
            and lowering to Triton IR (pallas_probe.py) where a Pallas version
-           exists.
+           exists, each Pallas kernel first checked against twintile's interpreter
+           on the same inputs.
   sweep    the 12 softmax variants (f16/bf16/f32 x BLOCK 128..1024), source to
            PTX, as whole processes, interleaved in one run: twintile parse and
            twintile trace (one driver process per variant, as the driver works
@@ -65,7 +66,8 @@ def run_triton(specs, reps, module=None):
 
 
 def run_pallas(specs, reps):
-    cmd = [common.venv_python(), str(common.BASELINES / "pallas_probe.py"), *specs, "--reps", str(reps)]
+    cmd = [common.venv_python(), str(common.BASELINES / "pallas_probe.py"), *specs, "--reps", str(reps),
+           "--interp-probe", common.tool("interp_probe")]
     rows, err, code = common.run_json_lines(cmd, check=False)
     if not rows:
         raise RuntimeError(f"pallas_probe.py failed: {err[-2000:]}")

@@ -62,6 +62,10 @@ def check_compile(r):
         if base in r["missing"]:
             continue
         expect(len(sweep.get(system, [])) == reps, f"sweep has no {system} samples")
+    if "pallas" not in r["missing"]:
+        checks = [p for p in r["phases"]["pallas"] if "check" in p]
+        expect(checks and all(p["check"] == "ok" and p["against"] == "twintile interpreter" for p in checks),
+               f"the Pallas kernels against twintile's interpreter: {checks}")
     if "triton" not in r["missing"]:
         rows = [t for t in r["phases"]["triton"] if "spec" in t]
         expect(rows and all("stages" in t and positive(t["stages"].get("ast")) for t in rows),

@@ -125,12 +125,13 @@ def codegen_facts(cg):
     conflicted = sorted({d["spec"] for d in dyn if d["profile"]["shared_wavefronts"] >
                          d["profile"]["shared_ideal_wavefronts"]})
     f["bank_conflict_specs"] = ", ".join(f"`{s}`" for s in conflicted) if conflicted else "none"
-    plain_req = sum(d["profile"]["global_requests"] for d in dyn if d["variant"] == "plain")
-    assumed_req = sum(d["profile"]["global_requests"] for d in dyn if d["variant"] == "assumed")
-    f["requests_plain_over_assumed"] = _x(plain_req / assumed_req if assumed_req else None)
-    plain_sec = sum(d["profile"]["global_sectors"] for d in dyn if d["variant"] == "plain")
-    assumed_sec = sum(d["profile"]["global_sectors"] for d in dyn if d["variant"] == "assumed")
-    f["sectors_plain_over_assumed"] = _x(plain_sec / assumed_sec if assumed_sec else None)
+    for variant in ("plain", "assumed"):
+        rows = [d["profile"] for d in dyn if d["variant"] == variant]
+        req = sum(p["global_requests"] for p in rows)
+        sec = sum(p["global_sectors"] for p in rows)
+        used = sum(p["global_bytes"] for p in rows)
+        f[f"bytes_per_request_{variant}"] = _f(used / req if req else None, ".0f")
+        f[f"sector_use_{variant}"] = _f(100 * used / (32 * sec) if sec else None, ".0f")
     idx = R.codegen_index(cg)
     plain = [R.registers(idx.get(("twintile_parse", "plain", "sm_90a", s))) for s in
              {r["spec"] for r in cg["rows"]}]

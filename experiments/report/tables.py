@@ -232,8 +232,9 @@ def expressiveness(ex):
     return ("### What each front end accepts\n\n" + env_line(ex) + "\n" + table(["feature"] + [names[s] for s in systems], rows,
                                                                        ["l"] + ["c"] * len(systems)) +
             "\n✓ accepted (and, for twintile, computes the reference in the interpreter); ✗ refused; "
-            "≠ accepted but wrong; · the construct does not exist there (goto, static locals, host pointers and "
-            "virtual calls have no Python counterpart; the combinators are twintile's and Pallas's).\n\n" +
+            "≠ accepted but wrong; · no case written for that system: Python lacks the construct (goto, static "
+            "locals, host pointers, C++'s virtual calls and references), the combinators are twintile's and "
+            "Pallas's own, or the case is a C++ variant of one already covered.\n\n" +
             table(["system", "cases", "accepted", "refused", "refusal at the marked line", "refusal says what to write"],
                   srows) +
             "\nTriton's cases are compiled to PTX; Pallas's are traced and lowered to Triton IR. The location "

@@ -48,6 +48,7 @@ def environment_facts(res):
         f.update(date=env["date"][:10], cpu=env.get("cpu") or NA, cores=str(env.get("cores")),
                  commit=str(env.get("git_commit"))[:10], llvm=env.get("llvm") or NA, nvcc=env.get("nvcc") or NA,
                  triton=env.get("triton") or "not installed", jax=env.get("jax") or "not installed",
+                 cutlass=env.get("cutlass") or "not installed",
                  ptxas=env.get("ptxas") or NA)
     return f
 
@@ -57,7 +58,7 @@ def compile_facts(c):
     s = R.sweep_summary(c)
     med = {k: v["median"] for k, v in s.items()}
     for k in ("twintile_parse", "twintile_trace", "twintile_parse_one_process", "twintile_trace_one_process", "nvcc",
-              "triton", "pallas"):
+              "triton", "pallas", "cute"):
         f[f"sweep_{k}_s"] = _f(med.get(k), ".2f")
 
     def r(a, b):
@@ -72,6 +73,8 @@ def compile_facts(c):
     f["triton_over_parse_one"] = _x(r("triton", "twintile_parse_one_process"))
     f["triton_over_trace_one"] = _x(r("triton", "twintile_trace_one_process"))
     f["trace_over_parse_driver"] = _x(r("twintile_trace", "twintile_parse"))
+    f["cute_over_parse_one"] = _x(r("cute", "twintile_parse_one_process"))
+    cute = R.cute_medians(c)
 
     ph = R.phase_medians(c)
     tri = R.triton_medians(c)
@@ -92,6 +95,7 @@ def compile_facts(c):
     f["key_triton_ast_ms"] = _ms(tri.get(k, {}).get("ast"))
     f["key_triton_to_ptx_ms"] = _ms(tri.get(k, {}).get("to_ptx"))
     f["key_pallas_trace_ms"] = _ms(pal.get(k, {}).get("trace_s"))
+    f["key_cute_ms"] = _ms(cute.get(k))
     f["key_pallas_lower_ms"] = _ms(pal.get(k, {}).get("lower_s"))
     f["pallas_checked"] = str(sum(v == "ok" for v in checks.values()))
     f["pallas_kernels"] = str(len(checks))

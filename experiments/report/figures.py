@@ -2,9 +2,9 @@
 import results as R
 
 COLORS = {"twintile_parse": "#1f77b4", "twintile_trace": "#ff7f0e", "triton": "#2ca02c", "nvcc": "#7f7f7f",
-          "pallas": "#9467bd"}
+          "pallas": "#9467bd", "cute": "#8c564b"}
 LABELS = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace", "triton": "Triton",
-          "nvcc": "nvcc", "pallas": "Pallas"}
+          "nvcc": "nvcc", "pallas": "Pallas", "cute": "CuTe DSL"}
 
 
 def _plt():

@@ -69,6 +69,15 @@ def triton_medians(compile_result):
     return out
 
 
+def cute_medians(compile_result):
+    """{spec: median seconds} of CuTe DSL's per-spec compiles."""
+    groups = {}
+    for r in compile_result.get("phases", {}).get("cute", []):
+        if "seconds" in r:
+            groups.setdefault(r["spec"], []).append(r["seconds"])
+    return {spec: median(xs) for spec, xs in groups.items()}
+
+
 def pallas_medians(compile_result):
     groups, checks = {}, {}
     for r in compile_result.get("phases", {}).get("pallas", []):

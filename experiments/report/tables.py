@@ -66,6 +66,7 @@ def compile_backend(c):
     """Backend phases per specialization, against Triton's whole compile."""
     ph = R.phase_medians(c)
     tri = R.triton_medians(c)
+    cute = R.cute_medians(c)
     specs = list(dict.fromkeys(s["spec"] for s in c["phases"]["twintile"]))
     rows = []
     for spec in specs:
@@ -74,12 +75,14 @@ def compile_backend(c):
         t = tri.get(spec, {})
         rows.append([f"`{spec}`", ms(p.get("cleanup_s")), ms(p.get("lower_s")), ms(p.get("libdevice_s")),
                      ms(p.get("optimize_s")), ms(p.get("nvptx_s")), ms(to_ptx), ms(p.get("ptxas_s")),
-                     ms(t.get("to_ptx")), ms(t.get("cubin"))])
+                     ms(t.get("to_ptx")), ms(t.get("cubin")), ms(cute.get(spec))])
     head = ["specialization", "IR cleanup", "lower", "libdevice", "LLVM opt", "NVPTX", "twintile → PTX",
-            "ptxas", "Triton → PTX", "Triton's ptxas"]
+            "ptxas", "Triton → PTX", "Triton's ptxas", "CuTe DSL → PTX"]
     return ("### Backend, per specialization (ms, median)\n\n" + table(head, rows) +
             "\ntwintile → PTX: lower + libdevice + LLVM opt + NVPTX, uncached. Triton → PTX: its whole compile "
-            "(AST → TTIR → TTGIR → LLVM IR → PTX) in one warm process, fresh cache, without its ptxas step."
+            "(AST → TTIR → TTGIR → LLVM IR → PTX) in one warm process, fresh cache, without its ptxas step. "
+            "CuTe DSL → PTX: `cute.compile` (AST preprocessing, tracing, its MLIR pipeline, PTX) in one warm "
+            "process, its cache bypassed; vector_add and softmax only."
             + missing_note(c))
 
 
@@ -91,6 +94,7 @@ SWEEP_LABELS = {
     "nvcc": "nvcc -ptx, one file with 12 instantiations",
     "triton": "Triton, one process (import + 12 compiles)",
     "pallas": "Pallas, one process (to Triton IR only)",
+    "cute": "CuTe DSL, one process (import + 12 compiles)",
 }
 
 
@@ -113,7 +117,7 @@ def compile_sweep(c):
 
 
 NAMES = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace", "triton": "Triton",
-         "pallas": "Pallas", "nvcc": "nvcc"}
+         "pallas": "Pallas", "nvcc": "nvcc", "cute": "CuTe DSL"}
 
 
 def compile_scaling(c):
@@ -146,15 +150,15 @@ def codegen(cg):
     for spec in specs:
         row = [f"`{spec}`"]
         for producer, variant in (("twintile_parse", "plain"), ("twintile_parse", "assumed"), ("triton", "plain"),
-                                  ("triton", "assumed"), ("nvcc", "plain")):
+                                  ("triton", "assumed"), ("cute", "assumed"), ("nvcc", "plain")):
             r = idx.get((producer, variant, "sm_90a", spec))
             row.append(f"{r['instructions']} / {R.registers(r) or '–'}" if r else "–")
         same = idx.get(("twintile_trace", "plain", "sm_90a", spec), {}).get("ptx_sha256") == \
             idx.get(("twintile_parse", "plain", "sm_90a", spec), {}).get("ptx_sha256")
         row.append("yes" if same else "no")
         rows.append(row)
-    head = ["specialization", "twintile", "twintile, hints", "Triton", "Triton, hints", "nvcc (CUDA C++)",
-            "trace PTX = parse PTX"]
+    head = ["specialization", "twintile", "twintile, hints", "Triton", "Triton, hints", "CuTe DSL, aligned",
+            "nvcc (CUDA C++)", "trace PTX = parse PTX"]
     checks = cg.get("triton_checks", [])
     ok = sum(c["check"] == "ok" for c in checks)
     unchecked = [c for c in checks if c["check"].startswith("unchecked")]
@@ -172,6 +176,8 @@ def codegen(cg):
             f"\nInstructions: PTX instruction statements of the kernel (ptx_stats.py, one rule for every producer). "
             f"Registers: {cg['config']['ptxas_why']}, `{cg['config'].get('ptxas_version')}`. hints: twintile's "
             "--assume-aligned '*' --assume-divisible '*', and Triton's divisibility-16 hints on the same parameters. "
+            "CuTe DSL: vector_add and softmax written one element per access (no TiledCopy), tensors assumed "
+            "16-byte aligned; compiled, not run (CuTe has no CPU mode). "
             "nvcc: the handwritten CUDA baselines (vector_add, softmax, layernorm; vector and scalar paths both "
             f"counted). Geometric mean over the {len(ratios_t)} specializations, twintile / Triton with hints: "
             f"{ratio(gm)} instructions, {ratio(gm_regs)} registers." + checked + missing_note(cg))
@@ -207,7 +213,8 @@ def codegen_dynamic(cg):
 
 def codegen_classes(cg, spec):
     idx = R.codegen_index(cg)
-    producers = [("twintile_parse", "assumed", "twintile"), ("triton", "assumed", "Triton"), ("nvcc", "plain", "nvcc")]
+    producers = [("twintile_parse", "assumed", "twintile"), ("triton", "assumed", "Triton"),
+                 ("cute", "assumed", "CuTe DSL"), ("nvcc", "plain", "nvcc")]
     present = [(p, v, label) for p, v, label in producers if (p, v, "sm_90a", spec) in idx]
     classes = sorted({c for p, v, _ in present for c in idx[(p, v, "sm_90a", spec)]["classes"]})
     rows = [[c] + [str(idx[(p, v, "sm_90a", spec)]["classes"].get(c, 0)) for p, v, _ in present] for c in classes]

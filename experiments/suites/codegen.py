@@ -10,7 +10,8 @@ pointers are 16-byte aligned and integers divisible by 16 (`assumed`:
 (experiments/baselines/triton_kernels.py), without hints and with Triton's
 divisibility-16 hints on the same parameters, which is what its JIT derives
 from such arguments — each Triton kernel first checked against twintile's
-interpreter on the same inputs (triton_check.py); nvcc's PTX of the handwritten CUDA baselines
+interpreter on the same inputs (triton_check.py); CuTe DSL's PTX of vector_add
+and softmax (cute_kernels.py, with and without 16-byte alignment assumed); nvcc's PTX of the handwritten CUDA baselines
 (experiments/baselines/*.cu) where one exists. Every PTX is measured by
 ptx_stats.py (instructions by class, selected opcodes, global access widths)
 and one ptxas for all (registers, spills, stack, shared memory): Triton's
@@ -149,6 +150,30 @@ def triton_checks(kernels, progress):
     return rows
 
 
+def cute_rows(kernels, ptxas, out, progress):
+    """CuTe DSL's PTX of the kernels cute_kernels.py has (vector_add, softmax)."""
+    specs = [s for _, _, ss in kernels for s in ss if s.split("<")[0] in ("vector_add", "softmax")]
+    rows = []
+    if not specs:
+        return rows
+    for arch in TARGETS:
+        for variant in ("plain", "assumed"):
+            progress.step(f"CuTe DSL {arch} {variant}: {len(specs)} specializations")
+            d = out / f"cute-{variant}-{arch}"
+            cmd = [common.venv_python(), str(common.BASELINES / "cute_compile.py"), *specs, "--arch", arch,
+                   "--ptx-dir", str(d)] + (["--assume"] if variant == "assumed" else [])
+            results, err, _ = common.run_json_lines(cmd, check=False)
+            by_spec = {r["spec"]: r for r in results if "spec" in r}
+            for spec in specs:
+                base = {"producer": "cute", "variant": variant, "arch": arch, "spec": spec}
+                r = by_spec.get(spec)
+                if r is None or "error" in r:
+                    rows.append({**base, "error": (r or {}).get("error", err[-1000:])})
+                    continue
+                rows.append({**base, **measure(d / f"{common.spec_file_name(spec)}.ptx", "", arch, ptxas)})
+    return rows
+
+
 def nvcc_rows(kernels, ptxas, out, progress):
     nvcc = common.cuda_tool("nvcc")
     wanted = {s for _, _, ss in kernels for s in ss}
@@ -186,9 +211,12 @@ def main(argv=None):
         missing["triton"] = why
     if not common.cuda_tool("nvcc"):
         missing["nvcc"] = "nvcc not found (run scripts/setup)"
+    if (why := common.baseline_missing("cutlass")):
+        missing["cute"] = why
     out = common.scratch("codegen")
     n_specs = sum(len(s) for _, _, s in kernels)
     progress = common.Progress(n_specs * (len(TARGETS) + 1) + (0 if "triton" in missing else 5) +
+                               (0 if "cute" in missing else 4) +
                                (0 if "nvcc" in missing else 2), "codegen")
     rows = twintile_rows(kernels, ptxas, out, progress)
     dynamic = dynamic_rows(kernels, progress)
@@ -196,6 +224,8 @@ def main(argv=None):
     if "triton" not in missing:
         rows += triton_rows(kernels, ptxas, out, progress)
         checks = triton_checks(kernels, progress)
+    if "cute" not in missing:
+        rows += cute_rows(kernels, ptxas, out, progress)
     if "nvcc" not in missing:
         rows += nvcc_rows(kernels, ptxas, out, progress)
     version = None

@@ -129,6 +129,7 @@ def environment():
         "ptxas": _ptxas_release(ptxas) if ptxas else None,
         "triton": _python_version("triton"),
         "jax": _python_version("jax"),
+        "cutlass": _python_version("cutlass"),
         "python": _version([venv_python(), "--version"]),
         "gpu": gpu_present(),
     }

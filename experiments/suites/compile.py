@@ -14,7 +14,7 @@ Four parts, all written raw to experiments/results/compile.json:
            AST to TTIR, TTIR, TTGIR, LLVM IR, PTX, its ptxas) and Pallas's trace
            and lowering to Triton IR (pallas_probe.py) where a Pallas version
            exists, each Pallas kernel first checked against twintile's interpreter
-           on the same inputs.
+           on the same inputs; CuTe DSL's compiles of vector_add and softmax.
   sweep    the 12 softmax variants (f16/bf16/f32 x BLOCK 128..1024), source to
            PTX, as whole processes, interleaved in one run: twintile parse and
            twintile trace (one driver process per variant, as the driver works
@@ -74,6 +74,17 @@ def run_pallas(specs, reps):
     return rows
 
 
+CUTE_KERNELS = ("vector_add", "softmax")
+
+
+def run_cute(specs, reps):
+    cmd = [common.venv_python(), str(common.BASELINES / "cute_compile.py"), *specs, "--reps", str(reps), "--warmup"]
+    rows, err, code = common.run_json_lines(cmd, check=False)
+    if not rows:
+        raise RuntimeError(f"cute_compile.py failed: {err[-2000:]}")
+    return rows
+
+
 def phases(kernels, reps, missing):
     """Per specialization and front end, every phase, in process."""
     samples = []
@@ -99,7 +110,13 @@ def phases(kernels, reps, missing):
         if import_ok:
             print(f"[compile phases] Pallas: {len(import_ok)} specializations x {reps}", flush=True)
             pallas = run_pallas(import_ok, reps)
-    return {"twintile": samples, "triton": triton, "pallas": pallas}
+    cute = []
+    if not missing.get("cute"):
+        cute_specs = [s for s in all_specs if s.split("<")[0] in CUTE_KERNELS]
+        if cute_specs:
+            print(f"[compile phases] CuTe DSL: {len(cute_specs)} specializations x {reps}", flush=True)
+            cute = run_cute(cute_specs, reps)
+    return {"twintile": samples, "triton": triton, "pallas": pallas, "cute": cute}
 
 
 def sweep(reps, missing):
@@ -134,6 +151,13 @@ def sweep(reps, missing):
             raise RuntimeError(f"triton_compile.py failed: {err[-2000:]}")
         return secs
 
+    def cute_run():
+        secs, code, err = common.timed_process([common.venv_python(), str(common.BASELINES / "cute_compile.py"),
+                                                *SWEEP])
+        if code != 0:
+            raise RuntimeError(f"cute_compile.py failed: {err[-2000:]}")
+        return secs
+
     def pallas_run():
         secs, code, err = common.timed_process([common.venv_python(), str(common.BASELINES / "pallas_probe.py"),
                                                 *SWEEP, "--no-check"])
@@ -158,6 +182,8 @@ def sweep(reps, missing):
         systems["triton"] = triton_run
     if not missing.get("pallas"):
         systems["pallas"] = pallas_run
+    if not missing.get("cute"):
+        systems["cute"] = cute_run
     samples = {name: [] for name in systems}
     order = list(systems)
     progress = common.Progress(reps * len(order), "compile sweep")
@@ -180,7 +206,8 @@ def sweep(reps, missing):
                       "triton": "one Python process: import, 12 ASTSource compiles to PTX and cubin (its ptxas), "
                                 "fresh cache",
                       "pallas": "one Python process: import JAX, 12 pallas_calls traced and lowered to Triton IR "
-                                "(not to PTX: that needs jaxlib for CUDA)"}}
+                                "(not to PTX: that needs jaxlib for CUDA)",
+                      "cute": "one Python process: import CuTe DSL, 12 cute.compile to PTX (fake tensors, no GPU)"}}
 
 
 CHAIN_CPP = """#include <twintile.h>
@@ -305,6 +332,8 @@ def main(argv=None):
         missing["triton"] = why
     if (why := common.baseline_missing("jax")):
         missing["pallas"] = why
+    if (why := common.baseline_missing("cutlass")):
+        missing["cute"] = why
     if not common.cuda_tool("nvcc"):
         missing["nvcc"] = "nvcc not found (run scripts/setup)"
     for k, why in missing.items():

@@ -58,10 +58,14 @@ def check_compile(r):
         expect(sizes == set(r[key]["sizes"]), f"{key}: sizes {sizes}")
         expect(all(positive(s["total_s"]) and s["total_s"] >= s["frontend_s"] for s in r[key]["samples"]),
                f"{key}: a total below its front end")
-    for base, system in (("triton", "triton"), ("pallas", "pallas"), ("nvcc", "nvcc")):
+    for base, system in (("triton", "triton"), ("pallas", "pallas"), ("nvcc", "nvcc"), ("cute", "cute")):
         if base in r["missing"]:
             continue
         expect(len(sweep.get(system, [])) == reps, f"sweep has no {system} samples")
+    if "cute" not in r["missing"]:
+        cute = [c for c in r["phases"]["cute"] if "spec" in c]
+        expect(cute and all(positive(c.get("seconds")) and c["ptx_bytes"] > 500 for c in cute),
+               f"CuTe DSL phase rows: {cute[:2]}")
     if "pallas" not in r["missing"]:
         checks = [p for p in r["phases"]["pallas"] if "check" in p]
         expect(checks and all(p["check"] == "ok" and p["against"] == "twintile interpreter" for p in checks),
@@ -86,6 +90,10 @@ def check_codegen(r):
     if "triton" not in r["missing"]:
         tri = [x for x in rows if x["producer"] == "triton"]
         expect(len(tri) == 4 and all("error" not in x for x in tri), f"Triton rows: {tri[:1]}")
+        if "cute" not in r["missing"]:
+            cute = [x for x in rows if x["producer"] == "cute"]
+            expect(len(cute) == 4 and all("error" not in x and x["instructions"] > 20 for x in cute),
+                   f"CuTe DSL rows: {cute[:1]}")
         checks = r["triton_checks"]
         expect(len(checks) == 1 and checks[0]["check"] == "ok" and checks[0]["elements"] > 0,
                f"the Triton kernel does not agree with twintile's interpreter: {checks}")

@@ -12,7 +12,8 @@ compared (f32 within 1e-4 relative, f16 and bf16 within their rounding,
 integers exactly). Prints one JSON object per spec: {"spec", "check": "ok" |
 what differed | "unchecked: why", "elements"}. Triton's interpreter reads tensors through a
 small NumPy-backed stand-in for a torch tensor (HostTensor below), so
-PyTorch is not needed.
+PyTorch is not needed. Triton's interpreter runs no libdevice function, so
+libdevice.tanh (gelu's) is given the identity 2 sigmoid(2x) - 1 for the check.
 """
 import argparse
 import json
@@ -131,10 +132,17 @@ def compare(ours, theirs, t):
     return f"{len(bad)} of {len(ours)} elements differ (first at {i}: twintile {ours[i]}, Triton {theirs[i]})"
 
 
+def _interpreted_tanh(x):
+    """tanh for Triton's interpreter, which runs no libdevice function: 2 sigmoid(2x) - 1, exactly tanh."""
+    return 2.0 * tl.sigmoid(2.0 * x) - 1.0
+
+
+# In this process kernels only run in the interpreter; the compiled gelu keeps libdevice's tanh.
+K.libdevice.tanh = _interpreted_tanh
+
+
 def check(spec, probe, work):
     name, _ = K.parse_spec(spec)
-    if name in K.INTERPRETER_CANNOT:
-        return f"unchecked: {K.INTERPRETER_CANNOT[name]}", 0
     fn, params, _ = K.KERNELS[name]
     _, signature, constexprs, _ = K.specialize(spec)
     rng = np.random.default_rng(sum(map(ord, spec)))

@@ -150,10 +150,11 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
     r.notes.push_back("libdevice not found (run scripts/setup or set TWINTILE_LIBDEVICE): math uses fast approximations");
   }
   optimize(*module, options.arch);
+  phase("optimize");
   if (std::string bad = verify(*module); !bad.empty())
     refuse(func, "internal error: the optimized LLVM IR does not verify: " + bad);
   r.llvmIR = print(*module);
-  phase("optimize");
+  phase("verify");
   r.ptx = emitPtx(*module, options.arch);
   r.manifest = manifestOf(func, options, shared);
   phase("nvptx");

@@ -71,7 +71,7 @@ struct Manifest {
 
 /// Wall time of one step of the backend's pipeline.
 struct PhaseTime {
-  std::string name;  // lower, libdevice, optimize, nvptx, ptxas
+  std::string name;  // lower, libdevice, optimize, verify (and print the LLVM IR), nvptx, ptxas
   double seconds = 0;
 };
 

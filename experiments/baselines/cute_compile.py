@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Compile CuTe DSL kernels (cute_kernels.py) to PTX without a GPU, in one process, timed.
 
+cute.compile always assembles a cubin too (its JIT executes binaries), so
+the times include that step, as Triton's include its ptxas.
+
     cute_compile.py SPEC... [--arch sm_90a|sm_80] [--assume] [--ptx-dir DIR] [--reps N] [--warmup]
 
 Each SPEC ('softmax<f16,1024>') is compiled by cute.compile with fake tensors

@@ -41,20 +41,34 @@ def key_spec(specs):
     return specs[0] if specs else None
 
 
+ENVIRONMENT = ("date", "cpu", "cores", "commit", "llvm", "nvcc", "triton", "jax", "cutlass", "ptxas")
+
+
 def environment_facts(res):
-    f = {}
+    """The machine and tools (from the first result file), and the commit each suite ran at."""
+    f = dict.fromkeys(ENVIRONMENT, NA)
     env = next((r["environment"] for r in res.values() if "environment" in r), None)
     if env:
         f.update(date=env["date"][:10], cpu=env.get("cpu") or NA, cores=str(env.get("cores")),
-                 commit=str(env.get("git_commit"))[:10], llvm=env.get("llvm") or NA, nvcc=env.get("nvcc") or NA,
+                 llvm=env.get("llvm") or NA, nvcc=env.get("nvcc") or NA,
                  triton=env.get("triton") or "not installed", jax=env.get("jax") or "not installed",
-                 cutlass=env.get("cutlass") or "not installed",
-                 ptxas=env.get("ptxas") or NA)
+                 cutlass=env.get("cutlass") or "not installed", ptxas=env.get("ptxas") or NA)
+    by_commit = {}
+    for suite, r in res.items():
+        if "environment" in r:
+            e = r["environment"]
+            key = str(e.get("git_commit"))[:10] + (" (modified)" if e.get("git_dirty") else "")
+            by_commit.setdefault(key, []).append(suite)
+    if len(by_commit) == 1:
+        f["commit"] = f"`{next(iter(by_commit))}`"
+    elif by_commit:
+        f["commit"] = "; ".join(f"`{c}` for {', '.join(s)}" for c, s in by_commit.items())
     return f
 
 
 def compile_facts(c):
-    f = {"reps": str(c["config"]["reps"]), "run_kind": "quick" if c["config"].get("quick") else "full"}
+    config = c.get("config", {})
+    f = {"reps": str(config.get("reps", NA)), "run_kind": "quick" if config.get("quick") else "full"}
     s = R.sweep_summary(c)
     med = {k: v["median"] for k, v in s.items()}
     for k in ("twintile_parse", "twintile_trace", "twintile_parse_one_process", "twintile_trace_one_process", "nvcc",
@@ -123,8 +137,8 @@ def codegen_facts(cg):
     f["triton_checked_ok"] = str(sum(c["check"] == "ok" for c in checks))
     f["triton_checked"] = str(len(checks))
     f["triton_unchecked"] = str(sum(c["check"].startswith("unchecked") for c in checks))
+    f["dynamic_launches"] = str(len(cg.get("dynamic", [])))  # failed launches count, as disagreements
     dyn = [d for d in cg.get("dynamic", []) if "profile" in d]
-    f["dynamic_launches"] = str(len(dyn))
     f["dynamic_agree"] = str(sum(d["agrees_with_interpreter"] for d in dyn))
     conflicted = sorted({d["spec"] for d in dyn if d["profile"]["shared_wavefronts"] >
                          d["profile"]["shared_ideal_wavefronts"]})
@@ -138,7 +152,7 @@ def codegen_facts(cg):
         f[f"sector_use_{variant}"] = _f(100 * used / (32 * sec) if sec else None, ".0f")
     idx = R.codegen_index(cg)
     plain = [R.registers(idx.get(("twintile_parse", "plain", "sm_90a", s))) for s in
-             {r["spec"] for r in cg["rows"]}]
+             {r["spec"] for r in cg.get("rows", [])}]
     f["same_ptx_both_frontends"] = str(sum(
         1 for (p, v, a, s), row in idx.items() if p == "twintile_parse" and
         idx.get(("twintile_trace", v, a, s), {}).get("ptx_sha256") == row["ptx_sha256"]))
@@ -150,28 +164,23 @@ def codegen_facts(cg):
 def expressiveness_facts(ex):
     f = {}
     summ = R.expressiveness_summary(ex)
-    for system, m in summ.items():
-        f[f"{system}_accepted"] = str(m["accepted"])
-        f[f"{system}_refused"] = str(m["refused"])
-        f[f"{system}_cases"] = str(m["cases"])
-        f[f"{system}_suggests"] = str(m["suggests"])
-        if m["located"] is not None:
-            f[f"{system}_located"] = str(m["located"])
+    for system in ("twintile_parse", "twintile_trace", "triton", "pallas"):
+        m = summ.get(system)
+        for key in ("accepted", "refused", "cases", "suggests", "located"):
+            value = m.get(key) if m else None
+            f[f"{system}_{key}"] = NA if value is None else str(value)
     return f
 
 
 def gpu_facts(g):
-    return {"gpu_runs": str(len(g.get("runs", [])))}
+    return {"gpu_runs": str(len(g.get("runs", []))) if g else NA}
 
 
 def facts(res):
+    """Every name the template may use; what a missing result file cannot give reads NA."""
     f = environment_facts(res)
-    if "compile" in res:
-        f.update(compile_facts(res["compile"]))
-    if "codegen" in res:
-        f.update(codegen_facts(res["codegen"]))
-    if "expressiveness" in res:
-        f.update(expressiveness_facts(res["expressiveness"]))
-    if "gpu" in res:
-        f.update(gpu_facts(res["gpu"]))
+    f.update(compile_facts(res.get("compile", {})))
+    f.update(codegen_facts(res.get("codegen", {})))
+    f.update(expressiveness_facts(res.get("expressiveness", {})))
+    f.update(gpu_facts(res.get("gpu", {})))
     return f

@@ -24,7 +24,7 @@ def compile_phases(c, path):
                                       "matmul<64,64,32>", "flash_attention<64,64,64>")] or specs[:5]
     phases = [("parse_s", "parse"), ("walk_s", "walk"), ("host_compile_s", "host compile"), ("trace_s", "trace"),
               ("cleanup_s", "IR cleanup"), ("lower_s", "lower"), ("libdevice_s", "libdevice"),
-              ("optimize_s", "LLVM opt"), ("nvptx_s", "NVPTX")]
+              ("optimize_s", "LLVM opt"), ("verify_s", "verify, print"), ("nvptx_s", "NVPTX")]
     fig, ax = plt.subplots(figsize=(7.5, 3.6))
     labels, x = [], 0
     cmap = plt.get_cmap("tab10")

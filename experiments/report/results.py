@@ -36,8 +36,8 @@ def geomean(xs):
 # --- compile ------------------------------------------------------------------
 
 TWINTILE_PHASES = ("parse_s", "walk_s", "host_compile_s", "host_cached_s", "trace_s", "cleanup_s", "lower_s",
-                   "libdevice_s", "optimize_s", "nvptx_s", "ptxas_s", "backend_s")
-BACKEND_TO_PTX = ("lower_s", "libdevice_s", "optimize_s", "nvptx_s")
+                   "libdevice_s", "optimize_s", "verify_s", "nvptx_s", "ptxas_s", "backend_s")
+BACKEND_TO_PTX = ("lower_s", "libdevice_s", "optimize_s", "verify_s", "nvptx_s")
 
 
 def phase_medians(compile_result):

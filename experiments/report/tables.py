@@ -52,12 +52,14 @@ def compile_frontends(c):
         rows.append([f"`{spec}`", ms(p.get("parse_s")), ms(n.get("parse_s")), ms(p.get("walk_s")),
                      ms(t.get("host_compile_s")), ms(t.get("host_cached_s")), ms(t.get("trace_s")),
                      ms(tri.get(spec, {}).get("ast")), ms(pal.get(spec, {}).get("trace_s"))])
-    head = ["specialization", "parse", "parse, no PCH", "walk", "host compile", "cached load", "trace",
+    head = ["specialization", "parse", "parse, no PCH", "walk", "host compile", "cache hit", "trace",
             "Triton AST→TTIR", "Pallas trace"]
     return ("### Front ends, per specialization (ms, median)\n\n" + env_line(c) + "\n" + table(head, rows) +
             "\nparse: Clang 19 in-process with the precompiled language header (and without it); walk: the "
             "instantiated AST to tile IR. host compile: clang++ compiles the kernel file as a shared object (cold); "
-            "cached load: the same from the cache; trace: running the kernel on abstract values. Each sample is a "
+            "cache hit: the same kernel traced again in that process from the warm cache, less the trace (hashing and "
+            "the lookup; the object is already loaded, so a new process's dlopen is not in it); trace: running the "
+            "kernel on abstract values. Each sample is a "
             f"process of its own (compile_probe) after one untimed warm-up run in it; {c['config']['reps']} "
             "repetitions, interleaved." + missing_note(c))
 
@@ -74,15 +76,16 @@ def compile_backend(c):
         to_ptx = sum(p.get(k) or 0 for k in R.BACKEND_TO_PTX) if p else None
         t = tri.get(spec, {})
         rows.append([f"`{spec}`", ms(p.get("cleanup_s")), ms(p.get("lower_s")), ms(p.get("libdevice_s")),
-                     ms(p.get("optimize_s")), ms(p.get("nvptx_s")), ms(to_ptx), ms(p.get("ptxas_s")),
-                     ms(t.get("to_ptx")), ms(t.get("cubin")), ms(cute.get(spec))])
-    head = ["specialization", "IR cleanup", "lower", "libdevice", "LLVM opt", "NVPTX", "twintile → PTX",
-            "ptxas", "Triton → PTX", "Triton's ptxas", "CuTe DSL → PTX"]
+                     ms(p.get("optimize_s")), ms(p.get("verify_s")), ms(p.get("nvptx_s")), ms(to_ptx),
+                     ms(p.get("ptxas_s")), ms(t.get("to_ptx")), ms(t.get("cubin")), ms(cute.get(spec))])
+    head = ["specialization", "IR cleanup", "lower", "libdevice", "LLVM opt", "verify, print", "NVPTX",
+            "twintile → PTX", "ptxas", "Triton → PTX", "Triton's ptxas", "CuTe DSL → cubin"]
     return ("### Backend, per specialization (ms, median)\n\n" + table(head, rows) +
-            "\ntwintile → PTX: lower + libdevice + LLVM opt + NVPTX, uncached. Triton → PTX: its whole compile "
+            "\ntwintile → PTX: lower + libdevice + LLVM opt + verify and print the LLVM IR + NVPTX, uncached. Triton → PTX: its whole compile "
             "(AST → TTIR → TTGIR → LLVM IR → PTX) in one warm process, fresh cache, without its ptxas step. "
-            "CuTe DSL → PTX: `cute.compile` (AST preprocessing, tracing, its MLIR pipeline, PTX) in one warm "
-            "process, its cache bypassed; vector_add and softmax only."
+            "CuTe DSL → cubin: `cute.compile` (AST preprocessing, tracing, its MLIR pipeline, PTX, and the "
+            "assembly to a cubin it always makes) in one warm process, its cache bypassed; vector_add and "
+            "softmax only."
             + missing_note(c))
 
 
@@ -112,7 +115,7 @@ def compile_sweep(c):
             table(["system", "median", "min–max", "speed vs nvcc"], rows) +
             f"\nsoftmax over f16/bf16/f32 × BLOCK 128/256/512/1024; {s[next(iter(s))]['n']} interleaved "
             "repetitions in one run. speed vs nvcc: nvcc's median over the system's (above 1: faster than "
-            "nvcc). No system runs ptxas here except Triton, whose compile always ends in a cubin."
+            "nvcc). No system runs ptxas here except Triton and CuTe DSL, whose compiles always end in a cubin."
             + missing_note(c))
 
 
@@ -203,8 +206,8 @@ def codegen_dynamic(cg):
     head = ["specialization", "variant", "warp instructions", "global requests", "32-byte sectors",
             "bytes used per sector", "shared requests", "shared wavefronts / ideal", "= interpreter"]
     return ("### One launch in the PTX emulator: twintile's PTX, sm_90a (dynamic counts)\n\n" + table(head, rows) +
-            "\nOne launch per specialization (`experiments/kernels/launches.py`: three rows or programs, ragged "
-            "edges; with `assumed`, sizes divisible by 16 as the promises require), profiled by the emulator "
+            "\nOne launch per specialization (`experiments/kernels/launches.py`: three rows or programs, sizes "
+            "divisible by 16 as the promises require, the same launch for both variants), profiled by the emulator "
             "(`twintile run --profile`; the model is in `runtime/EmuProfile.cpp`): warp-level instructions issued, "
             "global requests and the 32-byte sectors they touch (bytes used per sector: 100% is perfect "
             "coalescing), shared-memory wavefronts over the conflict-free ideal (1.00×: no bank conflicts). "

@@ -17,7 +17,8 @@ ptx_stats.py (instructions by class, selected opcodes, global access widths)
 and one ptxas for all (registers, spills, stack, shared memory): Triton's
 bundled ptxas when present (it accepts Triton's newer PTX ISA), else CUDA's.
 And one launch of twintile's PTX per specialization (experiments/kernels/
-launches.py) in the PTX emulator, profiled: warp-level instructions executed by
+launches.py, sizes divisible by 16 so that the same launch serves the code
+compiled with and without the promises) in the PTX emulator, profiled: warp-level instructions executed by
 class, global requests and 32-byte sectors, shared-memory wavefronts against the
 conflict-free ideal (runtime/EmuProfile.cpp states the model), checked against
 the interpreter on the same launch.
@@ -116,8 +117,10 @@ def dynamic_rows(kernels, progress):
     for _, file, specs in kernels:
         for spec in specs:
             progress.step(f"{spec}: one launch in the PTX emulator, profiled (plain, assumed)")
+            # One launch for both variants (sizes divisible by 16, which the promises need), so
+            # that their counts compare like with like.
+            grid, sizes, scalars = launches.launch(spec, divisible=True)
             for variant in ("plain", "assumed"):
-                grid, sizes, scalars = launches.launch(spec, divisible=variant == "assumed")
                 cmd = [twintile, "run", "--frontend=parse", str(file), "--kernel", spec, "--profile",
                        "--grid", ",".join(map(str, grid))]
                 for name, count in sizes.items():

@@ -207,7 +207,8 @@ def sweep(reps, missing):
                                 "fresh cache",
                       "pallas": "one Python process: import JAX, 12 pallas_calls traced and lowered to Triton IR "
                                 "(not to PTX: that needs jaxlib for CUDA)",
-                      "cute": "one Python process: import CuTe DSL, 12 cute.compile to PTX (fake tensors, no GPU)"}}
+                      "cute": "one Python process: import CuTe DSL, 12 cute.compile to PTX and the cubin it always "
+                              "makes (fake tensors, no GPU)"}}
 
 
 CHAIN_CPP = """#include <twintile.h>
@@ -284,7 +285,11 @@ def triton_frontend_and_total(rows):
 
 def scaling(kind, sizes, reps, missing):
     """Front-end and total time against kernel size (stages) or specialization count (specs)."""
-    work = Path(tempfile.mkdtemp(prefix=f"twintile-scaling-{kind}-"))
+    with tempfile.TemporaryDirectory(prefix=f"twintile-scaling-{kind}-") as tmp:
+        return _scaling(kind, sizes, reps, missing, Path(tmp))
+
+
+def _scaling(kind, sizes, reps, missing, work):
     samples = []
     progress = common.Progress(reps * len(sizes), f"compile scaling ({kind})")
     for rep in range(reps):

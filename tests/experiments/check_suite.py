@@ -41,7 +41,7 @@ def check_compile(r):
     expect(not any("error" in s for s in samples), "a compile_probe sample has an error")
     for s in samples:
         if s["system"] == "parse":
-            for k in ("parse_s", "walk_s", "cleanup_s", "lower_s", "optimize_s", "nvptx_s", "backend_s"):
+            for k in ("parse_s", "walk_s", "cleanup_s", "lower_s", "optimize_s", "verify_s", "nvptx_s", "backend_s"):
                 expect(positive(s.get(k)), f"parse sample without a positive {k}: {s}")
             expect(s["ops"] > 3 and s["ptx_bytes"] > 500, f"parse sample compiled nothing: {s}")
         if s["system"] == "trace":

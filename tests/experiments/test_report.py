@@ -103,6 +103,12 @@ class Paper(unittest.TestCase):
         with self.assertRaises(KeyError):
             P.render("{{no_such_fact}}", {}, {})
 
+    def test_a_missing_result_file_reads_n_a(self):
+        template = (ROOT / "paper" / "paper.md.in").read_text()
+        text = P.render(template, F.facts({"gpu": load("gpu")}), {})
+        self.assertIn("n/a", text)
+        self.assertNotIn("{{", text)
+
     def test_missing_table_is_said(self):
         self.assertTrue(P.render("{{table:nope.md}}", {}, {}).endswith("\n*(not measured in this run)*"))
 

@@ -146,10 +146,29 @@ def codegen_facts(cg):
     for variant in ("plain", "assumed"):
         rows = [d["profile"] for d in dyn if d["variant"] == variant]
         req = sum(p["global_requests"] for p in rows)
-        sec = sum(p["global_sectors"] for p in rows)
         used = sum(p["global_bytes"] for p in rows)
         f[f"bytes_per_request_{variant}"] = _f(used / req if req else None, ".0f")
-        f[f"sector_use_{variant}"] = _f(100 * used / (32 * sec) if sec else None, ".0f")
+
+    def use(p):  # the share of each touched sector the lanes asked for, in percent
+        return 100 * p["global_bytes"] / (32 * p["global_sectors"]) if p["global_sectors"] else None
+
+    per_spec = {}
+    for d in dyn:
+        per_spec.setdefault(d["spec"], {})[d["variant"]] = use(d["profile"])
+    up, down, same = [], [], 0
+    for spec, u in per_spec.items():
+        a, b = u.get("plain"), u.get("assumed")
+        if a is None or b is None:
+            continue
+        if b > a + 1:
+            up.append(f"`{spec}` ({a:.0f}% → {b:.0f}%)")
+        elif b < a - 1:
+            down.append(f"`{spec}` ({a:.0f}% → {b:.0f}%)")
+        else:
+            same += 1
+    f["sector_use_same"] = str(same)
+    f["sector_use_up"] = ", ".join(up) if up else "none"
+    f["sector_use_down"] = ", ".join(down) if down else "none"
     idx = R.codegen_index(cg)
     plain = [R.registers(idx.get(("twintile_parse", "plain", "sm_90a", s))) for s in
              {r["spec"] for r in cg.get("rows", [])}]

@@ -12,6 +12,23 @@ std::string where(const Op &op) {
   return "'" + std::string(op.name()) + "' at " + toString(op.loc.pos);
 }
 
+/// Which meta-parameter differs, with both values (meta lists are ordered).
+std::string metaDifference(const std::vector<std::pair<std::string, Attr>> &a,
+                           const std::vector<std::pair<std::string, Attr>> &b) {
+  size_t n = std::min(a.size(), b.size());
+  for (size_t i = 0; i < n; ++i) {
+    if (a[i].first != b[i].first)
+      return "meta-parameter " + std::to_string(i) + " differs: " + a[i].first + " = " + toString(a[i].second) +
+             " vs " + b[i].first + " = " + toString(b[i].second);
+    if (!(a[i].second == b[i].second))
+      return "meta-parameter '" + a[i].first + "' differs: " + toString(a[i].second) + " vs " +
+             toString(b[i].second);
+  }
+  const auto &longer = a.size() > b.size() ? a : b;
+  return "meta-parameter '" + longer[n].first + "' = " + toString(longer[n].second) + " is only in the " +
+         (a.size() > b.size() ? "first" : "second") + " function";
+}
+
 class Comparer {
 public:
   std::optional<std::string> run(const Func &a, const Func &b, EquivalenceOptions opts) {
@@ -20,7 +37,7 @@ public:
     if (opts.compareMeta) {
       if (a.numWarps != b.numWarps)
         return "num_warps differs: " + std::to_string(a.numWarps) + " vs " + std::to_string(b.numWarps);
-      if (a.meta != b.meta) return "meta-parameters differ";
+      if (a.meta != b.meta) return metaDifference(a.meta, b.meta);
     }
     if (a.numParams() != b.numParams())
       return "parameter counts differ: " + std::to_string(a.numParams()) + " vs " +

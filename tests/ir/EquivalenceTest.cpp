@@ -101,7 +101,11 @@ TEST_CASE("names and meta-parameters count unless told otherwise", "[equivalence
 
   std::string otherMeta = replaceOnce(kBase, "BLOCK = 64", "BLOCK = 128");
   REQUIRE(diff(kBase, otherMeta));
-  CHECK(*diff(kBase, otherMeta) == "meta-parameters differ");
+  CHECK(*diff(kBase, otherMeta) == "meta-parameter 'BLOCK' differs: 64 vs 128");
+  std::string renamedMeta = replaceOnce(kBase, "BLOCK = 64", "WIDTH = 64");
+  CHECK(*diff(kBase, renamedMeta) == "meta-parameter 0 differs: BLOCK = 64 vs WIDTH = 64");
+  std::string moreMeta = replaceOnce(kBase, "BLOCK = 64", "BLOCK = 64, T = \"f16\"");
+  CHECK(*diff(kBase, moreMeta) == "meta-parameter 'T' = \"f16\" is only in the second function");
   CHECK_FALSE(diff(kBase, otherMeta, {.compareMeta = false}).has_value());
 }
 

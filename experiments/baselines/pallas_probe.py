@@ -27,7 +27,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def tolerance(dtype_name):
@@ -36,28 +35,17 @@ def tolerance(dtype_name):
 
 def against_interpreter(spec, fn, inputs, probe):
     """None if the Pallas kernel's output equals the corpus kernel's in twintile's interpreter, else why."""
-    import subprocess
     import tempfile
     import numpy as np
+    import oracle
     import pallas_kernels
     theirs = np.asarray(fn(*inputs))
     grid, args, output = pallas_kernels.corpus_launch(spec, [np.asarray(x) for x in inputs])
-    name = spec.split("<")[0]
     with tempfile.TemporaryDirectory() as work:
-        work = Path(work)
-        launch = {"file": str(ROOT / "experiments" / "kernels" / f"{name}.cpp"), "spec": spec, "grid": list(grid),
-                  "args": {}}
-        for p, v in args.items():
-            if isinstance(v, np.ndarray):
-                v.tofile(work / f"{p}.bin")
-                launch["args"][p] = {"in": str(work / f"{p}.bin"), "out": str(work / f"{p}.out.bin")}
-            else:
-                launch["args"][p] = v
-        (work / "launch.json").write_text(json.dumps(launch))
-        proc = subprocess.run([probe, str(work / "launch.json")], capture_output=True, text=True)
-        if proc.returncode != 0:
-            return f"interp_probe failed: {proc.stderr.strip()[-300:]}"
-        ours = np.fromfile(work / f"{output}.out.bin", dtype=theirs.dtype).reshape(theirs.shape)
+        outs, why = oracle.interpret(probe, spec, grid, args, work)
+    if why:
+        return why
+    ours = outs[output].reshape(theirs.shape)
     a, b = ours.astype(np.float32), theirs.astype(np.float32)
     tol = tolerance(str(theirs.dtype))
     finite = np.abs(a[np.isfinite(a)])

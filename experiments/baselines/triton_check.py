@@ -18,7 +18,6 @@ libdevice.tanh (gelu's) is given the identity 2 sigmoid(2x) - 1 for the check.
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -34,6 +33,7 @@ import triton.language as tl  # noqa: E402
 from triton.runtime.jit import TensorWrapper  # noqa: E402
 
 import launches  # noqa: E402
+import oracle  # noqa: E402
 import triton_kernels as K  # noqa: E402
 
 # Storage of each element type: NumPy has no bf16, so it travels as its 16 bits.
@@ -147,20 +147,10 @@ def check(spec, probe, work):
     _, signature, constexprs, _ = K.specialize(spec)
     rng = np.random.default_rng(sum(map(ord, spec)))
     grid, values = inputs(spec, rng)
-    # twintile's interpreter on copies of the inputs.
-    launch_json = {"file": str(ROOT / "experiments" / "kernels" / f"{name}.cpp"), "spec": spec, "grid": list(grid),
-                   "args": {}}
-    for p, _ in params:
-        v = values[p]
-        if isinstance(v, np.ndarray):
-            v.tofile(work / f"{p}.bin")
-            launch_json["args"][p] = {"in": str(work / f"{p}.bin"), "out": str(work / f"{p}.out.bin")}
-        else:
-            launch_json["args"][p] = v
-    (work / "launch.json").write_text(json.dumps(launch_json))
-    proc = subprocess.run([probe, str(work / "launch.json")], capture_output=True, text=True)
-    if proc.returncode != 0:
-        return f"interp_probe failed: {proc.stderr.strip()[-500:]}", 0
+    # twintile's interpreter on copies of the inputs (written out before Triton runs).
+    outs, why = oracle.interpret(probe, spec, grid, {p: values[p] for p, _ in params}, work)
+    if why:
+        return why, 0
     # Triton's interpreter on the originals.
     args = []
     for p, _ in params:
@@ -173,7 +163,7 @@ def check(spec, probe, work):
         v = values[p]
         if not isinstance(v, np.ndarray):
             continue
-        ours = np.fromfile(work / f"{p}.out.bin", dtype=v.dtype)
+        ours = outs[p]
         elements += len(ours)
         why = compare(ours, v, signature[p][1:])
         if why:

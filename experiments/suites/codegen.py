@@ -35,6 +35,7 @@ import common  # noqa: E402
 import ptx_stats  # noqa: E402
 
 TARGETS = ("sm_90a", "sm_80")
+CUTE_KERNELS = ("vector_add", "softmax")  # what experiments/baselines/cute_kernels.py has
 
 
 def pick_ptxas():
@@ -87,24 +88,28 @@ def twintile_rows(kernels, ptxas, out, progress):
     return rows
 
 
-def triton_rows(kernels, ptxas, out, progress):
+def baseline_rows(producer, script, specs, ptxas, out, progress):
+    """A Python baseline's PTX of `specs` for each target, plain and under its alignment hints.
+
+    `script` (in experiments/baselines/) compiles SPEC... with --arch, --ptx-dir and --assume and prints
+    a JSON line per spec (with "kernel", the PTX entry's name, where it knows it)."""
     rows = []
-    specs = [s for _, _, ss in kernels for s in ss]
     for arch in TARGETS:
         for variant in ("plain", "assumed"):
-            progress.step(f"Triton {arch} {variant}: {len(specs)} specializations")
-            d = out / f"triton-{variant}-{arch}"
-            cmd = [common.venv_python(), str(common.BASELINES / "triton_compile.py"), *specs, "--arch", arch,
+            progress.step(f"{producer} {arch} {variant}: {len(specs)} specializations")
+            d = out / f"{producer}-{variant}-{arch}"
+            cmd = [common.venv_python(), str(common.BASELINES / script), *specs, "--arch", arch,
                    "--ptx-dir", str(d)] + (["--assume"] if variant == "assumed" else [])
             results, err, _ = common.run_json_lines(cmd, check=False)
             by_spec = {r["spec"]: r for r in results if "spec" in r}
             for spec in specs:
-                base = {"producer": "triton", "variant": variant, "arch": arch, "spec": spec}
+                base = {"producer": producer, "variant": variant, "arch": arch, "spec": spec}
                 r = by_spec.get(spec)
                 if r is None or "error" in r:
                     rows.append({**base, "error": (r or {}).get("error", err[-1000:])})
                     continue
-                rows.append({**base, **measure(d / f"{common.spec_file_name(spec)}.ptx", r["kernel"], arch, ptxas)})
+                rows.append({**base, **measure(d / f"{common.spec_file_name(spec)}.ptx", r.get("kernel", ""),
+                                               arch, ptxas)})
     return rows
 
 
@@ -153,30 +158,6 @@ def triton_checks(kernels, progress):
     return rows
 
 
-def cute_rows(kernels, ptxas, out, progress):
-    """CuTe DSL's PTX of the kernels cute_kernels.py has (vector_add, softmax)."""
-    specs = [s for _, _, ss in kernels for s in ss if s.split("<")[0] in ("vector_add", "softmax")]
-    rows = []
-    if not specs:
-        return rows
-    for arch in TARGETS:
-        for variant in ("plain", "assumed"):
-            progress.step(f"CuTe DSL {arch} {variant}: {len(specs)} specializations")
-            d = out / f"cute-{variant}-{arch}"
-            cmd = [common.venv_python(), str(common.BASELINES / "cute_compile.py"), *specs, "--arch", arch,
-                   "--ptx-dir", str(d)] + (["--assume"] if variant == "assumed" else [])
-            results, err, _ = common.run_json_lines(cmd, check=False)
-            by_spec = {r["spec"]: r for r in results if "spec" in r}
-            for spec in specs:
-                base = {"producer": "cute", "variant": variant, "arch": arch, "spec": spec}
-                r = by_spec.get(spec)
-                if r is None or "error" in r:
-                    rows.append({**base, "error": (r or {}).get("error", err[-1000:])})
-                    continue
-                rows.append({**base, **measure(d / f"{common.spec_file_name(spec)}.ptx", "", arch, ptxas)})
-    return rows
-
-
 def nvcc_rows(kernels, ptxas, out, progress):
     nvcc = common.cuda_tool("nvcc")
     wanted = {s for _, _, ss in kernels for s in ss}
@@ -218,17 +199,18 @@ def main(argv=None):
         missing["cute"] = why
     out = common.scratch("codegen")
     n_specs = sum(len(s) for _, _, s in kernels)
+    specs = [s for _, _, ss in kernels for s in ss]
+    cute_specs = [] if "cute" in missing else [s for s in specs if s.split("<")[0] in CUTE_KERNELS]
     progress = common.Progress(n_specs * (len(TARGETS) + 1) + (0 if "triton" in missing else 5) +
-                               (0 if "cute" in missing else 4) +
-                               (0 if "nvcc" in missing else 2), "codegen")
+                               (4 if cute_specs else 0) + (0 if "nvcc" in missing else 2), "codegen")
     rows = twintile_rows(kernels, ptxas, out, progress)
     dynamic = dynamic_rows(kernels, progress)
     checks = []
     if "triton" not in missing:
-        rows += triton_rows(kernels, ptxas, out, progress)
+        rows += baseline_rows("triton", "triton_compile.py", specs, ptxas, out, progress)
         checks = triton_checks(kernels, progress)
-    if "cute" not in missing:
-        rows += cute_rows(kernels, ptxas, out, progress)
+    if cute_specs:
+        rows += baseline_rows("cute", "cute_compile.py", cute_specs, ptxas, out, progress)
     if "nvcc" not in missing:
         rows += nvcc_rows(kernels, ptxas, out, progress)
     version = None

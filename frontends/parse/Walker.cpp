@@ -1642,12 +1642,17 @@ private:
   std::map<const Val *, std::pair<std::string, SourceLocation>> parts_;
 };
 
-/// The kernel's meta-parameters: its template arguments, by parameter name.
+/// The kernel's meta-parameters: its template arguments, by parameter name,
+/// spelled as the tracing front end records them from the specialization's
+/// text: integers by value, floats as doubles, types as written without a tag
+/// keyword ("Silu", "act::Gelu"; the language's own types by their short name).
 void recordMeta(const FunctionDecl &kernel, ir::Func &f) {
   const TemplateArgumentList *args = kernel.getTemplateSpecializationArgs();
   const FunctionTemplateDecl *tmpl = kernel.getPrimaryTemplate();
   if (!args || !tmpl) return;
   const TemplateParameterList *params = tmpl->getTemplateParameters();
+  PrintingPolicy policy = kernel.getASTContext().getPrintingPolicy();
+  policy.SuppressTagKeyword = true;
   for (unsigned i = 0; i < args->size() && i < params->size(); ++i) {
     std::string name = params->getParam(i)->getNameAsString();
     const TemplateArgument &a = args->get(i);
@@ -1656,7 +1661,12 @@ void recordMeta(const FunctionDecl &kernel, ir::Func &f) {
     } else if (a.getKind() == TemplateArgument::Type) {
       const CXXRecordDecl *r = recordOf(a.getAsType());
       f.meta.emplace_back(name, ir::Attr::string(r && inNamespace(r, "tt", false) ? r->getNameAsString()
-                                                                                  : a.getAsType().getAsString()));
+                                                                                  : a.getAsType().getAsString(policy)));
+    } else if (a.getKind() == TemplateArgument::StructuralValue && a.getAsStructuralValue().isFloat()) {
+      llvm::APFloat v = a.getAsStructuralValue().getFloat();
+      bool inexact = false;
+      v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &inexact);
+      f.meta.emplace_back(name, ir::Attr::floating(v.convertToDouble()));
     }
   }
 }

@@ -12,6 +12,7 @@
 #include "frontends/trace/Entry.h"
 
 #include <algorithm>
+#include <optional>
 #include <cassert>
 #include <cctype>
 
@@ -131,17 +132,80 @@ std::string spelling(tt::detail::Op op) {
 
 namespace {
 
+/// Integer arithmetic over literals in a template argument ("32+32", "(1<<4)" is
+/// not: + - * / % and parentheses only), as the parsing front end sees its value.
+class IntExpr {
+public:
+  explicit IntExpr(const std::string &t) : t_(t) {}
+  std::optional<long long> value() {
+    std::optional<long long> v = sum();
+    return v && i_ == t_.size() ? v : std::nullopt;
+  }
+
+private:
+  std::optional<long long> sum() {
+    std::optional<long long> v = product();
+    while (v && i_ < t_.size() && (t_[i_] == '+' || t_[i_] == '-')) {
+      char op = t_[i_++];
+      std::optional<long long> r = product();
+      if (!r) return std::nullopt;
+      v = op == '+' ? *v + *r : *v - *r;
+    }
+    return v;
+  }
+  std::optional<long long> product() {
+    std::optional<long long> v = unary();
+    while (v && i_ < t_.size() && (t_[i_] == '*' || t_[i_] == '/' || t_[i_] == '%')) {
+      char op = t_[i_++];
+      std::optional<long long> r = unary();
+      if (!r || (op != '*' && *r == 0)) return std::nullopt;
+      v = op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
+    }
+    return v;
+  }
+  std::optional<long long> unary() {
+    if (i_ < t_.size() && (t_[i_] == '-' || t_[i_] == '+')) {
+      char op = t_[i_++];
+      std::optional<long long> v = unary();
+      return v && op == '-' ? std::optional<long long>(-*v) : v;
+    }
+    if (i_ < t_.size() && t_[i_] == '(') {
+      ++i_;
+      std::optional<long long> v = sum();
+      if (!v || i_ >= t_.size() || t_[i_] != ')') return std::nullopt;
+      ++i_;
+      return v;
+    }
+    size_t start = i_;
+    while (i_ < t_.size() && std::isalnum(static_cast<unsigned char>(t_[i_]))) ++i_;
+    if (start == i_) return std::nullopt;
+    try {
+      size_t used = 0;
+      long long v = std::stoll(t_.substr(start, i_ - start), &used, 0);
+      return used == i_ - start ? std::optional<long long>(v) : std::nullopt;
+    } catch (const std::exception &) {
+      return std::nullopt;
+    }
+  }
+  const std::string &t_;
+  size_t i_ = 0;
+};
+
+/// A template argument's text as the meta attribute the parsing front end
+/// records from the instantiation: integers (and integer arithmetic) by value,
+/// bools as 0/1, floats as doubles (an f suffix rounds to float first), anything
+/// else, types included, as written.
 ir::Attr metaValue(std::string text) {
   text.erase(std::remove_if(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); }), text.end());
   if (text == "true") return ir::Attr::integer(1);
   if (text == "false") return ir::Attr::integer(0);
+  if (std::optional<long long> v = IntExpr(text).value()) return ir::Attr::integer(*v);
   try {
     size_t used = 0;
-    long long v = std::stoll(text, &used, 0);
-    if (used == text.size()) return ir::Attr::integer(v);
     double d = std::stod(text, &used);
-    if (used == text.size() || (used + 1 == text.size() && (text.back() == 'f' || text.back() == 'F')))
-      return ir::Attr::floating(d);
+    if (used == text.size()) return ir::Attr::floating(d);
+    if (used + 1 == text.size() && (text.back() == 'f' || text.back() == 'F'))
+      return ir::Attr::floating(static_cast<float>(d));
   } catch (const std::exception &) {
   }
   return ir::Attr::string(text);

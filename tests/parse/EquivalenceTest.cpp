@@ -127,3 +127,31 @@ TEST_CASE("one parse serves several specializations, and names the ones it has n
   REQUIRE_FALSE(c.ok());
   CHECK(c.error->message == "'vector_add<256>' was not among the specializations parsed");
 }
+
+TEST_CASE("both front ends spell meta-parameters alike", "[parse][equivalence]") {
+  const std::string file = TWINTILE_TESTS_DIR "/parse/meta_spellings.cpp";
+  struct Case {
+    std::string spec;
+    std::vector<std::pair<std::string, ir::Attr>> meta;
+  };
+  const Case cases[] = {
+      {"activated<Silu, 64>", {{"Act", ir::Attr::string("Silu")}, {"B", ir::Attr::integer(64)}}},
+      {"activated<act::Gelu, 64>", {{"Act", ir::Attr::string("act::Gelu")}, {"B", ir::Attr::integer(64)}}},
+      {"activated<Silu, 32+2*16>", {{"Act", ir::Attr::string("Silu")}, {"B", ir::Attr::integer(64)}}},
+      {"scaled<0.5f, 64>", {{"S", ir::Attr::floating(0.5)}, {"B", ir::Attr::integer(64)}}},
+      {"scaled<1.1f, (128-64)>", {{"S", ir::Attr::floating(static_cast<float>(1.1))}, {"B", ir::Attr::integer(64)}}},
+  };
+  for (const Case &c : cases) {
+    INFO(c.spec);
+    twintile::FrontendResult p = twintile::parseKernel(file, c.spec);
+    INFO((p.error ? p.error->str() : std::string()));
+    REQUIRE(p.ok());
+    twintile::FrontendResult t = traceFromFile(file, c.spec);
+    INFO((t.error ? t.error->str() : std::string()));
+    REQUIRE(t.ok());
+    CHECK(p.func->meta == c.meta);
+    CHECK(t.func->meta == c.meta);
+    std::optional<std::string> d = ir::firstDifference(*p.func, *t.func);
+    CHECK_FALSE(d.has_value());
+  }
+}

@@ -137,41 +137,25 @@ def sweep(reps, missing):
             total += secs
         return total
 
-    def nvcc_run():
-        secs, code, err = common.timed_process([nvcc, "-ptx", "-arch=sm_90a", str(common.BASELINES / "softmax.cu"),
-                                                "-o", str(out / "nvcc-softmax.ptx")])
-        if code != 0:
-            raise RuntimeError(f"nvcc failed: {err}")
-        return secs
+    def whole(cmd, what):
+        """A function timing `cmd` as one whole process, start-up included; a failure is an error."""
+        def run():
+            secs, code, err = common.timed_process([str(c) for c in cmd])
+            if code != 0:
+                raise RuntimeError(f"{what} failed on the sweep: {err[-2000:]}")
+            return secs
+        return run
 
-    def triton_run():
-        secs, code, err = common.timed_process([common.venv_python(), str(common.BASELINES / "triton_compile.py"),
-                                                *SWEEP])
-        if code != 0:
-            raise RuntimeError(f"triton_compile.py failed: {err[-2000:]}")
-        return secs
-
-    def cute_run():
-        secs, code, err = common.timed_process([common.venv_python(), str(common.BASELINES / "cute_compile.py"),
-                                                *SWEEP])
-        if code != 0:
-            raise RuntimeError(f"cute_compile.py failed: {err[-2000:]}")
-        return secs
-
-    def pallas_run():
-        secs, code, err = common.timed_process([common.venv_python(), str(common.BASELINES / "pallas_probe.py"),
-                                                *SWEEP, "--no-check"])
-        if code != 0:
-            raise RuntimeError(f"pallas_probe.py failed: {err[-2000:]}")
-        return secs
+    py = common.venv_python()
+    nvcc_run = whole([nvcc, "-ptx", "-arch=sm_90a", common.BASELINES / "softmax.cu", "-o", out / "nvcc-softmax.ptx"],
+                     "nvcc")
+    triton_run = whole([py, common.BASELINES / "triton_compile.py", *SWEEP], "triton_compile.py")
+    cute_run = whole([py, common.BASELINES / "cute_compile.py", *SWEEP], "cute_compile.py")
+    pallas_run = whole([py, common.BASELINES / "pallas_probe.py", *SWEEP, "--no-check"], "pallas_probe.py")
 
     def one_process(frontend):
         # The whole process, start-up included, as nvcc's and Triton's are timed; no ptxas.
-        secs, code, err = common.timed_process([common.tool("compile_probe"), "--frontend", frontend,
-                                                str(softmax_cpp), *SWEEP])
-        if code != 0:
-            raise RuntimeError(f"compile_probe failed on the sweep: {err[-2000:]}")
-        return secs
+        return whole([common.tool("compile_probe"), "--frontend", frontend, softmax_cpp, *SWEEP], "compile_probe")()
 
     systems = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace"),
                "twintile_parse_one_process": lambda: one_process("parse"),

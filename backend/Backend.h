@@ -16,6 +16,7 @@
 #include "backend/Ptxas.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
+#include "runtime/Manifest.h"
 
 #include <optional>
 #include <stdexcept>
@@ -30,14 +31,10 @@ struct BackendError : std::runtime_error {
   explicit BackendError(ir::Diagnostic d) : std::runtime_error(d.message), diag(std::move(d)) {}
 };
 
-/// What the caller asserts about one kernel parameter. These are part of the
-/// specialization (and of the cache key): code compiled under an assumption
-/// is only correct for arguments that satisfy it, and the runtime checks it.
-struct ParamAssumption {
-  bool aligned16 = false;    // a pointer: its address is a multiple of 16 bytes
-  bool divisible16 = false;  // an integer: its value is a multiple of 16
-  friend bool operator==(const ParamAssumption &, const ParamAssumption &) = default;
-};
+/// What the caller asserts about one kernel parameter, and the launch
+/// manifest: the runtime's formats, which the backend writes.
+using runtime::ParamAssumption;
+using runtime::Manifest;
 
 struct CompileOptions {
   std::string arch = "sm_90a";  // sm_90a or sm_80
@@ -48,25 +45,6 @@ struct CompileOptions {
   bool runPtxas = true;         // assemble and report, when ptxas is found
   bool useCache = true;
   std::string cacheRoot;        // empty: cacheDirectory's default
-};
-
-/// Everything the runtime needs to launch the kernel, beside its PTX.
-struct Manifest {
-  struct Param {
-    std::string name;
-    std::string type;  // IR spelling: "ptr<f16>", "i32"
-    ParamAssumption assume;
-  };
-  std::string kernel;      // the PTX entry's name
-  std::string arch;
-  int numWarps = 4;
-  int threadsPerProgram = 128;
-  int sharedBytes = 0;     // static shared memory the kernel declares
-  std::vector<Param> params;
-
-  std::string toJson() const;
-  /// Reads toJson()'s output back; throws std::runtime_error on bad text.
-  static Manifest fromJson(const std::string &text);
 };
 
 /// Wall time of one step of the backend's pipeline.

@@ -13,7 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "backend/CompileCache.h"
 
-#include "frontends/common/Cache.h"
+#include "support/Cache.h"
 #include "ir/Printer.h"
 
 #include <nlohmann/json.hpp>
@@ -42,7 +42,7 @@ const char *const kRequiredFiles[] = {"kernel.ptx", "kernel.ll", "manifest.json"
 constexpr const char *kCubinFile = "kernel.cubin";
 
 std::string hashOf(const std::string &bytes) {
-  twintile::ContentHash h;
+  tt::support::ContentHash h;
   h.add(bytes);
   return h.hex();
 }
@@ -74,7 +74,7 @@ bool writeFile(const fs::path &path, const std::string &bytes) {
 
 std::string randomHex() {
   std::random_device rd;
-  twintile::ContentHash h;
+  tt::support::ContentHash h;
   h.add(std::to_string(rd()) + "-" + std::to_string(rd()));
   return h.hex();
 }
@@ -135,7 +135,7 @@ void discard(const fs::path &entry) {
 
 } // namespace
 
-CompileCache::CompileCache(const std::string &root) : dir_(twintile::cacheDirectory("backend", root)) {}
+CompileCache::CompileCache(const std::string &root) : dir_(tt::support::cacheDirectory("backend", root)) {}
 
 std::optional<CompileResult> CompileCache::lookup(const std::string &key) const {
   if (!isValidKey(key)) return std::nullopt;
@@ -217,7 +217,7 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
 }
 
 std::string compileKey(const ir::Func &func, const CompileOptions &options) {
-  twintile::ContentHash h;
+  tt::support::ContentHash h;
   ir::PrintOptions print;
   print.locations = false;
   h.add("ir");

@@ -179,17 +179,3 @@ size_t countUses(const Block &scope, const Value *v) {
 }
 
 } // namespace tt::ir
-
-#include "ir/Diagnostic.h"
-
-namespace tt::ir {
-std::string Diagnostic::headline() const {
-  return (loc.known() ? toString(loc.pos) : std::string("<unknown>")) + ": error: " + message;
-}
-
-std::string Diagnostic::str() const {
-  std::string s = headline();
-  for (const SourcePos &p : loc.inlinedAt) s += "\n  in call from " + toString(p);
-  return s;
-}
-} // namespace tt::ir

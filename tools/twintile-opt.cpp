@@ -39,16 +39,7 @@ bool readFile(const std::string &path, std::string &out) {
   return true;
 }
 
-/// Prints a diagnostic clang-style: the message, the source line, a caret.
-void report(const Diagnostic &d, const std::string &text) {
-  std::cerr << d.str() << "\n";
-  if (!d.loc.known()) return;
-  std::istringstream lines(text);
-  std::string line;
-  for (int i = 0; i < d.loc.pos.line && std::getline(lines, line); ++i) {}
-  if (line.size() > 200) return;
-  std::cerr << line << "\n" << std::string(d.loc.pos.col > 0 ? d.loc.pos.col - 1 : 0, ' ') << "^\n";
-}
+void report(const Diagnostic &d, const std::string &text) { std::cerr << render(d, text); }
 
 std::unique_ptr<Module> load(const std::string &path, std::string &text) {
   if (!readFile(path, text)) {

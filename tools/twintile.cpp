@@ -46,21 +46,8 @@
 
 namespace {
 
-/// The diagnostic, clang-style: the message, the line it names and a caret,
-/// then the chain of inlined calls that led there.
-void report(const tt::ir::Diagnostic &d) {
-  std::cerr << d.headline() << "\n";
-  if (d.loc.known()) {
-    std::ifstream in(d.loc.pos.file);
-    std::string line;
-    for (int i = 0; i < d.loc.pos.line && std::getline(in, line); ++i) {}
-    if (in && line.size() <= 300) {
-      std::cerr << line << "\n";
-      if (d.loc.pos.col > 0) std::cerr << std::string(d.loc.pos.col - 1, ' ') << "^\n";
-    }
-  }
-  for (const tt::ir::SourcePos &p : d.loc.inlinedAt) std::cerr << "  in call from " << tt::ir::toString(p) << "\n";
-}
+/// The diagnostic, as every tool prints it (ir/Diagnostic.h).
+void report(const tt::ir::Diagnostic &d) { std::cerr << tt::ir::render(d); }
 
 } // namespace
 

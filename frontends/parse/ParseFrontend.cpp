@@ -1,6 +1,6 @@
 #include "frontends/parse/ParseFrontend.h"
 
-#include "frontends/common/Cache.h"
+#include "support/Cache.h"
 #include "frontends/parse/Walker.h"
 
 #include <clang/AST/ASTContext.h>
@@ -82,11 +82,11 @@ std::string languagePch(const std::vector<std::string> &args) {
   std::ostringstream text;
   text << in.rdbuf();
   // Key: the header's text, the arguments and Clang's version.
-  ContentHash key;
+  tt::support::ContentHash key;
   key.add(text.str());
   for (const std::string &a : args) key.add(a);
   key.add(CLANG_VERSION_STRING);
-  fs::path dir = cacheDirectory("pch");
+  fs::path dir = tt::support::cacheDirectory("pch");
   std::string name = key.hex() + ".pch";
   fs::path pch = dir / name;
   std::error_code ec;

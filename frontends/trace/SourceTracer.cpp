@@ -1,6 +1,6 @@
 #include "frontends/trace/SourceTracer.h"
 
-#include "frontends/common/Cache.h"
+#include "support/Cache.h"
 
 #include <algorithm>
 #include <array>
@@ -172,7 +172,7 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
                                     "-I" + kernelPath.parent_path().string()};
   for (const std::string &d : opts.includeDirs) flags.push_back("-I" + d);
 
-  ContentHash key;
+  tt::support::ContentHash key;
   key.add(entry);
   key.add(*source);
   key.add(compiler);
@@ -181,7 +181,7 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
   for (const char *h : {"include/twintile.h", "frontends/trace/Entry.h"})
     key.add(readFile(root / h).value_or(h));
 
-  fs::path dir = cacheDirectory("trace", opts.cacheDir);
+  fs::path dir = tt::support::cacheDirectory("trace", opts.cacheDir);
   fs::path so = dir / (key.hex() + ".so");
   result.sharedObject = so.string();
   result.cacheHit = opts.useCache && fs::exists(so);

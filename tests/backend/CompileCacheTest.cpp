@@ -4,7 +4,7 @@
 // leave one entry and no temporaries. The key follows everything that changes
 // the code (IR, arch, warps, assumptions, libdevice) and not the locations.
 #include "backend/CompileCache.h"
-#include "frontends/common/Cache.h"
+#include "support/Cache.h"
 #include "ir/Parser.h"
 
 #include <catch2/catch.hpp>
@@ -237,7 +237,7 @@ TEST_CASE("cache drops an entry whose manifest does not parse", "[cache]") {
   std::string manifest = readAll(entry / "manifest.json");
   std::string wrong = replaced(manifest, "twintile-manifest-1", "twintile-manifest-9");
   std::string index = readAll(entry / "index.json");
-  twintile::ContentHash before, after;
+  tt::support::ContentHash before, after;
   before.add(manifest);
   after.add(wrong);
   writeAll(entry / "manifest.json", wrong);

@@ -1,4 +1,8 @@
 //===- Cache.h - content hashes and the on-disk cache directory ----------===//
+//
+// The support library: what the front ends, the backend and the launch API
+// all need and none of them owns. Depends on the standard library only.
+//===----------------------------------------------------------------------===//
 #pragma once
 
 #include <cstdint>
@@ -6,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace twintile {
+namespace tt::support {
 
 /// FNV-1a over parts, 64 bits: the content key of cached artifacts (compiled
 /// kernels, the precompiled language header).
@@ -23,4 +27,4 @@ private:
 /// $XDG_CACHE_HOME/twintile, else ~/.cache/twintile (created if missing).
 std::filesystem::path cacheDirectory(const std::string &sub, const std::string &root = {});
 
-} // namespace twintile
+} // namespace tt::support

@@ -1,14 +1,14 @@
 // The launch manifest (backend/Backend.h): JSON written in a stable order
 // reads back to the same manifest; bad text, a wrong format, and missing or
 // ill-typed fields are refused with a message naming the field.
-#include "backend/Backend.h"
+#include "runtime/Manifest.h"
 
 #include <catch2/catch.hpp>
 
 #include <stdexcept>
 #include <string>
 
-using namespace tt::backend;
+using namespace tt::runtime;
 
 namespace {
 
@@ -147,4 +147,22 @@ TEST_CASE("manifest parameters that are wrong are named by index", "[manifest]")
   CHECK(errorOf(notArray) == "manifest: field 'params' must be an array, not number");
   std::string notObject = text.substr(0, at) + "\"params\": [\"x\"]\n}\n";
   CHECK(errorOf(notObject) == "manifest: params[0]: expected an object, not string");
+  CHECK(errorOf(edited("\"type\": \"i32\"", "\"type\": \"tile<4xi32>\"")) ==
+        "manifest: params[2]: type 'tile<4xi32>' is not a scalar or a pointer to one");
+  CHECK(errorOf(edited("\"type\": \"ptr<f16>\"", "\"type\": \"ptr<ptr<f16>>\"")) ==
+        "manifest: params[1]: type 'ptr<ptr<f16>>' is not a scalar or a pointer to one");
+}
+
+TEST_CASE("parameter types read from a manifest", "[manifest]") {
+  auto half = parseParamType("ptr<f16>");
+  REQUIRE(half);
+  CHECK((half->pointer && half->elem == "f16" && half->bytes == 2 && half->isFloat));
+  auto n = parseParamType("i64");
+  REQUIRE(n);
+  CHECK((!n->pointer && n->bytes == 8 && !n->isFloat && n->isSigned));
+  auto flag = parseParamType("i1");
+  REQUIRE(flag);
+  CHECK((flag->bytes == 1 && !flag->isSigned));
+  CHECK(!parseParamType("ptr<>"));
+  CHECK(!parseParamType("f8"));
 }

@@ -1,9 +1,9 @@
-#include "frontends/common/Cache.h"
+#include "support/Cache.h"
 
 #include <cstdio>
 #include <cstdlib>
 
-namespace twintile {
+namespace tt::support {
 
 void ContentHash::add(std::string_view part) {
   for (unsigned char c : part) h_ = (h_ ^ c) * 1099511628211ull;
@@ -29,4 +29,4 @@ std::filesystem::path cacheDirectory(const std::string &sub, const std::string &
   return base / sub;
 }
 
-} // namespace twintile
+} // namespace tt::support

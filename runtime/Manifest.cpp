@@ -16,14 +16,15 @@
 // Keys are written in this order, indented by two spaces. Reading checks the
 // format and the type of every field, and names the first one that is wrong.
 //===----------------------------------------------------------------------===//
-#include "backend/Backend.h"
+#include "runtime/Manifest.h"
 
 #include <nlohmann/json.hpp>
 
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
-namespace tt::backend {
+namespace tt::runtime {
 
 namespace {
 
@@ -63,6 +64,27 @@ int getInt(const Json &obj, const char *key, int min, const std::string &where =
 }
 
 } // namespace
+
+std::optional<ParamType> parseParamType(const std::string &spelling) {
+  ParamType t;
+  std::string elem = spelling;
+  if (elem.starts_with("ptr<") && elem.ends_with(">")) {
+    t.pointer = true;
+    elem = elem.substr(4, elem.size() - 5);
+  }
+  static const struct { const char *name; int bytes; bool isFloat; } kinds[] = {
+      {"i1", 1, false}, {"i8", 1, false},  {"i16", 2, false},  {"i32", 4, false}, {"i64", 8, false},
+      {"f16", 2, true}, {"bf16", 2, true}, {"f32", 4, true},   {"f64", 8, true}};
+  for (const auto &k : kinds)
+    if (elem == k.name) {
+      t.elem = elem;
+      t.bytes = k.bytes;
+      t.isFloat = k.isFloat;
+      t.isSigned = elem != "i1";
+      return t;
+    }
+  return std::nullopt;
+}
 
 std::string Manifest::toJson() const {
   Json params = Json::array();
@@ -108,6 +130,7 @@ Manifest Manifest::fromJson(const std::string &text) {
     Param param;
     param.name = getString(p, "name", where);
     param.type = getString(p, "type", where);
+    if (!parseParamType(param.type)) fail(where + "type '" + param.type + "' is not a scalar or a pointer to one");
     param.assume.aligned16 = getBool(p, "aligned16", where);
     param.assume.divisible16 = getBool(p, "divisible16", where);
     m.params.push_back(std::move(param));
@@ -115,4 +138,4 @@ Manifest Manifest::fromJson(const std::string &text) {
   return m;
 }
 
-} // namespace tt::backend
+} // namespace tt::runtime

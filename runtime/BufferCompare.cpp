@@ -1,0 +1,72 @@
+//===- BufferCompare.cpp - a device's buffers against a reference's --------===//
+#include "runtime/BufferCompare.h"
+
+#include "runtime/Manifest.h"
+#include "runtime/PtxFloat.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace tt::runtime {
+
+namespace {
+
+/// Element `i` of a buffer of `t`, as a double (integers exactly up to 2^53).
+double element(const ParamType &t, std::span<const uint8_t> bytes, size_t i) {
+  const uint8_t *p = bytes.data() + i * t.bytes;
+  auto raw = [&]<class T>(T) { T v; std::memcpy(&v, p, sizeof v); return v; };
+  if (t.elem == "f16") return ptx::fromF16(raw(uint16_t{}));
+  if (t.elem == "bf16") return ptx::fromBF16(raw(uint16_t{}));
+  if (t.elem == "f32") return raw(float{});
+  if (t.elem == "f64") return raw(double{});
+  if (t.elem == "i1") return *p != 0;
+  if (t.elem == "i8") return raw(int8_t{});
+  if (t.elem == "i16") return raw(int16_t{});
+  if (t.elem == "i32") return raw(int32_t{});
+  return static_cast<double>(raw(int64_t{}));
+}
+
+double tolerance(const std::string &elem) {
+  return elem == "f16" ? 4e-3 : elem == "bf16" ? 3e-2 : elem == "f32" ? 1e-4 : 0;
+}
+
+} // namespace
+
+BufferCheck compareBuffer(const std::string &name, const std::string &elem, std::span<const uint8_t> initial,
+                          std::span<const uint8_t> want, std::span<const uint8_t> got) {
+  BufferCheck c;
+  c.name = name;
+  c.elem = elem;
+  ParamType t = *parseParamType(elem);
+  size_t n = std::min({initial.size(), want.size(), got.size()}) / t.bytes;
+  double rtol = tolerance(elem), scale = 0;
+  for (size_t e = 0; e < n && t.isFloat; ++e)
+    if (double v = element(t, want, e); std::isfinite(v) && v != element(t, initial, e)) scale = std::max(scale, std::fabs(v));
+  c.elements = n;
+  for (size_t e = 0; e < n; ++e) {
+    if (std::memcmp(initial.data() + e * t.bytes, got.data() + e * t.bytes, t.bytes) != 0) ++c.changed;
+    bool same;
+    double x = element(t, want, e), y = element(t, got, e);
+    if (!t.isFloat)
+      same = t.bytes == 8 ? std::memcmp(want.data() + e * 8, got.data() + e * 8, 8) == 0 : x == y;
+    else
+      same = std::isnan(x) ? std::isnan(y) : x == y || std::fabs(x - y) <= 1e-5 + rtol * std::max(std::fabs(x), scale / 32);
+    if (same) continue;
+    if (++c.mismatches <= 10) {
+      std::ostringstream os;
+      os << name << "[" << e << "]: device " << y << ", reference " << x;
+      c.examples.push_back(os.str());
+    }
+  }
+  return c;
+}
+
+void printCheck(std::ostream &os, const BufferCheck &c) {
+  for (const std::string &m : c.examples) os << "mismatch: " << m << "\n";
+  os << "buffer " << c.name << ": " << c.elements << " " << c.elem << " elements, " << c.changed
+     << " changed by the kernel\n";
+}
+
+} // namespace tt::runtime

@@ -1,0 +1,39 @@
+//===- BufferCompare.h - a device's buffers against a reference's ----------===//
+//
+// One rule for "the device got it right", used by `twintile run` (against
+// the interpreter) and by the GPU bench's runner (against the references in
+// its bundle).
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tt::runtime {
+
+struct BufferCheck {
+  std::string name, elem;   // elem: the IR's spelling ("f16", "i32")
+  size_t elements = 0;
+  size_t changed = 0;       // elements the device left different from their input
+  size_t mismatches = 0;    // elements where the device and the reference disagree
+  std::vector<std::string> examples;  // the first few mismatches, "out[3]: device 1.5, reference 1.25"
+};
+
+/// Compares `got` (the device's result) with `want` (the reference's), both
+/// from `initial` (same sizes). Integers must be equal. A float is judged
+/// relative to itself, or to 1/32 of the largest finite magnitude the
+/// reference wrote to the buffer if that is larger: a sum that cancels
+/// (attention's output, a layer norm's centred values) keeps the absolute
+/// error of its terms, and its terms round differently where PTX uses
+/// approximate instructions (ex2.approx) the interpreter computes exactly.
+/// NaN matches NaN. Tolerances: f16 4e-3, bf16 3e-2, f32 1e-4, f64 exact.
+BufferCheck compareBuffer(const std::string &name, const std::string &elem, std::span<const uint8_t> initial,
+                          std::span<const uint8_t> want, std::span<const uint8_t> got);
+
+/// "mismatch: ..." lines, then "buffer NAME: N ELEM elements, M changed by the kernel".
+void printCheck(std::ostream &os, const BufferCheck &c);
+
+} // namespace tt::runtime

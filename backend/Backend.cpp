@@ -81,13 +81,25 @@ void checkTileSizes(const ir::Func &func, const LayoutMap &layouts, int warps) {
   });
 }
 
+/// The IR with what an analysis knows about each value beside it.
+template <typename Map> std::string annotated(const ir::Func &func, const Map &facts) {
+  return ir::toString(func, {}, [&](const ir::Value *v) {
+    auto it = facts.find(v);
+    return it == facts.end() ? std::string() : toString(it->second);
+  });
+}
+
+std::string print(const llvm::Module &m);
+
 /// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
 std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &o, bool libdevice,
                                     llvm::LLVMContext &ctx, int &sharedBytes, std::vector<std::string> &notes) {
   if (auto errors = ir::verify(func); !errors.empty()) throw BackendError(errors.front());
   int warps = effectiveWarps(func, o);
   AxisInfoMap axes = analyzeAxes(func, o.assume);
+  o.observe.offer("axes", [&] { return annotated(func, axes); });
   LayoutMap layouts = assignLayouts(func, axes, warps);
+  o.observe.offer("layouts", [&] { return annotated(func, layouts); });
   checkTileSizes(func, layouts, warps);
   auto module = std::make_unique<llvm::Module>(func.name, ctx);
   prepareModule(*module, o.arch);
@@ -97,6 +109,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   notes = lowerer.notes();
   if (std::string bad = verify(*module); !bad.empty())
     refuse(func, "internal error: the lowered LLVM IR does not verify: " + bad);
+  o.observe.offer("llvm-raw", [&] { return print(*module); });
   return module;
 }
 
@@ -126,7 +139,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   keyed.useLibdevice = libdevicePath.has_value();
   std::string key = compileKey(func, keyed);
   CompileCache cache(options.cacheRoot);
-  if (options.useCache)
+  if (options.useCache && !options.observe.any())
     if (std::optional<CompileResult> hit = cache.lookup(key); hit && (hit->ptxas.ran || !options.runPtxas || !findPtxas())) {
       hit->seconds = elapsed();
       return *hit;

@@ -18,9 +18,11 @@
 #include "ir/IR.h"
 #include "runtime/Manifest.h"
 
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tt::backend {
@@ -45,6 +47,20 @@ struct CompileOptions {
   bool runPtxas = true;         // assemble and report, when ptxas is found
   bool useCache = true;
   std::string cacheRoot;        // empty: cacheDirectory's default
+  /// The backend's inner stages as text, for dumps: `take` is called with
+  /// "axes" and "layouts" (the IR annotated with each analysis) and
+  /// "llvm-raw" (the lowered module before libdevice and optimization) when
+  /// `wants` says yes to the name. Wanting any of them skips the cache lookup
+  /// (the result is still stored). Not part of the cache key.
+  struct Observer {
+    std::function<bool(std::string_view stage)> wants;
+    std::function<void(std::string_view stage, const std::string &text)> take;
+    bool any() const { return wants && (wants("axes") || wants("layouts") || wants("llvm-raw")); }
+    void offer(std::string_view stage, const std::function<std::string()> &text) const {
+      if (wants && take && wants(stage)) take(stage, text());
+    }
+  };
+  Observer observe;
 };
 
 /// Wall time of one step of the backend's pipeline.

@@ -256,4 +256,50 @@ PtxasReport runPtxas(const std::string &ptx, const std::string &arch) {
   return report;
 }
 
+namespace {
+
+/// `name` from $env, beside ptxas, or on PATH.
+std::optional<std::string> findCudaTool(const char *env, const std::string &name) {
+  if (std::string e = envOrEmpty(env); !e.empty()) return isExecutableFile(e) ? std::optional(e) : std::nullopt;
+  if (std::optional<std::string> ptxas = findPtxas())
+    if (std::string beside = (fs::path(*ptxas).parent_path() / name).string(); isExecutableFile(beside)) return beside;
+  return searchPath(name);
+}
+
+} // namespace
+
+std::optional<std::string> disassemble(const std::string &cubin, std::string &why) {
+  std::vector<std::string> argv;
+  if (std::optional<std::string> nvdisasm = findCudaTool("TWINTILE_NVDISASM", "nvdisasm"))
+    argv = {*nvdisasm, "-c", "-hex"};
+  else if (std::optional<std::string> cuobjdump = findCudaTool("TWINTILE_CUOBJDUMP", "cuobjdump"))
+    argv = {*cuobjdump, "-sass"};
+  else {
+    why = "neither nvdisasm nor cuobjdump found (scripts/setup installs nvdisasm into .venv)";
+    return std::nullopt;
+  }
+  std::optional<fs::path> dir = makeTempDir();
+  if (!dir) {
+    why = "cannot create a temporary directory";
+    return std::nullopt;
+  }
+  fs::path in = *dir / "kernel.cubin", logPath = *dir / "sass.txt";
+  std::string error, text;
+  std::optional<int> status;
+  if (writeFile(in, cubin)) {
+    argv.push_back(in.string());
+    status = spawnAndWait(argv, logPath, error);
+    readFile(logPath, text);
+  } else {
+    error = "cannot write " + in.string();
+  }
+  std::error_code ec;
+  fs::remove_all(*dir, ec);
+  if (!status || !WIFEXITED(*status) || WEXITSTATUS(*status) != 0) {
+    why = fs::path(argv[0]).filename().string() + " failed" + (error.empty() ? ": " + text : ": " + error);
+    return std::nullopt;
+  }
+  return text;
+}
+
 } // namespace tt::backend

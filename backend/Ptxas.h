@@ -38,6 +38,11 @@ std::optional<std::string> findLibdevice();
 /// for a ptxas failure: ok is false and log says why.
 PtxasReport runPtxas(const std::string &ptx, const std::string &arch);
 
+/// The SASS of a cubin, by nvdisasm ($TWINTILE_NVDISASM, else beside ptxas,
+/// else on PATH) or else cuobjdump -sass. nullopt with `why` when neither is
+/// found or it fails.
+std::optional<std::string> disassemble(const std::string &cubin, std::string &why);
+
 /// Reads the resource lines of a `ptxas -v` log into `report` (exposed for
 /// tests). Returns false when the log has no "Used N registers" line.
 bool parsePtxasLog(const std::string &log, PtxasReport &report);

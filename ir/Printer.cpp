@@ -33,7 +33,8 @@ std::string posBody(const SourcePos &p) {
 
 class FuncPrinter {
 public:
-  FuncPrinter(std::ostream &os, const Func &f, PrintOptions opts) : os_(os), f_(f), opts_(opts) {}
+  FuncPrinter(std::ostream &os, const Func &f, PrintOptions opts, const Annotator *annotate = nullptr)
+      : os_(os), f_(f), opts_(opts), annotate_(annotate) {}
 
   void run() {
     nameValues();
@@ -87,6 +88,21 @@ private:
     if (opts_.locations && loc.known()) os_ << " loc(" << locationBody(loc) << ")";
   }
 
+  /// `  // %3: note; %4: note` for the values that have one.
+  void printNotes(const std::vector<const Value *> &values) {
+    if (!annotate_ || !*annotate_) return;
+    std::string notes;
+    for (const Value *v : values)
+      if (std::string n = (*annotate_)(v); !n.empty()) notes += (notes.empty() ? "" : "; ") + ref(v) + ": " + n;
+    if (!notes.empty()) os_ << "  // " << notes;
+  }
+
+  template <typename Owned> static std::vector<const Value *> raw(const std::vector<Owned> &values) {
+    std::vector<const Value *> out;
+    for (const auto &v : values) out.push_back(v.get());
+    return out;
+  }
+
   void printOps(const Block &b, int depth) {
     for (auto &op : b.ops) printOp(*op, depth);
   }
@@ -114,24 +130,34 @@ private:
       for (size_t i = 0; i < op.results.size(); ++i)
         os_ << (i ? ", " : " ") << toString(op.result(i)->type);
     }
+    if (op.regions.empty()) {
+      printLoc(op.loc);
+      printNotes(raw(op.results));
+      os_ << "\n";
+      return;
+    }
     for (auto &region : op.regions) {
       os_ << " {\n";
       if (!region->args.empty()) {
         os_ << indent << "^(";
         for (size_t i = 0; i < region->args.size(); ++i)
           os_ << (i ? ", " : "") << ref(region->arg(i)) << ": " << toString(region->arg(i)->type);
-        os_ << "):\n";
+        os_ << "):";
+        printNotes(raw(region->args));
+        os_ << "\n";
       }
       printOps(*region, depth + 1);
       os_ << indent << "}";
     }
     printLoc(op.loc);
+    printNotes(raw(op.results));
     os_ << "\n";
   }
 
   std::ostream &os_;
   const Func &f_;
   PrintOptions opts_;
+  const Annotator *annotate_;
   std::unordered_map<const Value *, std::string> names_;
 };
 
@@ -155,6 +181,12 @@ void print(std::ostream &os, const Module &m, PrintOptions opts) {
 std::string toString(const Func &f, PrintOptions opts) {
   std::ostringstream os;
   print(os, f, opts);
+  return os.str();
+}
+
+std::string toString(const Func &f, PrintOptions opts, const Annotator &annotate) {
+  std::ostringstream os;
+  FuncPrinter(os, f, opts, &annotate).run();
   return os.str();
 }
 

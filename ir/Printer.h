@@ -19,6 +19,7 @@
 
 #include "ir/IR.h"
 
+#include <functional>
 #include <ostream>
 #include <string>
 
@@ -28,9 +29,15 @@ struct PrintOptions {
   bool locations = true;  // print loc(...) after each op
 };
 
+/// What an analysis knows about a value ("contig=[4] ..."), or "" for
+/// nothing; printed as a `// %3: ...` comment after the op that defines it
+/// (and after a region's arguments). For reading: the parser does not take it.
+using Annotator = std::function<std::string(const Value *)>;
+
 void print(std::ostream &os, const Func &f, PrintOptions opts = {});
 void print(std::ostream &os, const Module &m, PrintOptions opts = {});
 std::string toString(const Func &f, PrintOptions opts = {});
+std::string toString(const Func &f, PrintOptions opts, const Annotator &annotate);
 std::string toString(const Module &m, PrintOptions opts = {});
 
 /// "file":line:col [from "file":line:col ...], the form inside loc(...).

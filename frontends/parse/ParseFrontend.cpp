@@ -173,21 +173,17 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
   return std::unique_ptr<ParsedFile>(new ParsedFile(std::move(impl)));
 }
 
-FrontendResult ParsedFile::walk(const std::string &spec) const {
-  FrontendResult r;
-  if (!ok()) {
-    r.error = ir::Diagnostic{{}, "the kernel file does not compile:\n" + impl_->errors};
-    return r;
-  }
-  auto it = std::find_if(impl_->specs.begin(), impl_->specs.end(),
+/// The instantiated kernel `spec` names, or nullptr with `why`.
+static const clang::FunctionDecl *findKernel(const ParsedFile::Impl &impl, const std::string &spec, std::string &why) {
+  auto it = std::find_if(impl.specs.begin(), impl.specs.end(),
                          [&](const std::string &s) { return squash(s) == squash(spec); });
-  if (it == impl_->specs.end()) {
-    r.error = ir::Diagnostic{{}, "'" + spec + "' was not among the specializations parsed"};
-    return r;
+  if (it == impl.specs.end()) {
+    why = "'" + spec + "' was not among the specializations parsed";
+    return nullptr;
   }
-  std::string var = specVar(static_cast<size_t>(it - impl_->specs.begin()));
+  std::string var = specVar(static_cast<size_t>(it - impl.specs.begin()));
   const clang::FunctionDecl *kernel = nullptr;
-  clang::ASTContext &ctx = impl_->ast->getASTContext();
+  clang::ASTContext &ctx = impl.ast->getASTContext();
   for (const clang::Decl *d : ctx.getTranslationUnitDecl()->decls())
     if (auto *v = llvm::dyn_cast<clang::VarDecl>(d); v && v->getDeclName().isIdentifier() && v->getName() == var && v->getInit()) {
       const clang::Expr *e = v->getInit()->IgnoreParenImpCasts();
@@ -195,13 +191,43 @@ FrontendResult ParsedFile::walk(const std::string &spec) const {
       if (auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) kernel = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());
     }
   if (!kernel || !kernel->hasBody()) {
-    r.error = ir::Diagnostic{{}, "'" + spec + "' does not name a kernel defined in the file"};
+    why = "'" + spec + "' does not name a kernel defined in the file";
+    return nullptr;
+  }
+  return kernel;
+}
+
+FrontendResult ParsedFile::walk(const std::string &spec) const {
+  FrontendResult r;
+  if (!ok()) {
+    r.error = ir::Diagnostic{{}, "the kernel file does not compile:\n" + impl_->errors};
+    return r;
+  }
+  std::string why;
+  const clang::FunctionDecl *kernel = findKernel(*impl_, spec, why);
+  if (!kernel) {
+    r.error = ir::Diagnostic{{}, why};
     return r;
   }
   auto start = std::chrono::steady_clock::now();
-  r = walkKernel(ctx, *kernel, impl_->opts.numWarps);
+  r = walkKernel(impl_->ast->getASTContext(), *kernel, impl_->opts.numWarps);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
+}
+
+std::string ParsedFile::instantiatedSource(const std::string &spec) const {
+  if (!ok()) return {};
+  std::string why;
+  const clang::FunctionDecl *kernel = findKernel(*impl_, spec, why);
+  if (!kernel) return "// " + why + "\n";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  clang::PrintingPolicy policy = impl_->ast->getASTContext().getPrintingPolicy();
+  policy.SuppressTagKeyword = true;
+  os << "// " << spec << ": the body Clang instantiated, as Clang prints it\n";
+  kernel->print(os, policy);
+  os << "\n";
+  return os.str();
 }
 
 FrontendResult parseKernel(const std::string &file, const std::string &spec, const ParseOptions &opts) {

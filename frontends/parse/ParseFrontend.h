@@ -45,6 +45,10 @@ public:
   /// Walks one of the parsed specializations to tile IR.
   FrontendResult walk(const std::string &spec) const;
 
+  /// The specialization's body as Clang instantiated it (template arguments
+  /// substituted), printed back as C++: the `source` stage of a dump.
+  std::string instantiatedSource(const std::string &spec) const;
+
   struct Impl;
 
 private:

@@ -167,6 +167,7 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
                       "extern \"C\" void twintile_trace_entry(const void *options, void *result) {\n"
                       "  twintile::entry::trace(&" + spec + ", options, \"" + spec + "\", result);\n"
                       "}\n";
+  result.entrySource = entry;
   std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w",
                                     "-I" + root.string(), "-I" + (root / "include").string(),
                                     "-I" + kernelPath.parent_path().string()};

@@ -30,6 +30,7 @@ struct SourceTraceResult {
   double compileSeconds = 0;   // the host compile (0 on a cache hit)
   bool cacheHit = false;
   std::string sharedObject;    // the compiled kernel's path
+  std::string entrySource;     // the entry point compiled with the kernel file (the `source` stage)
 };
 
 /// Traces `spec` ("softmax<f16,1024>", or a plain name) from the kernel file

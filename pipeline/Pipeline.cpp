@@ -1,0 +1,158 @@
+//===- Pipeline.cpp - the compile, top to bottom -------------------------===//
+#include "pipeline/Pipeline.h"
+
+#include "frontends/parse/ParseFrontend.h"
+#include "frontends/trace/SourceTracer.h"
+#include "ir/PassManager.h"
+#include "ir/Printer.h"
+
+#include <chrono>
+#include <sstream>
+
+namespace tt::pipeline {
+
+bool isBackendStage(Stage s) { return static_cast<int>(s) > static_cast<int>(Stage::TileOpt); }
+
+namespace {
+
+/// Offers a stage's text to the observer, making it only when wanted.
+void offer(const Observer &o, Stage s, const std::function<std::string()> &text) {
+  if (o.wants && o.take && o.wants(s)) o.take(s, text());
+}
+
+std::string irText(const ir::Func &f, const Options &o) { return ir::toString(f, {.locations = o.locations}); }
+
+Result failure(Result r, ir::Diagnostic d) {
+  r.error = ir::render(d);
+  r.diag = std::move(d);
+  return r;
+}
+
+/// The promises named on the command line, per parameter.
+std::optional<ir::Diagnostic> assumptions(const ir::Func &f, const Options &o,
+                                          std::vector<backend::ParamAssumption> &out) {
+  if (!o.assume.empty()) {
+    out = o.assume;
+    return std::nullopt;
+  }
+  out.assign(f.numParams(), {});
+  for (bool aligned : {true, false})
+    for (const std::string &n : aligned ? o.alignedNames : o.divisibleNames) {
+      bool found = false;
+      for (size_t i = 0; i < f.numParams(); ++i) {
+        const ir::Type &t = f.param(i)->type;
+        bool fits = aligned ? t.isPtr() : t.isInt() && t.elem != ir::ScalarKind::I1;
+        if (n == "*" ? fits : f.param(i)->name == n) {
+          (aligned ? out[i].aligned16 : out[i].divisible16) = true;
+          found = true;
+        }
+      }
+      if (!found && n != "*") return ir::Diagnostic{f.loc, "kernel '" + f.name + "' has no parameter '" + n + "'"};
+    }
+  return std::nullopt;
+}
+
+/// sass-info: ptxas's verdict and report, then the SASS.
+std::string sassInfo(const backend::CompileResult &c) {
+  std::ostringstream os;
+  const backend::PtxasReport &p = c.ptxas;
+  if (!p.ran) return "// ptxas skipped: " + p.skipped + "\n";
+  os << "// ptxas: " << p.registers << " registers, " << p.spillStoreBytes << " bytes spill stores, "
+     << p.spillLoadBytes << " bytes spill loads, " << p.stackBytes << " bytes stack, " << p.sharedBytes
+     << " bytes shared memory\n";
+  std::istringstream log(p.log);
+  for (std::string line; std::getline(log, line);) os << "// " << line << "\n";
+  std::string why;
+  if (std::optional<std::string> sass = backend::disassemble(p.cubin, why)) os << "\n" << *sass;
+  else os << "// no SASS: " << why << "\n";
+  return os.str();
+}
+
+} // namespace
+
+Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const Observer &observer) {
+  Result r;
+  r.func = std::move(func);
+  ir::Func &f = *r.func;
+  offer(observer, Stage::Tile, [&] { return irText(f, options); });
+  if (options.last == Stage::Tile) return r;
+
+  // tile-opt: the cleanup every later stage assumes.
+  ir::PassManager pm;
+  pm.addDefaultPipeline();
+  pm.run(f);
+  for (const ir::PassTiming &t : pm.timings()) r.phases.push_back({t.pass, t.seconds});
+  offer(observer, Stage::TileOpt, [&] { return irText(f, options); });
+  if (options.last == Stage::TileOpt) return r;
+
+  // axes, layouts, llvm-raw, llvm, ptx, sass-info: the backend.
+  backend::CompileOptions bo;
+  bo.arch = options.target;
+  bo.numWarps = options.numWarps;
+  bo.useCache = options.useCache;
+  bo.runPtxas = options.ptxas || options.last == Stage::SassInfo;
+  if (auto d = assumptions(f, options, bo.assume)) return failure(std::move(r), *d);
+  const std::pair<const char *, Stage> inner[] = {
+      {"axes", Stage::Axes}, {"layouts", Stage::Layouts}, {"llvm-raw", Stage::LlvmRaw}};
+  bo.observe.wants = [&](std::string_view s) {
+    for (auto [n, stage] : inner)
+      if (s == n) return observer.wants && observer.wants(stage);
+    return false;
+  };
+  bo.observe.take = [&](std::string_view s, const std::string &text) {
+    for (auto [n, stage] : inner)
+      if (s == n && observer.take) observer.take(stage, text);
+  };
+  try {
+    r.backend = backend::compile(f, bo);
+  } catch (const backend::BackendError &e) {
+    return failure(std::move(r), e.diag);
+  }
+  if (r.backend.cacheHit) r.notes.push_back("backend: cached");
+  for (const std::string &n : r.backend.notes) r.notes.push_back(n);
+  for (const backend::PhaseTime &p : r.backend.phases) r.phases.push_back({p.name, p.seconds});
+  offer(observer, Stage::Llvm, [&] { return r.backend.llvmIR; });
+  offer(observer, Stage::Ptx, [&] { return r.backend.ptx; });
+  if (options.last == Stage::SassInfo) offer(observer, Stage::SassInfo, [&] { return sassInfo(r.backend); });
+  return r;
+}
+
+Result compileSource(const std::string &file, const std::string &kernel, const Options &options,
+                     const Observer &observer) {
+  Result r;
+  twintile::FrontendResult front;
+  if (options.frontend == "parse") {
+    twintile::ParseOptions po;
+    po.numWarps = options.numWarps;
+    std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, {kernel}, po);
+    r.phases.push_back({"parse", parsed->parseSeconds()});
+    if (!parsed->ok()) {
+      r.error = parsed->error();
+      return r;
+    }
+    offer(observer, Stage::Source, [&] { return parsed->instantiatedSource(kernel); });
+    front = parsed->walk(kernel);
+    r.phases.push_back({"walk", front.seconds});
+  } else {
+    twintile::SourceTraceOptions to;
+    to.useCache = options.useCache;
+    to.numWarps = options.numWarps;
+    twintile::SourceTraceResult traced = twintile::traceSourceFile(file, kernel, to);
+    offer(observer, Stage::Source, [&] { return traced.entrySource; });
+    if (traced.cacheHit) r.notes.push_back("host-compile: cached");
+    else r.phases.push_back({"host-compile", traced.compileSeconds});
+    r.phases.push_back({"trace", traced.trace.seconds});
+    front = std::move(traced.trace);
+  }
+  if (!front.ok()) return failure(std::move(r), *front.error);
+  if (options.last == Stage::Source) {
+    r.func = std::move(front.func);
+    return r;
+  }
+  Result rest = compileFunc(std::move(front.func), options, observer);
+  rest.phases.insert(rest.phases.begin(), r.phases.begin(), r.phases.end());
+  rest.notes.insert(rest.notes.begin(), r.notes.begin(), r.notes.end());
+  return rest;
+}
+
+} // namespace tt::pipeline

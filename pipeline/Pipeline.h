@@ -1,0 +1,81 @@
+//===- Pipeline.h - a kernel from source to PTX, one stage after another --===//
+//
+// The compile as one straight list, read top to bottom in Pipeline.cpp:
+//
+//   source ► tile ► tile-opt ► axes ► layouts ► llvm-raw ► llvm ► ptx ► sass-info
+//   (front end)    (cleanup)   (backend: analyses, lowering, O3, NVPTX)  (ptxas)
+//
+// After each stage the pipeline offers its text to an observer, which takes
+// the stages it wants (the text of the others is never made). The driver's
+// --emit/--print-after-all/dump/diff, the launch API and $TWINTILE_DUMP_DIR
+// are observers. Callers no longer run the cleanup themselves: the pipeline
+// does, and everything after `tile` sees the cleaned IR.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/Backend.h"
+#include "ir/Diagnostic.h"
+#include "ir/IR.h"
+#include "pipeline/Stage.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tt::pipeline {
+
+struct Options {
+  std::string frontend = "trace";  // trace or parse (compileSource)
+  int numWarps = 4;
+  std::string target = "sm_90a";
+  /// Parameters promised 16-byte aligned / divisible by 16, by name ('*':
+  /// every parameter that can be). An unknown name is an error.
+  std::vector<std::string> alignedNames, divisibleNames;
+  /// The same promises per parameter; used instead of the names when not empty.
+  std::vector<backend::ParamAssumption> assume;
+  bool useCache = true;
+  Stage last = Stage::Ptx;   // stop after this stage
+  bool ptxas = false;        // run ptxas (implied when `last` is sass-info)
+  bool locations = true;     // loc(...) in the IR stages' text
+};
+
+/// Called after each stage the observer wants, with the stage's text.
+struct Observer {
+  std::function<bool(Stage)> wants;
+  std::function<void(Stage, const std::string &)> take;
+};
+
+/// Wall time of one phase: the front end's (parse, walk; host-compile, trace),
+/// each cleanup pass, and the backend's.
+struct Phase {
+  std::string name;
+  double seconds = 0;
+};
+
+struct Result {
+  std::unique_ptr<ir::Func> func;   // the tile IR after cleanup
+  backend::CompileResult backend;   // when the pipeline went past tile-opt
+  std::vector<Phase> phases;
+  std::vector<std::string> notes;   // what was skipped or cached, and why
+  /// On failure: the located error (when there is one) and its rendering
+  /// (or Clang's own text, which is already rendered).
+  std::optional<ir::Diagnostic> diag;
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+
+/// Compiles `kernel` ("softmax<f16,1024>") from `file` with the front end
+/// options.frontend names, up to options.last.
+Result compileSource(const std::string &file, const std::string &kernel, const Options &options,
+                     const Observer &observer = {});
+
+/// Compiles a kernel already in tile IR (traced in-process, or parsed from
+/// text), from the `tile` stage on.
+Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const Observer &observer = {});
+
+/// Whether the stage is past the front end (its text comes from the backend).
+bool isBackendStage(Stage s);
+
+} // namespace tt::pipeline

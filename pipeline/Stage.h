@@ -1,0 +1,39 @@
+//===- Stage.h - the stages of a compile, in order -----------------------===//
+//
+// Every place that shows a compile's insides reads this list: `--emit`,
+// `--print-after-all`, `twintile dump`, `twintile diff --html` and
+// $TWINTILE_DUMP_DIR. A new stage added here appears in all of them.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace tt::pipeline {
+
+enum class Stage {
+  Source,   // parse: the body Clang instantiated; trace: the entry compiled with the file
+  Tile,     // the front end's tile IR, as recorded
+  TileOpt,  // after the cleanup pipeline (canonicalize, cse, dce)
+  Axes,     // the IR with the axis analysis (contiguity, divisibility, constancy)
+  Layouts,  // the IR with each tile's distribution over threads
+  LlvmRaw,  // the lowered LLVM IR, before libdevice and optimization
+  Llvm,     // the optimized LLVM IR
+  Ptx,      // NVPTX's output
+  SassInfo, // ptxas's report, and the SASS where nvdisasm or cuobjdump exists
+};
+
+/// Every stage, in pipeline order.
+std::span<const Stage> allStages();
+std::string_view name(Stage s);
+/// What the stage shows, one line (for --help and dump indexes).
+std::string_view describe(Stage s);
+std::optional<Stage> parseStage(std::string_view name);
+/// "source, tile, ..., sass-info".
+std::string stageNames();
+/// The file suffix a dump of the stage takes: .cpp, .tir, .ll, .ptx, .txt.
+std::string_view fileExtension(Stage s);
+
+} // namespace tt::pipeline

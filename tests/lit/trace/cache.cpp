@@ -16,7 +16,7 @@ TT_KERNEL void copy(Ptr<f32> x, Ptr<f32> y) {
   store(y + offs, load(x + offs));
 }
 
-// FIRST: host compile: {{[0-9.]+}} ms
-// CACHED: host compile: cached
+// FIRST: host-compile: {{[0-9.]+}} ms
+// CACHED: host-compile: cached
 // IR: func @copy(%x: ptr<f32>, %y: ptr<f32>) meta {B = 64}
-// REBUILT: host compile: {{[0-9.]+}} ms
+// REBUILT: host-compile: {{[0-9.]+}} ms

@@ -17,5 +17,5 @@ TT_KERNEL void twice(Ptr<i32> x) {
 // SPEC: error:
 // MISSING: error: cannot read kernel file '{{.*}}driver_errors.cpp.missing'
 // FRONTEND: --frontend: magic not in {trace,parse}
-// TIME: host compile:
+// TIME: host-compile:
 // TIME: trace:

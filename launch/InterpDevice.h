@@ -1,0 +1,19 @@
+//===- InterpDevice.h - the IR interpreter as a runtime Device -----------===//
+#pragma once
+
+#include "runtime/Device.h"
+
+#include <memory>
+
+namespace twintile {
+
+/// The IR interpreter (the oracle) behind runtime's Device interface: it
+/// runs KernelImage::tileIR, not the PTX. It lives above the runtime, which
+/// must not depend on the compiler.
+std::unique_ptr<tt::runtime::Device> makeInterpDevice();
+
+/// "emu", "interp" or "cuda"; nullptr with `why` for another name or a
+/// device that is not there (no CUDA driver, no GPU).
+std::unique_ptr<tt::runtime::Device> makeDevice(const std::string &name, std::string &why);
+
+} // namespace twintile

@@ -1,0 +1,180 @@
+//===- Launch.cpp - compile once per specialization, launch on a device ---===//
+#include "launch/Launch.h"
+
+#include "ir/Float16.h"
+#include "ir/Parser.h"
+#include "ir/Printer.h"
+
+#include <bit>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace twintile {
+
+namespace {
+
+using namespace tt;
+
+/// Writes every stage of a variant under $TWINTILE_DUMP_DIR, when it is set.
+pipeline::Observer dumpObserver(const std::string &kernel, const std::string &variant, std::string &dir) {
+  const char *root = std::getenv("TWINTILE_DUMP_DIR");
+  if (!root || !*root) return {};
+  dir = (std::filesystem::path(root) / kernel / variant).string();
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  pipeline::Observer o;
+  o.wants = [](pipeline::Stage) { return true; };
+  o.take = [dir](pipeline::Stage s, const std::string &text) {
+    std::ofstream(std::filesystem::path(dir) / (std::string(pipeline::name(s)) + std::string(pipeline::fileExtension(s))))
+        << text;
+  };
+  return o;
+}
+
+/// A scalar's bits in the parameter's type.
+uint64_t scalarBits(const runtime::ParamType &t, const Arg &a) {
+  double f = a.kind == Arg::Kind::Float ? a.f : static_cast<double>(a.i);
+  if (t.isFloat) {
+    if (t.elem == "f64") return std::bit_cast<uint64_t>(f);
+    if (t.elem == "f32") return std::bit_cast<uint32_t>(static_cast<float>(f));
+    return t.elem == "bf16" ? ir::encodeBF16(f) : ir::encodeF16(f);
+  }
+  return static_cast<uint64_t>(a.i);
+}
+
+std::string variantName(const std::vector<runtime::ParamAssumption> &key, const std::vector<std::string> &names) {
+  std::string out;
+  for (size_t i = 0; i < key.size(); ++i) {
+    if (key[i].aligned16) out += (out.empty() ? "" : " ") + names[i] + ":aligned";
+    if (key[i].divisible16) out += (out.empty() ? "" : " ") + names[i] + ":divisible";
+  }
+  return out.empty() ? "plain" : out;
+}
+
+} // namespace
+
+Kernel Kernel::fromFile(const std::string &file, const std::string &spec, const KernelOptions &options) {
+  pipeline::Options o;
+  o.frontend = options.frontend;
+  o.numWarps = options.numWarps;
+  o.useCache = options.useCache;
+  o.last = pipeline::Stage::TileOpt;
+  pipeline::Result r = pipeline::compileSource(file, spec, o);
+  if (!r.ok()) {
+    Kernel k;
+    k.options_ = options;
+    k.name_ = spec;
+    k.error_ = r.error;
+    return k;
+  }
+  return fromIR(std::move(r.func), options);
+}
+
+Kernel Kernel::fromIR(std::unique_ptr<ir::Func> func, const KernelOptions &options) {
+  Kernel k;
+  k.options_ = options;
+  if (!func) {
+    k.error_ = "no kernel: the trace failed";
+    return k;
+  }
+  pipeline::Options o;
+  o.numWarps = options.numWarps;
+  o.last = pipeline::Stage::TileOpt;
+  pipeline::Result r = pipeline::compileFunc(std::move(func), o);
+  k.name_ = r.func->name;
+  k.tileIR_ = ir::toString(*r.func);
+  for (size_t i = 0; i < r.func->numParams(); ++i) {
+    const std::string &n = r.func->param(i)->name;  // a kernel traced in-process may have no names
+    k.paramNames_.push_back(n.empty() ? "arg" + std::to_string(i) : n);
+    k.paramTypes_.push_back(ir::toString(r.func->param(i)->type));
+  }
+  return k;
+}
+
+Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std::vector<Arg> &args,
+                          const runtime::LaunchOptions &options) {
+  Launch result;
+  if (!ok()) {
+    result.error = error_;
+    return result;
+  }
+  if (args.size() != paramTypes_.size()) {
+    result.error = "kernel '" + name_ + "' takes " + std::to_string(paramTypes_.size()) + " arguments, got " +
+                   std::to_string(args.size());
+    return result;
+  }
+  // What the arguments promise: the specialization, as Triton's JIT keys it.
+  std::vector<runtime::ParamAssumption> key(args.size());
+  std::vector<runtime::ParamType> types;
+  for (size_t i = 0; i < args.size(); ++i) {
+    runtime::ParamType t = *runtime::parseParamType(paramTypes_[i]);
+    const Arg &a = args[i];
+    std::string where = "argument '" + paramNames_[i] + "' (" + paramTypes_[i] + ")";
+    if (t.pointer != (a.kind == Arg::Kind::Buffer)) {
+      result.error = where + (t.pointer ? " must be a buffer (a std::vector or std::span)" : " must be a scalar, not a buffer");
+      return result;
+    }
+    if (t.pointer && a.elementBytes != static_cast<size_t>(t.bytes)) {
+      result.error = where + " takes " + std::to_string(t.bytes) + "-byte elements, got a buffer of " +
+                     std::to_string(a.elementBytes) + "-byte elements";
+      return result;
+    }
+    if (!t.pointer && !t.isFloat && a.kind == Arg::Kind::Float) {
+      result.error = where + " is an integer, got a floating-point value";
+      return result;
+    }
+    if (t.pointer) key[i].aligned16 = reinterpret_cast<uintptr_t>(a.bytes.data()) % 16 == 0;
+    else if (!t.isFloat && t.elem != "i1") key[i].divisible16 = a.i % 16 == 0;
+    types.push_back(t);
+  }
+  result.variant = variantName(key, paramNames_);
+  auto it = variants_.find(result.variant);
+  if (it == variants_.end()) {
+    ir::ParseResult parsed = ir::parseModule(tileIR_, name_ + ".tir");
+    if (!parsed.module) {
+      result.error = "internal error: the kernel's own IR does not parse back: " + parsed.error->str();
+      return result;
+    }
+    pipeline::Options o;
+    o.target = options_.target;
+    o.numWarps = options_.numWarps;
+    o.useCache = options_.useCache;
+    o.assume = key;
+    std::string variantDir = result.variant;
+    for (char &c : variantDir)
+      if (c == ' ') c = '_';
+      else if (c == ':') c = '-';
+    std::string dumpDir;
+    pipeline::Result r = pipeline::compileFunc(std::move(parsed.module->funcs.front()), o,
+                                               dumpObserver(name_, variantDir, dumpDir));
+    if (!r.ok()) {
+      result.error = r.error;
+      return result;
+    }
+    runtime::KernelImage image;
+    image.ptx = r.backend.ptx;
+    image.manifest = r.backend.manifest;
+    image.tileIR = tileIR_;
+    it = variants_.emplace(result.variant, std::move(image)).first;
+    result.compiled = true;
+  }
+  std::vector<runtime::LaunchArg> largs;
+  std::vector<std::span<uint8_t>> buffers;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (args[i].kind == Arg::Kind::Buffer) {
+      largs.push_back(runtime::LaunchArg::buf(buffers.size()));
+      buffers.push_back(args[i].bytes);
+    } else {
+      largs.push_back(runtime::LaunchArg::scalar(scalarBits(types[i], args[i])));
+    }
+  runtime::LaunchOptions lo = options;
+  lo.grid = grid;
+  runtime::LaunchResult run = device.launch(it->second, largs, buffers, lo);
+  result.error = run.error;
+  result.printed = run.printed;
+  result.seconds = run.seconds;
+  return result;
+}
+
+} // namespace twintile

@@ -1,0 +1,103 @@
+//===- Launch.h - compile a kernel once, launch it from C++ ---------------===//
+//
+// The analogue of Triton's `kernel[grid](args)` for C++ programs:
+//
+//   #include "launch/Launch.h"
+//   auto add = twintile::Kernel::fromFile("vector_add.cpp", "vector_add<1024>");
+//   std::string why;
+//   auto device = twintile::makeDevice("emu", why);       // or "interp", "cuda"
+//   std::vector<float> x(n), y(n), out(n);
+//   twintile::Launch r = add.launch(*device, {cdiv(n, 1024)}, x, y, out, n);
+//   if (!r.ok()) std::cerr << r.error << "\n";
+//
+// The front end runs once, when the Kernel is made. Each launch looks at its
+// arguments as Triton's JIT does — is each buffer's address a multiple of
+// 16 bytes, is each integer divisible by 16 — and compiles one variant per
+// answer (through the disk cache), kept for the Kernel's lifetime; a launch
+// with the same answers reuses it. Buffers are host memory: the device
+// copies them in and out around each launch. With $TWINTILE_DUMP_DIR set,
+// every variant's every stage is written under DIR/KERNEL/VARIANT/.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipeline/Pipeline.h"
+#include "runtime/Device.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace twintile {
+
+/// One launch argument: host memory for a pointer parameter, or a scalar.
+struct Arg {
+  enum class Kind { Buffer, Int, Float };
+  Kind kind = Kind::Int;
+  std::span<uint8_t> bytes;  // Buffer
+  size_t elementBytes = 0;   // Buffer: sizeof its elements, checked against the parameter
+  bool elementIsFloat = false;
+  int64_t i = 0;             // Int
+  double f = 0;              // Float
+
+  template <class T> Arg(std::vector<T> &v) : Arg(std::span<T>(v)) {}
+  template <class T> Arg(std::span<T> s)
+      : kind(Kind::Buffer), bytes(reinterpret_cast<uint8_t *>(s.data()), s.size_bytes()), elementBytes(sizeof(T)),
+        elementIsFloat(std::is_floating_point_v<T>) {}
+  template <class T> requires std::is_integral_v<T> Arg(T v) : kind(Kind::Int), i(static_cast<int64_t>(v)) {}
+  template <class T> requires std::is_floating_point_v<T> Arg(T v) : kind(Kind::Float), f(static_cast<double>(v)) {}
+};
+
+struct Launch {
+  std::string error;             // empty on success: the compile's or the device's message
+  std::string printed;           // device_print's output (emu, interp)
+  std::vector<double> seconds;   // per timed launch
+  bool compiled = false;         // this launch compiled a new variant
+  std::string variant;           // "x:aligned y:aligned n:divisible", or "plain"
+  bool ok() const { return error.empty(); }
+};
+
+struct KernelOptions {
+  std::string frontend = "parse";  // parse or trace (fromFile)
+  std::string target = "sm_90a";
+  int numWarps = 4;
+  bool useCache = true;
+};
+
+class Kernel {
+public:
+  /// Runs the front end on `spec` from `file`. On failure error() says why
+  /// and every launch returns it.
+  static Kernel fromFile(const std::string &file, const std::string &spec, const KernelOptions &options = {});
+  /// A kernel already in tile IR: twintile::trace(&kernel<...>, "...").func,
+  /// a kernel traced in this process.
+  static Kernel fromIR(std::unique_ptr<tt::ir::Func> func, const KernelOptions &options = {});
+
+  const std::string &error() const { return error_; }
+  bool ok() const { return error_.empty(); }
+  const std::string &name() const { return name_; }
+  /// Variants compiled so far.
+  size_t variants() const { return variants_.size(); }
+
+  /// Launches over `grid` programs; one argument per kernel parameter.
+  template <class... A> Launch launch(tt::runtime::Device &device, tt::runtime::Dim3 grid, A &&...args) {
+    return launchArgs(device, grid, std::vector<Arg>{Arg(std::forward<A>(args))...}, {});
+  }
+  /// The same with the arguments in a list, and launch options (timing:
+  /// warmup and repeat; the emulator's profile). The grid in `options` is
+  /// ignored.
+  Launch launchArgs(tt::runtime::Device &device, tt::runtime::Dim3 grid, const std::vector<Arg> &args,
+                    const tt::runtime::LaunchOptions &options);
+
+private:
+  KernelOptions options_;
+  std::string name_, error_;
+  std::string tileIR_;  // after cleanup; each variant compiles from it
+  std::vector<std::string> paramTypes_, paramNames_;
+  std::map<std::string, tt::runtime::KernelImage> variants_;  // by variant name
+};
+
+} // namespace twintile

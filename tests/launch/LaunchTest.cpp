@@ -1,0 +1,120 @@
+// The launch API (launch/Launch.h) on the emulator and the interpreter: a
+// kernel from a file runs and is right; launches specialize on their
+// arguments as Triton's JIT does and reuse their variant; wrong arguments are
+// refused with a message naming the parameter; a broken kernel file's error
+// reaches every launch; $TWINTILE_DUMP_DIR gets every stage. The same through
+// the cuda device is in example_launch's test, skipped without a GPU.
+#include "launch/InterpDevice.h"
+#include "launch/Launch.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+namespace {
+
+const std::string kVectorAdd = std::string(TWINTILE_CORPUS_DIR) + "/vector_add.cpp";
+
+std::unique_ptr<tt::runtime::Device> device(const std::string &name) {
+  std::string why;
+  auto d = twintile::makeDevice(name, why);
+  INFO(why);
+  REQUIRE(d);
+  return d;
+}
+
+} // namespace
+
+TEST_CASE("a kernel from a file runs on the emulator and the interpreter", "[launch]") {
+  for (const char *frontend : {"parse", "trace"})
+    for (const char *dev : {"emu", "interp"}) {
+      INFO(frontend << " on " << dev);
+      twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<128>", {.frontend = frontend});
+      REQUIRE(k.ok());
+      CHECK(k.name() == "vector_add");
+      int n = 1000;
+      std::vector<float> x(n), y(n), out(n, -7.0f);
+      for (int i = 0; i < n; ++i) x[i] = i * 0.25f, y[i] = 3.0f - i;
+      auto d = device(dev);
+      twintile::Launch r = k.launch(*d, {8}, x, y, out, n);
+      INFO(r.error);
+      REQUIRE(r.ok());
+      for (int i = 0; i < n; ++i) REQUIRE(out[i] == x[i] + y[i]);
+    }
+}
+
+TEST_CASE("launches specialize on alignment and divisibility, and reuse variants", "[launch]") {
+  twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<128>");
+  auto emu = device("emu");
+  std::vector<float> x(1025), y(1025), out(1025);
+  twintile::Launch first = k.launch(*emu, {8}, x, y, out, 1000);
+  REQUIRE(first.ok());
+  CHECK(first.compiled);
+  CHECK(first.variant == "x:aligned y:aligned out:aligned");
+  twintile::Launch second = k.launch(*emu, {8}, x, y, out, 1000);
+  CHECK(!second.compiled);
+  CHECK(k.variants() == 1);
+  twintile::Launch divisible = k.launch(*emu, {8}, x, y, out, 1024);
+  CHECK(divisible.compiled);
+  CHECK(divisible.variant == "x:aligned y:aligned out:aligned n:divisible");
+  // A view one float in is 4 bytes off: not aligned, another variant.
+  std::span<float> shifted(x.data() + 1, 1024);
+  twintile::Launch misaligned = k.launch(*emu, {8}, shifted, y, out, 1000);
+  REQUIRE(misaligned.ok());
+  CHECK(misaligned.variant == "y:aligned out:aligned");
+  CHECK(k.variants() == 3);
+}
+
+TEST_CASE("wrong launch arguments are refused, naming the parameter", "[launch]") {
+  twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<128>");
+  auto emu = device("emu");
+  std::vector<float> x(128), y(128), out(128);
+  std::vector<double> wide(128);
+  CHECK(k.launch(*emu, {1}, x, y, out).error == "kernel 'vector_add' takes 4 arguments, got 3");
+  CHECK(k.launch(*emu, {1}, x, y, 5, 128).error ==
+        "argument 'out' (ptr<f32>) must be a buffer (a std::vector or std::span)");
+  CHECK(k.launch(*emu, {1}, x, y, out, out).error == "argument 'n' (i32) must be a scalar, not a buffer");
+  CHECK(k.launch(*emu, {1}, wide, y, out, 128).error ==
+        "argument 'x' (ptr<f32>) takes 4-byte elements, got a buffer of 8-byte elements");
+  CHECK(k.launch(*emu, {1}, x, y, out, 1.5).error == "argument 'n' (i32) is an integer, got a floating-point value");
+  // Too small a buffer: the device reports the access, never a crash.
+  twintile::Launch r = k.launch(*emu, {8}, x, y, out, 1000);
+  REQUIRE(!r.ok());
+  CHECK(r.error.find("out-of-bounds") != std::string::npos);
+}
+
+TEST_CASE("a kernel file that does not compile gives its error to every launch", "[launch]") {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "twintile-launch-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "broken.cpp") << "#include <twintile.h>\nusing namespace tt;\n"
+                                        "TT_KERNEL void broken(Ptr<f32> x) { store(x, nope); }\n";
+  twintile::Kernel k = twintile::Kernel::fromFile((dir / "broken.cpp").string(), "broken");
+  CHECK(!k.ok());
+  CHECK(k.error().find("broken.cpp:3:") != std::string::npos);
+  CHECK(k.error().find("nope") != std::string::npos);
+  std::vector<float> x(4);
+  auto emu = device("emu");
+  CHECK(k.launch(*emu, {1}, x).error == k.error());
+}
+
+TEST_CASE("TWINTILE_DUMP_DIR receives every stage of every variant", "[launch]") {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() / "twintile-launch-dump";
+  std::filesystem::remove_all(dir);
+  ::setenv("TWINTILE_DUMP_DIR", dir.c_str(), 1);
+  twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<256>", {.useCache = false});
+  std::vector<float> x(256), y(256), out(256);
+  auto emu = device("emu");
+  REQUIRE(k.launch(*emu, {1}, x, y, out, 256).ok());
+  ::unsetenv("TWINTILE_DUMP_DIR");
+  std::filesystem::path variant = dir / "vector_add" / "x-aligned_y-aligned_out-aligned_n-divisible";
+  for (const char *stage : {"tile.tir", "tile-opt.tir", "axes.tir", "layouts.tir", "llvm-raw.ll", "llvm.ll", "ptx.ptx"}) {
+    INFO(stage);
+    CHECK(std::filesystem::file_size(variant / stage) > 0);
+  }
+  std::ifstream ptx(variant / "ptx.ptx");
+  std::string text((std::istreambuf_iterator<char>(ptx)), {});
+  CHECK(text.find(".entry vector_add") != std::string::npos);
+}

@@ -1,0 +1,105 @@
+//===- Diff.cpp - twintile diff: the two front ends, side by side ----------===//
+//
+// Both front ends compile the same specialization; their cleaned tile IR is
+// compared structurally (ir/Equivalence.h) and the verdict says exactly what
+// differs. --show prints both IRs in two columns (never cut); --html writes
+// the page DiffHtml.cpp makes, with every stage of both.
+//===----------------------------------------------------------------------===//
+#include "ir/Equivalence.h"
+#include "ir/Printer.h"
+#include "tools/driver/DiffHtml.h"
+#include "tools/driver/Driver.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+#include <map>
+#include <sstream>
+
+namespace tt::driver {
+
+namespace {
+
+std::vector<std::string> lines(const std::string &s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+/// Two texts in two columns, as wide as the left one's longest line.
+void sideBySide(std::ostream &os, const std::string &left, const std::string &right) {
+  std::vector<std::string> a = lines(left), b = lines(right);
+  size_t width = 5;
+  for (const std::string &l : a) width = std::max(width, l.size());
+  auto pad = [&](const std::string &s) { return s + std::string(width - s.size(), ' '); };
+  os << pad("parse") << " | trace\n" << std::string(width, '-') << "-+-" << std::string(width, '-') << "\n";
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+    os << pad(i < a.size() ? a[i] : "") << " | " << (i < b.size() ? b[i] : "") << "\n";
+}
+
+} // namespace
+
+int diffCommand(const DiffFlags &f) {
+  bool html = !f.html.empty();
+  std::map<std::string, std::map<pipeline::Stage, std::string>> stages;  // front end -> stage -> text
+  std::map<std::string, pipeline::Result> results;
+  for (const char *frontend : {"parse", "trace"}) {
+    pipeline::Options o = f.options;
+    o.frontend = frontend;
+    // The page shows every stage; the verdict needs only the cleaned IR.
+    o.last = html ? pipeline::Stage::SassInfo : pipeline::Stage::TileOpt;
+    pipeline::Observer observer;
+    observer.wants = [&](pipeline::Stage) { return html; };
+    observer.take = [&, frontend](pipeline::Stage s, const std::string &text) { stages[frontend][s] = text; };
+    pipeline::Result r = pipeline::compileSource(f.file, f.kernel, o, observer);
+    // Without --html a failure ends the command; the page still shows what
+    // each front end got through, and the error.
+    if (!r.ok() && !html) {
+      std::cerr << r.error;
+      return 1;
+    }
+    results.emplace(frontend, std::move(r));
+  }
+  const pipeline::Result &parsed = results.at("parse"), &traced = results.at("trace");
+  std::string verdict;
+  bool equal = false, compared = parsed.func && traced.func;
+  if (compared) {
+    std::optional<std::string> d = ir::firstDifference(*parsed.func, *traced.func);
+    equal = !d;
+    verdict = equal ? "equal: the parse and trace IR of " + f.kernel + " are structurally identical"
+                    : "different: " + *d;
+  } else {
+    verdict = "not compared: " + std::string(parsed.func ? "trace" : "parse") + " failed";
+  }
+  if (html) {
+    DiffPage page;
+    page.file = f.file;
+    page.kernel = f.kernel;
+    page.verdict = verdict;
+    page.equal = equal;
+    for (const char *fe : {"parse", "trace"}) page.errors[fe] = results.at(fe).error;
+    page.stages = stages;
+    std::string error;
+    if (!writeText(f.html, renderDiffPage(page), error)) return fail(error);
+  }
+  if (f.json) {
+    nlohmann::ordered_json j{{"command", "diff"}, {"file", f.file}, {"kernel", f.kernel}, {"equal", equal},
+                             {"verdict", verdict}};
+    if (html) j["html"] = f.html;
+    for (const char *fe : {"parse", "trace"})
+      if (!results.at(fe).ok()) j["errors"][fe] = results.at(fe).error;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    for (const char *fe : {"parse", "trace"})
+      if (!results.at(fe).ok()) std::cerr << results.at(fe).error;
+    if (f.show && compared)
+      sideBySide(std::cout, ir::toString(*parsed.func, {.locations = false}),
+                 ir::toString(*traced.func, {.locations = false}));
+    std::cout << verdict << "\n";
+    if (html) std::cout << "wrote " << f.html << "\n";
+  }
+  return equal ? 0 : 1;
+}
+
+} // namespace tt::driver

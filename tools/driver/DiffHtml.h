@@ -1,0 +1,24 @@
+//===- DiffHtml.h - the two front ends' stages as one HTML page ------------===//
+#pragma once
+
+#include "pipeline/Stage.h"
+
+#include <map>
+#include <string>
+
+namespace tt::driver {
+
+struct DiffPage {
+  std::string file, kernel, verdict;
+  bool equal = false;
+  std::map<std::string, std::string> errors;  // front end -> its error, if any
+  std::map<std::string, std::map<pipeline::Stage, std::string>> stages;  // front end -> stage -> text
+};
+
+/// One self-contained page (no network: styles and script inline): the
+/// verdict on top, the kernel's source beside, and for every stage the two
+/// front ends in aligned columns, lines that differ marked, each IR op and
+/// PTX `.loc` linked to its source line.
+std::string renderDiffPage(const DiffPage &page);
+
+} // namespace tt::driver

@@ -1,0 +1,74 @@
+//===- Driver.h - the twintile driver's commands ---------------------------===//
+//
+// One file per command (Compile.cpp, Run.cpp, Diff.cpp, Dump.cpp); main in
+// tools/twintile.cpp only declares the command line and dispatches. Each
+// command returns the process's exit status: 0 on success, 1 on any error
+// (diff: 1 when the front ends differ), with the error on standard error.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipeline/Pipeline.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tt::driver {
+
+/// What every command that compiles takes.
+struct KernelFlags {
+  std::string frontend = "trace";
+  std::string file, kernel;
+  pipeline::Options options;  // target, warps, promises, cache
+};
+
+struct CompileFlags {
+  KernelFlags k;
+  std::string emit = "tile";
+  std::string output = "-";
+  bool printAfterAll = false;
+  bool time = false;
+  bool resources = false;
+  bool json = false;
+};
+int compileCommand(const CompileFlags &flags);
+
+struct RunFlags {
+  KernelFlags k;
+  std::string device = "emu";
+  std::vector<int64_t> grid{1};
+  std::vector<std::string> args;     // NAME=VALUE
+  std::vector<std::string> inputs;   // NAME=FILE.npy
+  std::string saveDir;
+  uint64_t seed = 1;
+  bool check = true;
+  bool time = false;
+  int repeat = 20;
+  bool profile = false;
+  bool json = false;
+};
+int runCommand(const RunFlags &flags);
+
+struct DiffFlags {
+  std::string file, kernel;
+  pipeline::Options options;
+  bool show = false;
+  std::string html;  // write the page here
+  bool json = false;
+};
+int diffCommand(const DiffFlags &flags);
+
+struct DumpFlags {
+  std::string file, kernel, dir;
+  pipeline::Options options;
+  bool json = false;
+};
+int dumpCommand(const DumpFlags &flags);
+
+/// "twintile: error: <message>" on standard error; returns 1.
+int fail(const std::string &message);
+
+/// Writes `text` to `path`; an error message when it cannot.
+bool writeText(const std::string &path, const std::string &text, std::string &error);
+
+} // namespace tt::driver

@@ -1,0 +1,73 @@
+//===- Dump.cpp - twintile dump: every stage of both front ends to files ---===//
+//
+//   DIR/parse.tile.tir, DIR/trace.ptx.ptx, ... one file per stage and front
+//   end, named FRONTEND.STAGE + the stage's extension; DIR/index.json lists
+//   them (with each front end's error, if it stopped early) and
+//   DIR/index.md says the same for a reader.
+//===----------------------------------------------------------------------===//
+#include "tools/driver/Driver.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <iostream>
+
+namespace fs = std::filesystem;
+
+namespace tt::driver {
+
+int dumpCommand(const DumpFlags &f) {
+  std::error_code ec;
+  fs::create_directories(f.dir, ec);
+  if (ec || !fs::is_directory(f.dir)) return fail("cannot create directory '" + f.dir + "'" + (ec ? ": " + ec.message() : ""));
+  nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", f.options.target}};
+  std::string md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what | parse | trace |\n| --- | --- | --- | --- |\n";
+  std::map<pipeline::Stage, std::map<std::string, std::string>> written;  // stage -> front end -> file
+  bool allOk = true;
+  std::string error;
+  for (const char *fe : {"parse", "trace"}) {
+    pipeline::Options o = f.options;
+    o.frontend = fe;
+    o.last = pipeline::Stage::SassInfo;
+    pipeline::Observer observer;
+    observer.wants = [](pipeline::Stage) { return true; };
+    observer.take = [&](pipeline::Stage s, const std::string &text) {
+      std::string name = std::string(fe) + "." + std::string(pipeline::name(s)) + std::string(pipeline::fileExtension(s));
+      if (writeText((fs::path(f.dir) / name).string(), text, error)) written[s][fe] = name;
+    };
+    pipeline::Result r = pipeline::compileSource(f.file, f.kernel, o, observer);
+    if (!error.empty()) return fail(error);
+    nlohmann::ordered_json entry{{"ok", r.ok()}};
+    if (!r.ok()) {
+      entry["error"] = r.error;
+      allOk = false;
+      if (!f.json) std::cerr << fe << ": " << r.error;
+    }
+    entry["phases"] = nlohmann::ordered_json::array();
+    for (const pipeline::Phase &p : r.phases) entry["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
+    entry["notes"] = r.notes;
+    index["frontends"][fe] = entry;
+  }
+  index["stages"] = nlohmann::ordered_json::array();
+  for (pipeline::Stage s : pipeline::allStages()) {
+    nlohmann::ordered_json stage{{"stage", pipeline::name(s)}, {"what", pipeline::describe(s)}};
+    md += "| " + std::string(pipeline::name(s)) + " | " + std::string(pipeline::describe(s)) + " |";
+    for (const char *fe : {"parse", "trace"}) {
+      auto it = written[s].find(fe);
+      stage[fe] = it == written[s].end() ? nlohmann::ordered_json() : nlohmann::ordered_json(it->second);
+      md += it == written[s].end() ? " (not reached) |" : " [" + it->second + "](" + it->second + ") |";
+    }
+    index["stages"].push_back(stage);
+    md += "\n";
+  }
+  if (!writeText((fs::path(f.dir) / "index.json").string(), index.dump(2) + "\n", error) ||
+      !writeText((fs::path(f.dir) / "index.md").string(), md, error))
+    return fail(error);
+  size_t files = 0;
+  for (const auto &[s, byFe] : written) files += byFe.size();
+  if (f.json) std::cout << index.dump(2) << "\n";
+  else std::cout << "wrote " << files << " stage files and an index (index.md, index.json) to " << f.dir << "\n";
+  return allOk ? 0 : 1;
+}
+
+} // namespace tt::driver

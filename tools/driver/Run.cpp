@@ -1,0 +1,322 @@
+//===- Run.cpp - twintile run: a kernel on a device, checked ---------------===//
+//
+// Compiles the kernel, makes its buffers (random, from a seed, or from .npy
+// files), launches it on the device under test (emu by default), and checks
+// every buffer against the IR interpreter's run on the same inputs. Buffers
+// can be saved as .npy before and after; device_print's output is shown in
+// order; --time gives the median of repeated launches.
+//===----------------------------------------------------------------------===//
+#include "launch/InterpDevice.h"
+#include "ir/Float16.h"
+#include "ir/Interpreter.h"
+#include "ir/Printer.h"
+#include "runtime/Npy.h"
+#include "runtime/BufferCompare.h"
+#include "tools/driver/Driver.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <random>
+#include <set>
+
+namespace fs = std::filesystem;
+
+namespace tt::driver {
+
+namespace {
+
+/// A pointer without --arg or --input gets this many elements.
+constexpr size_t kDefaultElements = size_t(1) << 20;
+
+struct Param {
+  std::string name, typeText;
+  runtime::ParamType type;
+};
+
+/// The whole of `text` as an integer or a double; nullopt on anything else.
+std::optional<int64_t> parseInt(const std::string &text) {
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parseDouble(const std::string &text) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return v;
+}
+
+/// NAME=VALUE pairs, each name once.
+bool splitPairs(const std::vector<std::string> &pairs, const char *flag, std::map<std::string, std::string> &out,
+                std::string &error) {
+  for (const std::string &a : pairs) {
+    size_t eq = a.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      error = std::string(flag) + " takes NAME=VALUE, got '" + a + "'";
+      return false;
+    }
+    if (!out.emplace(a.substr(0, eq), a.substr(eq + 1)).second) {
+      error = std::string(flag) + " " + a.substr(0, eq) + " is given twice";
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A scalar argument's bits in its parameter's type; an error for a value
+/// that is not a number of that type or does not fit.
+std::optional<uint64_t> scalarBits(const Param &p, const std::string &text, std::string &error) {
+  if (p.type.isFloat) {
+    std::optional<double> v = parseDouble(text);
+    if (!v) {
+      error = "--arg " + p.name + "=" + text + " is not a number";
+      return std::nullopt;
+    }
+    if (p.type.elem == "f64") return std::bit_cast<uint64_t>(*v);
+    if (p.type.elem == "f32") return std::bit_cast<uint32_t>(static_cast<float>(*v));
+    return p.type.elem == "bf16" ? ir::encodeBF16(*v) : ir::encodeF16(*v);
+  }
+  std::optional<int64_t> v = parseInt(text);
+  int bits = p.type.elem == "i1" ? 1 : 8 * p.type.bytes;
+  int64_t lo = p.type.elem == "i1" ? 0 : bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
+  int64_t hi = p.type.elem == "i1" ? 1 : bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+  if (!v || *v < lo || *v > hi) {
+    error = "--arg " + p.name + "=" + text + " is not " + (v ? "within " + p.typeText : "an integer");
+    return std::nullopt;
+  }
+  return static_cast<uint64_t>(*v);
+}
+
+/// Random contents: floats in [-2, 2), integers in [-50, 50] (i1: 0 or 1).
+void fillRandom(const Param &p, std::vector<uint8_t> &bytes, size_t count, std::mt19937_64 &rng) {
+  ir::ScalarKind k = *ir::parseScalarName(p.type.elem);
+  ir::Buffer b(k, count);
+  for (size_t e = 0; e < count; ++e) {
+    if (p.type.isFloat) b.set(e, std::uniform_real_distribution<double>(-2, 2)(rng));
+    else if (p.type.elem == "i1") b.setInt(e, std::uniform_int_distribution<int64_t>(0, 1)(rng));
+    else b.setInt(e, std::uniform_int_distribution<int64_t>(-50, 50)(rng));
+  }
+  bytes = b.bytes();
+}
+
+/// The emulator's dynamic counts as one JSON line: `profile: {...}`.
+void printProfile(std::ostream &os, const runtime::LaunchResult &run) {
+  const runtime::EmuProfile &p = run.profile;
+  os << "profile: {\"thread_instructions\": " << run.instructions << ", \"global_requests\": " << p.globalRequests
+     << ", \"global_sectors\": " << p.globalSectors << ", \"global_bytes\": " << p.globalBytes
+     << ", \"shared_requests\": " << p.sharedRequests << ", \"shared_wavefronts\": " << p.sharedWavefronts
+     << ", \"shared_ideal_wavefronts\": " << p.sharedIdealWavefronts << ", \"warp_instructions\": {";
+  const char *sep = "";
+  for (const auto &[op, n] : p.warpInstructions) {  // opcodes are PTX words: no character needs escaping
+    os << sep << "\"" << op << "\": " << n;
+    sep = ", ";
+  }
+  os << "}}\n";
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+} // namespace
+
+int runCommand(const RunFlags &f) {
+  std::string why;
+  std::unique_ptr<runtime::Device> device = twintile::makeDevice(f.device, why);
+  if (!device) return fail("device '" + f.device + "' is not available: " + why);
+
+  // The grid: positive, within the device's limits.
+  if (f.grid.empty() || f.grid.size() > 3) return fail("--grid takes one to three sizes");
+  runtime::Dim3 limit = device->maxGrid();
+  const uint32_t limits[3] = {limit.x, limit.y, limit.z};
+  uint32_t dims[3] = {1, 1, 1};
+  for (size_t i = 0; i < f.grid.size(); ++i) {
+    if (f.grid[i] <= 0) return fail("--grid sizes must be positive, got " + std::to_string(f.grid[i]));
+    if (f.grid[i] > limits[i])
+      return fail("--grid " + std::string("xyz").substr(i, 1) + " = " + std::to_string(f.grid[i]) + " is over the " +
+                  f.device + " device's limit of " + std::to_string(limits[i]));
+    dims[i] = static_cast<uint32_t>(f.grid[i]);
+  }
+  runtime::Dim3 grid{dims[0], dims[1], dims[2]};
+
+  pipeline::Options o = f.k.options;
+  o.frontend = f.k.frontend;
+  o.last = pipeline::Stage::Ptx;
+  pipeline::Result compiled = pipeline::compileSource(f.k.file, f.k.kernel, o);
+  if (!compiled.ok()) {
+    std::cerr << compiled.error;
+    return 1;
+  }
+  const ir::Func &func = *compiled.func;
+  runtime::KernelImage image{compiled.backend.ptx, compiled.backend.manifest, {}, ir::toString(func)};
+
+  std::map<std::string, std::string> given, inputs;
+  std::string error;
+  if (!splitPairs(f.args, "--arg", given, error) || !splitPairs(f.inputs, "--input", inputs, error)) return fail(error);
+  std::set<std::string> names;
+  std::vector<Param> params;
+  for (const runtime::Manifest::Param &mp : image.manifest.params) {
+    params.push_back({mp.name, mp.type, *runtime::parseParamType(mp.type)});
+    names.insert(mp.name);
+  }
+  for (const auto &m : {given, inputs})
+    for (const auto &[n, v] : m)
+      if (!names.count(n)) return fail("kernel '" + func.name + "' has no parameter '" + n + "'");
+
+  // Arguments and the buffers' initial contents.
+  std::mt19937_64 rng(f.seed);
+  std::vector<runtime::LaunchArg> args;
+  std::vector<std::vector<uint8_t>> initial;
+  std::vector<std::string> bufferNames;
+  std::vector<const Param *> bufferParams;
+  std::vector<std::string> notes;
+  for (const Param &p : params) {
+    auto arg = given.find(p.name);
+    auto input = inputs.find(p.name);
+    if (!p.type.pointer) {
+      if (input != inputs.end()) return fail("--input " + p.name + ": '" + p.name + "' is a scalar (" + p.typeText + "), not a buffer");
+      if (arg == given.end()) return fail("no --arg for parameter '" + p.name + "' (" + p.typeText + ")");
+      std::optional<uint64_t> bits = scalarBits(p, arg->second, error);
+      if (!bits) return fail(error);
+      args.push_back(runtime::LaunchArg::scalar(*bits));
+      continue;
+    }
+    std::vector<uint8_t> bytes;
+    if (input != inputs.end()) {
+      try {
+        runtime::NpyArray a = runtime::readNpy(input->second);
+        bytes = runtime::fromNpy(a, p.type.elem, p.name);
+      } catch (const std::exception &e) {
+        return fail(e.what());
+      }
+      size_t count = bytes.size() / p.type.bytes;
+      if (arg != given.end() && parseInt(arg->second) != std::optional<int64_t>(static_cast<int64_t>(count)))
+        return fail("--arg " + p.name + "=" + arg->second + " disagrees with --input " + input->second + ", which has " +
+                    std::to_string(count) + " elements");
+    } else {
+      size_t count = kDefaultElements;
+      if (arg != given.end()) {
+        std::optional<int64_t> n = parseInt(arg->second);
+        if (!n || *n <= 0)
+          return fail("--arg " + p.name + "=" + arg->second + " is not a positive count of elements");
+        count = static_cast<size_t>(*n);
+      } else {
+        notes.push_back(p.name + " has no --arg or --input: " + std::to_string(kDefaultElements) + " random elements");
+      }
+      fillRandom(p, bytes, count, rng);
+    }
+    args.push_back(runtime::LaunchArg::buf(initial.size()));
+    initial.push_back(std::move(bytes));
+    bufferNames.push_back(p.name);
+    bufferParams.push_back(&p);
+  }
+
+  auto spans = [](std::vector<std::vector<uint8_t>> &bufs) {
+    std::vector<std::span<uint8_t>> out;
+    for (auto &b : bufs) out.emplace_back(b);
+    return out;
+  };
+  std::vector<std::vector<uint8_t>> got = initial;
+  {
+    std::vector<std::span<uint8_t>> s = spans(got);
+    if (std::string bad = runtime::checkLaunch(image.manifest, args, s); !bad.empty()) return fail(bad);
+  }
+
+  if (!f.json)
+    for (const std::string &n : notes) std::cout << "note: " << n << "\n";
+
+  // The reference first: the interpreter on the same inputs, whose errors
+  // (an out-of-bounds load) point at the kernel's line.
+  bool check = f.check && f.device != "interp";
+  std::vector<std::vector<uint8_t>> want = initial;
+  if (check) {
+    runtime::LaunchOptions ro;
+    ro.grid = grid;
+    runtime::LaunchResult ref = twintile::makeInterpDevice()->launch(image, args, spans(want), ro);
+    if (!ref.ok()) {
+      std::cerr << ref.error << (ref.error.ends_with("\n") ? "" : "\n");
+      return 1;
+    }
+  }
+  runtime::LaunchOptions lo;
+  lo.grid = grid;
+  lo.profile = f.profile;
+  if (f.time) {
+    lo.warmup = 2;
+    lo.repeat = std::max(f.repeat, 1);
+  }
+  runtime::LaunchResult run = device->launch(image, args, spans(got), lo);
+  if (!run.ok()) return fail("the kernel failed on " + f.device + ": " + run.error);
+
+  std::vector<runtime::BufferCheck> checks;
+  bool agree = true;
+  std::string checkNote;
+  if (!check)
+    checkNote = f.device == "interp" ? "the interpreter is the reference: nothing to check against"
+                                     : "not checked (--no-check)";
+  for (size_t b = 0; b < got.size(); ++b) {
+    checks.push_back(runtime::compareBuffer(bufferNames[b], bufferParams[b]->type.elem, initial[b], check ? want[b] : got[b], got[b]));
+    agree = agree && checks.back().mismatches == 0;
+  }
+
+  if (!f.saveDir.empty()) {
+    std::error_code ec;
+    fs::create_directories(f.saveDir, ec);
+    try {
+      for (size_t b = 0; b < got.size(); ++b) {
+        const std::string &elem = bufferParams[b]->type.elem;
+        size_t count = got[b].size() / bufferParams[b]->type.bytes;
+        runtime::writeNpy((fs::path(f.saveDir) / (bufferNames[b] + ".in.npy")).string(), runtime::toNpy(elem, initial[b], count));
+        runtime::writeNpy((fs::path(f.saveDir) / (bufferNames[b] + ".out.npy")).string(), runtime::toNpy(elem, got[b], count));
+      }
+    } catch (const std::exception &e) {
+      return fail(e.what());
+    }
+  }
+
+  std::string verdict = !checkNote.empty() ? "ran" : agree ? "ok" : "different";
+  if (f.json) {
+    nlohmann::ordered_json j{{"command", "run"}, {"kernel", f.k.kernel}, {"device", device->describe()},
+                             {"grid", {grid.x, grid.y, grid.z}}, {"threads", image.manifest.threadsPerProgram},
+                             {"verdict", verdict}};
+    if (!checkNote.empty()) j["note"] = checkNote;
+    j["notes"] = notes;
+    for (const runtime::BufferCheck &c : checks)
+      j["buffers"].push_back({{"name", c.name}, {"elem", c.elem}, {"elements", c.elements}, {"changed", c.changed},
+                              {"mismatches", c.mismatches}, {"examples", c.examples}});
+    j["printed"] = run.printed;
+    if (f.time) j["seconds"] = run.seconds, j["median_seconds"] = median(run.seconds);
+    if (f.profile) j["instructions"] = run.instructions;
+    if (!f.saveDir.empty()) j["saved"] = f.saveDir;
+    std::cout << j.dump(2) << "\n";
+    return agree ? 0 : 1;
+  }
+  if (!run.printed.empty()) std::cout << "device_print:\n" << run.printed << (run.printed.back() == '\n' ? "" : "\n");
+  for (const runtime::BufferCheck &c : checks) runtime::printCheck(std::cout, c);
+  std::cout << verdict << ": " << func.name << " on " << f.device << ", grid (" << grid.x << ", " << grid.y << ", "
+            << grid.z << "), " << image.manifest.threadsPerProgram << " threads, " << o.target << ": ";
+  size_t elements = 0, bad = 0;
+  for (const runtime::BufferCheck &c : checks) elements += c.elements, bad += c.mismatches;
+  if (!checkNote.empty()) std::cout << checkNote << "\n";
+  else if (bad) std::cout << bad << " of " << elements << " elements differ from the interpreter\n";
+  else std::cout << "matches the interpreter on " << elements << " elements of " << checks.size() << " buffers\n";
+  if (f.time)
+    std::cout << "time: median " << median(run.seconds) * 1e6 << " us of " << run.seconds.size() << " launches on "
+              << device->describe() << (f.device == "cuda" ? " (CUDA events)" : " (wall clock)") << "\n";
+  if (f.profile) printProfile(std::cout, run);
+  if (!f.saveDir.empty()) std::cout << "saved " << 2 * got.size() << " .npy files to " << f.saveDir << "\n";
+  return agree ? 0 : 1;
+}
+
+} // namespace tt::driver

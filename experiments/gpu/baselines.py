@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The GPU bench's baselines: the same kernels in Triton, and PyTorch's own ops.
+
+    experiments/gpu/baselines.py BUNDLE [--device cuda|cpu] [--warmup N] [--repeat N] [--only SPEC]
+
+For each kernel of the bundle, at its bench launch's sizes: the corpus's
+Triton version (experiments/baselines/triton_kernels.py, same grid, same
+meta-parameters, num_warps 4) and the PyTorch op a user would call instead
+(cuBLAS for matmul, scaled_dot_product_attention for attention), each timed
+like twintile's runner: `warmup` launches, then the median of `repeat` timed
+with CUDA events. Prints one JSON object per kernel.
+
+--device cpu runs the same code on the CPU with Triton's interpreter
+(TRITON_INTERPRET=1, set before Triton is imported) and wall-clock times, on
+a bundle made with --dry: a test of this script, not a measurement.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def parse_args(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("bundle")
+    ap.add_argument("--device", choices=("cuda", "cpu"), default="cuda")
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=20)
+    ap.add_argument("--only")
+    return ap.parse_args(argv)
+
+
+ARGS = parse_args(sys.argv[1:]) if __name__ == "__main__" else None
+if ARGS is not None and ARGS.device == "cpu":
+    os.environ["TRITON_INTERPRET"] = "1"
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "experiments" / "baselines"))
+sys.path.insert(0, str(ROOT / "experiments" / "kernels"))
+import launches  # noqa: E402
+import triton_kernels as K  # noqa: E402
+
+DTYPES = {"fp16": torch.float16, "bf16": torch.bfloat16, "fp32": torch.float32, "i32": torch.int32}
+
+
+def tensors(spec, bench, device, gen):
+    """The Triton kernel's arguments at the bench sizes, in its parameter order."""
+    name, _ = K.parse_spec(spec)
+    _, params, _ = K.KERNELS[name]
+    _, signature, _, _ = K.specialize(spec)
+    values = {}
+    for p, _ in params:
+        t = signature[p]
+        if t.startswith("*"):
+            dtype = DTYPES[t[1:]]
+            n = bench["sizes"][p]
+            if dtype.is_floating_point:
+                values[p] = (torch.rand(n, generator=gen, device="cpu") * 2 - 1).to(dtype).to(device)
+            else:
+                values[p] = torch.randint(-50, 51, (n, ), generator=gen, dtype=dtype).to(device)
+        else:
+            values[p] = bench["scalars"][p]
+    return values
+
+
+def torch_op(spec, v, bench):
+    """What a PyTorch user calls for the kernel, as a function of no arguments."""
+    name, args = K.parse_spec(spec)
+    s = bench["scalars"]
+    if name == "vector_add":
+        return lambda: torch.add(v["x"], v["y"], out=v["out"])
+    if name == "gelu":
+        return lambda: F.gelu(v["x"], approximate="tanh")
+    if name == "swiglu":
+        return lambda: F.silu(v["a"]) * v["b"]
+    if name in ("softmax", "layernorm", "rmsnorm", "row_argmax", "row_cumsum"):
+        cols = s["n_cols"]
+        x = v["x"].view(-1, s["stride"])[:, :cols]  # the bench's rows are whole (n_cols == stride)
+        if name == "softmax":
+            return lambda: torch.softmax(x, -1)
+        if name == "row_argmax":
+            return lambda: torch.max(x, 1)
+        if name == "row_cumsum":
+            return lambda: torch.cumsum(x, 1)
+        w = v["w"][:cols].to(x.dtype)  # PyTorch's norms take weights of the input's type
+        if name == "layernorm":
+            b = v["b"][:cols].to(x.dtype)
+            return lambda: F.layer_norm(x, (cols, ), w, b, s["eps"])
+        return lambda: F.rms_norm(x, (cols, ), w, s["eps"])
+    if name == "matmul":
+        a = v["a"].view(s["M"], s["K"])
+        b = v["b"].view(s["K"], s["N"])
+        return lambda: torch.matmul(a, b)
+    if name == "flash_attention":
+        d = int(args[2])
+        heads = bench["grid"][1]
+        q, k_, vv = (v[p].view(1, heads, s["seq_len"], d) for p in ("q", "k", "v"))
+        return lambda: F.scaled_dot_product_attention(q, k_, vv, scale=s["scale"])
+    raise KeyError(name)
+
+
+def timed(fn, device, warmup, repeat):
+    """Seconds of each of `repeat` calls after `warmup`: CUDA events on a GPU."""
+    for _ in range(warmup):
+        fn()
+    out = []
+    for _ in range(repeat):
+        if device == "cuda":
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            out.append(start.elapsed_time(end) / 1e3)
+        else:
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+    return out
+
+
+def median(xs):
+    xs = sorted(xs)
+    return (xs[len(xs) // 2] + xs[(len(xs) - 1) // 2]) / 2 if xs else None
+
+
+def main(args):
+    bundle = json.loads((Path(args.bundle) / "bundle.json").read_text())
+    gen = torch.Generator().manual_seed(2026)
+    if args.device == "cuda":
+        print(f"baselines: {torch.cuda.get_device_name()}, torch {torch.__version__}, triton "
+              f"{__import__('triton').__version__}", file=sys.stderr, flush=True)
+    for k in bundle["kernels"]:
+        spec = k["spec"]
+        if args.only and spec != args.only:
+            continue
+        bench = k["bench"]
+        row = {"spec": spec}
+        try:
+            fn, _, constexprs, _ = K.specialize(spec)
+            name, _ = K.parse_spec(spec)
+            v = tensors(spec, bench, args.device, gen)
+            grid = tuple(bench["grid"])
+            params = [p for p, _ in K.KERNELS[name][1]]
+            call = lambda: fn[grid](*[v[p] for p in params], **constexprs, num_warps=4)  # noqa: E731
+            row["triton_seconds"] = timed(call, args.device, args.warmup, args.repeat)
+            row["triton_s"] = median(row["triton_seconds"])
+        except Exception as e:  # a baseline that fails is reported, not fatal
+            row["triton_error"] = f"{type(e).__name__}: {e}"[:500]
+        try:
+            v = tensors(spec, bench, args.device, gen)
+            row["torch_seconds"] = timed(torch_op(spec, v, bench), args.device, args.warmup, args.repeat)
+            row["torch_s"] = median(row["torch_seconds"])
+        except Exception as e:
+            row["torch_error"] = f"{type(e).__name__}: {e}"[:500]
+        print(f"baselines: {spec}: Triton {row.get('triton_s', row.get('triton_error'))}, "
+              f"PyTorch {row.get('torch_s', row.get('torch_error'))}", file=sys.stderr, flush=True)
+        print(json.dumps(row), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(ARGS))

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Compile the corpus into a bundle that a GPU machine without LLVM can run.
+
+    experiments/gpu/bundle.py --twintile BUILD/tools/twintile --out DIR [--dry]
+
+For each kernel of the GPU bench (the largest specialization of each corpus
+kernel and element type), the bundle holds:
+
+  kNN/kernel.ptx, kNN/kernel.json   the PTX and its launch manifest (parse
+                                    front end, sm_90a, compiled with the
+                                    promises: aligned pointers, integers
+                                    divisible by 16, as Triton's JIT would
+                                    specialize at these sizes)
+  kNN/check/NAME.in.npy             a small launch's inputs, and
+  kNN/check/NAME.out.npy            the IR interpreter's outputs for them
+                                    (written by `twintile run --device interp
+                                    --save`): the references the GPU must match
+
+and bundle.json lists them with the small launch and the bench launch (grid,
+sizes, scalars, flops) from experiments/kernels/launches.py. include/ holds
+the nlohmann/json headers the runner needs, in case the GPU machine lacks
+them. With --dry the bench launch is the small one (for the emulator).
+"""
+import argparse
+import datetime
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "experiments" / "kernels"))
+import launches  # noqa: E402
+
+# The largest specialization of each corpus kernel and element type.
+SPECS = ["vector_add<1024>", "softmax<f16,1024>", "softmax<bf16,1024>", "softmax<f32,1024>", "layernorm<f16,1024>",
+         "layernorm<f32,1024>", "rmsnorm<bf16,1024>", "rmsnorm<f32,1024>", "matmul<64,64,32>",
+         "flash_attention<64,64,64>", "row_argmax<1024>", "row_cumsum<f32,1024>", "gelu<f32,1024>",
+         "swiglu<bf16,1024>"]
+QUICK = ["vector_add<1024>", "softmax<f16,1024>", "matmul<64,64,32>"]
+
+
+def corpus_file(spec):
+    name, _ = launches.parse_spec(spec)
+    corpus = json.loads((ROOT / "experiments" / "kernels" / "corpus.json").read_text())
+    for k in corpus["kernels"]:
+        if k["name"] == name:
+            return ROOT / "experiments" / "kernels" / k["file"]
+    raise KeyError(f"{name} is not in the corpus")
+
+
+def flops(spec, grid, scalars):
+    name, args = launches.parse_spec(spec)
+    if name == "matmul":
+        return 2 * scalars["M"] * scalars["N"] * scalars["K"]
+    if name == "flash_attention":
+        return 4 * grid[1] * scalars["seq_len"] ** 2 * int(args[2])
+    return 0
+
+
+def run(cmd):
+    proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise SystemExit(f"bundle.py: {' '.join(map(str, cmd))} failed:\n{proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--twintile", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--dry", action="store_true", help="bench launches as small as the check launches")
+    ap.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK)}")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    promises = ["--assume-aligned", "*", "--assume-divisible", "*"]
+    kernels = []
+    for i, spec in enumerate(QUICK if args.quick else SPECS):
+        d = out / f"k{i:02d}"
+        (d / "check").mkdir(parents=True)
+        file = corpus_file(spec)
+        run([args.twintile, "compile", "--frontend=parse", file, "--kernel", spec, "--emit", "ptx", "-o",
+             d / "kernel.ptx", *promises])
+        grid, sizes, scalars = launches.launch(spec, divisible=True)
+        cmd = [args.twintile, "run", "--frontend=parse", file, "--kernel", spec, "--device", "interp", "--grid",
+               ",".join(map(str, grid)), "--save", d / "check", "--seed", "1", *promises]
+        for name, value in {**sizes, **scalars}.items():
+            cmd += ["--arg", f"{name}={value}"]
+        run(cmd)
+        check = {"grid": list(grid), "args": {}}
+        for name in sizes:
+            check["args"][name] = {"input": f"k{i:02d}/check/{name}.in.npy", "reference": f"k{i:02d}/check/{name}.out.npy"}
+        for name, value in scalars.items():
+            check["args"][name] = {"value": value}
+        if args.dry:
+            bgrid, bsizes, bscalars = grid, sizes, scalars
+        else:
+            bgrid, bsizes, bscalars, _ = launches.bench(spec)
+        kernels.append({"spec": spec, "ptx": f"k{i:02d}/kernel.ptx", "manifest": f"k{i:02d}/kernel.json",
+                        "check": check,
+                        "bench": {"grid": list(bgrid), "sizes": bsizes, "scalars": bscalars,
+                                  "flops": flops(spec, bgrid, bscalars)}})
+        print(f"[bundle] {spec}: PTX, manifest, {len(sizes)} checked buffers", flush=True)
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    manifest = {"format": "twintile-gpu-bundle-1", "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+                "commit": commit.stdout.strip() or None, "dry": args.dry, "kernels": kernels}
+    (out / "bundle.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    json_headers = Path("/usr/include/nlohmann")
+    if json_headers.is_dir():
+        shutil.copytree(json_headers, out / "include" / "nlohmann")
+    print(f"[bundle] {len(kernels)} kernels in {out}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

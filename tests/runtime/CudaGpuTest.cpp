@@ -93,15 +93,7 @@ TEST_CASE("gpu: softmax and row argmax as the emulator computes them", "[gpu]") 
 }
 
 TEST_CASE("gpu: timed launches leave one launch's result", "[gpu]") {
-  KernelImage k;
-  k.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
-          ".visible .entry acc(.param .u64 acc_out, .param .u32 acc_v)\n{\n"
-          "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
-          "\tld.param.u64 %rd1, [acc_out];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tld.param.u32 %r1, [acc_v];\n"
-          "\tatom.global.add.u32 %r2, [%rd2], %r1;\n\tret;\n}\n";
-  k.manifest.kernel = "acc";
-  k.manifest.threadsPerProgram = 32;
-  k.manifest.params = {{"out", "ptr<i32>", {}}, {"v", "i32", {}}};
+  KernelImage k = accumulateKernel();
   std::vector<int32_t> out = {1000};
   LaunchResult r = gpu->launch(k, {EmuArg::buf(0), EmuArg::scalar(3)}, {bytesOf(out)}, {{64, 1, 1}, 2, 5, false});
   INFO(r.error);

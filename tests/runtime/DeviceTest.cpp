@@ -31,19 +31,7 @@ KernelImage vectorAdd() {
   return k;
 }
 
-/// Each of 32 threads of every block adds `v` to out[0] with an atomic.
-KernelImage accumulate() {
-  KernelImage k;
-  k.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
-          ".visible .entry acc(.param .u64 acc_out, .param .u32 acc_v)\n{\n"
-          "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
-          "\tld.param.u64 %rd1, [acc_out];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tld.param.u32 %r1, [acc_v];\n"
-          "\tatom.global.add.u32 %r2, [%rd2], %r1;\n\tret;\n}\n";
-  k.manifest.kernel = "acc";
-  k.manifest.threadsPerProgram = 32;
-  k.manifest.params = {{"out", "ptr<i32>", {}}, {"v", "i32", {}}};
-  return k;
-}
+KernelImage accumulate() { return accumulateKernel(); }
 
 /// Stores its scalar parameters of 1, 2, 4 and 8 bytes, and an f32, widened to 8 bytes each.
 KernelImage widths() {

@@ -2,6 +2,8 @@
 // running one-thread kernels that store their results.
 #pragma once
 
+#include "runtime/Device.h"
+
 #include "runtime/Emulator.h"
 
 #include <catch2/catch.hpp>
@@ -83,5 +85,20 @@ inline std::string readFile(const std::string &path) {
 }
 
 inline std::string corpusPtx(const std::string &name) { return readFile(std::string(TWINTILE_RUNTIME_PTX_DIR) + "/" + name); }
+
+/// A kernel image whose 32 threads per block each add `v` to out[0] with an
+/// atomic: a launch's result shows how many launches ran.
+inline tt::runtime::KernelImage accumulateKernel() {
+  tt::runtime::KernelImage k;
+  k.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+          ".visible .entry acc(.param .u64 acc_out, .param .u32 acc_v)\n{\n"
+          "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
+          "\tld.param.u64 %rd1, [acc_out];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tld.param.u32 %r1, [acc_v];\n"
+          "\tatom.global.add.u32 %r2, [%rd2], %r1;\n\tret;\n}\n";
+  k.manifest.kernel = "acc";
+  k.manifest.threadsPerProgram = 32;
+  k.manifest.params = {{"out", "ptr<i32>", {}}, {"v", "i32", {}}};
+  return k;
+}
 
 } // namespace tt::test

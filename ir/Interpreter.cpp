@@ -4,6 +4,7 @@
 #include "ir/Printer.h"
 #include "ir/Semantics.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -130,6 +131,7 @@ public:
         for (auto &a : region->args) slot_[a.get()] = n++;
     });
     env_.resize(n);
+    for (const Buffer &b : buffers_) stored_.emplace_back(b.size(), false);
   }
 
   void run(const std::vector<Tile> &params) {
@@ -140,6 +142,12 @@ public:
   }
 
   std::string printed() const { return printed_.str(); }
+  /// Per buffer: how many distinct elements a store or an atomic wrote.
+  std::vector<size_t> stored() const {
+    std::vector<size_t> out;
+    for (const std::vector<bool> &s : stored_) out.push_back(std::count(s.begin(), s.end(), true));
+    return out;
+  }
 
 private:
   //===-- Helpers ---------------------------------------------------===//
@@ -181,7 +189,7 @@ private:
   //===-- Memory ----------------------------------------------------===//
 
   /// Byte location of an address, or a stop naming the op and offset.
-  uint8_t *deref(const Op &op, int64_t addr, ScalarKind elem) {
+  uint8_t *deref(const Op &op, int64_t addr, ScalarKind elem, bool store = false) {
     int64_t id = ((addr + (int64_t(1) << (kAddrShift - 1))) >> kAddrShift) - 1;
     unsigned size = byteSize(elem);
     if (id < 0 || id >= static_cast<int64_t>(buffers_.size())) {
@@ -201,6 +209,7 @@ private:
       stop(op, "out-of-bounds '" + std::string(op.name()) + "' at element offset " +
                    std::to_string(index) + " of buffer '" + b.name() + "' (" +
                    std::to_string(b.size()) + " elements)");
+    if (store) stored_[id][index] = true;
     return b.bytes().data() + off;
   }
 
@@ -355,7 +364,7 @@ private:
     Tile old(ptrs.size(), isFloat(k) ? floatElem(0) : intElem(0));
     for (size_t i = 0; i < ptrs.size(); ++i) {
       if (mask && !(*mask)[i].i) continue;
-      uint8_t *p = deref(op, ptrs[i].i, k);
+      uint8_t *p = deref(op, ptrs[i].i, k, /*store=*/true);
       Elem v = vals[i];
       if (atomic) {
         old[i] = readElem(p, k);
@@ -484,6 +493,7 @@ private:
   std::unordered_map<const Value *, size_t> slot_;
   std::vector<Tile> env_;
   std::ostringstream printed_;
+  std::vector<std::vector<bool>> stored_;  // per buffer, per element: written
 };
 
 /// Checks the launch against the kernel's signature and builds the
@@ -541,6 +551,7 @@ RunResult interpret(const Func &f, Grid grid, const std::vector<KernelArg> &args
     result.error = Diagnostic{s.loc, s.message};
   }
   result.printed = m.printed();
+  result.stored = m.stored();
   return result;
 }
 

@@ -69,6 +69,7 @@ struct InterpretOptions {
 struct RunResult {
   std::optional<Diagnostic> error;  // the first failure; buffers may be partly written
   std::string printed;              // what device_print wrote
+  std::vector<size_t> stored;       // per buffer: distinct elements stores and atomics wrote
   bool ok() const { return !error; }
 };
 

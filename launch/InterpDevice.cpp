@@ -96,6 +96,7 @@ public:
       }
       if (rep >= options.warmup) result.seconds.push_back(seconds);
       result.printed = r.printed;
+      result.stored = r.stored;
     }
     for (size_t b = 0; b < buffers.size(); ++b) std::memcpy(buffers[b].data(), work[b].bytes().data(), buffers[b].size());
     return result;

@@ -65,8 +65,9 @@ BufferCheck compareBuffer(const std::string &name, const std::string &elem, std:
 
 void printCheck(std::ostream &os, const BufferCheck &c) {
   for (const std::string &m : c.examples) os << "mismatch: " << m << "\n";
-  os << "buffer " << c.name << ": " << c.elements << " " << c.elem << " elements, " << c.changed
-     << " changed by the kernel\n";
+  os << "buffer " << c.name << ": " << c.elements << " " << c.elem << " elements, ";
+  if (c.written >= 0) os << c.written << " written, ";
+  os << c.changed << " changed by the kernel\n";
 }
 
 } // namespace tt::runtime

@@ -18,6 +18,7 @@ struct BufferCheck {
   std::string name, elem;   // elem: the IR's spelling ("f16", "i32")
   size_t elements = 0;
   size_t changed = 0;       // elements the device left different from their input
+  int64_t written = -1;     // elements the kernel stored to, where known (the interpreter counts them)
   size_t mismatches = 0;    // elements where the device and the reference disagree
   std::vector<std::string> examples;  // the first few mismatches, "out[3]: device 1.5, reference 1.25"
 };
@@ -33,7 +34,7 @@ struct BufferCheck {
 BufferCheck compareBuffer(const std::string &name, const std::string &elem, std::span<const uint8_t> initial,
                           std::span<const uint8_t> want, std::span<const uint8_t> got);
 
-/// "mismatch: ..." lines, then "buffer NAME: N ELEM elements, M changed by the kernel".
+/// "mismatch: ..." lines, then "buffer NAME: N ELEM elements, W written, M changed by the kernel".
 void printCheck(std::ostream &os, const BufferCheck &c);
 
 } // namespace tt::runtime

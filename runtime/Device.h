@@ -52,6 +52,7 @@ struct LaunchResult {
   std::string printed;              // device_print's output, in order (emu, interp)
   std::vector<double> seconds;      // one per timed launch (cuda: CUDA events; others: wall clock)
   uint64_t instructions = 0;        // emu: thread-level instructions executed
+  std::vector<size_t> stored;       // interp: per buffer, distinct elements the kernel wrote
   EmuProfile profile;               // emu, with LaunchOptions::profile
   bool ok() const { return error.empty(); }
 };

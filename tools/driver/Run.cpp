@@ -240,6 +240,7 @@ int runCommand(const RunFlags &f) {
   // (an out-of-bounds load) point at the kernel's line.
   bool check = f.check && f.device != "interp";
   std::vector<std::vector<uint8_t>> want = initial;
+  std::vector<size_t> stored;  // per buffer, as the interpreter counts the kernel's stores
   if (check) {
     runtime::LaunchOptions ro;
     ro.grid = grid;
@@ -248,6 +249,7 @@ int runCommand(const RunFlags &f) {
       std::cerr << ref.error << (ref.error.ends_with("\n") ? "" : "\n");
       return 1;
     }
+    stored = ref.stored;
   }
   runtime::LaunchOptions lo;
   lo.grid = grid;
@@ -258,6 +260,7 @@ int runCommand(const RunFlags &f) {
   }
   runtime::LaunchResult run = device->launch(image, args, spans(got), lo);
   if (!run.ok()) return fail("the kernel failed on " + f.device + ": " + run.error);
+  if (f.device == "interp") stored = run.stored;
 
   std::vector<runtime::BufferCheck> checks;
   bool agree = true;
@@ -267,6 +270,7 @@ int runCommand(const RunFlags &f) {
                                      : "not checked (--no-check)";
   for (size_t b = 0; b < got.size(); ++b) {
     checks.push_back(runtime::compareBuffer(bufferNames[b], bufferParams[b]->type.elem, initial[b], check ? want[b] : got[b], got[b]));
+    if (b < stored.size()) checks.back().written = static_cast<int64_t>(stored[b]);
     agree = agree && checks.back().mismatches == 0;
   }
 
@@ -293,7 +297,7 @@ int runCommand(const RunFlags &f) {
     if (!checkNote.empty()) j["note"] = checkNote;
     j["notes"] = notes;
     for (const runtime::BufferCheck &c : checks)
-      j["buffers"].push_back({{"name", c.name}, {"elem", c.elem}, {"elements", c.elements}, {"changed", c.changed},
+      j["buffers"].push_back({{"name", c.name}, {"elem", c.elem}, {"elements", c.elements}, {"written", c.written >= 0 ? nlohmann::ordered_json(c.written) : nlohmann::ordered_json()}, {"changed", c.changed},
                               {"mismatches", c.mismatches}, {"examples", c.examples}});
     j["printed"] = run.printed;
     if (f.time) j["seconds"] = run.seconds, j["median_seconds"] = median(run.seconds);

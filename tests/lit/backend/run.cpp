@@ -22,14 +22,14 @@ TT_KERNEL void saxpy(Ptr<f32> x, Ptr<f32> y, f32 a, i32 n) {
   store(y + offs, load(x + offs, mask) * a + load(y + offs, mask), mask);
 }
 
-// CHECK: buffer x: 1000 f32 elements, 0 changed by the kernel
-// CHECK: buffer y: 1000 f32 elements, 1000 changed by the kernel
+// CHECK: buffer x: 1000 f32 elements, 0 written, 0 changed by the kernel
+// CHECK: buffer y: 1000 f32 elements, 1000 written, 1000 changed by the kernel
 // CHECK: ok: saxpy on emu, grid (4, 1, 1), 128 threads, sm_90a: matches the interpreter on 2000 elements of 2 buffers
 // SM80: ok: saxpy on emu, grid (4, 1, 1), 128 threads, sm_80:
 // PROMISE: error: argument 'n' = 1000 is not divisible by 16
 // MISSING: error: no --arg for parameter 'a' (f32)
 // DEFAULT: note: y has no --arg or --input: 1048576 random elements
-// DEFAULT: buffer y: 1048576 f32 elements, 1000 changed by the kernel
+// DEFAULT: buffer y: 1048576 f32 elements, 1000 written, 1000 changed by the kernel
 // EXTRA: error: kernel 'saxpy' has no parameter 'z'
 // WIDE: ok: saxpy on emu, grid (4, 1, 1), 128 threads, sm_90a: matches the interpreter on 2048 elements
 // BOUNDS: run.cpp:22:19: error: out-of-bounds 'load' at element offset 100 of buffer 'x' (100 elements)

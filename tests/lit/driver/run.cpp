@@ -40,11 +40,12 @@ TT_KERNEL void count(Ptr<i32> c) {
 // PRINT: device_print:
 // PRINT-NEXT: pid (0, 0, 0) program 0
 // PRINT-NEXT: pid (1, 0, 0) program 1
-// PRINT: buffer x: 16 f32 elements, 0 changed by the kernel
-// PRINT: buffer y: 16 f32 elements, 16 changed by the kernel
+// PRINT: buffer x: 16 f32 elements, 0 written, 0 changed by the kernel
+// PRINT: buffer y: 16 f32 elements, 16 written, 16 changed by the kernel
 // PRINT: ok: show on emu, grid (2, 1, 1), 128 threads, sm_90a: matches the interpreter on 32 elements of 2 buffers
 // PRINT: saved 4 .npy files to
 // INPUT: ran: show on interp, grid (2, 1, 1), 128 threads, sm_90a: the interpreter is the reference: nothing to check against
+// NOCHECK: buffer y: 16 f32 elements, 16 changed by the kernel
 // NOCHECK: ran: show on emu, {{.*}}: not checked (--no-check)
 // NOCHECK: time: median {{[0-9.e+-]+}} us of 3 launches on PTX emulator (CPU) (wall clock)
 // JSON: "command": "run",
@@ -64,3 +65,6 @@ TT_KERNEL void count(Ptr<i32> c) {
 // DISAGREE: twintile: error: --arg x=10 disagrees with --input {{.*}}y.out.npy, which has 16 elements
 // DTYPE: twintile: error: {{.*}}c.out.npy holds int32, but 'x' is ptr<f32>: save it with x.astype(np.float32)
 // DEVICE: --device: gpu not in {emu,interp,cuda}
+// The interpreter counts what the kernel stored; --no-check leaves only what changed.
+// RUN: twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=12 --device interp | FileCheck %s --check-prefix=WRITTEN
+// WRITTEN: buffer y: 16 f32 elements, 12 written, 12 changed by the kernel

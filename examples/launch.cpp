@@ -18,6 +18,7 @@
 
 #include "experiments/kernels/softmax.cpp"  // defines the kernel template softmax<T, BLOCK>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -54,7 +55,7 @@ int main(int argc, char **argv) {
   int n = 5000;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--device")) deviceName = argv[i + 1];
-    else if (!std::strcmp(argv[i], "--n")) n = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--n") && std::atoi(argv[i + 1]) > 0) n = std::atoi(argv[i + 1]);
     else {
       std::fprintf(stderr, "usage: example_launch [--device emu|interp|cuda] [--n N]\n");
       return 2;
@@ -87,9 +88,11 @@ int main(int argc, char **argv) {
   expect(launched(again, "vector_add<256>, again") && !again.compiled, "a second launch reuses its variant");
   // A length divisible by 16 is another specialization (n:divisible).
   int m = 4096;
-  twintile::Launch wide = add.launch(*device, {16}, x, y, out, m);
+  std::vector<float> xm(m, 1.0f), ym(m, 2.0f), outm(m);
+  twintile::Launch wide = add.launch(*device, {16}, xm, ym, outm, m);
   expect(launched(wide, "vector_add<256>, n = 4096") && wide.variant.find("n:divisible") != std::string::npos,
          "n = 4096 compiles the n:divisible variant");
+  expect(std::all_of(outm.begin(), outm.end(), [](float v) { return v == 3.0f; }), "and it adds right");
   std::printf("vector_add<256>: %zu variants compiled\n", add.variants());
 
   // 2. Traced in this process.

@@ -44,6 +44,10 @@ public:
       result.error = bad;
       return result;
     }
+    if (options.warmup < 0 || options.repeat < 1) {
+      result.error = "launch options: warmup must be at least 0 and repeat at least 1";
+      return result;
+    }
     if (kernel.tileIR.empty()) {
       result.error = "the interp device needs the kernel's tile IR, and this image has none";
       return result;
@@ -85,7 +89,7 @@ public:
     }
     ir::Grid grid{options.grid.x, options.grid.y, options.grid.z};
     std::vector<ir::Buffer> work;
-    for (int rep = 0; rep < options.warmup + std::max(options.repeat, 1); ++rep) {
+    for (int rep = 0; rep < options.warmup + options.repeat; ++rep) {
       work = initial;  // every launch starts from the same inputs
       auto start = std::chrono::steady_clock::now();
       ir::RunResult r = ir::interpret(f, grid, iargs, work);

@@ -6,6 +6,7 @@
 #include "ir/Printer.h"
 
 #include <bit>
+#include <climits>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -119,6 +120,22 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
       result.error = where + " takes " + std::to_string(t.bytes) + "-byte elements, got a buffer of " +
                      std::to_string(a.elementBytes) + "-byte elements";
       return result;
+    }
+    // f16/bf16 buffers are held as 16-bit integers (their bits): only f32 and
+    // f64 have a C++ type to check against.
+    if (t.pointer && (t.elem == "f32" || t.elem == "f64" || !t.isFloat) && a.elementIsFloat != t.isFloat) {
+      result.error = where + " takes " + (t.isFloat ? "floating-point" : "integer") + " elements, got a buffer of " +
+                     (a.elementIsFloat ? "floating-point" : "integer") + " elements";
+      return result;
+    }
+    if (!t.pointer && !t.isFloat && a.kind == Arg::Kind::Int) {
+      int bits = t.elem == "i1" ? 1 : 8 * t.bytes;
+      int64_t lo = t.elem == "i1" ? 0 : bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
+      int64_t hi = t.elem == "i1" ? 1 : bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
+      if (a.i < lo || a.i > hi) {
+        result.error = where + " = " + std::to_string(a.i) + " does not fit in " + paramTypes_[i];
+        return result;
+      }
     }
     if (!t.pointer && !t.isFloat && a.kind == Arg::Kind::Float) {
       result.error = where + " is an integer, got a floating-point value";

@@ -44,6 +44,7 @@ struct Value {
 class HeaderParser {
 public:
   HeaderParser(const std::string &text, const std::string &file) : s_(text), file_(file) {}
+  static constexpr int kMaxDepth = 32;
 
   std::map<std::string, Value> dict() {
     expect('{');
@@ -99,6 +100,9 @@ private:
         return v;
       }
     if (c == '(' || c == '[') {
+      // NumPy's own headers nest a few levels (a structured dtype's fields);
+      // a crafted one must not exhaust the stack.
+      if (++depth_ > kMaxDepth) bad("nesting deeper than " + std::to_string(kMaxDepth) + " levels");
       char close = c == '(' ? ')' : ']';
       ++pos_;
       v.kind = c == '(' ? Value::Kind::Tuple : Value::Kind::Other;
@@ -114,6 +118,7 @@ private:
         if (!peek(close)) expect(',');
       }
       ++pos_;
+      --depth_;
       return v;
     }
     bad("a value that is not a string, True, False, a tuple or a list");
@@ -133,6 +138,7 @@ private:
   const std::string &s_;
   const std::string &file_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 /// "(2, 3)", "(5,)", "()": the shape as Python prints it.

@@ -19,6 +19,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
+#include <iostream>
+#include <new>
+
 namespace {
 
 using tt::driver::KernelFlags;
@@ -85,10 +89,12 @@ int main(int argc, char **argv) {
   runCmd->add_option("--input", run.inputs, "NAME=FILE.npy: a buffer's contents (its dtype must match)")
       ->allow_extra_args(false);
   runCmd->add_option("--save", run.saveDir, "write every buffer to DIR as NAME.in.npy (before) and NAME.out.npy (after)");
-  runCmd->add_option("--seed", run.seed, "seed of the random buffer contents (default 1)");
+  runCmd->add_option("--seed", run.seed, "seed of the random buffer contents (default 1)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(INT64_MAX)));
   runCmd->add_flag("--no-check", [&run](int64_t) { run.check = false; }, "do not run the interpreter to check the result");
   runCmd->add_flag("--time", run.time, "time repeated launches (cuda: CUDA events) and print the median");
-  runCmd->add_option("--repeat", run.repeat, "timed launches with --time (default 20)")->check(CLI::Range(1, 100000));
+  CLI::Option *repeat =
+      runCmd->add_option("--repeat", run.repeat, "timed launches with --time (default 20)")->check(CLI::Range(1, 100000));
   runCmd->add_flag("--profile", run.profile,
                    "emu: print the emulator's dynamic counts as one JSON line: warp-level instructions by opcode, "
                    "global requests and 32-byte sectors, shared-memory wavefronts");
@@ -110,13 +116,16 @@ int main(int argc, char **argv) {
   dumpCmd->add_flag("--json", dump.json, "print the index as JSON");
 
   CLI11_PARSE(app, argc, argv);
-
-  if (compileCmd->parsed()) {
-    compile.k.options.locations = !noLocs;
-    if (optimize && compile.emit == "tile") compile.emit = "tile-opt";
-    return tt::driver::compileCommand(compile);
+  compile.k.options.locations = !noLocs;
+  if (optimize && compile.emit == "tile") compile.emit = "tile-opt";
+  run.repeatGiven = repeat->count() > 0;
+  try {
+    if (compileCmd->parsed()) return tt::driver::compileCommand(compile);
+    if (runCmd->parsed()) return tt::driver::runCommand(run);
+    if (diffCmd->parsed()) return tt::driver::diffCommand(diff);
+    return tt::driver::dumpCommand(dump);
+  } catch (const std::bad_alloc &) {
+    std::cerr << "twintile: error: out of memory\n";
+    return 1;
   }
-  if (runCmd->parsed()) return tt::driver::runCommand(run);
-  if (diffCmd->parsed()) return tt::driver::diffCommand(diff);
-  return tt::driver::dumpCommand(dump);
 }

@@ -8,7 +8,7 @@ Triton version (experiments/baselines/triton_kernels.py, same grid, same
 meta-parameters, num_warps 4) and the PyTorch op a user would call instead
 (cuBLAS for matmul, scaled_dot_product_attention for attention), each timed
 like twintile's runner: `warmup` launches, then the median of `repeat` timed
-with CUDA events. Prints one JSON object per kernel.
+with CUDA events (timed() says how). Prints one JSON object per kernel.
 
 --device cpu runs the same code on the CPU with Triton's interpreter
 (TRITON_INTERPRET=1, set before Triton is imported) and wall-clock times, on
@@ -106,23 +106,30 @@ def torch_op(spec, v, bench):
 
 
 def timed(fn, device, warmup, repeat):
-    """Seconds of each of `repeat` calls after `warmup`: CUDA events on a GPU."""
+    """Seconds of each of `repeat` calls after `warmup`. On a GPU, CUDA events
+    around each call, every call preceded by a 256 MB memset that clears the
+    L2 (as triton.testing.do_bench does) and keeps the GPU busy while Python
+    enqueues the call, so that the host's launch overhead is not timed; one
+    synchronization at the end."""
     for _ in range(warmup):
         fn()
-    out = []
-    for _ in range(repeat):
-        if device == "cuda":
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            fn()
-            end.record()
-            end.synchronize()
-            out.append(start.elapsed_time(end) / 1e3)
-        else:
+    if device != "cuda":
+        out = []
+        for _ in range(repeat):
             t0 = time.perf_counter()
             fn()
             out.append(time.perf_counter() - t0)
-    return out
+        return out
+    flush = torch.empty(256 << 20, dtype=torch.int8, device="cuda")
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(repeat)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(repeat)]
+    for start, end in zip(starts, ends):
+        flush.zero_()
+        start.record()
+        fn()
+        end.record()
+    torch.cuda.synchronize()
+    return [start.elapsed_time(end) / 1e3 for start, end in zip(starts, ends)]
 
 
 def median(xs):

@@ -75,8 +75,15 @@ def main(argv=None):
     args = ap.parse_args(argv)
     out = Path(args.out)
     if out.exists():
+        # Only an earlier bundle (or nothing) is replaced: --out names a folder of its own.
+        if not out.is_dir() or (any(out.iterdir()) and not (out / "bundle.json").exists()):
+            raise SystemExit(f"bundle.py: {out} exists and is not a bundle; give a new folder")
         shutil.rmtree(out)
     out.mkdir(parents=True)
+    json_headers = Path("/usr/include/nlohmann")
+    if not (json_headers / "json.hpp").exists():
+        raise SystemExit("bundle.py: nlohmann/json's headers are not in /usr/include/nlohmann (scripts/setup installs "
+                         "them): the runner needs them on the GPU machine")
     promises = ["--assume-aligned", "*", "--assume-divisible", "*"]
     kernels = []
     for i, spec in enumerate(QUICK if args.quick else SPECS):
@@ -109,9 +116,7 @@ def main(argv=None):
     manifest = {"format": "twintile-gpu-bundle-1", "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                 "commit": commit.stdout.strip() or None, "dry": args.dry, "kernels": kernels}
     (out / "bundle.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    json_headers = Path("/usr/include/nlohmann")
-    if json_headers.is_dir():
-        shutil.copytree(json_headers, out / "include" / "nlohmann")
+    shutil.copytree(json_headers, out / "include" / "nlohmann")
     print(f"[bundle] {len(kernels)} kernels in {out}", flush=True)
     return 0
 

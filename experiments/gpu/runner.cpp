@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <bit>
+#include <charconv>
+#include <optional>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -105,6 +107,9 @@ Launchable checkCase(const fs::path &root, const Manifest &m, const Json &check,
     l.args.push_back(LaunchArg::buf(l.buffers.size()));
     l.buffers.push_back(fromNpy(readNpy((root / a.at("input").get<std::string>()).string()), t.elem, p.name));
     refs.push_back(fromNpy(readNpy((root / a.at("reference").get<std::string>()).string()), t.elem, p.name));
+    if (refs.back().size() != l.buffers.back().size())
+      throw std::runtime_error("'" + p.name + "': the reference has " + std::to_string(refs.back().size()) +
+                               " bytes, the input " + std::to_string(l.buffers.back().size()));
     l.names.push_back(p.name);
     l.types.push_back(t);
   }
@@ -143,14 +148,30 @@ int main(int argc, char **argv) {
   fs::path root = argv[1];
   std::string deviceName = "cuda", only;
   int warmup = 5, repeat = 20;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    std::string flag = argv[i], value = argv[i + 1];
-    if (flag == "--device") deviceName = value;
-    else if (flag == "--warmup") warmup = std::stoi(value);
-    else if (flag == "--repeat") repeat = std::stoi(value);
-    else if (flag == "--only") only = value;
+  auto count = [](const std::string &flag, const std::string &text, int min) -> std::optional<int> {
+    int v = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || v < min) {
+      std::cerr << "gpu_runner: " << flag << " takes a whole number of at least " << min << ", got '" << text << "'\n";
+      return std::nullopt;
+    }
+    return v;
+  };
+  for (int i = 2; i < argc; i += 2) {
+    std::string flag = argv[i];
+    if (i + 1 >= argc) {
+      std::cerr << "gpu_runner: " << flag << " needs a value\n";
+      return 2;
+    }
+    std::string value = argv[i + 1];
+    if (flag == "--device" && (value == "cuda" || value == "emu")) deviceName = value;
+    else if (flag == "--warmup" || flag == "--repeat") {
+      std::optional<int> v = count(flag, value, flag == "--warmup" ? 0 : 1);
+      if (!v) return 2;
+      (flag == "--warmup" ? warmup : repeat) = *v;
+    } else if (flag == "--only") only = value;
     else {
-      std::cerr << "gpu_runner: unknown option " << flag << "\n";
+      std::cerr << "gpu_runner: bad option " << flag << " " << value << "\n";
       return 2;
     }
   }
@@ -168,10 +189,14 @@ int main(int argc, char **argv) {
     std::cerr << "gpu_runner: " << root.string() << "/bundle.json: " << e.what() << "\n";
     return 2;
   }
+  if (!bundle.is_object() || !bundle.contains("kernels") || !bundle["kernels"].is_array()) {
+    std::cerr << "gpu_runner: " << root.string() << "/bundle.json has no list of kernels\n";
+    return 2;
+  }
   std::mt19937_64 rng(2026);
   bool allOk = true;
-  for (const Json &k : bundle.at("kernels")) {
-    std::string spec = k.at("spec");
+  for (const Json &k : bundle["kernels"]) {
+    std::string spec = k.is_object() && k.contains("spec") && k["spec"].is_string() ? k["spec"].get<std::string>() : "?";
     if (!only.empty() && spec != only) continue;
     Json row{{"spec", spec}, {"device", device->describe()}};
     try {

@@ -80,6 +80,10 @@ TEST_CASE("wrong launch arguments are refused, naming the parameter", "[launch]"
   CHECK(k.launch(*emu, {1}, wide, y, out, 128).error ==
         "argument 'x' (ptr<f32>) takes 4-byte elements, got a buffer of 8-byte elements");
   CHECK(k.launch(*emu, {1}, x, y, out, 1.5).error == "argument 'n' (i32) is an integer, got a floating-point value");
+  CHECK(k.launch(*emu, {1}, x, y, out, int64_t(1) << 40).error == "argument 'n' (i32) = 1099511627776 does not fit in i32");
+  std::vector<int32_t> ints(128);
+  CHECK(k.launch(*emu, {1}, ints, y, out, 128).error ==
+        "argument 'x' (ptr<f32>) takes floating-point elements, got a buffer of integer elements");
   // Too small a buffer: the device reports the access, never a crash.
   twintile::Launch r = k.launch(*emu, {8}, x, y, out, 1000);
   REQUIRE(!r.ok());

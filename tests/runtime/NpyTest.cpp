@@ -262,6 +262,9 @@ TEST_CASE("npy: malformed files are refused with a message naming the file", "[n
         "dtype '<q9' is not a number type (bool, int, uint, float or complex)");
   CHECK(errorFor(withHeader("{'descr': '<f3', 'fortran_order': False, 'shape': (4,), }")) ==
         "dtype '<f3' has an item size the runtime does not read");
+  // Nesting a crafted header deep is refused, not a stack overflow.
+  std::string deep = "{'descr': '<f4', 'fortran_order': False, 'shape': (4,), 'x': " + std::string(40, '[') + "}";
+  CHECK(errorFor(withHeader(deep)).rfind("the header is not the dict NumPy writes (nesting deeper than 32 levels", 0) == 0);
   // Python 2's long literals in the shape are still read.
   spit(dir.file("long.npy"), withHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (4L,), }"));
   CHECK(readNpy(dir.file("long.npy")).shape == std::vector<size_t>{4});

@@ -40,10 +40,11 @@ struct RunFlags {
   std::vector<std::string> args;     // NAME=VALUE
   std::vector<std::string> inputs;   // NAME=FILE.npy
   std::string saveDir;
-  uint64_t seed = 1;
+  uint64_t seed = 1;  // the command line takes 0 .. 2^63 - 1
   bool check = true;
   bool time = false;
   int repeat = 20;
+  bool repeatGiven = false;
   bool profile = false;
   bool json = false;
 };

@@ -34,6 +34,9 @@ namespace {
 
 /// A pointer without --arg or --input gets this many elements.
 constexpr size_t kDefaultElements = size_t(1) << 20;
+/// The largest buffer run makes: its host copies (input, reference, result)
+/// must fit in memory.
+constexpr size_t kMaxBufferBytes = size_t(4) << 30;
 
 struct Param {
   std::string name, typeText;
@@ -82,6 +85,12 @@ std::optional<uint64_t> scalarBits(const Param &p, const std::string &text, std:
       return std::nullopt;
     }
     if (p.type.elem == "f64") return std::bit_cast<uint64_t>(*v);
+    double rounded = p.type.elem == "f32" ? static_cast<float>(*v)
+                   : p.type.elem == "bf16" ? ir::decodeBF16(ir::encodeBF16(*v)) : ir::decodeF16(ir::encodeF16(*v));
+    if (std::isfinite(*v) && !std::isfinite(rounded)) {
+      error = "--arg " + p.name + "=" + text + " is out of " + p.typeText + "'s range";
+      return std::nullopt;
+    }
     if (p.type.elem == "f32") return std::bit_cast<uint32_t>(static_cast<float>(*v));
     return p.type.elem == "bf16" ? ir::encodeBF16(*v) : ir::encodeF16(*v);
   }
@@ -132,6 +141,8 @@ double median(std::vector<double> v) {
 } // namespace
 
 int runCommand(const RunFlags &f) {
+  if (f.profile && f.device != "emu") return fail("--profile counts what the emulator runs: it needs --device emu");
+  if (f.repeatGiven && !f.time) return fail("--repeat sets how many launches --time times: give --time too");
   std::string why;
   std::unique_ptr<runtime::Device> device = twintile::makeDevice(f.device, why);
   if (!device) return fail("device '" + f.device + "' is not available: " + why);
@@ -211,6 +222,9 @@ int runCommand(const RunFlags &f) {
         if (!n || *n <= 0)
           return fail("--arg " + p.name + "=" + arg->second + " is not a positive count of elements");
         count = static_cast<size_t>(*n);
+        if (count > kMaxBufferBytes / p.type.bytes)
+          return fail("--arg " + p.name + "=" + arg->second + " is too large: run makes buffers of at most " +
+                      std::to_string(kMaxBufferBytes >> 30) + " GiB");
       } else {
         notes.push_back(p.name + " has no --arg or --input: " + std::to_string(kDefaultElements) + " random elements");
       }

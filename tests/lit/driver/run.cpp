@@ -68,3 +68,17 @@ TT_KERNEL void count(Ptr<i32> c) {
 // The interpreter counts what the kernel stored; --no-check leaves only what changed.
 // RUN: twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=12 --device interp | FileCheck %s --check-prefix=WRITTEN
 // WRITTEN: buffer y: 16 f32 elements, 12 written, 12 changed by the kernel
+// RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=4611686018427387904 --arg y=16 --arg n=16 2>&1 | FileCheck %s --check-prefix=TOOBIG
+// RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16 --device interp --profile 2>&1 | FileCheck %s --check-prefix=PROFILE
+// RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16 --repeat 3 2>&1 | FileCheck %s --check-prefix=REPEAT
+// RUN: not twintile run %s --kernel 'scaled<8>' --grid 1 --arg x=8 --arg a=1e40 2>&1 | FileCheck %s --check-prefix=F32RANGE
+// TOOBIG: twintile: error: --arg x=4611686018427387904 is too large: run makes buffers of at most 4 GiB
+// PROFILE: twintile: error: --profile counts what the emulator runs: it needs --device emu
+// REPEAT: twintile: error: --repeat sets how many launches --time times: give --time too
+// F32RANGE: twintile: error: --arg a=1e40 is out of f32's range
+
+template <int B>
+TT_KERNEL void scaled(Ptr<f32> x, f32 a) {
+  auto i = arange(0, B);
+  store(x + i, load(x + i) * a);
+}

@@ -176,8 +176,10 @@ std::string renderDiffPage(const DiffPage &page) {
   os << "</header>\n<main>\n<aside><h2>source</h2><pre>";
   std::ifstream in(page.file);
   int n = 0;
-  for (std::string l; std::getline(in, l);)
-    os << "<span class=\"ln\" id=\"L" << ++n << "\" data-n=\"" << n << "\">" << escape(l) << "</span>";
+  for (std::string l; std::getline(in, l);) {
+    ++n;
+    os << "<span class=\"ln\" id=\"L" << n << "\" data-n=\"" << n << "\">" << escape(l) << "</span>";
+  }
   os << "</pre></aside>\n<div id=\"stages\">\n";
   auto textOf = [&](const std::string &fe, pipeline::Stage s) -> std::string {
     auto f = page.stages.find(fe);

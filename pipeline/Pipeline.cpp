@@ -6,7 +6,10 @@
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <sstream>
 
 namespace tt::pipeline {
@@ -117,42 +120,74 @@ Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const
   return r;
 }
 
-Result compileSource(const std::string &file, const std::string &kernel, const Options &options,
-                     const Observer &observer) {
-  Result r;
-  twintile::FrontendResult front;
+std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
+                                   const Options &options, const ObserverFor &observers) {
+  std::vector<Result> results(kernels.size());
+  auto observer = [&](size_t i) { return observers ? observers(i) : Observer{}; };
+  std::vector<twintile::FrontendResult> fronts(kernels.size());
+  // The front end, once for the file: one parse, or one host compile.
   if (options.frontend == "parse") {
     twintile::ParseOptions po;
     po.numWarps = options.numWarps;
-    std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, {kernel}, po);
-    r.phases.push_back({"parse", parsed->parseSeconds()});
-    if (!parsed->ok()) {
-      r.error = parsed->error();
-      return r;
+    std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels, po);
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      if (i == 0) results[i].phases.push_back({"parse", parsed->parseSeconds()});  // shared: counted once
+      if (!parsed->ok()) {
+        results[i].error = parsed->error();
+        continue;
+      }
+      offer(observer(i), Stage::Source, [&] { return parsed->instantiatedSource(kernels[i]); });
+      fronts[i] = parsed->walk(kernels[i]);
+      results[i].phases.push_back({"walk", fronts[i].seconds});
     }
-    offer(observer, Stage::Source, [&] { return parsed->instantiatedSource(kernel); });
-    front = parsed->walk(kernel);
-    r.phases.push_back({"walk", front.seconds});
   } else {
     twintile::SourceTraceOptions to;
     to.useCache = options.useCache;
     to.numWarps = options.numWarps;
-    twintile::SourceTraceResult traced = twintile::traceSourceFile(file, kernel, to);
-    offer(observer, Stage::Source, [&] { return traced.entrySource; });
-    if (traced.cacheHit) r.notes.push_back("host-compile: cached");
-    else r.phases.push_back({"host-compile", traced.compileSeconds});
-    r.phases.push_back({"trace", traced.trace.seconds});
-    front = std::move(traced.trace);
+    std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      offer(observer(i), Stage::Source, [&] { return traced[i].entrySource; });
+      if (traced[i].cacheHit) results[i].notes.push_back("host-compile: cached");
+      else if (i == 0) results[i].phases.push_back({"host-compile", traced[i].compileSeconds});  // shared
+      results[i].phases.push_back({"trace", traced[i].trace.seconds});
+      fronts[i] = std::move(traced[i].trace);
+    }
   }
-  if (!front.ok()) return failure(std::move(r), *front.error);
-  if (options.last == Stage::Source) {
-    r.func = std::move(front.func);
-    return r;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (results[i].ok() && !fronts[i].ok()) results[i] = failure(std::move(results[i]), *fronts[i].error);
+
+  // Cleanup and the backend, each specialization on its own: in parallel.
+  auto rest = [&](size_t i) {
+    Result &r = results[i];
+    if (!r.ok()) return;
+    if (options.last == Stage::Source) {
+      r.func = std::move(fronts[i].func);
+      return;
+    }
+    Result done = compileFunc(std::move(fronts[i].func), options, observer(i));
+    done.phases.insert(done.phases.begin(), r.phases.begin(), r.phases.end());
+    done.notes.insert(done.notes.begin(), r.notes.begin(), r.notes.end());
+    r = std::move(done);
+  };
+  unsigned jobs = options.jobs > 0 ? static_cast<unsigned>(options.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  jobs = std::min<unsigned>(jobs, static_cast<unsigned>(kernels.size()));
+  if (jobs <= 1) {
+    for (size_t i = 0; i < kernels.size(); ++i) rest(i);
+    return results;
   }
-  Result rest = compileFunc(std::move(front.func), options, observer);
-  rest.phases.insert(rest.phases.begin(), r.phases.begin(), r.phases.end());
-  rest.notes.insert(rest.notes.begin(), r.notes.begin(), r.notes.end());
-  return rest;
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> workers;
+  for (unsigned w = 0; w < jobs; ++w)
+    workers.emplace_back([&] {
+      for (size_t i = next++; i < kernels.size(); i = next++) rest(i);
+    });
+  for (std::thread &t : workers) t.join();
+  return results;
+}
+
+Result compileSource(const std::string &file, const std::string &kernel, const Options &options,
+                     const Observer &observer) {
+  return std::move(compileSources(file, {kernel}, options, [&](size_t) { return observer; }).front());
 }
 
 } // namespace tt::pipeline

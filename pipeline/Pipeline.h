@@ -39,6 +39,9 @@ struct Options {
   Stage last = Stage::Ptx;   // stop after this stage
   bool ptxas = false;        // run ptxas (implied when `last` is sass-info)
   bool locations = true;     // loc(...) in the IR stages' text
+  /// Threads for the cleanup and the backend when several specializations
+  /// compile together (compileSources); 0: one per core.
+  int jobs = 0;
 };
 
 /// Called after each stage the observer wants, with the stage's text.
@@ -70,6 +73,16 @@ struct Result {
 /// options.frontend names, up to options.last.
 Result compileSource(const std::string &file, const std::string &kernel, const Options &options,
                      const Observer &observer = {});
+
+/// Compiles several specializations of one file: the front end once (one
+/// parse, or one host compile for the tracer), then each specialization's
+/// cleanup and backend in parallel on options.jobs threads. Results in
+/// `kernels`' order; observers(i) observes the i-th (from any thread, but
+/// each specialization from one at a time). A phase the specializations
+/// share (parse, host-compile) is in the first result only.
+using ObserverFor = std::function<Observer(size_t index)>;
+std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
+                                   const Options &options, const ObserverFor &observers = {});
 
 /// Compiles a kernel already in tile IR (traced in-process, or parsed from
 /// text), from the `tile` stage on.

@@ -1,6 +1,6 @@
 //===- twintile.cpp - the twintile driver: its command line ---------------===//
 //
-//   twintile compile FILE --kernel SPEC [--frontend trace|parse] [--emit STAGE] [-o OUT]
+//   twintile compile FILE --kernel SPEC... [--frontend trace|parse] [--emit STAGE] [-o OUT] [-j N]
 //                    [--print-after-all] [--time] [--json] [--resources] [target options]
 //   twintile run     FILE --kernel SPEC --grid X[,Y[,Z]] [--device emu|interp|cuda]
 //                    [--arg NAME=VALUE]... [--input NAME=FILE.npy]... [--save DIR] [--seed N]
@@ -29,13 +29,16 @@ using tt::driver::KernelFlags;
 
 const auto nonEmpty = [](const std::string &s) { return s.empty() ? std::string("must name a kernel") : std::string(); };
 
+void frontendOption(CLI::App *cmd, std::string &frontend) {
+  cmd->add_option("--frontend", frontend, "trace (run the kernel on abstract values, the default) or parse (read its AST)")
+      ->check(CLI::IsMember({"trace", "parse"}));
+}
+
 /// FILE, --kernel, --frontend: what every command starts from.
 void kernelOptions(CLI::App *cmd, std::string &file, std::string &kernel, std::string *frontend) {
   cmd->add_option("file", file, "kernel source file")->required();
   cmd->add_option("--kernel", kernel, "the specialization, e.g. 'softmax<f16,1024>'")->required()->check(nonEmpty);
-  if (frontend)
-    cmd->add_option("--frontend", *frontend, "trace (run the kernel on abstract values, the default) or parse (read its AST)")
-        ->check(CLI::IsMember({"trace", "parse"}));
+  if (frontend) frontendOption(cmd, *frontend);
 }
 
 /// --target, --num-warps, --assume-*, --no-cache.
@@ -62,7 +65,16 @@ int main(int argc, char **argv) {
 
   tt::driver::CompileFlags compile;
   CLI::App *compileCmd = app.add_subcommand("compile", "take a kernel through a front end and print one stage");
-  kernelOptions(compileCmd, compile.k.file, compile.k.kernel, &compile.k.frontend);
+  compileCmd->add_option("file", compile.k.file, "kernel source file")->required();
+  compileCmd->add_option("--kernel", compile.kernels,
+                         "the specialization, e.g. 'softmax<f16,1024>'; several compile in one process (one parse "
+                         "or host compile, the backend in parallel), -o then naming a directory")
+      ->required()
+      ->check(nonEmpty)
+      ->allow_extra_args(false);
+  frontendOption(compileCmd, compile.k.frontend);
+  compileCmd->add_option("-j,--jobs", compile.jobs, "threads for several specializations (default: one per core)")
+      ->check(CLI::Range(1, 256));
   targetOptions(compileCmd, compile.k.options);
   std::vector<std::string> stageNames;
   for (tt::pipeline::Stage s : tt::pipeline::allStages()) stageNames.emplace_back(tt::pipeline::name(s));

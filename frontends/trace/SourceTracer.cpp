@@ -148,26 +148,30 @@ KernelSignature readSignature(const std::string &source, const std::string &kern
   return sig;
 }
 
-SourceTraceResult traceSourceFile(const std::string &file, const std::string &spec, const SourceTraceOptions &opts) {
-  SourceTraceResult result;
+std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const std::vector<std::string> &specs,
+                                               const SourceTraceOptions &opts) {
+  std::vector<SourceTraceResult> results(specs.size());
+  auto failAll = [&](const std::string &message) {
+    for (SourceTraceResult &r : results) r.trace = failure(message);
+    return std::move(results);
+  };
   std::error_code ec;
   fs::path kernelPath = fs::absolute(file, ec);
   std::optional<std::string> source = readFile(kernelPath);
-  if (!source) {
-    result.trace = failure("cannot read kernel file '" + file + "'");
-    return result;
-  }
+  if (!source) return failAll("cannot read kernel file '" + file + "'");
+  if (specs.empty()) return results;
   const fs::path root = TWINTILE_SOURCE_DIR;
   std::string compiler = !opts.hostCompiler.empty() ? opts.hostCompiler : envOr("TWINTILE_HOST_CXX", "clang++-19");
 
-  // The entry point: the kernel file, the tracer, and one C function that
-  // traces the requested specialization.
+  // The entry points: the kernel file, the tracer, and one C function per
+  // requested specialization, so that one host compile serves them all.
   std::string entry = "#include \"" + kernelPath.string() + "\"\n"
-                      "#include \"frontends/trace/Entry.h\"\n"
-                      "extern \"C\" void twintile_trace_entry(const void *options, void *result) {\n"
-                      "  twintile::entry::trace(&" + spec + ", options, \"" + spec + "\", result);\n"
-                      "}\n";
-  result.entrySource = entry;
+                      "#include \"frontends/trace/Entry.h\"\n";
+  for (size_t i = 0; i < specs.size(); ++i)
+    entry += "extern \"C\" void twintile_trace_entry_" + std::to_string(i) +
+             "(const void *options, void *result) {\n"
+             "  twintile::entry::trace(&" + specs[i] + ", options, \"" + specs[i] + "\", result);\n"
+             "}\n";
   std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w",
                                     "-I" + root.string(), "-I" + (root / "include").string(),
                                     "-I" + kernelPath.parent_path().string()};
@@ -184,10 +188,10 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
 
   fs::path dir = tt::support::cacheDirectory("trace", opts.cacheDir);
   fs::path so = dir / (key.hex() + ".so");
-  result.sharedObject = so.string();
-  result.cacheHit = opts.useCache && fs::exists(so);
+  bool cacheHit = opts.useCache && fs::exists(so);
+  double compileSeconds = 0;
 
-  if (!result.cacheHit) {
+  if (!cacheHit) {
     fs::path work = dir / ("build-" + key.hex() + "-" + std::to_string(getpid()));
     fs::create_directories(work, ec);
     fs::path entryPath = work / "entry.cpp", tmp = work / "kernel.so";
@@ -198,50 +202,56 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
     std::string output;
     auto start = Clock::now();
     int status = runCapture(argv, output);
-    result.compileSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    compileSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (status != 0) {
       fs::remove_all(work, ec);
       if (status == 127)
-        result.trace = failure("cannot run the host compiler '" + compiler + "' (install clang-19, or set TWINTILE_HOST_CXX)");
-      else
-        result.trace = failure("the kernel file does not compile for '" + spec + "':\n" + output);
-      return result;
+        return failAll("cannot run the host compiler '" + compiler + "' (install clang-19, or set TWINTILE_HOST_CXX)");
+      std::string which = specs.size() == 1 ? "'" + specs[0] + "'" : std::to_string(specs.size()) + " specializations";
+      return failAll("the kernel file does not compile for " + which + ":\n" + output);
     }
     fs::rename(tmp, so, ec);  // atomic: a concurrent reader sees all or nothing
     fs::remove_all(work, ec);
-    if (ec) {
-      result.trace = failure("cannot write the compile cache '" + so.string() + "': " + ec.message());
-      return result;
-    }
+    if (ec) return failAll("cannot write the compile cache '" + so.string() + "': " + ec.message());
   }
 
   void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     // A corrupt cache entry is rebuilt once.
     std::string why = dlerror();
-    if (result.cacheHit) {
+    if (cacheHit) {
       fs::remove(so, ec);
-      return traceSourceFile(file, spec, opts);
+      return traceSourceFile(file, specs, opts);
     }
-    result.trace = failure("cannot load the compiled kernel: " + why);
-    return result;
+    return failAll("cannot load the compiled kernel: " + why);
   }
-  using Entry = void (*)(const void *, void *);
-  auto fn = reinterpret_cast<Entry>(dlsym(handle, "twintile_trace_entry"));
-  if (!fn) {
-    result.trace = failure("the compiled kernel has no entry point");
-    return result;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    SourceTraceResult &result = results[i];
+    result.entrySource = entry;
+    result.sharedObject = so.string();
+    result.cacheHit = cacheHit;
+    result.compileSeconds = i == 0 ? compileSeconds : 0;  // one compile for all: counted once
+    using Entry = void (*)(const void *, void *);
+    auto fn = reinterpret_cast<Entry>(dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
+    if (!fn) {
+      result.trace = failure("the compiled kernel has no entry point");
+      continue;
+    }
+    KernelSignature sig = readSignature(*source, baseName(specs[i]));
+    TraceOptions traceOpts;
+    traceOpts.metaNames = sig.templateParams;
+    traceOpts.numWarps = opts.numWarps;
+    fn(&traceOpts, &result.trace);
+    // Parameter names from the source, when they line up one to one.
+    if (result.trace.ok() && sig.params.size() == result.trace.func->numParams())
+      for (size_t p = 0; p < sig.params.size(); ++p) result.trace.func->param(p)->name = sig.params[p];
   }
-  KernelSignature sig = readSignature(*source, baseName(spec));
-  TraceOptions traceOpts;
-  traceOpts.metaNames = sig.templateParams;
-  traceOpts.numWarps = opts.numWarps;
-  fn(&traceOpts, &result.trace);
-  // Parameter names from the source, when they line up one to one.
-  if (result.trace.ok() && sig.params.size() == result.trace.func->numParams())
-    for (size_t i = 0; i < sig.params.size(); ++i) result.trace.func->param(i)->name = sig.params[i];
   // The shared object stays loaded for the life of the process.
-  return result;
+  return results;
+}
+
+SourceTraceResult traceSourceFile(const std::string &file, const std::string &spec, const SourceTraceOptions &opts) {
+  return std::move(traceSourceFile(file, std::vector<std::string>{spec}, opts).front());
 }
 
 } // namespace twintile

@@ -2,7 +2,7 @@
 //
 // To trace a kernel the program was not compiled with, its file is compiled
 // as a shared object with the host compiler (clang++-19), together with a
-// small entry point for the requested specialization, then loaded and run.
+// small entry point for each requested specialization, then loaded and run.
 // The shared object is cached on disk by the content hash of everything that
 // goes into it (the entry, the kernel file, the language and tracer headers,
 // the compiler and its flags), so a second trace skips the compile. The
@@ -38,6 +38,12 @@ struct SourceTraceResult {
 /// compiler's own text.
 SourceTraceResult traceSourceFile(const std::string &file, const std::string &spec,
                                   const SourceTraceOptions &opts = {});
+
+/// Traces several specializations of one file with one host compile (one
+/// shared object, cached under the list's key): results in `specs`' order.
+/// The host compile's time is in the first result's compileSeconds.
+std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const std::vector<std::string> &specs,
+                                               const SourceTraceOptions &opts = {});
 
 /// The names of `kernel`'s template parameters and of its function
 /// parameters, read from its definition in `source` (empty when not found).

@@ -3,6 +3,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -66,51 +68,106 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
 
 } // namespace
 
+/// "softmax<f16,1024>" -> "softmax_f16_1024": a file name per specialization.
+std::string stemOf(const std::string &spec) {
+  std::string out;
+  for (char c : spec)
+    if (std::isalnum(static_cast<unsigned char>(c))) out += c;
+    else if (!out.empty() && out.back() != '_') out += '_';
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out.empty() ? "kernel" : out;
+}
+
 int compileCommand(const CompileFlags &f) {
   pipeline::Stage emit = *pipeline::parseStage(f.emit);  // the command line checked it
   pipeline::Options o = f.k.options;
   o.frontend = f.k.frontend;
   o.last = emit;
   o.ptxas = f.resources;
-  std::string emitted;
-  pipeline::Observer observer;
-  observer.wants = [&](pipeline::Stage s) { return s == emit || f.printAfterAll; };
-  observer.take = [&](pipeline::Stage s, const std::string &text) {
-    if (f.printAfterAll) printStage(std::cerr, s, text);
-    if (s == emit) emitted = text;
+  o.jobs = f.jobs;
+  const std::vector<std::string> &kernels = f.kernels;
+  bool many = kernels.size() > 1;
+  // Each specialization's stages, kept to be printed in order (the backend
+  // runs them on several threads).
+  std::vector<std::string> emitted(kernels.size());
+  std::vector<std::vector<std::pair<pipeline::Stage, std::string>>> seen(kernels.size());
+  auto observers = [&](size_t i) {
+    pipeline::Observer observer;
+    observer.wants = [&](pipeline::Stage s) { return s == emit || f.printAfterAll; };
+    observer.take = [&, i](pipeline::Stage s, const std::string &text) {
+      if (f.printAfterAll) seen[i].emplace_back(s, text);
+      if (s == emit) emitted[i] = text;
+    };
+    return observer;
   };
-  pipeline::Result r = pipeline::compileSource(f.k.file, f.k.kernel, o, observer);
-  if (f.json) {
-    nlohmann::ordered_json j = report(f, r);
-    if (r.ok() && f.output == "-") j["text"] = emitted;
-    std::cout << j.dump(2) << "\n";
-  } else if (!r.ok()) {
-    std::cerr << r.error;
-  }
-  if (!r.ok()) return 1;
-  if (!f.json)
-    for (const std::string &n : r.notes)
-      if (n != "backend: cached" && n != "host-compile: cached") std::cerr << "twintile: note: " << n << "\n";
-  if (f.time) {
-    for (const std::string &n : r.notes)
-      if (n == "host-compile: cached") std::cerr << "host-compile: cached\n";
-    for (const pipeline::Phase &p : r.phases) std::cerr << p.name << ": " << p.seconds * 1e3 << " ms\n";
-    if (pipeline::isBackendStage(emit))
-      std::cerr << "backend: " << (r.backend.cacheHit ? "cached, " : "") << r.backend.seconds * 1e3 << " ms\n";
-  }
-  if (f.resources && pipeline::isBackendStage(emit)) printResources(std::cerr, r.backend.ptxas);
+  auto start = std::chrono::steady_clock::now();
+  std::vector<pipeline::Result> results = pipeline::compileSources(f.k.file, kernels, o, observers);
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
   std::string error;
-  if (f.output == "-") {
-    if (!f.json) std::cout << emitted;
-  } else if (!writeText(f.output, emitted, error)) {
-    return fail(error);
+  if (many && f.output != "-") {
+    std::error_code ec;
+    std::filesystem::create_directories(f.output, ec);
+    if (!std::filesystem::is_directory(f.output))
+      return fail("with several --kernel, -o names a directory, and '" + f.output + "' cannot be one");
   }
-  // Beside a PTX file, its launch manifest (FILE's stem + .json).
-  if (emit == pipeline::Stage::Ptx && f.output != "-") {
-    std::string manifest = std::filesystem::path(f.output).replace_extension(".json").string();
-    if (!writeText(manifest, r.backend.manifest.toJson(), error)) return fail(error);
+  nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+  int status = 0;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const pipeline::Result &r = results[i];
+    std::string prefix = many ? kernels[i] + ": " : "";
+    if (f.printAfterAll) {
+      if (many) std::cerr << "// ===== " << kernels[i] << "\n";
+      for (const auto &[stage, text] : seen[i]) printStage(std::cerr, stage, text);
+    }
+    std::string output = !many || f.output == "-"
+                             ? f.output
+                             : (std::filesystem::path(f.output) /
+                                (stemOf(kernels[i]) + std::string(pipeline::fileExtension(emit)))).string();
+    CompileFlags one = f;
+    one.k.kernel = kernels[i];
+    one.output = output;
+    nlohmann::ordered_json j = report(one, r);
+    if (!r.ok()) {
+      if (!f.json) std::cerr << r.error;
+      reports.push_back(j);
+      status = 1;
+      continue;
+    }
+    if (!f.json)
+      for (const std::string &n : r.notes)
+        if (n != "backend: cached" && n != "host-compile: cached") std::cerr << "twintile: note: " << prefix << n << "\n";
+    if (f.time) {
+      for (const std::string &n : r.notes)
+        if (n == "host-compile: cached") std::cerr << prefix << "host-compile: cached\n";
+      for (const pipeline::Phase &p : r.phases) std::cerr << prefix << p.name << ": " << p.seconds * 1e3 << " ms\n";
+      if (pipeline::isBackendStage(emit))
+        std::cerr << prefix << "backend: " << (r.backend.cacheHit ? "cached, " : "") << r.backend.seconds * 1e3 << " ms\n";
+    }
+    if (f.resources && pipeline::isBackendStage(emit)) {
+      std::cerr << prefix;
+      printResources(std::cerr, r.backend.ptxas);
+    }
+    if (output == "-") {
+      if (f.json) j["text"] = emitted[i];
+      else std::cout << (many ? "// ----- " + kernels[i] + "\n" : "") << emitted[i];
+    } else if (!writeText(output, emitted[i], error)) {
+      return fail(error);
+    }
+    // Beside a PTX file, its launch manifest (FILE's stem + .json).
+    if (emit == pipeline::Stage::Ptx && output != "-") {
+      std::string manifest = std::filesystem::path(output).replace_extension(".json").string();
+      if (!writeText(manifest, r.backend.manifest.toJson(), error)) return fail(error);
+    }
+    reports.push_back(j);
   }
-  return 0;
+  if (f.time && many)
+    std::cerr << "total: " << wall * 1e3 << " ms for " << kernels.size() << " specializations\n";
+  if (f.json) {
+    if (many) std::cout << nlohmann::ordered_json{{"command", "compile"}, {"seconds", wall}, {"kernels", reports}}.dump(2) << "\n";
+    else std::cout << reports.front().dump(2) << "\n";
+  }
+  return status;
 }
 
 } // namespace tt::driver

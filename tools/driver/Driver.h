@@ -23,7 +23,9 @@ struct KernelFlags {
 };
 
 struct CompileFlags {
-  KernelFlags k;
+  KernelFlags k;                     // k.kernel unused: kernels lists them
+  std::vector<std::string> kernels;  // one or more specializations of k.file
+  int jobs = 0;                      // threads for several: 0, one per core
   std::string emit = "tile";
   std::string output = "-";
   bool printAfterAll = false;

@@ -71,8 +71,8 @@ def compile_facts(c):
     f = {"reps": str(config.get("reps", NA)), "run_kind": "quick" if config.get("quick") else "full"}
     s = R.sweep_summary(c)
     med = {k: v["median"] for k, v in s.items()}
-    for k in ("twintile_parse", "twintile_trace", "twintile_parse_one_process", "twintile_trace_one_process", "nvcc",
-              "triton", "pallas", "cute"):
+    for k in ("twintile_parse", "twintile_trace", "twintile_parse_command", "twintile_trace_command",
+              "twintile_parse_one_process", "twintile_trace_one_process", "nvcc", "triton", "pallas", "cute"):
         f[f"sweep_{k}_s"] = _f(med.get(k), ".2f")
 
     def r(a, b):
@@ -80,6 +80,11 @@ def compile_facts(c):
 
     f["nvcc_over_parse_driver"] = _x(r("nvcc", "twintile_parse"))
     f["parse_driver_vs_nvcc_word"] = _word(r("nvcc", "twintile_parse"), "faster than", "slower than")
+    f["nvcc_over_parse_command"] = _x(r("nvcc", "twintile_parse_command"))
+    f["nvcc_over_trace_command"] = _x(r("nvcc", "twintile_trace_command"))
+    f["trace_command_vs_nvcc_word"] = _word(r("nvcc", "twintile_trace_command"), "faster than", "slower than")
+    f["triton_over_parse_command"] = _x(r("triton", "twintile_parse_command"))
+    f["triton_over_trace_command"] = _x(r("triton", "twintile_trace_command"))
     f["nvcc_over_parse_one"] = _x(r("nvcc", "twintile_parse_one_process"))
     f["nvcc_over_trace_one"] = _x(r("nvcc", "twintile_trace_one_process"))
     f["trace_one_vs_nvcc_word"] = _word(r("nvcc", "twintile_trace_one_process"), "faster than", "slower than")

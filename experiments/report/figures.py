@@ -77,7 +77,8 @@ def sweep(c, path):
     ys = range(len(names))
     med = [s[n]["median"] for n in names]
     err = [[s[n]["median"] - s[n]["min"] for n in names], [s[n]["max"] - s[n]["median"] for n in names]]
-    ax.barh(ys, med, xerr=err, color=[COLORS.get(n.replace("_one_process", ""), "#888") for n in names])
+    ax.barh(ys, med, xerr=err,
+            color=[COLORS.get(n.replace("_one_process", "").replace("_command", ""), "#888") for n in names])
     ax.set_yticks(list(ys), [n.replace("_", " ") for n in names], fontsize=7)
     ax.set_xlabel("seconds, 12 softmax variants (median, min–max)")
     fig.tight_layout()

@@ -90,6 +90,8 @@ def compile_backend(c):
 
 
 SWEEP_LABELS = {
+    "twintile_parse_command": "twintile parse, one driver command for the 12",
+    "twintile_trace_command": "twintile trace, one driver command (one host compile)",
     "twintile_parse_one_process": "twintile parse, one process (one parse, 12 walks)",
     "twintile_trace_one_process": "twintile trace, one process (12 host compiles)",
     "twintile_parse": "twintile parse, 12 driver processes",

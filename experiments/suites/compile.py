@@ -17,8 +17,8 @@ Four parts, all written raw to experiments/results/compile.json:
            on the same inputs; CuTe DSL's compiles of vector_add and softmax.
   sweep    the 12 softmax variants (f16/bf16/f32 x BLOCK 128..1024), source to
            PTX, as whole processes, interleaved in one run: twintile parse and
-           twintile trace (one driver process per variant, as the driver works
-           today, caches off), nvcc -ptx of the CUDA template with the same 12
+           twintile trace as one driver command for the 12 and as one driver
+           process per variant (caches off), nvcc -ptx of the CUDA template with the same 12
            instantiations (experiments/baselines/softmax.cu), Triton (one process,
            12 variants, fresh cache), Pallas (one process, to Triton IR); and
            in process, twintile with one parse for all 12.
@@ -153,11 +153,19 @@ def sweep(reps, missing):
     cute_run = whole([py, common.BASELINES / "cute_compile.py", *SWEEP], "cute_compile.py")
     pallas_run = whole([py, common.BASELINES / "pallas_probe.py", *SWEEP, "--no-check"], "pallas_probe.py")
 
+    def one_command(frontend):
+        # What a user runs: one driver command for all 12, -o naming a folder (no ptxas).
+        specs = [a for spec in SWEEP for a in ("--kernel", spec)]
+        return whole([twintile, "compile", f"--frontend={frontend}", softmax_cpp, *specs, "--emit", "ptx",
+                      "--no-cache", "-o", out / f"{frontend}-command"], "twintile compile")()
+
     def one_process(frontend):
         # The whole process, start-up included, as nvcc's and Triton's are timed; no ptxas.
         return whole([common.tool("compile_probe"), "--frontend", frontend, softmax_cpp, *SWEEP], "compile_probe")()
 
     systems = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace"),
+               "twintile_parse_command": lambda: one_command("parse"),
+               "twintile_trace_command": lambda: one_command("trace"),
                "twintile_parse_one_process": lambda: one_process("parse"),
                "twintile_trace_one_process": lambda: one_process("trace")}
     if nvcc:
@@ -182,6 +190,10 @@ def sweep(reps, missing):
             "notes": {"twintile_parse": "12 driver processes, --emit ptx --no-cache (no ptxas)",
                       "twintile_trace": "12 driver processes, each compiling the kernel file with clang++ "
                                         "(--no-cache; no ptxas)",
+                      "twintile_parse_command": "one driver command for the 12 (--kernel x12 --emit ptx -o DIR "
+                                                "--no-cache): one parse, the backends in parallel on the cores",
+                      "twintile_trace_command": "one driver command for the 12: one host compile of the kernel file "
+                                                "for all 12 entry points, the backends in parallel (--no-cache)",
                       "twintile_parse_one_process": "one compile_probe process: one parse, 12 walks, cleanups "
                                                    "and backends to PTX (no ptxas)",
                       "twintile_trace_one_process": "one compile_probe process: 12 host compiles and traces, 12 "

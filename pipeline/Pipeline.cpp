@@ -148,13 +148,21 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
     for (size_t i = 0; i < kernels.size(); ++i) {
       offer(observer(i), Stage::Source, [&] { return traced[i].entrySource; });
       if (traced[i].cacheHit) results[i].notes.push_back("host-compile: cached");
+      if (!traced[i].output.empty())
+        results[i].notes.push_back("the kernel's host code printed, while traced:\n" + traced[i].output +
+                                   (traced[i].output.ends_with("\n") ? "" : "\n"));
       else if (i == 0) results[i].phases.push_back({"host-compile", traced[i].compileSeconds});  // shared
       results[i].phases.push_back({"trace", traced[i].trace.seconds});
       fronts[i] = std::move(traced[i].trace);
     }
   }
   for (size_t i = 0; i < kernels.size(); ++i)
-    if (results[i].ok() && !fronts[i].ok()) results[i] = failure(std::move(results[i]), *fronts[i].error);
+    if (results[i].ok() && !fronts[i].ok()) {
+      results[i] = failure(std::move(results[i]), *fronts[i].error);
+      // What the kernel printed before it failed belongs with the error.
+      for (const std::string &n : results[i].notes)
+        if (n.starts_with("the kernel's host code printed")) results[i].error += "note: " + n;
+    }
 
   // Cleanup and the backend, each specialization on its own: in parallel.
   auto rest = [&](size_t i) {

@@ -1,5 +1,7 @@
 #include "frontends/trace/SourceTracer.h"
 
+#include "frontends/trace/Isolate.h"
+
 #include "support/Cache.h"
 
 #include <algorithm>
@@ -225,6 +227,9 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     }
     return failAll("cannot load the compiled kernel: " + why);
   }
+  std::vector<void (*)(const void *, void *)> entries;
+  std::vector<TraceOptions> traceOpts(specs.size());
+  std::vector<KernelSignature> sigs;
   for (size_t i = 0; i < specs.size(); ++i) {
     SourceTraceResult &result = results[i];
     result.entrySource = entry;
@@ -233,18 +238,30 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     result.compileSeconds = i == 0 ? compileSeconds : 0;  // one compile for all: counted once
     using Entry = void (*)(const void *, void *);
     auto fn = reinterpret_cast<Entry>(dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
-    if (!fn) {
-      result.trace = failure("the compiled kernel has no entry point");
-      continue;
+    if (!fn) return failAll("internal error: the compiled kernel has no entry point — this is a bug in twintile");
+    entries.push_back(fn);
+    sigs.push_back(readSignature(*source, baseName(specs[i])));
+    traceOpts[i].metaNames = sigs.back().templateParams;
+    traceOpts[i].numWarps = opts.numWarps;
+  }
+  if (opts.isolate && envOr("TWINTILE_TRACE_IN_PROCESS", "") != "1") {
+    // The kernel's host code runs in a child process (Isolate.h).
+    IsolationLimits limits = opts.limits;
+    if (std::string t = envOr("TWINTILE_TRACE_TIMEOUT", ""); !t.empty() && std::atof(t.c_str()) > 0)
+      limits.seconds = std::atof(t.c_str());
+    std::vector<IsolatedTrace> traced = traceIsolated(entries, specs, traceOpts, limits);
+    for (size_t i = 0; i < specs.size(); ++i) {
+      results[i].trace = std::move(traced[i].trace);
+      results[i].output = std::move(traced[i].output);
     }
-    KernelSignature sig = readSignature(*source, baseName(specs[i]));
-    TraceOptions traceOpts;
-    traceOpts.metaNames = sig.templateParams;
-    traceOpts.numWarps = opts.numWarps;
-    fn(&traceOpts, &result.trace);
-    // Parameter names from the source, when they line up one to one.
-    if (result.trace.ok() && sig.params.size() == result.trace.func->numParams())
-      for (size_t p = 0; p < sig.params.size(); ++p) result.trace.func->param(p)->name = sig.params[p];
+  } else {
+    for (size_t i = 0; i < specs.size(); ++i) entries[i](&traceOpts[i], &results[i].trace);
+  }
+  // Parameter names from the source, when they line up one to one.
+  for (size_t i = 0; i < specs.size(); ++i) {
+    TraceResult &t = results[i].trace;
+    if (t.ok() && sigs[i].params.size() == t.func->numParams())
+      for (size_t p = 0; p < sigs[i].params.size(); ++p) t.func->param(p)->name = sigs[i].params[p];
   }
   // The shared object stays loaded for the life of the process.
   return results;

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/trace/Isolate.h"
 #include "frontends/trace/Trace.h"
 
 #include <string>
@@ -23,6 +24,12 @@ struct SourceTraceOptions {
   bool useCache = true;
   std::vector<std::string> includeDirs;  // searched by the kernel's own includes
   int numWarps = 4;
+  /// Run the kernel's host code in a child process (Isolate.h), so that its
+  /// crashes, exits and endless loops are errors, not twintile's death.
+  /// $TWINTILE_TRACE_IN_PROCESS=1 turns it off (to measure what it costs);
+  /// $TWINTILE_TRACE_TIMEOUT=SECONDS sets limits.seconds.
+  bool isolate = true;
+  IsolationLimits limits;
 };
 
 struct SourceTraceResult {
@@ -31,6 +38,7 @@ struct SourceTraceResult {
   bool cacheHit = false;
   std::string sharedObject;    // the compiled kernel's path
   std::string entrySource;     // the entry point compiled with the kernel file (the `source` stage)
+  std::string output;          // what the kernel's host code printed while traced (isolated only)
 };
 
 /// Traces `spec` ("softmax<f16,1024>", or a plain name) from the kernel file

@@ -10,8 +10,12 @@
 
 #include "frontends/common/Recorder.h"
 #include "frontends/trace/Entry.h"
+#include "frontends/trace/Isolate.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cxxabi.h>
 #include <optional>
 #include <cassert>
 #include <cctype>
@@ -53,9 +57,32 @@ Session::State &state() {
 
 Recorder &recorder() { return state().recorder; }
 
+/// The isolated tracer's shared record of where the trace is (Isolate.h).
+TraceProgress *progress = nullptr;
+/// The last operation's location on this thread: where an exception from
+/// the kernel's host code is reported.
+thread_local Loc lastLoc{};
+
 ir::Location toLoc(Loc l) {
   if (!l.file || l.line == 0) return {};
+  lastLoc = l;
+  if (progress) {
+    progress->line = static_cast<int>(l.line);
+    progress->col = static_cast<int>(l.col);
+    std::snprintf(progress->file, sizeof progress->file, "%s", l.file);
+  }
   return ir::Location(l.file, static_cast<int>(l.line), static_cast<int>(l.col));
+}
+
+/// The type of the exception being handled, demangled ("int", "std::string").
+std::string currentExceptionType() {
+  std::type_info *t = abi::__cxa_current_exception_type();
+  if (!t) return "unknown";
+  int status = 0;
+  char *name = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
+  std::string out = status == 0 && name ? name : t->name();
+  std::free(name);
+  return out;
 }
 
 ir::Value *val(Node *n) { return reinterpret_cast<ir::Value *>(n); }
@@ -251,6 +278,7 @@ Session::Session(const std::string &spec, TraceOptions opts) : state_(std::make_
   for (std::string &a : args) state_->func->meta.emplace_back(metaKey(state_->opts, state_->metaIndex++), metaValue(a));
   state_->outer = current;
   current = state_.get();
+  lastLoc = {};
 }
 
 Session::~Session() { current = state_->outer; }
@@ -282,7 +310,12 @@ TraceResult Session::finish(std::exception_ptr failure, double seconds) {
   } catch (const KernelError &e) {
     r.error = ir::Diagnostic{e.loc, e.message};
   } catch (const std::exception &e) {
-    r.error = ir::Diagnostic{{}, std::string("the kernel threw: ") + e.what()};
+    // Located at the last operation traced: the throw site is not known.
+    r.error = ir::Diagnostic{toLoc(lastLoc), std::string("the kernel's host code threw ") + currentExceptionType() +
+                                                 ": " + e.what() + " (after the operation here)"};
+  } catch (...) {
+    r.error = ir::Diagnostic{toLoc(lastLoc), "the kernel's host code threw an exception of type '" +
+                                                 currentExceptionType() + "' (after the operation here)"};
   }
   return r;
 }
@@ -297,6 +330,8 @@ std::vector<RegisteredKernel> &registryStorage() {
 } // namespace twintile::detail
 
 namespace twintile {
+
+void setTraceProgress(TraceProgress *p) { detail::progress = p; }
 
 std::vector<RegisteredKernel> &registry() { return detail::registryStorage(); }
 

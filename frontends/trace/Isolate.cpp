@@ -1,0 +1,292 @@
+//===- Isolate.cpp - tracing a compiled kernel in a child process --------===//
+//
+// Protocol: the child writes one JSON line per specialization it traced,
+// {"i": index, "seconds": s, "ir": text} or {"i": index, "error": {file, line,
+// col, inlined: [[file, line, col], ...], message}}, on a pipe of its own;
+// the kernel's stdout and stderr go to another. The parent reads both until
+// they close or the time limit passes (then it kills the child), and reaps
+// it. A specialization without a line is the one the child died in.
+//===----------------------------------------------------------------------===//
+#include "frontends/trace/Isolate.h"
+
+#include "ir/Parser.h"
+#include "ir/Printer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <cxxabi.h>
+#include <exception>
+#include <iostream>
+#include <new>
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TWINTILE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TWINTILE_ASAN 1
+#endif
+#endif
+
+namespace twintile {
+
+namespace {
+
+using Json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+Json toJson(const tt::ir::SourcePos &p) { return Json::array({p.file, p.line, p.col}); }
+
+tt::ir::SourcePos posOf(const Json &j) { return {j.at(0).get<std::string>(), j.at(1).get<int>(), j.at(2).get<int>()}; }
+
+std::string record(size_t i, const TraceResult &r) {
+  Json j{{"i", i}, {"seconds", r.seconds}};
+  if (r.ok()) {
+    j["ir"] = tt::ir::toString(*r.func);
+  } else {
+    Json inlined = Json::array();
+    for (const tt::ir::SourcePos &p : r.error->loc.inlinedAt) inlined.push_back(toJson(p));
+    j["error"] = {{"pos", toJson(r.error->loc.pos)}, {"inlined", inlined}, {"message", r.error->message}};
+  }
+  // Invalid UTF-8 in a user's string must not stop the line from being written.
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+/// A line the child wrote back into a TraceResult; an internal error if it
+/// does not read (the child is our own code up to the kernel's).
+TraceResult fromRecord(const Json &j) {
+  TraceResult r;
+  r.seconds = j.value("seconds", 0.0);
+  if (j.contains("error")) {
+    const Json &e = j["error"];
+    tt::ir::Diagnostic d;
+    d.loc.pos = posOf(e.at("pos"));
+    for (const Json &p : e.at("inlined")) d.loc.inlinedAt.push_back(posOf(p));
+    d.message = e.at("message").get<std::string>();
+    r.error = std::move(d);
+    return r;
+  }
+  tt::ir::ParseResult parsed = tt::ir::parseModule(j.at("ir").get<std::string>(), "<traced>");
+  if (!parsed.module || parsed.module->funcs.size() != 1)
+    r.error = tt::ir::Diagnostic{{}, "internal error: the traced IR does not read back (" +
+                                         (parsed.error ? parsed.error->str() : "not one function") +
+                                         ") — this is a bug in twintile"};
+  else
+    r.func = std::move(parsed.module->funcs.front());
+  return r;
+}
+
+void writeAll(int fd, const std::string &s) {
+  for (size_t at = 0; at < s.size();) {
+    ssize_t n = ::write(fd, s.data() + at, s.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    at += static_cast<size_t>(n);
+  }
+}
+
+TraceProgress *childProgress = nullptr;
+
+/// Separates the specializations' output on the child's output pipe: an
+/// ASCII record separator no printable text holds.
+const std::string kMark = "\x1etwintile-trace\x1e";
+
+/// The child's output, split at the marks into each specialization's.
+void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
+  size_t at = printed.find(kMark);
+  while (at != std::string::npos) {
+    size_t numEnd = printed.find(kMark, at + kMark.size());
+    if (numEnd == std::string::npos) return;
+    size_t i = std::strtoul(printed.c_str() + at + kMark.size(), nullptr, 10);
+    size_t next = printed.find(kMark, numEnd + kMark.size());
+    std::string text = printed.substr(numEnd + kMark.size(), next == std::string::npos ? std::string::npos
+                                                                                       : next - numEnd - kMark.size());
+    if (i < out.size()) out[i].output = text;
+    at = next;
+  }
+}
+
+/// The child's last word on an exception nobody caught: its type.
+[[noreturn]] void onTerminate() {
+  if (childProgress)
+    if (std::type_info *t = abi::__cxa_current_exception_type()) {
+      int status = 0;
+      char *name = abi::__cxa_demangle(t->name(), nullptr, nullptr, &status);
+      std::snprintf(childProgress->what, sizeof childProgress->what, "%s", status == 0 && name ? name : t->name());
+    }
+  std::abort();
+}
+
+[[noreturn]] void child(const std::vector<void (*)(const void *, void *)> &entries,
+                        const std::vector<TraceOptions> &options, size_t first, int results, int output,
+                        TraceProgress *progress, const IsolationLimits &limits) {
+  ::dup2(output, STDOUT_FILENO);
+  ::dup2(output, STDERR_FILENO);
+  ::close(output);
+  // Unbuffered: what the kernel printed before it crashed still arrives.
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
+#ifndef TWINTILE_ASAN  // AddressSanitizer reserves terabytes of address space up front
+  rlimit memory{limits.memoryBytes, limits.memoryBytes};
+  ::setrlimit(RLIMIT_AS, &memory);
+#else
+  (void)limits;
+#endif
+  // The faults the kernel's code may cause kill the child with their signal:
+  // no handler inherited from the parent (AddressSanitizer's, a host
+  // program's) may turn them into something else. Through the system call
+  // itself, which interceptors of sigaction() do not see.
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) {
+    struct { void (*handler)(int); unsigned long flags; void (*restorer)(); unsigned long mask; } dfl{};
+    ::syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof dfl.mask);
+  }
+  childProgress = progress;
+  setTraceProgress(progress);
+  std::set_terminate(onTerminate);
+  for (size_t i = first; i < entries.size(); ++i) {
+    // What follows on the output pipe is specs[i]'s (splitOutput).
+    std::string mark = kMark + std::to_string(i) + kMark;
+    std::fflush(nullptr);
+    writeAll(STDOUT_FILENO, mark);
+    TraceResult r;
+    entries[i](&options[i], &r);
+    writeAll(results, record(i, r));
+  }
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  ::_exit(0);
+}
+
+std::string signalName(int sig) {
+  switch (sig) {
+  case SIGSEGV: return "SIGSEGV (a bad memory access: a null or dangling pointer, or runaway recursion)";
+  case SIGBUS: return "SIGBUS (a bad memory access)";
+  case SIGFPE: return "SIGFPE (an arithmetic error: an integer division by zero?)";
+  case SIGILL: return "SIGILL (an illegal instruction: a function that does not return its value?)";
+  case SIGABRT: return "SIGABRT (abort)";
+  case SIGKILL: return "SIGKILL (killed: out of memory?)";
+  default: return "signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+  }
+}
+
+/// What killed the child, as the user should read it.
+std::string causeOf(int status, bool timedOut, const TraceProgress &progress, const IsolationLimits &limits) {
+  if (timedOut) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%g", limits.seconds);
+    return std::string("ran longer than ") + s + " s (an endless loop in the kernel's host code?)";
+  }
+  if (progress.what[0]) return std::string("threw an exception of type '") + progress.what + "' that nothing caught";
+  if (WIFSIGNALED(status)) return "crashed with " + signalName(WTERMSIG(status));
+  if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status)) + " (the kernel's host code called exit?)";
+  return "stopped for an unknown reason";
+}
+
+} // namespace
+
+std::vector<IsolatedTrace> traceIsolated(const std::vector<void (*)(const void *, void *)> &entries,
+                                         const std::vector<std::string> &specs,
+                                         const std::vector<TraceOptions> &options, const IsolationLimits &limits) {
+  std::vector<IsolatedTrace> out(specs.size());
+  for (size_t next = 0; next < specs.size();) {
+    void *shared = ::mmap(nullptr, sizeof(TraceProgress), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int results[2], output[2];
+    if (shared == MAP_FAILED || ::pipe2(results, O_CLOEXEC) != 0 || ::pipe2(output, O_CLOEXEC) != 0) {
+      for (size_t i = next; i < specs.size(); ++i)
+        out[i].trace.error = tt::ir::Diagnostic{{}, std::string("cannot start the tracing process: ") + std::strerror(errno)};
+      return out;
+    }
+    auto *progress = new (shared) TraceProgress();
+    // Nothing buffered here may be written again by the child.
+    std::cout.flush();
+    std::cerr.flush();
+    std::fflush(nullptr);
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ::close(results[0]);
+      ::close(output[0]);
+      child(entries, options, next, results[1], output[1], progress, limits);
+    }
+    ::close(results[1]);
+    ::close(output[1]);
+    std::string lines, printed;
+    bool timedOut = false;
+    if (pid < 0) {
+      ::close(results[0]);
+      ::close(output[0]);
+      for (size_t i = next; i < specs.size(); ++i)
+        out[i].trace.error = tt::ir::Diagnostic{{}, std::string("cannot start the tracing process: ") + std::strerror(errno)};
+      ::munmap(shared, sizeof(TraceProgress));
+      return out;
+    }
+    auto deadline = Clock::now() + std::chrono::duration<double>(limits.seconds);
+    pollfd fds[2] = {{results[0], POLLIN, 0}, {output[0], POLLIN, 0}};
+    std::string *sinks[2] = {&lines, &printed};
+    int open = 2;
+    while (open > 0) {
+      int ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+      if (ms <= 0) {
+        ::kill(pid, SIGKILL);
+        timedOut = true;
+        break;
+      }
+      int n = ::poll(fds, 2, ms);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      for (int k = 0; k < 2; ++k) {
+        if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        char buf[65536];
+        ssize_t got = ::read(fds[k].fd, buf, sizeof buf);
+        if (got > 0) {
+          // A kernel that prints without end is cut off, not stored without bound.
+          if (sinks[k] == &lines || printed.size() < (1u << 20)) sinks[k]->append(buf, static_cast<size_t>(got));
+        } else if (got == 0 || errno != EINTR) {
+          ::close(fds[k].fd);
+          fds[k].fd = -1;
+          --open;
+        }
+      }
+    }
+    for (pollfd &f : fds)
+      if (f.fd >= 0) ::close(f.fd);
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+
+    size_t done = next;
+    size_t at = 0;
+    for (size_t nl; (nl = lines.find('\n', at)) != std::string::npos; at = nl + 1) {
+      Json j = Json::parse(lines.substr(at, nl - at), nullptr, false);
+      if (j.is_discarded() || !j.contains("i")) continue;
+      size_t i = j["i"].get<size_t>();
+      if (i < next || i >= specs.size()) continue;
+      out[i].trace = fromRecord(j);
+      done = i + 1;
+    }
+    splitOutput(printed, out);
+    if (done < specs.size() && (done == next || timedOut || !WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+      // The child died tracing specs[done]: say how, where the trace last was.
+      tt::ir::Diagnostic d;
+      if (progress->line > 0) d.loc = tt::ir::Location(progress->file, progress->line, progress->col);
+      d.message = "tracing '" + specs[done] + "' " + causeOf(status, timedOut, *progress, limits) +
+                  (progress->line > 0 ? "; the last operation it traced is here" : " before tracing any operation");
+      out[done].trace.error = std::move(d);
+      ++done;
+    }
+    ::munmap(shared, sizeof(TraceProgress));
+    next = done;
+  }
+  return out;
+}
+
+} // namespace twintile

@@ -148,10 +148,11 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
     for (size_t i = 0; i < kernels.size(); ++i) {
       offer(observer(i), Stage::Source, [&] { return traced[i].entrySource; });
       if (traced[i].cacheHit) results[i].notes.push_back("host-compile: cached");
+      else if (i == 0) results[i].phases.push_back({"host-compile", traced[i].compileSeconds});  // shared
+      for (const std::string &n : traced[i].notes) results[i].notes.push_back(n);
       if (!traced[i].output.empty())
         results[i].notes.push_back("the kernel's host code printed, while traced:\n" + traced[i].output +
                                    (traced[i].output.ends_with("\n") ? "" : "\n"));
-      else if (i == 0) results[i].phases.push_back({"host-compile", traced[i].compileSeconds});  // shared
       results[i].phases.push_back({"trace", traced[i].trace.seconds});
       fronts[i] = std::move(traced[i].trace);
     }

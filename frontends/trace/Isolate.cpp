@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <cxxabi.h>
+#include <dlfcn.h>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -128,9 +129,8 @@ void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
   std::abort();
 }
 
-[[noreturn]] void child(const std::vector<void (*)(const void *, void *)> &entries,
-                        const std::vector<TraceOptions> &options, size_t first, int results, int output,
-                        TraceProgress *progress, const IsolationLimits &limits) {
+[[noreturn]] void child(const std::string &object, const std::vector<TraceOptions> &options, size_t first,
+                        int results, int output, TraceProgress *progress, const IsolationLimits &limits) {
   ::dup2(output, STDOUT_FILENO);
   ::dup2(output, STDERR_FILENO);
   ::close(output);
@@ -153,13 +153,25 @@ void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
   childProgress = progress;
   setTraceProgress(progress);
   std::set_terminate(onTerminate);
-  for (size_t i = first; i < entries.size(); ++i) {
+  void *handle = ::dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = ::dlerror();
+    writeAll(results, Json{{"load_error", why ? why : "unknown"}}.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+    ::_exit(0);
+  }
+  for (size_t i = first; i < options.size(); ++i) {
+    using Entry = void (*)(const void *, void *);
+    auto entry = reinterpret_cast<Entry>(::dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
+    if (!entry) {
+      writeAll(results, Json{{"load_error", "the compiled kernel has no entry point " + std::to_string(i)}}.dump() + "\n");
+      ::_exit(0);
+    }
     // What follows on the output pipe is specs[i]'s (splitOutput).
     std::string mark = kMark + std::to_string(i) + kMark;
     std::fflush(nullptr);
     writeAll(STDOUT_FILENO, mark);
     TraceResult r;
-    entries[i](&options[i], &r);
+    entry(&options[i], &r);
     writeAll(results, record(i, r));
   }
   std::cout.flush();
@@ -195,9 +207,9 @@ std::string causeOf(int status, bool timedOut, const TraceProgress &progress, co
 
 } // namespace
 
-std::vector<IsolatedTrace> traceIsolated(const std::vector<void (*)(const void *, void *)> &entries,
-                                         const std::vector<std::string> &specs,
-                                         const std::vector<TraceOptions> &options, const IsolationLimits &limits) {
+std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::vector<std::string> &specs,
+                                         const std::vector<TraceOptions> &options, const IsolationLimits &limits,
+                                         std::string &loadError) {
   std::vector<IsolatedTrace> out(specs.size());
   for (size_t next = 0; next < specs.size();) {
     void *shared = ::mmap(nullptr, sizeof(TraceProgress), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -216,7 +228,7 @@ std::vector<IsolatedTrace> traceIsolated(const std::vector<void (*)(const void *
     if (pid == 0) {
       ::close(results[0]);
       ::close(output[0]);
-      child(entries, options, next, results[1], output[1], progress, limits);
+      child(object, options, next, results[1], output[1], progress, limits);
     }
     ::close(results[1]);
     ::close(output[1]);
@@ -267,6 +279,11 @@ std::vector<IsolatedTrace> traceIsolated(const std::vector<void (*)(const void *
     size_t at = 0;
     for (size_t nl; (nl = lines.find('\n', at)) != std::string::npos; at = nl + 1) {
       Json j = Json::parse(lines.substr(at, nl - at), nullptr, false);
+      if (!j.is_discarded() && j.contains("load_error")) {
+        loadError = j["load_error"].is_string() ? j["load_error"].get<std::string>() : "unknown";
+        ::munmap(shared, sizeof(TraceProgress));
+        return out;
+      }
       if (j.is_discarded() || !j.contains("i")) continue;
       size_t i = j["i"].get<size_t>();
       if (i < next || i >= specs.size()) continue;

@@ -3,7 +3,8 @@
 // A kernel traced from its file runs its author's host code. That code may
 // dereference null, divide by zero, throw an int, call exit(), loop for
 // ever or allocate without bound; none of it may take twintile down. So the
-// shared object is loaded and run in a child process (fork), with a time
+// shared object is loaded (its static initializers run too) and run in a
+// child process (fork), with a time
 // limit and a memory limit, its stdout and stderr captured; the traced IR
 // comes back as text over a pipe and is parsed again here. A death of any
 // kind becomes a located error: which specialization, what happened
@@ -33,13 +34,15 @@ struct IsolatedTrace {
   std::string output;  // what the kernel's host code printed (stdout and stderr) while this one was traced
 };
 
-/// Traces specs[i] by calling `entries[i]` (a twintile_trace_entry_<i> of a
-/// loaded shared object) with `options[i]`, in a child process. Results in
-/// order; a child that dies takes only the specialization it was tracing:
-/// the ones after it are traced in a new child.
-std::vector<IsolatedTrace> traceIsolated(const std::vector<void (*)(const void *, void *)> &entries,
-                                         const std::vector<std::string> &specs,
-                                         const std::vector<TraceOptions> &options, const IsolationLimits &limits);
+/// Traces specs[i] in a child process that loads the shared object at
+/// `object` and calls its twintile_trace_entry_<i> with `options[i]`: the
+/// parent never loads the kernel's code. Results in order; a child that dies
+/// takes only the specialization it was tracing: the ones after it are
+/// traced in a new child. When the object does not load, `loadError` says
+/// why and no trace is made.
+std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::vector<std::string> &specs,
+                                         const std::vector<TraceOptions> &options, const IsolationLimits &limits,
+                                         std::string &loadError);
 
 /// Where the trace in progress last recorded an operation. The isolated
 /// child points this at memory it shares with its parent, which reads it

@@ -1,13 +1,12 @@
 #include "frontends/trace/SourceTracer.h"
 
+#include "frontends/trace/HostObject.h"
 #include "frontends/trace/Isolate.h"
 
 #include "support/Cache.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,20 +15,12 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#ifndef TWINTILE_SOURCE_DIR
-#error "TWINTILE_SOURCE_DIR must name the source tree (for the headers a traced kernel includes)"
-#endif
 
 namespace fs = std::filesystem;
 
 namespace twintile {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 std::optional<std::string> readFile(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
@@ -42,34 +33,6 @@ std::optional<std::string> readFile(const fs::path &p) {
 std::string envOr(const char *name, std::string fallback) {
   const char *v = std::getenv(name);
   return v && *v ? v : std::move(fallback);
-}
-
-/// Runs argv, capturing its standard error; returns the exit status.
-int runCapture(const std::vector<std::string> &argv, std::string &output) {
-  int pipefd[2];
-  if (pipe(pipefd) != 0) return -1;
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    dup2(pipefd[1], STDERR_FILENO);
-    dup2(pipefd[1], STDOUT_FILENO);
-    close(pipefd[0]);
-    close(pipefd[1]);
-    std::vector<char *> args;
-    for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    std::fprintf(stderr, "cannot run '%s': %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
-  close(pipefd[1]);
-  std::array<char, 4096> buf;
-  ssize_t n;
-  while ((n = read(pipefd[0], buf.data(), buf.size())) > 0) output.append(buf.data(), n);
-  close(pipefd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 TraceResult failure(std::string message, tt::ir::Location loc = {}) {
@@ -162,100 +125,57 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   std::optional<std::string> source = readFile(kernelPath);
   if (!source) return failAll("cannot read kernel file '" + file + "'");
   if (specs.empty()) return results;
-  const fs::path root = TWINTILE_SOURCE_DIR;
-  std::string compiler = !opts.hostCompiler.empty() ? opts.hostCompiler : envOr("TWINTILE_HOST_CXX", "clang++-19");
 
-  // The entry points: the kernel file, the tracer, and one C function per
-  // requested specialization, so that one host compile serves them all.
-  std::string entry = "#include \"" + kernelPath.string() + "\"\n"
-                      "#include \"frontends/trace/Entry.h\"\n";
-  for (size_t i = 0; i < specs.size(); ++i)
-    entry += "extern \"C\" void twintile_trace_entry_" + std::to_string(i) +
-             "(const void *options, void *result) {\n"
-             "  twintile::entry::trace(&" + specs[i] + ", options, \"" + specs[i] + "\", result);\n"
-             "}\n";
-  std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w",
-                                    "-I" + root.string(), "-I" + (root / "include").string(),
-                                    "-I" + kernelPath.parent_path().string()};
-  for (const std::string &d : opts.includeDirs) flags.push_back("-I" + d);
-
-  tt::support::ContentHash key;
-  key.add(entry);
-  key.add(*source);
-  key.add(compiler);
-  for (const std::string &f : flags) key.add(f);
-  // The headers the entry compiles against: a changed tracer is a new key.
-  for (const char *h : {"include/twintile.h", "frontends/trace/Entry.h"})
-    key.add(readFile(root / h).value_or(h));
-
-  fs::path dir = tt::support::cacheDirectory("trace", opts.cacheDir);
-  fs::path so = dir / (key.hex() + ".so");
-  bool cacheHit = opts.useCache && fs::exists(so);
-  double compileSeconds = 0;
-
-  if (!cacheHit) {
-    fs::path work = dir / ("build-" + key.hex() + "-" + std::to_string(getpid()));
-    fs::create_directories(work, ec);
-    fs::path entryPath = work / "entry.cpp", tmp = work / "kernel.so";
-    std::ofstream(entryPath) << entry;
-    std::vector<std::string> argv{compiler};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.insert(argv.end(), {entryPath.string(), "-o", tmp.string()});
-    std::string output;
-    auto start = Clock::now();
-    int status = runCapture(argv, output);
-    compileSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-    if (status != 0) {
-      fs::remove_all(work, ec);
-      if (status == 127)
-        return failAll("cannot run the host compiler '" + compiler + "' (install clang-19, or set TWINTILE_HOST_CXX)");
-      std::string which = specs.size() == 1 ? "'" + specs[0] + "'" : std::to_string(specs.size()) + " specializations";
-      return failAll("the kernel file does not compile for " + which + ":\n" + output);
-    }
-    fs::rename(tmp, so, ec);  // atomic: a concurrent reader sees all or nothing
-    fs::remove_all(work, ec);
-    if (ec) return failAll("cannot write the compile cache '" + so.string() + "': " + ec.message());
-  }
-
-  void *handle = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    // A corrupt cache entry is rebuilt once.
-    std::string why = dlerror();
-    if (cacheHit) {
-      fs::remove(so, ec);
-      return traceSourceFile(file, specs, opts);
-    }
-    return failAll("cannot load the compiled kernel: " + why);
-  }
-  std::vector<void (*)(const void *, void *)> entries;
   std::vector<TraceOptions> traceOpts(specs.size());
   std::vector<KernelSignature> sigs;
   for (size_t i = 0; i < specs.size(); ++i) {
-    SourceTraceResult &result = results[i];
-    result.entrySource = entry;
-    result.sharedObject = so.string();
-    result.cacheHit = cacheHit;
-    result.compileSeconds = i == 0 ? compileSeconds : 0;  // one compile for all: counted once
-    using Entry = void (*)(const void *, void *);
-    auto fn = reinterpret_cast<Entry>(dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
-    if (!fn) return failAll("internal error: the compiled kernel has no entry point — this is a bug in twintile");
-    entries.push_back(fn);
     sigs.push_back(readSignature(*source, baseName(specs[i])));
     traceOpts[i].metaNames = sigs.back().templateParams;
     traceOpts[i].numWarps = opts.numWarps;
   }
-  if (opts.isolate && envOr("TWINTILE_TRACE_IN_PROCESS", "") != "1") {
-    // The kernel's host code runs in a child process (Isolate.h).
-    IsolationLimits limits = opts.limits;
-    if (std::string t = envOr("TWINTILE_TRACE_TIMEOUT", ""); !t.empty() && std::atof(t.c_str()) > 0)
-      limits.seconds = std::atof(t.c_str());
-    std::vector<IsolatedTrace> traced = traceIsolated(entries, specs, traceOpts, limits);
-    for (size_t i = 0; i < specs.size(); ++i) {
-      results[i].trace = std::move(traced[i].trace);
-      results[i].output = std::move(traced[i].output);
+  bool isolate = opts.isolate && envOr("TWINTILE_TRACE_IN_PROCESS", "") != "1";
+  IsolationLimits limits = opts.limits;
+  if (std::string t = envOr("TWINTILE_TRACE_TIMEOUT", ""); !t.empty() && std::atof(t.c_str()) > 0)
+    limits.seconds = std::atof(t.c_str());
+
+  // A cached object that does not load is rebuilt once.
+  HostObject host;
+  std::vector<std::string> notes;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    host = buildHostObject(kernelPath.string(), *source, specs, opts, /*rebuild=*/attempt > 0);
+    notes.insert(notes.end(), host.notes.begin(), host.notes.end());
+    if (!host.error.empty()) return failAll(host.error);
+    std::string loadError;
+    if (isolate) {
+      // The kernel's code is loaded and run in a child process (Isolate.h).
+      std::vector<IsolatedTrace> traced = traceIsolated(host.path, specs, traceOpts, limits, loadError);
+      if (loadError.empty())
+        for (size_t i = 0; i < specs.size(); ++i) {
+          results[i].trace = std::move(traced[i].trace);
+          results[i].output = std::move(traced[i].output);
+        }
+    } else if (void *handle = dlopen(host.path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
+      // Loaded for the life of the process.
+      for (size_t i = 0; i < specs.size(); ++i) {
+        using Entry = void (*)(const void *, void *);
+        auto fn = reinterpret_cast<Entry>(dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
+        if (!fn) return failAll("internal error: the compiled kernel has no entry point — this is a bug in twintile");
+        fn(&traceOpts[i], &results[i].trace);
+      }
+    } else {
+      loadError = dlerror();
     }
-  } else {
-    for (size_t i = 0; i < specs.size(); ++i) entries[i](&traceOpts[i], &results[i].trace);
+    if (loadError.empty()) break;
+    if (!host.cacheHit || attempt > 0) return failAll("cannot load the compiled kernel " + host.path + ": " + loadError);
+    notes.push_back("the cached host object " + host.path + " did not load (" + loadError + "); rebuilt");
+  }
+  for (size_t i = 0; i < specs.size(); ++i) {
+    SourceTraceResult &result = results[i];
+    result.entrySource = host.entrySource;
+    result.sharedObject = host.path;
+    result.cacheHit = host.cacheHit;
+    result.compileSeconds = i == 0 ? host.compileSeconds : 0;  // one compile for all: counted once
+    result.notes = notes;
   }
   // Parameter names from the source, when they line up one to one.
   for (size_t i = 0; i < specs.size(); ++i) {

@@ -3,9 +3,8 @@
 // To trace a kernel the program was not compiled with, its file is compiled
 // as a shared object with the host compiler (clang++-19), together with a
 // small entry point for each requested specialization, then loaded and run.
-// The shared object is cached on disk by the content hash of everything that
-// goes into it (the entry, the kernel file, the language and tracer headers,
-// the compiler and its flags), so a second trace skips the compile. The
+// The shared object is cached on disk, verified before each use
+// (HostObject.h), and loaded and run in a child process (Isolate.h). The
 // compile and the trace are timed apart.
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -39,6 +38,7 @@ struct SourceTraceResult {
   std::string sharedObject;    // the compiled kernel's path
   std::string entrySource;     // the entry point compiled with the kernel file (the `source` stage)
   std::string output;          // what the kernel's host code printed while traced (isolated only)
+  std::vector<std::string> notes;  // the cache's: a damaged object rebuilt, the cache bypassed
 };
 
 /// Traces `spec` ("softmax<f16,1024>", or a plain name) from the kernel file

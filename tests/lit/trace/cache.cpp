@@ -1,11 +1,22 @@
-// The compiled kernel is cached by content: the second trace skips the host compile,
-// a corrupt cache entry is detected and rebuilt, and --no-cache recompiles.
+// The compiled kernel is cached by content and checked against the record
+// written beside it before each use: the second trace skips the host
+// compile; a damaged object, another kernel's object in its place, or a
+// missing record is never loaded but rebuilt, with a note; --no-cache
+// recompiles.
 // RUN: rm -rf %t.cache
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<64>' --time 2>&1 >/dev/null | FileCheck %s --check-prefix=FIRST
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<64>' --time 2>&1 >/dev/null | FileCheck %s --check-prefix=CACHED
 // RUN: for f in %t.cache/trace/*.so; do echo corrupt > $f; done
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<64>' --time 2>%t.err | FileCheck %s --check-prefix=IR
 // RUN: FileCheck %s --check-prefix=REBUILT < %t.err
+// Another specialization's object in this one's place: refused, rebuilt, and the IR is this one's.
+// RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<32>' > /dev/null
+// RUN: cp $(ls -t %t.cache/trace/*.so | head -1) %t.other.so
+// RUN: for f in %t.cache/trace/*.so; do cmp -s $f %t.other.so || cp %t.other.so $f; done
+// RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<64>' 2>%t.swap.err | FileCheck %s --check-prefix=IR
+// RUN: FileCheck %s --check-prefix=REFUSED < %t.swap.err
+// RUN: rm %t.cache/trace/*.sum
+// RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<64>' 2>&1 >/dev/null | FileCheck %s --check-prefix=NORECORD
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<64>' --time --no-cache 2>&1 >/dev/null | FileCheck %s --check-prefix=FIRST
 #include <twintile.h>
 using namespace tt;
@@ -19,4 +30,7 @@ TT_KERNEL void copy(Ptr<f32> x, Ptr<f32> y) {
 // FIRST: host-compile: {{[0-9.]+}} ms
 // CACHED: host-compile: cached
 // IR: func @copy(%x: ptr<f32>, %y: ptr<f32>) meta {B = 64}
+// REBUILT: twintile: note: the cached host object {{.*}}.so was not used: it does not match its record (truncated, damaged or replaced); rebuilt
 // REBUILT: host-compile: {{[0-9.]+}} ms
+// REFUSED: twintile: note: the cached host object {{.*}}.so was not used: it does not match its record
+// NORECORD: twintile: note: the cached host object {{.*}}.so was not used: its record {{.*}}.sum is missing; rebuilt

@@ -1,0 +1,210 @@
+//===- HostObject.cpp - a kernel file compiled for tracing, cached, verified ===//
+#include "frontends/trace/HostObject.h"
+
+#include "frontends/trace/SourceTracer.h"
+#include "support/Cache.h"
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <sstream>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef TWINTILE_SOURCE_DIR
+#error "TWINTILE_SOURCE_DIR must name the source tree (for the headers a traced kernel includes)"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace twintile {
+
+namespace {
+
+constexpr const char *kRecordFormat = "twintile-host-object-1";
+
+std::optional<std::string> readFile(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+std::string envOr(const char *name, std::string fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? v : std::move(fallback);
+}
+
+/// Runs argv, capturing its standard output and error; returns the exit status.
+int runCapture(const std::vector<std::string> &argv, std::string &output) {
+  int pipefd[2];
+  if (pipe(pipefd) != 0) return -1;
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    dup2(pipefd[1], STDERR_FILENO);
+    dup2(pipefd[1], STDOUT_FILENO);
+    close(pipefd[0]);
+    close(pipefd[1]);
+    std::vector<char *> args;
+    for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    execvp(args[0], args.data());
+    std::fprintf(stderr, "cannot run '%s': %s\n", args[0], std::strerror(errno));
+    _exit(127);
+  }
+  close(pipefd[1]);
+  std::array<char, 4096> buf;
+  ssize_t n;
+  while ((n = read(pipefd[0], buf.data(), buf.size())) > 0) output.append(buf.data(), n);
+  close(pipefd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string contentHash(const std::string &bytes) {
+  tt::support::ContentHash h;
+  h.add(bytes);
+  return h.hex();
+}
+
+/// The record written beside an object: what it must be to be used.
+std::string recordOf(const std::string &key, const std::string &bytes) {
+  return std::string(kRecordFormat) + " " + key + " " + std::to_string(bytes.size()) + " " + contentHash(bytes) + "\n";
+}
+
+/// Empty when the cached object at `so` is the one `key` names, intact;
+/// else what is wrong with it.
+std::string verify(const fs::path &so, const fs::path &record, const std::string &key) {
+  std::optional<std::string> bytes = readFile(so);
+  if (!bytes) return "it cannot be read";
+  std::optional<std::string> rec = readFile(record);
+  if (!rec) return "its record " + record.filename().string() + " is missing";
+  if (*rec != recordOf(key, *bytes)) return "it does not match its record (truncated, damaged or replaced)";
+  return {};
+}
+
+/// A new directory of our own under the system's temporary directory.
+std::optional<fs::path> privateDir() {
+  std::error_code ec;
+  std::random_device rd;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    fs::path d = fs::temp_directory_path(ec) / ("twintile-trace-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
+    if (fs::create_directory(d, ec)) return d;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+HostObject buildHostObject(const std::string &kernelPath, const std::string &source,
+                           const std::vector<std::string> &specs, const SourceTraceOptions &opts, bool rebuild) {
+  HostObject out;
+  const fs::path root = TWINTILE_SOURCE_DIR;
+  std::string compiler = !opts.hostCompiler.empty() ? opts.hostCompiler : envOr("TWINTILE_HOST_CXX", "clang++-19");
+
+  // The entry points: the kernel file, the tracer, and one C function per
+  // requested specialization, so that one host compile serves them all.
+  std::string entry = "#include \"" + kernelPath + "\"\n"
+                      "#include \"frontends/trace/Entry.h\"\n";
+  for (size_t i = 0; i < specs.size(); ++i)
+    entry += "extern \"C\" void twintile_trace_entry_" + std::to_string(i) +
+             "(const void *options, void *result) {\n"
+             "  twintile::entry::trace(&" + specs[i] + ", options, \"" + specs[i] + "\", result);\n"
+             "}\n";
+  out.entrySource = entry;
+  std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w",
+                                    "-I" + root.string(), "-I" + (root / "include").string(),
+                                    "-I" + fs::path(kernelPath).parent_path().string()};
+  for (const std::string &d : opts.includeDirs) flags.push_back("-I" + d);
+
+  tt::support::ContentHash keyHash;
+  keyHash.add(entry);
+  keyHash.add(source);
+  keyHash.add(compiler);
+  for (const std::string &f : flags) keyHash.add(f);
+  // The headers the entry compiles against: a changed tracer is a new key.
+  for (const char *h : {"include/twintile.h", "frontends/trace/Entry.h"})
+    keyHash.add(readFile(root / h).value_or(h));
+  std::string key = keyHash.hex();
+
+  std::error_code ec;
+  fs::path dir = tt::support::cacheDirectory("trace", opts.cacheDir);
+  fs::path so = dir / (key + ".so"), record = dir / (key + ".sum");
+  if (opts.useCache && !rebuild && fs::exists(so, ec)) {
+    std::string wrong = verify(so, record, key);
+    if (wrong.empty()) {
+      out.path = so.string();
+      out.cacheHit = true;
+      return out;
+    }
+    out.notes.push_back("the cached host object " + so.string() + " was not used: " + wrong + "; rebuilt");
+    fs::remove(so, ec);
+    fs::remove(record, ec);
+  }
+
+  // Built in a directory of its own, then renamed into the cache: a
+  // concurrent reader sees all or nothing.
+  fs::path work = dir / ("build-" + key + "-" + std::to_string(getpid()));
+  bool cached = fs::create_directories(work, ec) || fs::is_directory(work);
+  if (!cached) {
+    std::optional<fs::path> tmp = privateDir();
+    if (!tmp) {
+      out.error = "cannot create a directory to compile the kernel file in (" + dir.string() + " and the system's "
+                  "temporary directory are not writable)";
+      return out;
+    }
+    out.notes.push_back("the trace cache " + dir.string() + " cannot be written (" + ec.message() +
+                        "): the kernel file was compiled without it");
+    work = *tmp;
+  }
+  fs::path entryPath = work / "entry.cpp", built = work / "kernel.so";
+  std::ofstream(entryPath) << entry;
+  std::vector<std::string> argv{compiler};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.insert(argv.end(), {entryPath.string(), "-o", built.string()});
+  std::string output;
+  auto start = std::chrono::steady_clock::now();
+  int status = runCapture(argv, output);
+  out.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (status != 0) {
+    fs::remove_all(work, ec);
+    if (status == 127) out.error = "cannot run the host compiler '" + compiler + "' (install clang-19, or set TWINTILE_HOST_CXX)";
+    else {
+      std::string which = specs.size() == 1 ? "'" + specs[0] + "'" : std::to_string(specs.size()) + " specializations";
+      out.error = "the kernel file does not compile for " + which + ":\n" + output;
+    }
+    return out;
+  }
+  if (!cached) {
+    out.path = built.string();  // left for the life of the process; the system cleans its temporary directory
+    return out;
+  }
+  std::optional<std::string> bytes = readFile(built);
+  fs::path recordTmp = work / "kernel.sum";
+  if (bytes) std::ofstream(recordTmp, std::ios::binary) << recordOf(key, *bytes);
+  fs::rename(built, so, ec);
+  if (!ec) fs::rename(recordTmp, record, ec);
+  if (ec || !bytes) {
+    // The cache could not take it: use it from where it was built.
+    out.notes.push_back("the trace cache " + dir.string() + " could not keep the compiled kernel (" +
+                        (ec ? ec.message() : std::string("unreadable")) + ")");
+    fs::path kept = fs::exists(built) ? built : so;
+    out.path = kept.string();
+    return out;
+  }
+  fs::remove_all(work, ec);
+  out.path = so.string();
+  return out;
+}
+
+} // namespace twintile

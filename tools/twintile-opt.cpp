@@ -74,7 +74,12 @@ int main(int argc, char **argv) {
   app.add_flag("--time-passes", timePasses, "print each pass's time to standard error");
   app.add_flag("--no-locs", noLocs, "print without loc(...)");
   app.add_option("--compare", compare, "report whether the result equals this IR file structurally");
-  CLI11_PARSE(app, argc, argv);
+  // A command-line error is a message and exit status 1, like every other error.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e) == 0 ? 0 : 1;
+  }
 
   PassManager pm;
   if (optimize) pm.addDefaultPipeline();

@@ -127,7 +127,12 @@ int main(int argc, char **argv) {
   dumpCmd->add_option("--dir", dump.dir, "the directory to write")->required();
   dumpCmd->add_flag("--json", dump.json, "print the index as JSON");
 
-  CLI11_PARSE(app, argc, argv);
+  // A command-line error is a message and exit status 1, like every other error.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e) == 0 ? 0 : 1;
+  }
   compile.k.options.locations = !noLocs;
   if (optimize && compile.emit == "tile") compile.emit = "tile-opt";
   run.repeatGiven = repeat->count() > 0;

@@ -82,3 +82,8 @@ TT_KERNEL void scaled(Ptr<f32> x, f32 a) {
   auto i = arange(0, B);
   store(x + i, load(x + i) * a);
 }
+// A command-line error exits with status 1, like every other error; --help with 0.
+// RUN: twintile run %s --kernel 'show<8>' --grid a 2>/dev/null; test $? -eq 1
+// RUN: twintile compile 2>/dev/null; test $? -eq 1
+// RUN: twintile --help > /dev/null
+// RUN: %twintile-opt --no-such-flag 2>/dev/null; test $? -eq 1

@@ -124,12 +124,21 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
                                    const Options &options, const ObserverFor &observers) {
   std::vector<Result> results(kernels.size());
   auto observer = [&](size_t i) { return observers ? observers(i) : Observer{}; };
+  // One specialization the host compiler (or Clang) rejects fails the whole
+  // file's compile; it must not take the others down: then each alone.
+  auto eachAlone = [&] {
+    std::vector<Result> each;
+    for (size_t i = 0; i < kernels.size(); ++i)
+      each.push_back(std::move(compileSources(file, {kernels[i]}, options, [&](size_t) { return observer(i); }).front()));
+    return each;
+  };
   std::vector<twintile::FrontendResult> fronts(kernels.size());
   // The front end, once for the file: one parse, or one host compile.
   if (options.frontend == "parse") {
     twintile::ParseOptions po;
     po.numWarps = options.numWarps;
     std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels, po);
+    if (!parsed->ok() && kernels.size() > 1) return eachAlone();
     for (size_t i = 0; i < kernels.size(); ++i) {
       if (i == 0) results[i].phases.push_back({"parse", parsed->parseSeconds()});  // shared: counted once
       if (!parsed->ok()) {
@@ -145,6 +154,7 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
     to.useCache = options.useCache;
     to.numWarps = options.numWarps;
     std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
+    if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) return eachAlone();
     for (size_t i = 0; i < kernels.size(); ++i) {
       offer(observer(i), Stage::Source, [&] { return traced[i].entrySource; });
       if (traced[i].cacheHit) results[i].notes.push_back("host-compile: cached");

@@ -144,7 +144,10 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   for (int attempt = 0; attempt < 2; ++attempt) {
     host = buildHostObject(kernelPath.string(), *source, specs, opts, /*rebuild=*/attempt > 0);
     notes.insert(notes.end(), host.notes.begin(), host.notes.end());
-    if (!host.error.empty()) return failAll(host.error);
+    if (!host.error.empty()) {
+      for (SourceTraceResult &r : results) r.hostCompileFailed = true;
+      return failAll(host.error);
+    }
     std::string loadError;
     if (isolate) {
       // The kernel's code is loaded and run in a child process (Isolate.h).

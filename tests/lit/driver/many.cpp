@@ -1,6 +1,7 @@
 // Several specializations in one command: one parse (or one host compile),
 // the backends in parallel, a file per specialization under -o DIR, each
 // byte-identical to the PTX a compile of that specialization alone gives.
+// One that does not compile fails alone.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: twintile compile --frontend=parse %s --kernel 'scale<64>' --kernel 'scale<128>' --kernel 'scale<256>' --emit ptx -o %t/parse --time --no-cache 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: twintile compile --frontend=trace %s --kernel 'scale<64>' --kernel 'scale<128>' --kernel 'scale<256>' --emit ptx -o %t/trace -j 1
@@ -12,7 +13,9 @@
 // RUN: twintile compile --frontend=trace %s --kernel 'scale<64>' --kernel 'scale<32>' --emit tile --no-locs | FileCheck %s --check-prefix=STDOUT
 // RUN: twintile compile --frontend=parse %s --kernel 'scale<64>' --kernel 'scale<32>' --emit tile --json | FileCheck %s --check-prefix=JSON
 // RUN: not twintile compile --frontend=parse %s --kernel 'scale<64>' --kernel 'scale<3>' --emit ptx -o %t/bad 2>&1 | FileCheck %s --check-prefix=ONEBAD
-// RUN: ls %t/bad | FileCheck %s --allow-empty --check-prefix=ONEBAD-FILES
+// RUN: ls %t/bad | FileCheck %s --check-prefix=ONEBAD-FILES
+// RUN: not twintile compile --frontend=trace %s --kernel 'scale<64>' --kernel 'scale<3>' --emit ptx -o %t/badtrace 2>&1 | FileCheck %s --check-prefix=ONEBAD
+// RUN: ls %t/badtrace | FileCheck %s --check-prefix=ONEBAD-FILES
 // RUN: touch %t/file
 // RUN: not twintile compile --frontend=parse %s --kernel 'scale<64>' --kernel 'scale<32>' --emit ptx -o %t/file 2>&1 | FileCheck %s --check-prefix=NOTDIR
 #include <twintile.h>
@@ -45,5 +48,8 @@ TT_KERNEL void scale(Ptr<f32> x, f32 s) {
 // JSON: "kernel": "scale<64>",
 // JSON: "kernel": "scale<32>",
 // ONEBAD: B must be even
+// ONEBAD-FILES-NOT: scale_3
+// ONEBAD-FILES: scale_64.json
+// ONEBAD-FILES-NEXT: scale_64.ptx
 // ONEBAD-FILES-NOT: scale_3
 // NOTDIR: twintile: error: with several --kernel, -o names a directory, and '{{.*}}file' cannot be one

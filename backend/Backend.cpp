@@ -15,6 +15,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cctype>
 #include <chrono>
 
 namespace tt::backend {
@@ -32,6 +33,10 @@ namespace {
 int effectiveWarps(const ir::Func &func, const CompileOptions &o) { return o.numWarps > 0 ? o.numWarps : func.numWarps; }
 
 void checkOptions(const ir::Func &func, const CompileOptions &o) {
+  // PTX identifiers: a letter, '_' or '$', then those and digits.
+  bool identifier = !func.name.empty() && !std::isdigit(static_cast<unsigned char>(func.name[0]));
+  for (char c : func.name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$');
+  if (!identifier) refuse(func, "the kernel's name '" + func.name + "' is not a PTX identifier (letters, digits, '_')");
   if (!isSupportedArch(o.arch)) refuse(func, "unsupported target '" + o.arch + "' (expected sm_90a or sm_80)");
   int w = effectiveWarps(func, o);
   if (w < 1 || w > 32 || (w & (w - 1)) != 0)

@@ -76,7 +76,10 @@ void Lowerer::lowerDebug(const Op &op) {
       }
       fmt += ")";
     }
-    fmt += " " + op.attr("prefix").s;
+    // The user's text is printed as it is, never read as a format.
+    std::string prefix;
+    for (char c : op.attr("prefix").s) prefix += c == '%' ? std::string("%%") : std::string(1, c);
+    fmt += " " + prefix;
     for (size_t i = 0; i < vals.size(); ++i) {
       auto [spec, v] = printable(*this, vals[i].scalar ? vals[i].regs[0] : vals[i].regs[r], op.operand(i)->type.elem);
       fmt += " " + spec;

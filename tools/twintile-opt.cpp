@@ -19,6 +19,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -33,6 +34,8 @@ bool readFile(const std::string &path, std::string &out) {
     out.assign(std::istreambuf_iterator<char>(std::cin), {});
     return true;
   }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return false;
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
   out.assign(std::istreambuf_iterator<char>(in), {});

@@ -1,4 +1,7 @@
 #include "frontends/common/Recorder.h"
+#include <sstream>
+#include <cmath>
+#include "ir/Float16.h"
 
 #include "ir/Verifier.h"
 
@@ -87,10 +90,24 @@ std::vector<ir::Value *> Recorder::broadcastAll(std::vector<ir::Value *> vs, con
 ir::Value *Recorder::param(const ir::Type &t, std::string name) { return f_.body.addArg(t, std::move(name)); }
 
 ir::Value *Recorder::constInt(const ir::Type &t, int64_t v, const ir::Location &loc) {
+  // A constant that does not fit its type would silently become another:
+  // signed values and unsigned bit patterns of the width are accepted.
+  if (unsigned bits = ir::bitWidth(t.elem); ir::isInt(t.elem) && bits < 64) {
+    int64_t lo = bits == 1 ? -1 : -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << bits) - 1;
+    if (v < lo || v > hi)
+      fail(loc, "the constant " + std::to_string(v) + " does not fit in " + std::string(ir::scalarName(t.elem)) +
+                    " (the type it meets here); cast the other operand to a wider type first");
+  }
   return at(loc, [&](ir::Builder &b) { return b.constInt(t, v); });
 }
 
 ir::Value *Recorder::constFloat(const ir::Type &t, double v, const ir::Location &loc) {
+  if (ir::isFloat(t.elem) && std::isfinite(v) && !std::isfinite(ir::roundToFloat(v, t.elem))) {
+    std::ostringstream os;
+    os << "the constant " << v << " is out of " << ir::scalarName(t.elem) << "'s range (the type it meets here); "
+       << "compute in a wider type, or write inf if that is meant";
+    fail(loc, os.str());
+  }
   return at(loc, [&](ir::Builder &b) { return b.constFloat(t, v); });
 }
 

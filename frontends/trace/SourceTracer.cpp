@@ -69,9 +69,11 @@ std::string declaredName(std::string decl) {
   return decl.substr(start, end - start + 1);
 }
 
+/// The kernel's own name in a spec: "softmax" in "ns::softmax<f16, 1024>".
 std::string baseName(const std::string &spec) {
   std::string name = spec.substr(0, spec.find('<'));
   name.erase(std::remove_if(name.begin(), name.end(), [](unsigned char c) { return std::isspace(c); }), name.end());
+  if (size_t colons = name.rfind("::"); colons != std::string::npos) name = name.substr(colons + 2);
   return name;
 }
 

@@ -243,6 +243,8 @@ std::pair<std::string, std::vector<std::string>> splitSpec(const std::string &sp
   size_t open = spec.find('<');
   std::string name = spec.substr(0, open);
   name.erase(std::remove_if(name.begin(), name.end(), [](unsigned char c) { return std::isspace(c); }), name.end());
+  // A kernel in a namespace is named as the parser names it: unqualified.
+  if (size_t colons = name.rfind("::"); colons != std::string::npos) name = name.substr(colons + 2);
   std::vector<std::string> args;
   if (open == std::string::npos) return {name, args};
   size_t close = spec.rfind('>');

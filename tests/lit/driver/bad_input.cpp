@@ -1,0 +1,51 @@
+// Inputs that once went wrong quietly or crashed, in both front ends: the
+// user's text in device_print is printed as written (never a format); a
+// constant that does not fit its type is an error at its line; a kernel in
+// a namespace compiles, to the same IR from both; twintile-opt refuses a
+// directory with a message.
+// RUN: twintile run --frontend=parse %s --kernel 'fmt<4>' --grid 1 --arg x=4 | FileCheck %s --check-prefix=FMT
+// RUN: twintile run --frontend=trace %s --kernel 'fmt<4>' --grid 1 --arg x=4 | FileCheck %s --check-prefix=FMT
+// RUN: not twintile compile --frontend=parse %s --kernel 'big<4>' 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: not twintile compile --frontend=trace %s --kernel 'big<4>' 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: not twintile compile --frontend=parse %s --kernel 'halfbig<4>' 2>&1 | FileCheck %s --check-prefix=HALF
+// RUN: not twintile compile --frontend=trace %s --kernel 'halfbig<4>' 2>&1 | FileCheck %s --check-prefix=HALF
+// RUN: twintile compile --frontend=trace %s --kernel 'lib::inner<4>' --emit ptx | FileCheck %s --check-prefix=NS
+// RUN: twintile diff %s --kernel 'lib::inner<4>' | FileCheck %s --check-prefix=NS-DIFF
+// RUN: not %twintile-opt %S 2>&1 | FileCheck %s --check-prefix=DIR
+#include <twintile.h>
+using namespace tt;
+
+template <int B>
+TT_KERNEL void fmt(Ptr<i32> x) {
+  auto i = arange(0, B);
+  device_print("100%s done %d", load(x + i));
+}
+
+template <int B>
+TT_KERNEL void big(Ptr<i32> x) {
+  auto i = arange(0, B);
+  store(x + i, load(x + i) + 9000000000LL);  // <- big
+}
+
+template <int B>
+TT_KERNEL void halfbig(Ptr<f16> x) {
+  auto i = arange(0, B);
+  store(x + i, load(x + i) * f16(1e10f));  // <- half
+}
+
+namespace lib {
+template <int B>
+TT_KERNEL void inner(Ptr<f32> x) {
+  auto i = arange(0, B);
+  store(x + i, load(x + i) + 1.0f);
+}
+} // namespace lib
+
+// FMT: device_print:
+// FMT-NEXT: pid (0, 0, 0) idx (0) 100%s done %d {{-?[0-9]+}}
+// FMT: ok: fmt on emu
+// BIG: bad_input.cpp:[[# @LINE-20]]:30: error: the constant 9000000000 does not fit in i32 (the type it meets here); cast the other operand to a wider type first
+// HALF: bad_input.cpp:[[# @LINE-15]]:30: error: the constant 1e+10 is out of f16's range (the type it meets here); compute in a wider type, or write inf if that is meant
+// NS: .visible .entry inner(
+// NS-DIFF: equal: the parse and trace IR of lib::inner<4> are structurally identical
+// DIR: twintile-opt: error: cannot read '{{.*}}driver'

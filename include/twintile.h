@@ -165,6 +165,9 @@ enum class Op : unsigned char {
 
 Node *constantInt(long long v, TypeCode t, Loc loc);
 Node *constantFloat(double v, TypeCode t, Loc loc);
+/// A host floating-point number given where an integer scalar is wanted
+/// (`i32 s = 1.5f;`): an error at `loc`.
+Node *refuseFloatToInt(TypeCode t, Loc loc);
 Node *binary(Op op, Node *a, Node *b, Loc loc);
 Node *unary(Op op, Node *a, Loc loc);
 Node *reduce(Op op, Node *a, int axis, Loc loc);
@@ -248,6 +251,14 @@ public:
   Loc loc;
 };
 
+/// A scalar of type V made from a host number: the same as an operand of V,
+/// except that a floating-point number for an integer scalar is refused at
+/// run time, at the user's line, rather than converted to V and back for ever.
+template <class V, class H> Node *hostScalar(H v, Loc l) {
+  if constexpr (IntDevice<V> && hostFloat<H>) return refuseFloatToInt(typeCode<typename Traits<V>::Element>(), l);
+  else return Operand<V>(v, l).node;
+}
+
 /// An integer offset for pointer arithmetic: i32 or i64 scalars, host integers.
 class Offset {
 public:
@@ -325,7 +336,7 @@ public:
     Name() = default;                                                                      \
     Name(detail::FromNode, detail::Node *n) : detail::Value(n) {}                          \
     template <detail::HostNumber H>                                                        \
-    Name(H v, detail::Loc l = TT_HERE_) : detail::Value(detail::Operand<Name>(v, l).node) {} \
+    Name(H v, detail::Loc l = TT_HERE_) : detail::Value(detail::hostScalar<Name>(v, l)) {}   \
   };
 
 TT_SCALAR_(i8)

@@ -394,6 +394,10 @@ Node *constantInt(long long v, TypeCode t, Loc loc) {
   return node(recorder().constInt(twintile::detail::typeOf(t), v, toLoc(loc)));
 }
 
+Node *refuseFloatToInt(TypeCode t, Loc loc) {
+  throw KernelError{toLoc(loc), "a floating-point number does not convert to " + ir::toString(twintile::detail::typeOf(t))};
+}
+
 Node *constantFloat(double v, TypeCode t, Loc loc) {
   return node(recorder().constFloat(twintile::detail::typeOf(t), v, toLoc(loc)));
 }

@@ -1,8 +1,9 @@
 // Inputs that once went wrong quietly or crashed, in both front ends: the
 // user's text in device_print is printed as written (never a format); a
 // constant that does not fit its type is an error at its line; a kernel in
-// a namespace compiles, to the same IR from both; twintile-opt refuses a
-// directory with a message.
+// a namespace compiles, to the same IR from both; a float for an integer
+// scalar is refused alike by both (the tracer once recursed until its stack
+// ran out); twintile-opt refuses a directory with a message.
 // RUN: twintile run --frontend=parse %s --kernel 'fmt<4>' --grid 1 --arg x=4 | FileCheck %s --check-prefix=FMT
 // RUN: twintile run --frontend=trace %s --kernel 'fmt<4>' --grid 1 --arg x=4 | FileCheck %s --check-prefix=FMT
 // RUN: not twintile compile --frontend=parse %s --kernel 'big<4>' 2>&1 | FileCheck %s --check-prefix=BIG
@@ -12,6 +13,8 @@
 // RUN: twintile compile --frontend=trace %s --kernel 'lib::inner<4>' --emit ptx | FileCheck %s --check-prefix=NS
 // RUN: twintile diff %s --kernel 'lib::inner<4>' | FileCheck %s --check-prefix=NS-DIFF
 // RUN: not %twintile-opt %S 2>&1 | FileCheck %s --check-prefix=DIR
+// RUN: not twintile compile --frontend=parse %s --kernel 'conv<4>' 2>&1 | FileCheck %s --check-prefix=CONV
+// RUN: not twintile compile --frontend=trace %s --kernel 'conv<4>' 2>&1 | FileCheck %s --check-prefix=CONV
 #include <twintile.h>
 using namespace tt;
 
@@ -33,6 +36,13 @@ TT_KERNEL void halfbig(Ptr<f16> x) {
   store(x + i, load(x + i) * f16(1e10f));  // <- half
 }
 
+template <int B>
+TT_KERNEL void conv(Ptr<i32> x) {
+  auto i = arange(0, B);
+  i32 s = 1.5f;  // <- conv
+  store(x + i, load(x + i) + s);
+}
+
 namespace lib {
 template <int B>
 TT_KERNEL void inner(Ptr<f32> x) {
@@ -44,8 +54,12 @@ TT_KERNEL void inner(Ptr<f32> x) {
 // FMT: device_print:
 // FMT-NEXT: pid (0, 0, 0) idx (0) 100%s done %d {{-?[0-9]+}}
 // FMT: ok: fmt on emu
-// BIG: bad_input.cpp:[[# @LINE-20]]:30: error: the constant 9000000000 does not fit in i32 (the type it meets here); cast the other operand to a wider type first
-// HALF: bad_input.cpp:[[# @LINE-15]]:30: error: the constant 1e+10 is out of f16's range (the type it meets here); compute in a wider type, or write inf if that is meant
+// BIG: bad_input.cpp:{{[0-9]+}}:30: error: the constant 9000000000 does not fit in i32 (the type it meets here); cast the other operand to a wider type first
+// BIG-NEXT: store(x + i, load(x + i) + 9000000000LL);  // <- big
+// HALF: bad_input.cpp:{{[0-9]+}}:30: error: the constant 1e+10 is out of f16's range (the type it meets here); compute in a wider type, or write inf if that is meant
+// HALF-NEXT: store(x + i, load(x + i) * f16(1e10f));  // <- half
 // NS: .visible .entry inner(
 // NS-DIFF: equal: the parse and trace IR of lib::inner<4> are structurally identical
 // DIR: twintile-opt: error: cannot read '{{.*}}driver'
+// CONV: bad_input.cpp:{{[0-9]+}}:11: error: a floating-point number does not convert to i32
+// CONV-NEXT: i32 s = 1.5f;  // <- conv

@@ -37,6 +37,8 @@ constexpr size_t kDefaultElements = size_t(1) << 20;
 /// The largest buffer run makes: its host copies (input, reference, result)
 /// must fit in memory.
 constexpr size_t kMaxBufferBytes = size_t(4) << 30;
+/// The most threads a launch on the emulator or the interpreter may have.
+constexpr uint64_t kMaxCpuThreads = uint64_t(1) << 24;
 
 struct Param {
   std::string name, typeText;
@@ -170,6 +172,14 @@ int runCommand(const RunFlags &f) {
     return 1;
   }
   const ir::Func &func = *compiled.func;
+  // The CPU devices run every thread one after another: a launch they would
+  // take hours over is refused up front, not left to run.
+  uint64_t threads = uint64_t(grid.x) * grid.y * grid.z * compiled.backend.manifest.threadsPerProgram;
+  if ((f.device != "cuda" || f.check) && threads > kMaxCpuThreads)
+    return fail("a grid of " + std::to_string(uint64_t(grid.x) * grid.y * grid.z) + " programs of " +
+                std::to_string(compiled.backend.manifest.threadsPerProgram) + " threads is " + std::to_string(threads) +
+                " threads, more than the " + f.device + " device (and the interpreter that checks it) runs in "
+                "reasonable time (" + std::to_string(kMaxCpuThreads) + "); use a smaller grid, or --device cuda --no-check");
   runtime::KernelImage image{compiled.backend.ptx, compiled.backend.manifest, {}, ir::toString(func)};
 
   std::map<std::string, std::string> given, inputs;

@@ -87,3 +87,6 @@ TT_KERNEL void scaled(Ptr<f32> x, f32 a) {
 // RUN: twintile compile 2>/dev/null; test $? -eq 1
 // RUN: twintile --help > /dev/null
 // RUN: %twintile-opt --no-such-flag 2>/dev/null; test $? -eq 1
+// A launch the CPU devices would take hours over is refused before it starts.
+// RUN: not twintile run %s --kernel 'show<8>' --grid 100000000 --arg x=16 --arg y=16 --arg n=16 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: twintile: error: a grid of 100000000 programs of 128 threads is 12800000000 threads, more than the emu device (and the interpreter that checks it) runs in reasonable time (16777216); use a smaller grid, or --device cuda --no-check

@@ -2,6 +2,7 @@
 #include "ir/Passes.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tt::ir {
 
@@ -28,23 +29,28 @@ public:
 private:
   // Scopes nest with regions: an op may reuse an identical op from its own
   // block or from any enclosing block, all of which dominate it.
+  // Ops are visited in dominance order, so every use of a replaced value is
+  // visited after the replacement and redirected then (forward_); the
+  // duplicates go in one pass per block. Linear in the number of ops.
   void block(Block &b) {
     scopes_.emplace_back();
-    for (size_t i = 0; i < b.ops.size();) {
-      Op &op = *b.ops[i];
+    std::unordered_set<Op *> dead;
+    for (std::unique_ptr<Op> &owned : b.ops) {
+      Op &op = *owned;
+      for (Value *&v : op.operands)
+        if (auto it = forward_.find(v); it != forward_.end()) v = it->second;
       for (auto &r : op.regions) block(*r);
-      if (!op.info().has(Pure) || !op.regions.empty()) { ++i; continue; }
+      if (!op.info().has(Pure) || !op.regions.empty()) continue;
       std::string key = keyOf(op);
       if (Op *prior = lookup(key)) {
-        for (size_t k = 0; k < op.results.size(); ++k)
-          replaceAllUsesWith(f_.body, op.result(k), prior->result(k));
-        b.erase(&op);
+        for (size_t k = 0; k < op.results.size(); ++k) forward_[op.result(k)] = prior->result(k);
+        dead.insert(&op);
         changed_ = true;
         continue;
       }
       scopes_.back()[key] = &op;
-      ++i;
     }
+    if (!dead.empty()) std::erase_if(b.ops, [&](const std::unique_ptr<Op> &op) { return dead.count(op.get()) != 0; });
     scopes_.pop_back();
   }
 
@@ -57,6 +63,7 @@ private:
   Func &f_;
   bool changed_ = false;
   std::vector<std::unordered_map<std::string, Op *>> scopes_;
+  std::unordered_map<Value *, Value *> forward_;  // a duplicate's result -> the value it repeats
 };
 
 } // namespace

@@ -11,19 +11,24 @@
 #include <cassert>
 #include <cmath>
 #include <optional>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace tt::ir {
 
 namespace {
 
+/// Rewrites are recorded during a round and carried out at its end, in one
+/// pass over the function (flush): a replaced value is forwarded (uses are
+/// updated when their op is visited, and all at the flush), an erased op is
+/// only marked, a new constant waits beside its anchor. Doing each at once
+/// walked the whole function per rewrite: quadratic in kernels of many ops.
 class Rewriter {
 public:
-  explicit Rewriter(Func &f) : f_(f) {}
-
   /// Replaces every use of `op`'s results with `with` and erases `op`.
   void replace(Op &op, const std::vector<Value *> &with) {
-    for (size_t i = 0; i < op.results.size(); ++i) replaceAllUsesWith(f_.body, op.result(i), with[i]);
+    for (size_t i = 0; i < op.results.size(); ++i)
+      if (op.result(i) != with[i]) forward_[op.result(i)] = with[i];
     erase(op);
   }
   void replace(Op &op, Value *with) { replace(op, std::vector<Value *>{with}); }
@@ -31,22 +36,64 @@ public:
   void erase(Op &op) {
     for (auto &r : op.regions) walk(*r, [&](Op &nested) { erased_.insert(&nested); });
     erased_.insert(&op);
-    op.parent->erase(&op);
   }
 
-  /// A new `constant` of `type` denoting `e`, placed before `anchor`.
+  /// A new `constant` of `type` denoting `e`, to be placed before `anchor`.
   Value *constant(Op &anchor, const Type &type, Elem e) {
     auto op = std::make_unique<Op>(OpKind::Constant, anchor.loc);
     op->attrs["value"] = elemAttr(e, type.elem);
-    op->addResult(type);
-    return anchor.parent->insert(&anchor, std::move(op))->result();
+    Value *v = op->addResult(type);
+    pending_[&anchor].push_back(std::move(op));
+    return v;
   }
 
   bool wasErased(Op *op) const { return erased_.count(op) != 0; }
 
+  /// `op`'s operands, with every replacement so far applied.
+  void forwardOperands(Op &op) {
+    for (Value *&v : op.operands) v = resolve(v);
+  }
+
+  /// Carries out the round's rewrites; whether there were any.
+  bool flush(Func &f) {
+    bool any = !erased_.empty() || !pending_.empty() || !forward_.empty();
+    if (!forward_.empty()) walk(f.body, [&](Op &op) { forwardOperands(op); });
+    rebuild(f.body);
+    forward_.clear();
+    erased_.clear();
+    pending_.clear();
+    return any;
+  }
+
 private:
-  Func &f_;
+  Value *resolve(Value *v) {
+    auto it = forward_.find(v);
+    if (it == forward_.end()) return v;
+    Value *to = resolve(it->second);
+    it->second = to;  // path compression
+    return to;
+  }
+
+  /// The block with the new constants in place and the erased ops gone.
+  void rebuild(Block &b) {
+    std::vector<std::unique_ptr<Op>> ops;
+    ops.reserve(b.ops.size());
+    for (std::unique_ptr<Op> &op : b.ops) {
+      if (auto it = pending_.find(op.get()); it != pending_.end())
+        for (std::unique_ptr<Op> &c : it->second) {
+          c->parent = &b;
+          ops.push_back(std::move(c));
+        }
+      if (erased_.count(op.get())) continue;
+      for (auto &r : op->regions) rebuild(*r);
+      ops.push_back(std::move(op));
+    }
+    b.ops = std::move(ops);
+  }
+
+  std::unordered_map<Value *, Value *> forward_;
   std::unordered_set<Op *> erased_;
+  std::unordered_map<Op *, std::vector<std::unique_ptr<Op>>> pending_;
 };
 
 /// The element of `v` if it is defined by a `constant` (a splat).
@@ -219,7 +266,7 @@ constexpr Rule kRules[] = {
 } // namespace
 
 bool canonicalize(Func &f) {
-  Rewriter rw(f);
+  Rewriter rw;
   bool changedAny = false;
   // Every rule shrinks the IR or moves a constant right, so a fixpoint comes
   // quickly; the bound only turns a rule bug into an assertion, not a hang.
@@ -229,9 +276,11 @@ bool canonicalize(Func &f) {
     bool changed = false;
     for (Op *op : worklist) {
       if (rw.wasErased(op)) continue;
+      rw.forwardOperands(*op);
       for (Rule rule : kRules)
         if (rule(rw, *op)) { changed = true; break; }
     }
+    changed |= rw.flush(f);
     if (!changed) return changedAny;
     changedAny = true;
   }

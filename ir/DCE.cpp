@@ -2,6 +2,7 @@
 #include "ir/Passes.h"
 
 #include <unordered_map>
+#include <unordered_set>
 
 namespace tt::ir {
 
@@ -18,6 +19,12 @@ bool removableWhenUnused(const Op &op) {
       if (nested.info().has(WritesMemory)) clean = false;
     });
   return clean;
+}
+
+void prune(Block &b, const std::unordered_set<const Op *> &gone) {
+  std::erase_if(b.ops, [&](const std::unique_ptr<Op> &op) { return gone.count(op.get()) != 0; });
+  for (auto &op : b.ops)
+    for (auto &r : op->regions) prune(*r, gone);
 }
 
 } // namespace
@@ -43,10 +50,10 @@ bool dce(Func &f) {
       for (Value *v : op->operands) --uses[v];
       dead.push_back(op);
     }
-    // In reverse pre-order, ops nested in a dead op come before it: erasing
-    // in this order never touches a destroyed op.
-    for (Op *op : dead) {
-      op->parent->erase(op);
+    // All at once, one pass per block: the ops nested in a dead op go with it.
+    if (!dead.empty()) {
+      std::unordered_set<const Op *> gone(dead.begin(), dead.end());
+      prune(f.body, gone);
       changed = changedAny = true;
     }
   }

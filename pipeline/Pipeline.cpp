@@ -7,6 +7,10 @@
 #include "ir/Printer.h"
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <iterator>
+#include <regex>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -120,9 +124,78 @@ Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const
   return r;
 }
 
+/// The kernels `source` defines (the functions marked TT_KERNEL), in order.
+std::vector<std::string> kernelsIn(const std::string &source) {
+  static const std::regex kernel(R"(TT_KERNEL\s+void\s+([A-Za-z_]\w*)\s*\()");
+  std::vector<std::string> out;
+  for (std::sregex_iterator it(source.begin(), source.end(), kernel), end; it != end; ++it) {
+    std::string name = (*it)[1].str();
+    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+/// "softmax" of "ns::softmax<f16, 1024>".
+std::string kernelName(const std::string &spec) {
+  std::string name = spec.substr(0, spec.find('<'));
+  std::erase_if(name, [](unsigned char c) { return std::isspace(c); });
+  if (size_t colons = name.rfind("::"); colons != std::string::npos) name = name.substr(colons + 2);
+  return name;
+}
+
+std::string notASpecialization(const std::string &spec, const std::string &file) {
+  return "twintile: error: --kernel '" + spec + "' is not a specialization of a kernel in " + file +
+         ": its template arguments do not fit the kernel's template parameters\n";
+}
+
+/// Whether every error Clang reported is on a line past the file's end (the
+/// lines the parse front end appends to instantiate the specializations).
+bool errorsOnlyAppended(const std::string &errors, const std::string &file) {
+  std::ifstream in(file);
+  size_t lines = 0;
+  for (std::string l; std::getline(in, l);) ++lines;
+  static const std::regex at(R"(:(\d+):\d+: error: )");
+  bool any = false;
+  for (std::sregex_iterator it(errors.begin(), errors.end(), at), end; it != end; ++it) {
+    any = true;
+    if (std::stoul((*it)[1].str()) <= lines) return false;
+  }
+  return any;
+}
+
 std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
                                    const Options &options, const ObserverFor &observers) {
   std::vector<Result> results(kernels.size());
+  // A --kernel naming no kernel of the file is the command line's mistake:
+  // said in those words, before a compiler reports it inside generated code.
+  if (std::ifstream in(file); in) {
+    std::string source((std::istreambuf_iterator<char>(in)), {});
+    std::vector<std::string> defined = kernelsIn(source);
+    if (!defined.empty()) {
+      bool allKnown = true;
+      for (size_t i = 0; i < kernels.size(); ++i)
+        if (std::find(defined.begin(), defined.end(), kernelName(kernels[i])) == defined.end()) {
+          std::string list;
+          for (const std::string &d : defined) list += (list.empty() ? "" : ", ") + d;
+          results[i].error = "twintile: error: --kernel '" + kernels[i] + "': " + file + " defines no kernel '" +
+                             kernelName(kernels[i]) + "' (its kernels: " + list + ")\n";
+          allKnown = false;
+        }
+      if (!allKnown) {
+        std::vector<std::string> known;
+        std::vector<size_t> where;
+        for (size_t i = 0; i < kernels.size(); ++i)
+          if (results[i].ok()) known.push_back(kernels[i]), where.push_back(i);
+        if (!known.empty()) {
+          std::vector<Result> rest = compileSources(file, known, options, [&](size_t k) {
+            return observers ? observers(where[k]) : Observer{};
+          });
+          for (size_t k = 0; k < known.size(); ++k) results[where[k]] = std::move(rest[k]);
+        }
+        return results;
+      }
+    }
+  }
   auto observer = [&](size_t i) { return observers ? observers(i) : Observer{}; };
   // One specialization the host compiler (or Clang) rejects fails the whole
   // file's compile; it must not take the others down: then each alone.
@@ -133,12 +206,20 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
     return each;
   };
   std::vector<twintile::FrontendResult> fronts(kernels.size());
+  std::vector<std::string> compilerOutput(kernels.size());
+  std::vector<bool> traceCompileFailed(kernels.size(), false);
   // The front end, once for the file: one parse, or one host compile.
   if (options.frontend == "parse") {
     twintile::ParseOptions po;
     po.numWarps = options.numWarps;
     std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels, po);
     if (!parsed->ok() && kernels.size() > 1) return eachAlone();
+    // Clang's complaints only about the line that takes the specialization's
+    // address (appended to the file): its template arguments are wrong.
+    if (!parsed->ok() && errorsOnlyAppended(parsed->error(), file)) {
+      results[0].error = notASpecialization(kernels[0], file);
+      return results;
+    }
     for (size_t i = 0; i < kernels.size(); ++i) {
       if (i == 0) results[i].phases.push_back({"parse", parsed->parseSeconds()});  // shared: counted once
       if (!parsed->ok()) {
@@ -164,12 +245,18 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
         results[i].notes.push_back("the kernel's host code printed, while traced:\n" + traced[i].output +
                                    (traced[i].output.ends_with("\n") ? "" : "\n"));
       results[i].phases.push_back({"trace", traced[i].trace.seconds});
+      compilerOutput[i] = traced[i].compilerOutput;
+      traceCompileFailed[i] = traced[i].hostCompileFailed;
       fronts[i] = std::move(traced[i].trace);
     }
   }
   for (size_t i = 0; i < kernels.size(); ++i)
     if (results[i].ok() && !fronts[i].ok()) {
       results[i] = failure(std::move(results[i]), *fronts[i].error);
+      // The host compiler's own diagnostics on the user's file, as the parse
+      // front end shows Clang's, not wrapped in an unlocated error.
+      if (!compilerOutput[i].empty()) results[i].error = compilerOutput[i];
+      else if (traceCompileFailed[i]) results[i].error = notASpecialization(kernels[i], file);
       // What the kernel printed before it failed belongs with the error.
       for (const std::string &n : results[i].notes)
         if (n.starts_with("the kernel's host code printed")) results[i].error += "note: " + n;

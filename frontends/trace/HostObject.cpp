@@ -93,6 +93,31 @@ std::string verify(const fs::path &so, const fs::path &record, const std::string
   return {};
 }
 
+/// The compiler's diagnostics without what names the generated entry file:
+/// "In file included from .../entry.cpp:1:", the diagnostics pointing into
+/// it or into the tracer's Entry.h (with their source line and caret), and
+/// the final count, so that they read as the parse front end's (Clang's own,
+/// on the user's file). Empty when no error is left.
+std::string withoutEntry(const std::string &output, const std::string &entry) {
+  std::istringstream in(output);
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string &l = lines[i];
+    if (l.starts_with("In file included from " + entry)) continue;
+    if (l.starts_with(entry + ":") || l.find("frontends/trace/Entry.h:") != std::string::npos) {
+      // A note into the entry: skip it and the source excerpt under it.
+      while (i + 1 < lines.size() && (lines[i + 1].starts_with(" ") || lines[i + 1].empty())) ++i;
+      continue;
+    }
+    if (l.find("error generated.") != std::string::npos || l.find("errors generated.") != std::string::npos) continue;
+    out += l + "\n";
+  }
+  // Nothing about the user's own file: the specialization itself is wrong.
+  return out.find(": error: ") == std::string::npos ? std::string() : out;
+}
+
 /// A new directory of our own under the system's temporary directory.
 std::optional<fs::path> privateDir() {
   std::error_code ec;
@@ -182,6 +207,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     else {
       std::string which = specs.size() == 1 ? "'" + specs[0] + "'" : std::to_string(specs.size()) + " specializations";
       out.error = "the kernel file does not compile for " + which + ":\n" + output;
+      out.compilerOutput = withoutEntry(output, entryPath.string());
     }
     return out;
   }

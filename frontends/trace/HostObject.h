@@ -25,6 +25,8 @@ struct HostObject {
   double compileSeconds = 0;
   std::vector<std::string> notes;  // a damaged entry rebuilt, the cache bypassed
   std::string error;        // the host compiler's complaint, or why it could not run
+  std::string compilerOutput;  // when the compiler rejected the file: its diagnostics, as it printed them,
+                               // without the lines about the generated entry file
 };
 
 /// The shared object tracing `specs` of the kernel file at `kernelPath`

@@ -147,7 +147,10 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     host = buildHostObject(kernelPath.string(), *source, specs, opts, /*rebuild=*/attempt > 0);
     notes.insert(notes.end(), host.notes.begin(), host.notes.end());
     if (!host.error.empty()) {
-      for (SourceTraceResult &r : results) r.hostCompileFailed = true;
+      for (SourceTraceResult &r : results) {
+        r.hostCompileFailed = true;
+        r.compilerOutput = host.compilerOutput;
+      }
       return failAll(host.error);
     }
     std::string loadError;

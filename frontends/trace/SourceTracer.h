@@ -40,6 +40,7 @@ struct SourceTraceResult {
   std::string output;          // what the kernel's host code printed while traced (isolated only)
   std::vector<std::string> notes;  // the cache's: a damaged object rebuilt, the cache bypassed
   bool hostCompileFailed = false;  // the host compiler rejected the file (for one of the specializations)
+  std::string compilerOutput;      // then, its diagnostics on the user's file, as it printed them
 };
 
 /// Traces `spec` ("softmax<f16,1024>", or a plain name) from the kernel file

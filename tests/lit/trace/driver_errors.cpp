@@ -1,6 +1,11 @@
-// Errors of the trace driver: a specialization that does not compile passes the
-// compiler's own message through; a missing file and an unknown front end are named.
+// Errors of the trace driver: a specialization whose template arguments do not
+// fit, or a kernel the file does not define, is said in those words (as the
+// parse front end says it), not as a compiler error inside generated code; a
+// missing file and an unknown front end are named.
 // RUN: not twintile compile --frontend=trace %s --kernel 'twice<f16>' 2>&1 | FileCheck %s --check-prefix=SPEC
+// RUN: not twintile compile --frontend=parse %s --kernel 'twice<f16>' 2>&1 | FileCheck %s --check-prefix=SPEC
+// RUN: not twintile compile --frontend=trace %s --kernel 'thrice<8>' 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// RUN: not twintile compile --frontend=parse %s --kernel 'thrice<8>' 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // RUN: not twintile compile --frontend=trace %s.missing --kernel 'twice<8>' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not twintile compile --frontend=magic %s --kernel 'twice<8>' 2>&1 | FileCheck %s --check-prefix=FRONTEND
 // RUN: twintile compile --frontend=trace %s --kernel 'twice<8>' --time 2>&1 >/dev/null | FileCheck %s --check-prefix=TIME
@@ -13,8 +18,10 @@ TT_KERNEL void twice(Ptr<i32> x) {
   store(x + offs, load(x + offs) * 2);
 }
 
-// SPEC: error: the kernel file does not compile for 'twice<f16>':
-// SPEC: error:
+// SPEC: twintile: error: --kernel 'twice<f16>' is not a specialization of a kernel in {{.*}}driver_errors.cpp: its template arguments do not fit the kernel's template parameters
+// SPEC-NOT: __twintile_spec
+// SPEC-NOT: entry.cpp
+// NOKERNEL: twintile: error: --kernel 'thrice<8>': {{.*}}driver_errors.cpp defines no kernel 'thrice' (its kernels: twice)
 // MISSING: error: cannot read kernel file '{{.*}}driver_errors.cpp.missing'
 // FRONTEND: --frontend: magic not in {trace,parse}
 // TIME: host-compile:

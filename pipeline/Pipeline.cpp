@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -154,11 +155,14 @@ bool errorsOnlyAppended(const std::string &errors, const std::string &file) {
   std::ifstream in(file);
   size_t lines = 0;
   for (std::string l; std::getline(in, l);) ++lines;
-  static const std::regex at(R"(:(\d+):\d+: error: )");
+  std::error_code ec;
+  std::string path = std::filesystem::absolute(file, ec).lexically_normal().string();
+  static const std::regex at(R"((^|\n)([^\n]*):(\d+):\d+: error: )");
   bool any = false;
   for (std::sregex_iterator it(errors.begin(), errors.end(), at), end; it != end; ++it) {
     any = true;
-    if (std::stoul((*it)[1].str()) <= lines) return false;
+    std::string where = std::filesystem::absolute((*it)[2].str(), ec).lexically_normal().string();
+    if (where != path || std::stoul((*it)[3].str()) <= lines) return false;  // an error of the user's code, or a header's
   }
   return any;
 }

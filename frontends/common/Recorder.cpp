@@ -90,14 +90,16 @@ std::vector<ir::Value *> Recorder::broadcastAll(std::vector<ir::Value *> vs, con
 ir::Value *Recorder::param(const ir::Type &t, std::string name) { return f_.body.addArg(t, std::move(name)); }
 
 ir::Value *Recorder::constInt(const ir::Type &t, int64_t v, const ir::Location &loc) {
-  // A constant that does not fit its type would silently become another:
-  // signed values and unsigned bit patterns of the width are accepted.
+  // A constant that does not fit its type would silently become another
+  // (an offset of 3000000000 a negative one): the type's signed range only
+  // (i1: 0 and 1), and for a float type, its finite range.
   if (unsigned bits = ir::bitWidth(t.elem); ir::isInt(t.elem) && bits < 64) {
-    int64_t lo = bits == 1 ? -1 : -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << bits) - 1;
+    int64_t lo = bits == 1 ? 0 : -(int64_t(1) << (bits - 1)), hi = bits == 1 ? 1 : (int64_t(1) << (bits - 1)) - 1;
     if (v < lo || v > hi)
       fail(loc, "the constant " + std::to_string(v) + " does not fit in " + std::string(ir::scalarName(t.elem)) +
                     " (the type it meets here); cast the other operand to a wider type first");
   }
+  if (ir::isFloat(t.elem)) return constFloat(t, static_cast<double>(v), loc);
   return at(loc, [&](ir::Builder &b) { return b.constInt(t, v); });
 }
 

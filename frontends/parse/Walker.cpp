@@ -437,7 +437,9 @@ private:
     if (auto *s = dyn_cast<SubstNonTypeTemplateParmExpr>(e)) return eval(s->getReplacement());
     if (auto *d = dyn_cast<CXXDefaultArgExpr>(e)) return eval(d->getExpr());
     if (auto *d = dyn_cast<CXXDefaultInitExpr>(e)) return eval(d->getExpr());
-    if (auto *l = dyn_cast<IntegerLiteral>(e)) return Val::integer(l->getValue().getSExtValue());
+    if (auto *l = dyn_cast<IntegerLiteral>(e))  // an unsigned literal keeps its value: 0xFFFFFFFF is not -1
+      return Val::integer(l->getType()->isUnsignedIntegerType() ? static_cast<int64_t>(l->getValue().getZExtValue())
+                                                               : l->getValue().getSExtValue());
     if (auto *l = dyn_cast<FloatingLiteral>(e)) return toHostType(Val::floating(l->getValueAsApproximateDouble()), e->getType(), e->getExprLoc());
     if (auto *l = dyn_cast<CXXBoolLiteralExpr>(e)) return Val::integer(l->getValue());
     if (auto *l = dyn_cast<CharacterLiteral>(e)) return Val::integer(l->getValue());

@@ -5,6 +5,7 @@
 #include "support/Cache.h"
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -141,11 +142,14 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   // requested specialization, so that one host compile serves them all.
   std::string entry = "#include \"" + kernelPath + "\"\n"
                       "#include \"frontends/trace/Entry.h\"\n";
-  for (size_t i = 0; i < specs.size(); ++i)
+  for (size_t i = 0; i < specs.size(); ++i) {
+    std::string quoted;  // the spec as a C string literal
+    for (char c : specs[i]) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
     entry += "extern \"C\" void twintile_trace_entry_" + std::to_string(i) +
              "(const void *options, void *result) {\n"
-             "  twintile::entry::trace(&" + specs[i] + ", options, \"" + specs[i] + "\", result);\n"
+             "  twintile::entry::trace(&" + specs[i] + ", options, \"" + quoted + "\", result);\n"
              "}\n";
+  }
   out.entrySource = entry;
   std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w",
                                     "-I" + root.string(), "-I" + (root / "include").string(),
@@ -172,14 +176,17 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
       out.cacheHit = true;
       return out;
     }
+    // Not removed here: a concurrent writer may be between its two renames;
+    // the rebuilt object replaces it atomically.
     out.notes.push_back("the cached host object " + so.string() + " was not used: " + wrong + "; rebuilt");
-    fs::remove(so, ec);
-    fs::remove(record, ec);
   }
 
   // Built in a directory of its own, then renamed into the cache: a
   // concurrent reader sees all or nothing.
-  fs::path work = dir / ("build-" + key + "-" + std::to_string(getpid()));
+  // Of this process and this call alone: threads of one process (the launch
+  // API) may build the same key at once.
+  static std::atomic<unsigned> builds{0};
+  fs::path work = dir / ("build-" + key + "-" + std::to_string(getpid()) + "-" + std::to_string(builds++));
   bool cached = fs::create_directories(work, ec) || fs::is_directory(work);
   if (!cached) {
     std::optional<fs::path> tmp = privateDir();

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -27,6 +28,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -130,18 +132,32 @@ void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
 }
 
 [[noreturn]] void child(const std::string &object, const std::vector<TraceOptions> &options, size_t first,
-                        int results, int output, TraceProgress *progress, const IsolationLimits &limits) {
+                        int results, int output, TraceProgress *progress, const IsolationLimits &limits,
+                        pid_t parent) {
   ::dup2(output, STDOUT_FILENO);
   ::dup2(output, STDERR_FILENO);
   ::close(output);
   // Unbuffered: what the kernel printed before it crashed still arrives.
   std::setvbuf(stdout, nullptr, _IONBF, 0);
+  // The parent's death (a kill, a test's time-out) takes the child along.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
 #ifndef TWINTILE_ASAN  // AddressSanitizer reserves terabytes of address space up front
-  rlimit memory{limits.memoryBytes, limits.memoryBytes};
+  // On top of what the process already maps (a CUDA context maps tens of GiB).
+  unsigned long long pages = 0;
+  if (FILE *statm = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(statm, "%llu", &pages) != 1) pages = 0;
+    std::fclose(statm);
+  }
+  unsigned long long bytes = pages * static_cast<unsigned long long>(::sysconf(_SC_PAGESIZE)) + limits.memoryBytes;
+  rlimit memory{bytes, bytes};
   ::setrlimit(RLIMIT_AS, &memory);
 #else
   (void)limits;
 #endif
+  // exit() in the kernel's code ends the child at once, with its status: no
+  // exit-time cleanup of the parent's (leak checks, libraries' handlers).
+  ::on_exit([](int status, void *) { std::fflush(nullptr); ::_exit(status); }, nullptr);
   // The faults the kernel's code may cause kill the child with their signal:
   // no handler inherited from the parent (AddressSanitizer's, a host
   // program's) may turn them into something else. Through the system call
@@ -166,6 +182,8 @@ void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
       writeAll(results, Json{{"load_error", "the compiled kernel has no entry point " + std::to_string(i)}}.dump() + "\n");
       ::_exit(0);
     }
+    progress->line = progress->col = 0;  // a crash before any operation says so, not the last spec's
+    progress->file[0] = progress->what[0] = '\0';
     // What follows on the output pipe is specs[i]'s (splitOutput).
     std::string mark = kMark + std::to_string(i) + kMark;
     std::fflush(nullptr);
@@ -213,8 +231,11 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
   std::vector<IsolatedTrace> out(specs.size());
   for (size_t next = 0; next < specs.size();) {
     void *shared = ::mmap(nullptr, sizeof(TraceProgress), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    int results[2], output[2];
+    int results[2] = {-1, -1}, output[2] = {-1, -1};
     if (shared == MAP_FAILED || ::pipe2(results, O_CLOEXEC) != 0 || ::pipe2(output, O_CLOEXEC) != 0) {
+      for (int fd : {results[0], results[1], output[0], output[1]})
+        if (fd >= 0) ::close(fd);
+      if (shared != MAP_FAILED) ::munmap(shared, sizeof(TraceProgress));
       for (size_t i = next; i < specs.size(); ++i)
         out[i].trace.error = tt::ir::Diagnostic{{}, std::string("cannot start the tracing process: ") + std::strerror(errno)};
       return out;
@@ -224,11 +245,12 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
     std::cout.flush();
     std::cerr.flush();
     std::fflush(nullptr);
+    pid_t parent = ::getpid();
     pid_t pid = ::fork();
     if (pid == 0) {
       ::close(results[0]);
       ::close(output[0]);
-      child(object, options, next, results[1], output[1], progress, limits);
+      child(object, options, next, results[1], output[1], progress, limits, parent);
     }
     ::close(results[1]);
     ::close(output[1]);
@@ -242,24 +264,30 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
       ::munmap(shared, sizeof(TraceProgress));
       return out;
     }
-    auto deadline = Clock::now() + std::chrono::duration<double>(limits.seconds);
+    auto limit = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(std::clamp(limits.seconds, 0.001, 1e6)));
+    auto deadline = Clock::now() + limit;
     pollfd fds[2] = {{results[0], POLLIN, 0}, {output[0], POLLIN, 0}};
     std::string *sinks[2] = {&lines, &printed};
     int open = 2;
     while (open > 0) {
-      int ms = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count());
+      long long ms = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (ms <= 0) {
         ::kill(pid, SIGKILL);
         timedOut = true;
         break;
       }
-      int n = ::poll(fds, 2, ms);
+      int n = ::poll(fds, 2, static_cast<int>(std::min<long long>(ms, 1 << 30)));
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) break;
+      if (n < 0) {
+        ::kill(pid, SIGKILL);
+        break;
+      }
       for (int k = 0; k < 2; ++k) {
         if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
         char buf[65536];
         ssize_t got = ::read(fds[k].fd, buf, sizeof buf);
+        if (got > 0 && k == 0) deadline = Clock::now() + limit;  // the time limit is per specialization
         if (got > 0) {
           // A kernel that prints without end is cut off, not stored without bound.
           if (sinks[k] == &lines || printed.size() < (1u << 20)) sinks[k]->append(buf, static_cast<size_t>(got));

@@ -313,11 +313,13 @@ TraceResult Session::finish(std::exception_ptr failure, double seconds) {
     r.error = ir::Diagnostic{e.loc, e.message};
   } catch (const std::exception &e) {
     // Located at the last operation traced: the throw site is not known.
-    r.error = ir::Diagnostic{toLoc(lastLoc), std::string("the kernel's host code threw ") + currentExceptionType() +
-                                                 ": " + e.what() + " (after the operation here)"};
+    ir::Location where = toLoc(lastLoc);
+    r.error = ir::Diagnostic{where, std::string("the kernel's host code threw ") + currentExceptionType() + ": " +
+                                        e.what() + (where.known() ? " (after the operation here)" : " before tracing any operation")};
   } catch (...) {
-    r.error = ir::Diagnostic{toLoc(lastLoc), "the kernel's host code threw an exception of type '" +
-                                                 currentExceptionType() + "' (after the operation here)"};
+    ir::Location where = toLoc(lastLoc);
+    r.error = ir::Diagnostic{where, "the kernel's host code threw an exception of type '" + currentExceptionType() + "'" +
+                                        (where.known() ? " (after the operation here)" : " before tracing any operation")};
   }
   return r;
 }

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
@@ -68,11 +69,13 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
 
 } // namespace
 
-/// "softmax<f16,1024>" -> "softmax_f16_1024": a file name per specialization.
+/// "softmax<f16,1024>" -> "softmax_f16_1024": a file name per specialization
+/// (a minus sign is "m": k<-1> is k_m1, not k<1>'s k_1).
 std::string stemOf(const std::string &spec) {
   std::string out;
   for (char c : spec)
     if (std::isalnum(static_cast<unsigned char>(c))) out += c;
+    else if (c == '-') out += (!out.empty() && out.back() != '_' ? "_m" : "m");
     else if (!out.empty() && out.back() != '_') out += '_';
   while (!out.empty() && out.back() == '_') out.pop_back();
   return out.empty() ? "kernel" : out;
@@ -111,6 +114,13 @@ int compileCommand(const CompileFlags &f) {
     if (!std::filesystem::is_directory(f.output))
       return fail("with several --kernel, -o names a directory, and '" + f.output + "' cannot be one");
   }
+  // One file name per specialization, however alike their spellings.
+  std::vector<std::string> stems;
+  for (const std::string &k : kernels) {
+    std::string stem = stemOf(k), unique = stem;
+    for (int n = 2; std::find(stems.begin(), stems.end(), unique) != stems.end(); ++n) unique = stem + "_" + std::to_string(n);
+    stems.push_back(unique);
+  }
   nlohmann::ordered_json reports = nlohmann::ordered_json::array();
   int status = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
@@ -123,7 +133,7 @@ int compileCommand(const CompileFlags &f) {
     std::string output = !many || f.output == "-"
                              ? f.output
                              : (std::filesystem::path(f.output) /
-                                (stemOf(kernels[i]) + std::string(pipeline::fileExtension(emit)))).string();
+                                (stems[i] + std::string(pipeline::fileExtension(emit)))).string();
     CompileFlags one = f;
     one.k.kernel = kernels[i];
     one.output = output;

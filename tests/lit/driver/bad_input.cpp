@@ -1,6 +1,7 @@
 // Inputs that once went wrong quietly or crashed, in both front ends: the
 // user's text in device_print is printed as written (never a format); a
-// constant that does not fit its type is an error at its line; a kernel in
+// constant that does not fit its type (an offset, an unsigned mask) is an
+// error at its line, the same in both; a kernel in
 // a namespace compiles, to the same IR from both; a float for an integer
 // scalar is refused alike by both (the tracer once recursed until its stack
 // ran out); twintile-opt refuses a directory with a message.
@@ -14,6 +15,10 @@
 // RUN: twintile diff %s --kernel 'lib::inner<4>' | FileCheck %s --check-prefix=NS-DIFF
 // RUN: not %twintile-opt %S 2>&1 | FileCheck %s --check-prefix=DIR
 // RUN: not twintile compile --frontend=parse %s --kernel 'conv<4>' 2>&1 | FileCheck %s --check-prefix=CONV
+// RUN: not twintile compile --frontend=parse %s --kernel 'far<4>' 2>&1 | FileCheck %s --check-prefix=FAR
+// RUN: not twintile compile --frontend=trace %s --kernel 'far<4>' 2>&1 | FileCheck %s --check-prefix=FAR
+// RUN: not twintile compile --frontend=parse %s --kernel 'mask<4>' 2>&1 | FileCheck %s --check-prefix=MASK
+// RUN: not twintile compile --frontend=trace %s --kernel 'mask<4>' 2>&1 | FileCheck %s --check-prefix=MASK
 // RUN: not twintile compile --frontend=trace %s --kernel 'conv<4>' 2>&1 | FileCheck %s --check-prefix=CONV
 #include <twintile.h>
 using namespace tt;
@@ -43,6 +48,18 @@ TT_KERNEL void conv(Ptr<i32> x) {
   store(x + i, load(x + i) + s);
 }
 
+template <int B>
+TT_KERNEL void far(Ptr<f32> x) {
+  auto i = arange(0, B);
+  store(x + 3000000000LL + i, load(x + i));  // <- far
+}
+
+template <int B>
+TT_KERNEL void mask(Ptr<i32> x) {
+  auto i = arange(0, B);
+  store(x + i, load(x + i) & 0xFFFFFFFF);  // <- mask
+}
+
 namespace lib {
 template <int B>
 TT_KERNEL void inner(Ptr<f32> x) {
@@ -61,5 +78,9 @@ TT_KERNEL void inner(Ptr<f32> x) {
 // NS: .visible .entry inner(
 // NS-DIFF: equal: the parse and trace IR of lib::inner<4> are structurally identical
 // DIR: twintile-opt: error: cannot read '{{.*}}driver'
+// FAR: error: the constant 3000000000 does not fit in i32 (the type it meets here)
+// FAR-NEXT: store(x + 3000000000LL + i, load(x + i));  // <- far
+// MASK: error: the constant 4294967295 does not fit in i32 (the type it meets here)
+// MASK-NEXT: store(x + i, load(x + i) & 0xFFFFFFFF);  // <- mask
 // CONV: bad_input.cpp:{{[0-9]+}}:11: error: a floating-point number does not convert to i32
 // CONV-NEXT: i32 s = 1.5f;  // <- conv

@@ -11,6 +11,10 @@
 // RUN: not twintile compile --frontend=trace %s --kernel 'host<6>' 2>&1 | FileCheck %s --check-prefix=STD
 // RUN: not twintile compile --frontend=trace %s --kernel 'host<7>' 2>&1 | FileCheck %s --check-prefix=RECURSE
 // RUN: env TWINTILE_TRACE_TIMEOUT=1 not twintile compile --frontend=trace %s --kernel 'host<8>' 2>&1 | FileCheck %s --check-prefix=LOOP
+// RUN: not twintile compile --frontend=trace %s --kernel 'early<1>' 2>&1 | FileCheck %s --check-prefix=EARLY
+// RUN: not twintile compile --frontend=trace %s --kernel 'early<2>' 2>&1 | FileCheck %s --check-prefix=EARLY-THROW
+// RUN: not twintile compile --frontend=trace %s --kernel 'host<0>' --kernel 'early<1>' 2>&1 | FileCheck %s --check-prefix=EARLY
+// RUN: env TWINTILE_TRACE_TIMEOUT=1 twintile compile --frontend=trace %s --kernel 'slow<1>' --kernel 'slow<2>' --kernel 'slow<3>' --kernel 'slow<4>' --kernel 'slow<5>' > /dev/null
 // RUN: not twintile compile --frontend=trace %s --kernel 'host<0>' --kernel 'host<1>' --kernel 'host<9>' --emit tile --no-locs > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=MANY-OUT < %t.out
 // RUN: FileCheck %s --check-prefix=MANY-ERR < %t.err
@@ -37,11 +41,30 @@ TT_KERNEL void host(Ptr<f32> x) {
   if constexpr (K == 8) { for (volatile int n = 0;; n = n + 1) {} }
 }
 
-// SEGV: host_crashes.cpp:[[# @LINE-12]]:3: error: tracing 'host<1>' crashed with SIGSEGV (a bad memory access: a null or dangling pointer, or runaway recursion); the last operation it traced is here
-// SEGV-NEXT: store(x + i, load(x + i) * 2.0f);
+// A crash or a throw before any operation says so, even after another
+// specialization's operations in the same child; the time limit is per
+// specialization (five of about 0.3 s each pass a limit of 1 s).
+template <int K>
+TT_KERNEL void early(Ptr<f32> x) {
+  if constexpr (K == 1) { int *volatile p = nullptr; *p = 1; }
+  if constexpr (K == 2) throw 7;
+  store(x + arange(0, 16), load(x + arange(0, 16)));
+}
+
+template <int K>
+TT_KERNEL void slow(Ptr<f32> x) {
+  for (volatile long n = 0; n < 120000000L; n = n + 1) {}
+  store(x + arange(0, 16), load(x + arange(0, 16)));
+}
+
+// EARLY: <unknown>: error: tracing 'early<1>' crashed with SIGSEGV ({{.*}}) before tracing any operation
+// EARLY-THROW: <unknown>: error: the kernel's host code threw an exception of type 'int' before tracing any operation
+// SEGV: host_crashes.cpp:{{[0-9]+}}:3: error: tracing 'host<1>' crashed with SIGSEGV (a bad memory access: a null or dangling pointer, or runaway recursion); the last operation it traced is here
+// SEGV-NEXT: store(x + i, load(x + i) * 2.0f);  // <- last op
 // SEGV: note: the kernel's host code printed, while traced:
 // SEGV-NEXT: host code of 1 speaking
-// INT: host_crashes.cpp:[[# @LINE-16]]:3: error: the kernel's host code threw an exception of type 'int' (after the operation here)
+// INT: host_crashes.cpp:{{[0-9]+}}:3: error: the kernel's host code threw an exception of type 'int' (after the operation here)
+// INT-NEXT: store(x + i, load(x + i) * 2.0f);  // <- last op
 // EXIT: error: tracing 'host<3>' exited with status 3 (the kernel's host code called exit?); the last operation it traced is here
 // FPE: error: tracing 'host<4>' crashed with SIGFPE (an arithmetic error: an integer division by zero?)
 // ABORT: error: tracing 'host<5>' crashed with SIGABRT (abort)

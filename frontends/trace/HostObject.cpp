@@ -219,7 +219,8 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     return out;
   }
   if (!cached) {
-    out.path = built.string();  // left for the life of the process; the system cleans its temporary directory
+    out.path = built.string();
+    out.scratch = work.string();  // the caller removes it once the object is loaded or traced
     return out;
   }
   std::optional<std::string> bytes = readFile(built);

@@ -25,6 +25,7 @@ struct HostObject {
   double compileSeconds = 0;
   std::vector<std::string> notes;  // a damaged entry rebuilt, the cache bypassed
   std::string error;        // the host compiler's complaint, or why it could not run
+  std::string scratch;      // a private directory holding `path` (the cache was unwritable): remove it after use
   std::string compilerOutput;  // when the compiler rejected the file: its diagnostics, as it printed them,
                                // without the lines about the generated entry file
 };

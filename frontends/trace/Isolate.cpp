@@ -301,7 +301,19 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
     for (pollfd &f : fds)
       if (f.fd >= 0) ::close(f.fd);
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    // A child that closed its pipes but lives on is given until the
+    // deadline, then killed: the parent never waits without bound.
+    for (;;) {
+      pid_t done = ::waitpid(pid, &status, WNOHANG);
+      if (done == pid || (done < 0 && errno != EINTR)) break;
+      if (done == 0 && Clock::now() >= deadline) {
+        ::kill(pid, SIGKILL);
+        timedOut = true;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        break;
+      }
+      if (done == 0) ::usleep(1000);
+    }
 
     size_t done = next;
     size_t at = 0;

@@ -173,6 +173,7 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     } else {
       loadError = dlerror();
     }
+    if (!host.scratch.empty()) fs::remove_all(host.scratch, ec);  // loaded (or traced in a child) already
     if (loadError.empty()) break;
     if (!host.cacheHit || attempt > 0) return failAll("cannot load the compiled kernel " + host.path + ": " + loadError);
     notes.push_back("the cached host object " + host.path + " did not load (" + loadError + "); rebuilt");

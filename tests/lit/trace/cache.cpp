@@ -18,6 +18,10 @@
 // RUN: rm %t.cache/trace/*.sum
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<64>' 2>&1 >/dev/null | FileCheck %s --check-prefix=NORECORD
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'copy<64>' --time --no-cache 2>&1 >/dev/null | FileCheck %s --check-prefix=FIRST
+// A cache that cannot be written (its directory would be under a file) is a note, not an error.
+// RUN: rm -rf %t.file && touch %t.file
+// RUN: env TWINTILE_CACHE_DIR=%t.file/cache twintile compile --frontend=trace %s --kernel 'copy<64>' 2>%t.nocache.err | FileCheck %s --check-prefix=IR
+// RUN: FileCheck %s --check-prefix=NOCACHE < %t.nocache.err
 #include <twintile.h>
 using namespace tt;
 
@@ -33,4 +37,5 @@ TT_KERNEL void copy(Ptr<f32> x, Ptr<f32> y) {
 // REBUILT: twintile: note: the cached host object {{.*}}.so was not used: it does not match its record (truncated, damaged or replaced); rebuilt
 // REBUILT: host-compile: {{[0-9.]+}} ms
 // REFUSED: twintile: note: the cached host object {{.*}}.so was not used: it does not match its record
+// NOCACHE: twintile: note: the trace cache {{.*}}.file/cache/trace cannot be written ({{.*}}): the kernel file was compiled without it
 // NORECORD: twintile: note: the cached host object {{.*}}.so was not used: its record {{.*}}.sum is missing; rebuilt

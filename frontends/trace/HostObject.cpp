@@ -3,6 +3,7 @@
 
 #include "frontends/trace/SourceTracer.h"
 #include "support/Cache.h"
+#include "support/Files.h"
 
 #include <array>
 #include <atomic>
@@ -31,18 +32,8 @@ namespace {
 
 constexpr const char *kRecordFormat = "twintile-host-object-1";
 
-std::optional<std::string> readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-std::string envOr(const char *name, std::string fallback) {
-  const char *v = std::getenv(name);
-  return v && *v ? v : std::move(fallback);
-}
+using tt::support::envOr;
+using tt::support::readFile;
 
 /// Runs argv, capturing its standard output and error; returns the exit status.
 int runCapture(const std::vector<std::string> &argv, std::string &output) {

@@ -3,7 +3,7 @@
 #include "frontends/trace/HostObject.h"
 #include "frontends/trace/Isolate.h"
 
-#include "support/Cache.h"
+#include "support/Files.h"
 
 #include <algorithm>
 #include <cctype>
@@ -12,9 +12,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <filesystem>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 namespace fs = std::filesystem;
 
@@ -22,18 +20,8 @@ namespace twintile {
 
 namespace {
 
-std::optional<std::string> readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
-std::string envOr(const char *name, std::string fallback) {
-  const char *v = std::getenv(name);
-  return v && *v ? v : std::move(fallback);
-}
+using tt::support::envOr;
+using tt::support::readFile;
 
 TraceResult failure(std::string message, tt::ir::Location loc = {}) {
   TraceResult r;

@@ -1,0 +1,24 @@
+//===- Files.cpp - reading a whole file, reading the environment ----------===//
+#include "support/Files.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace tt::support {
+
+std::optional<std::string> readFile(const std::filesystem::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream os;
+  os << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return os.str();
+}
+
+std::string envOr(const char *name, std::string fallback) {
+  const char *v = std::getenv(name);
+  return v && *v ? v : std::move(fallback);
+}
+
+} // namespace tt::support

@@ -1,0 +1,16 @@
+//===- Files.h - reading a whole file, reading the environment ------------===//
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace tt::support {
+
+/// The whole file, byte for byte; nullopt when it cannot be read.
+std::optional<std::string> readFile(const std::filesystem::path &path);
+
+/// $name when it is set and not empty, else `fallback`.
+std::string envOr(const char *name, std::string fallback);
+
+} // namespace tt::support

@@ -144,8 +144,9 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   keyed.useLibdevice = libdevicePath.has_value();
   std::string key = compileKey(func, keyed);
   CompileCache cache(options.cacheRoot);
+  std::string damaged;
   if (options.useCache && !options.observe.any())
-    if (std::optional<CompileResult> hit = cache.lookup(key); hit && (hit->ptxas.ran || !options.runPtxas || !findPtxas())) {
+    if (std::optional<CompileResult> hit = cache.lookup(key, &damaged); hit && (hit->ptxas.ran || !options.runPtxas || !findPtxas())) {
       hit->seconds = elapsed();
       return *hit;
     }
@@ -185,6 +186,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
     if (r.ptxas.ran) phase("ptxas");
   }
   if (options.useCache) cache.store(key, r);
+  if (!damaged.empty()) r.notes.insert(r.notes.begin(), damaged);  // of this compile, not of the entry
   r.seconds = elapsed();
   return r;
 }

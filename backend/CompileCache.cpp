@@ -137,7 +137,7 @@ void discard(const fs::path &entry) {
 
 CompileCache::CompileCache(const std::string &root) : dir_(tt::support::cacheDirectory("backend", root)) {}
 
-std::optional<CompileResult> CompileCache::lookup(const std::string &key) const {
+std::optional<CompileResult> CompileCache::lookup(const std::string &key, std::string *damaged) const {
   if (!isValidKey(key)) return std::nullopt;
   fs::path entry = dir_ / key;
   std::error_code ec;
@@ -158,7 +158,7 @@ std::optional<CompileResult> CompileCache::lookup(const std::string &key) const 
       std::string bytes;
       if (!readFile(entry / name, bytes) || bytes.size() != f.at("size").get<uint64_t>() ||
           hashOf(bytes) != f.at("hash").get<std::string>())
-        throw std::runtime_error("file does not match index");
+        throw std::runtime_error(name + " does not match the index");
       files[name] = std::move(bytes);
     }
     for (const char *required : kRequiredFiles)
@@ -173,7 +173,8 @@ std::optional<CompileResult> CompileCache::lookup(const std::string &key) const 
     result.notes = notesFromText(files["notes.txt"]);
     result.cacheHit = true;
     return result;
-  } catch (const std::exception &) {
+  } catch (const std::exception &e) {
+    if (damaged) *damaged = "the cached compile " + entry.string() + " was damaged (" + e.what() + "): compiled again";
     discard(entry);
     return std::nullopt;
   }

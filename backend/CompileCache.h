@@ -22,8 +22,9 @@ public:
   /// The cache under `root` (empty: twintile's cacheDirectory("backend")).
   explicit CompileCache(const std::string &root = {});
 
-  /// The entry for `key`, if present and intact. A damaged entry is removed.
-  std::optional<CompileResult> lookup(const std::string &key) const;
+  /// The entry for `key`, if present and intact. A damaged entry is removed,
+  /// and `damaged` (when given) says what was wrong with it.
+  std::optional<CompileResult> lookup(const std::string &key, std::string *damaged = nullptr) const;
   /// Stores `result` under `key` atomically; failures to write are ignored
   /// (the cache is an optimization), but never leave a partial entry.
   void store(const std::string &key, const CompileResult &result) const;

@@ -226,6 +226,7 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
     }
     for (size_t i = 0; i < kernels.size(); ++i) {
       if (i == 0) results[i].phases.push_back({"parse", parsed->parseSeconds()});  // shared: counted once
+      if (i == 0) results[i].notes = parsed->notes();
       if (!parsed->ok()) {
         results[i].error = parsed->error();
         continue;

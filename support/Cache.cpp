@@ -1,5 +1,7 @@
 #include "support/Cache.h"
 
+#include "support/Files.h"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -14,6 +16,22 @@ std::string ContentHash::hex() const {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
   return buf;
+}
+
+std::string cacheRecord(std::string_view format, std::string_view key, std::string_view bytes) {
+  ContentHash h;
+  h.add(bytes);
+  return std::string(format) + " " + std::string(key) + " " + std::to_string(bytes.size()) + " " + h.hex() + "\n";
+}
+
+std::string checkCached(const std::filesystem::path &file, const std::filesystem::path &record,
+                        std::string_view format, std::string_view key) {
+  std::optional<std::string> bytes = readFile(file);
+  if (!bytes) return "it cannot be read";
+  std::optional<std::string> rec = readFile(record);
+  if (!rec) return "its record " + record.filename().string() + " is missing";
+  if (*rec != cacheRecord(format, key, *bytes)) return "it does not match its record (truncated, damaged or replaced)";
+  return {};
 }
 
 std::filesystem::path cacheDirectory(const std::string &sub, const std::string &root) {

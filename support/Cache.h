@@ -23,6 +23,18 @@ private:
   uint64_t h_ = 1469598103934665603ull;
 };
 
+/// The record kept beside a cached file, "FORMAT KEY SIZE HASH\n": what the
+/// file must be to be used. Written with the file; recomputed by a reader
+/// from the bytes it read, so that a truncated, damaged or swapped entry
+/// (another key's file in its place) is never loaded.
+std::string cacheRecord(std::string_view format, std::string_view key, std::string_view bytes);
+
+/// Empty when `file` holds what its record says for `key`; else why it may
+/// not be used ("it cannot be read", "its record ... is missing", "it does
+/// not match its record ...").
+std::string checkCached(const std::filesystem::path &file, const std::filesystem::path &record,
+                        std::string_view format, std::string_view key);
+
 /// `sub` under twintile's cache: $TWINTILE_CACHE_DIR, else
 /// $XDG_CACHE_HOME/twintile, else ~/.cache/twintile (created if missing).
 std::filesystem::path cacheDirectory(const std::string &sub, const std::string &root = {});

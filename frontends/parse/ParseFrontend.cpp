@@ -1,6 +1,7 @@
 #include "frontends/parse/ParseFrontend.h"
 
 #include "support/Cache.h"
+#include "support/Files.h"
 #include "frontends/parse/Walker.h"
 
 #include <clang/AST/ASTContext.h>
@@ -67,10 +68,14 @@ private:
   std::string out_;
 };
 
+constexpr const char *kPchRecordFormat = "twintile-pch-1";
+
 /// The language header, precompiled once per process (and cached on disk by
-/// its content): most of a kernel's parse is the header's. Empty if it cannot
-/// be built, and then kernels parse without it.
-std::string languagePch(const std::vector<std::string> &args) {
+/// its content, beside a record of what the file must be: a damaged,
+/// truncated or swapped PCH is rebuilt, never loaded): most of a kernel's
+/// parse is the header's. Empty if it cannot be built, and then kernels
+/// parse without it. What happened to the cache goes to `notes`, once.
+std::string languagePch(const std::vector<std::string> &args, std::vector<std::string> &notes) {
   static std::mutex mutex;
   static std::map<std::vector<std::string>, std::string> built;
   std::lock_guard<std::mutex> lock(mutex);
@@ -78,31 +83,42 @@ std::string languagePch(const std::vector<std::string> &args) {
   std::string &result = built[args];
   if (const char *off = std::getenv("TWINTILE_NO_PCH"); off && *off) return result;
   fs::path header = fs::path(TWINTILE_SOURCE_DIR) / "include" / "twintile.h";
-  std::ifstream in(header, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::optional<std::string> text = tt::support::readFile(header);
+  if (!text) return result;
   // Key: the header's text, the arguments and Clang's version.
-  tt::support::ContentHash key;
-  key.add(text.str());
-  for (const std::string &a : args) key.add(a);
-  key.add(CLANG_VERSION_STRING);
+  tt::support::ContentHash keyHash;
+  keyHash.add(*text);
+  for (const std::string &a : args) keyHash.add(a);
+  keyHash.add(CLANG_VERSION_STRING);
+  std::string key = keyHash.hex();
   fs::path dir = tt::support::cacheDirectory("pch");
-  std::string name = key.hex() + ".pch";
-  fs::path pch = dir / name;
+  fs::path pch = dir / (key + ".pch"), record = dir / (key + ".sum");
   std::error_code ec;
-  if (!fs::exists(pch)) {
-    fs::path tmp = dir / (name + "." + std::to_string(getpid()));
-    std::vector<std::string> pchArgs = args;
-    pchArgs.insert(pchArgs.end(), {"-x", "c++-header"});
-    if (!clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), text.str(), pchArgs,
-                                               header.string(), "twintile") ||
-        !fs::exists(tmp))
-      return result;
-    fs::rename(tmp, pch, ec);
-    if (ec) return result;
+  if (fs::exists(pch, ec)) {
+    std::string wrong = tt::support::checkCached(pch, record, kPchRecordFormat, key);
+    if (wrong.empty()) return result = pch.string();
+    notes.push_back("the cached precompiled header " + pch.string() + " was not used: " + wrong + "; rebuilt");
   }
-  result = pch.string();
-  return result;
+  // Built beside the entry under a name of its own, then renamed over it.
+  std::string suffix = "." + std::to_string(getpid());
+  fs::path tmp = dir / (key + ".pch" + suffix), recordTmp = dir / (key + ".sum" + suffix);
+  std::vector<std::string> pchArgs = args;
+  pchArgs.insert(pchArgs.end(), {"-x", "c++-header"});
+  std::optional<std::string> bytes;
+  if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text, pchArgs,
+                                            header.string(), "twintile"))
+    bytes = tt::support::readFile(tmp);
+  if (bytes) std::ofstream(recordTmp, std::ios::binary) << tt::support::cacheRecord(kPchRecordFormat, key, *bytes);
+  if (bytes) fs::rename(tmp, pch, ec);
+  if (bytes && !ec) fs::rename(recordTmp, record, ec);
+  if (!bytes || ec) {
+    fs::remove(tmp, ec);
+    fs::remove(recordTmp, ec);
+    notes.push_back("the precompiled language header could not be kept in " + dir.string() +
+                    ": the header is parsed with every kernel (slower, same result)");
+    return result;
+  }
+  return result = pch.string();
 }
 
 } // namespace
@@ -113,6 +129,7 @@ struct ParsedFile::Impl {
   std::vector<std::string> specs;
   double seconds = 0;
   ParseOptions opts;
+  std::vector<std::string> notes;
 };
 
 ParsedFile::ParsedFile(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -120,6 +137,7 @@ ParsedFile::~ParsedFile() = default;
 bool ParsedFile::ok() const { return impl_->ast != nullptr && impl_->errors.empty(); }
 const std::string &ParsedFile::error() const { return impl_->errors; }
 double ParsedFile::parseSeconds() const { return impl_->seconds; }
+const std::vector<std::string> &ParsedFile::notes() const { return impl_->notes; }
 
 std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std::vector<std::string> &specs,
                                               const ParseOptions &opts) {
@@ -143,7 +161,7 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
     code += "[[maybe_unused]] static auto *" + specVar(i) + " = &" + specs[i] + ";\n";
 
   std::vector<std::string> args = baseArgs(opts);
-  std::string pch = languagePch(args);
+  std::string pch = languagePch(args, impl->notes);
   // The PCH is keyed by the header's content, so Clang need not check its mtime.
   if (!pch.empty()) args.insert(args.end(), {"-include-pch", pch, "-Xclang", "-fno-validate-pch"});
 

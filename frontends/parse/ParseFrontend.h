@@ -41,6 +41,9 @@ public:
   /// the line, a caret), when the file does not compile.
   const std::string &error() const;
   double parseSeconds() const;
+  /// What the parse has to say besides errors: a cached precompiled header
+  /// that was damaged and rebuilt, a cache that could not keep one.
+  const std::vector<std::string> &notes() const;
 
   /// Walks one of the parsed specializations to tile IR.
   FrontendResult walk(const std::string &spec) const;

@@ -63,28 +63,6 @@ int runCapture(const std::vector<std::string> &argv, std::string &output) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string contentHash(const std::string &bytes) {
-  tt::support::ContentHash h;
-  h.add(bytes);
-  return h.hex();
-}
-
-/// The record written beside an object: what it must be to be used.
-std::string recordOf(const std::string &key, const std::string &bytes) {
-  return std::string(kRecordFormat) + " " + key + " " + std::to_string(bytes.size()) + " " + contentHash(bytes) + "\n";
-}
-
-/// Empty when the cached object at `so` is the one `key` names, intact;
-/// else what is wrong with it.
-std::string verify(const fs::path &so, const fs::path &record, const std::string &key) {
-  std::optional<std::string> bytes = readFile(so);
-  if (!bytes) return "it cannot be read";
-  std::optional<std::string> rec = readFile(record);
-  if (!rec) return "its record " + record.filename().string() + " is missing";
-  if (*rec != recordOf(key, *bytes)) return "it does not match its record (truncated, damaged or replaced)";
-  return {};
-}
-
 /// The compiler's diagnostics without what names the generated entry file:
 /// "In file included from .../entry.cpp:1:", the diagnostics pointing into
 /// it or into the tracer's Entry.h (with their source line and caret), and
@@ -161,7 +139,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   fs::path dir = tt::support::cacheDirectory("trace", opts.cacheDir);
   fs::path so = dir / (key + ".so"), record = dir / (key + ".sum");
   if (opts.useCache && !rebuild && fs::exists(so, ec)) {
-    std::string wrong = verify(so, record, key);
+    std::string wrong = tt::support::checkCached(so, record, kRecordFormat, key);
     if (wrong.empty()) {
       out.path = so.string();
       out.cacheHit = true;
@@ -216,7 +194,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   }
   std::optional<std::string> bytes = readFile(built);
   fs::path recordTmp = work / "kernel.sum";
-  if (bytes) std::ofstream(recordTmp, std::ios::binary) << recordOf(key, *bytes);
+  if (bytes) std::ofstream(recordTmp, std::ios::binary) << tt::support::cacheRecord(kRecordFormat, key, *bytes);
   fs::rename(built, so, ec);
   if (!ec) fs::rename(recordTmp, record, ec);
   if (ec || !bytes) {

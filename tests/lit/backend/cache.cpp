@@ -10,7 +10,9 @@
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'scale<128>' --emit ptx --time --assume-aligned x 2>&1 >/dev/null | FileCheck %s --check-prefix=MISS
 // Damage every cached PTX: each entry is detected, dropped and rebuilt.
 // RUN: for f in %t.cache/backend/*/kernel.ptx; do echo garbage > $f; done
-// RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'scale<128>' --emit ptx --time -o %t.3.ptx 2>&1 | FileCheck %s --check-prefix=MISS
+// RUN: env TWINTILE_CACHE_DIR=%t.cache twintile compile --frontend=trace %s --kernel 'scale<128>' --emit ptx --time -o %t.3.ptx 2>%t.damaged.err
+// RUN: FileCheck %s --check-prefix=MISS < %t.damaged.err
+// RUN: FileCheck %s --check-prefix=DAMAGED < %t.damaged.err
 // RUN: cmp %t.1.ptx %t.3.ptx
 #include <twintile.h>
 using namespace tt;
@@ -23,3 +25,4 @@ TT_KERNEL void scale(Ptr<f32> x, f32 s) {
 
 // MISS: backend: {{ *}}{{[0-9.]+}} ms
 // HIT: backend: {{ *}}cached,
+// DAMAGED: twintile: note: the cached compile {{.*}}backend/{{[0-9a-f]+}} was damaged (kernel.ptx does not match the index): compiled again

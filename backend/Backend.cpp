@@ -113,7 +113,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   sharedBytes = lowerer.sharedBytes();
   notes = lowerer.notes();
   if (std::string bad = verify(*module); !bad.empty())
-    refuse(func, "internal error: the lowered LLVM IR does not verify: " + bad);
+    throw ir::InternalError("the lowered LLVM IR does not verify: " + bad, func.loc);
   o.observe.offer("llvm-raw", [&] { return print(*module); });
   return module;
 }
@@ -171,7 +171,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   optimize(*module, options.arch);
   phase("optimize");
   if (std::string bad = verify(*module); !bad.empty())
-    refuse(func, "internal error: the optimized LLVM IR does not verify: " + bad);
+    throw ir::InternalError("the optimized LLVM IR does not verify: " + bad, func.loc);
   r.llvmIR = print(*module);
   phase("verify");
   r.ptx = emitPtx(*module, options.arch);
@@ -182,7 +182,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   } else {
     r.ptxas = runPtxas(r.ptx, options.arch);
     if (!r.ptxas.ran) r.notes.push_back("ptxas skipped: " + r.ptxas.skipped);
-    else if (!r.ptxas.ok) refuse(func, "internal error: ptxas rejected the generated PTX:\n" + r.ptxas.log);
+    else if (!r.ptxas.ok) throw ir::InternalError("ptxas rejected the generated PTX:\n" + r.ptxas.log, func.loc);
     if (r.ptxas.ran) phase("ptxas");
   }
   if (options.useCache) cache.store(key, r);

@@ -9,7 +9,8 @@
 //
 // Results are cached on disk by content (CompileCache.h). User errors (an op
 // the backend cannot lower, a tile too large for shared memory) are thrown as
-// BackendError with the op's location; compiler bugs are asserts.
+// BackendError with the op's location; a bug found by the backend's own
+// checks (LLVM IR that does not verify, PTX ptxas rejects) is ir::InternalError.
 //===----------------------------------------------------------------------===//
 #pragma once
 

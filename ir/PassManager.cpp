@@ -56,10 +56,9 @@ bool PassManager::run(Func &f) {
       std::vector<Diagnostic> diags = verify(f);
       if (!diags.empty()) {
         // The input verified, so this is a bug in the pass, not the user's error.
-        std::cerr << "internal error: IR is invalid after pass '" << p.name << "':\n";
-        for (const Diagnostic &d : diags) std::cerr << d.str() << "\n";
-        print(std::cerr, f);
-        std::abort();
+        std::string what = "the IR does not verify after pass '" + p.name + "'";
+        for (const Diagnostic &d : diags) what += "\n  " + (d.loc.known() ? toString(d.loc.pos) + ": " : "") + d.message;
+        throw InternalError(what, diags.front().loc);
       }
     }
   }

@@ -28,8 +28,8 @@ public:
 
   /// Prints the IR after each pass to `os` (null: never).
   void setPrintAfterEach(std::ostream *os, bool locations = false) { printTo_ = os; printLocs_ = locations; }
-  /// Verifies after each pass; a failure is a compiler bug and aborts with
-  /// the verifier's messages.
+  /// Verifies after each pass; a failure is a compiler bug: InternalError,
+  /// with the verifier's messages.
   void setVerifyEach(bool v) { verifyEach_ = v; }
 
   /// Runs every pass once, in order; returns whether any changed `f`.

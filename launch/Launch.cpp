@@ -150,7 +150,7 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
   if (it == variants_.end()) {
     ir::ParseResult parsed = ir::parseModule(tileIR_, name_ + ".tir");
     if (!parsed.module) {
-      result.error = "internal error: the kernel's own IR does not parse back: " + parsed.error->str();
+      result.error = ir::Diagnostic::internalError("the kernel's own IR does not parse back: " + parsed.error->str()).str();
       return result;
     }
     pipeline::Options o;

@@ -5,6 +5,7 @@
 #include "frontends/trace/SourceTracer.h"
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
+#include "support/Stack.h"
 
 #include <algorithm>
 #include <cctype>
@@ -76,9 +77,7 @@ std::string sassInfo(const backend::CompileResult &c) {
   return os.str();
 }
 
-} // namespace
-
-Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const Observer &observer) {
+Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, const Observer &observer) {
   Result r;
   r.func = std::move(func);
   ir::Func &f = *r.func;
@@ -88,7 +87,11 @@ Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const
   // tile-opt: the cleanup every later stage assumes.
   ir::PassManager pm;
   pm.addDefaultPipeline();
-  pm.run(f);
+  try {
+    pm.run(f);
+  } catch (const ir::InternalError &e) {
+    return failure(std::move(r), e.diag());
+  }
   for (const ir::PassTiming &t : pm.timings()) r.phases.push_back({t.pass, t.seconds});
   offer(observer, Stage::TileOpt, [&] { return irText(f, options); });
   if (options.last == Stage::TileOpt) return r;
@@ -115,6 +118,8 @@ Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const
     r.backend = backend::compile(f, bo);
   } catch (const backend::BackendError &e) {
     return failure(std::move(r), e.diag);
+  } catch (const ir::InternalError &e) {
+    return failure(std::move(r), e.diag());
   }
   if (r.backend.cacheHit) r.notes.push_back("backend: cached");
   for (const std::string &n : r.backend.notes) r.notes.push_back(n);
@@ -122,6 +127,16 @@ Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const
   offer(observer, Stage::Llvm, [&] { return r.backend.llvmIR; });
   offer(observer, Stage::Ptx, [&] { return r.backend.ptx; });
   if (options.last == Stage::SassInfo) offer(observer, Stage::SassInfo, [&] { return sassInfo(r.backend); });
+  return r;
+}
+
+} // namespace
+
+// The compile recurses once per level of a kernel's nesting (Clang, the
+// walker, LLVM): it runs on a large stack (support/Stack.h).
+Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const Observer &observer) {
+  Result r;
+  support::runOnLargeStack([&] { r = compileFuncHere(std::move(func), options, observer); });
   return r;
 }
 
@@ -167,8 +182,10 @@ bool errorsOnlyAppended(const std::string &errors, const std::string &file) {
   return any;
 }
 
-std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
-                                   const Options &options, const ObserverFor &observers) {
+namespace {
+
+std::vector<Result> compileSourcesHere(const std::string &file, const std::vector<std::string> &kernels,
+                                       const Options &options, const ObserverFor &observers) {
   std::vector<Result> results(kernels.size());
   // A --kernel naming no kernel of the file is the command line's mistake:
   // said in those words, before a compiler reports it inside generated code.
@@ -293,6 +310,15 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
       for (size_t i = next++; i < kernels.size(); i = next++) rest(i);
     });
   for (std::thread &t : workers) t.join();
+  return results;
+}
+
+} // namespace
+
+std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
+                                   const Options &options, const ObserverFor &observers) {
+  std::vector<Result> results;
+  support::runOnLargeStack([&] { results = compileSourcesHere(file, kernels, options, observers); });
   return results;
 }
 

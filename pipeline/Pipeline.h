@@ -67,6 +67,8 @@ struct Result {
   std::optional<ir::Diagnostic> diag;
   std::string error;
   bool ok() const { return error.empty(); }
+  /// Failed on a bug in twintile (an ir::InternalError), not on the input.
+  bool internal() const { return diag && diag->internal; }
 };
 
 /// Compiles `kernel` ("softmax<f16,1024>") from `file` with the front end

@@ -67,6 +67,7 @@ std::unique_ptr<Module> load(const std::string &path, std::string &text) {
 
 int main(int argc, char **argv) {
   CLI::App app{"twintile-opt: parse, verify, transform and print twintile's tile IR"};
+  app.footer("Exit status: 0 success; 1 an error in the input; 70 an internal error, a bug in twintile.");
   std::string input = "-", output = "-", compare, passList;
   bool optimize = false, printAfterAll = false, timePasses = false, noLocs = false;
   app.add_option("input", input, "tile IR file (- for standard input)");
@@ -102,7 +103,12 @@ int main(int argc, char **argv) {
   std::unique_ptr<Module> m = load(input, text);
   if (!m) return 1;
   for (auto &f : m->funcs) {
-    pm.run(*f);
+    try {
+      pm.run(*f);
+    } catch (const InternalError &e) {
+      std::cerr << render(e.diag(), text);
+      return 70;  // a bug in twintile, not in the input (sysexits.h's EX_SOFTWARE)
+    }
     if (timePasses) {
       std::cerr << "@" << f->name << ":\n";
       pm.printTimings(std::cerr);

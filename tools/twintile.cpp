@@ -62,6 +62,8 @@ int main(int argc, char **argv) {
   CLI::App app{"twintile: a tile-kernel compiler with two front ends (parse, trace), one IR, PTX\n"
                "stages: " + tt::pipeline::stageNames()};
   app.require_subcommand(1);
+  app.footer("Exit status: 0 success; 1 an error in the input (or diff: the front ends differ); "
+             "70 an internal error, a bug in twintile (docs/driver.md).");
 
   tt::driver::CompileFlags compile;
   CLI::App *compileCmd = app.add_subcommand("compile", "take a kernel through a front end and print one stage");
@@ -144,5 +146,12 @@ int main(int argc, char **argv) {
   } catch (const std::bad_alloc &) {
     std::cerr << "twintile: error: out of memory\n";
     return 1;
+  } catch (const tt::ir::InternalError &e) {
+    std::cerr << tt::ir::render(e.diag());
+    return tt::driver::kExitInternal;
+  } catch (const std::exception &e) {
+    // Nothing a command calls lets an exception out on purpose.
+    std::cerr << tt::ir::render(tt::ir::Diagnostic::internalError(std::string("uncaught exception: ") + e.what()));
+    return tt::driver::kExitInternal;
   }
 }

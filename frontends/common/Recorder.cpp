@@ -300,7 +300,7 @@ void Recorder::finish() {
   b.ret();
   std::vector<ir::Diagnostic> diags = ir::verify(f_);
   if (!diags.empty())
-    fail(diags[0].loc, "internal error: the front end built IR that does not verify: " + diags[0].message);
+    throw ir::InternalError("the front end built IR that does not verify: " + diags[0].message, diags[0].loc);
 }
 
 } // namespace twintile

@@ -725,6 +725,16 @@ private:
     std::shared_ptr<Frame> lexical = self ? self->captureFrame.lock() : nullptr;
     enter(def, args, std::move(self), callSite, lexical);
     Flow flow = exec(def->getBody());
+    QualType ret = def->getReturnType();
+    if (flow != Flow::Return && !ret->isVoidType() && !isa<CXXConstructorDecl>(def)) {
+      // C++ makes this undefined behaviour, not an error: say it here, at the
+      // helper, rather than as a bad value where the caller uses it.
+      auto *body = dyn_cast<CompoundStmt>(def->getBody());
+      fail(body ? body->getRBracLoc() : def->getLocation(),
+           "'" + qualifiedName(def) + "' reaches the end of its body without returning its " +
+               ret.getAsString(def->getASTContext().getPrintingPolicy()) +
+               " (a function that returns a value must return it on every path)");
+    }
     Val result = flow == Flow::Return ? frame().returned : Val();
     leave();
     return result;
@@ -1689,8 +1699,10 @@ FrontendResult walkKernel(clang::ASTContext &ctx, const clang::FunctionDecl &ker
     r.func = std::move(f);
   } catch (const KernelError &e) {
     r.error = ir::Diagnostic{e.loc, e.message};
+  } catch (const ir::InternalError &e) {
+    r.error = e.diag();
   } catch (const std::exception &e) {
-    r.error = ir::Diagnostic{ir::Location(), std::string("internal error in the parsing front end: ") + e.what()};
+    r.error = ir::Diagnostic::internalError(std::string("the parsing front end threw: ") + e.what());
   }
   return r;
 }

@@ -4,7 +4,9 @@
 #include "frontends/trace/SourceTracer.h"
 #include "support/Cache.h"
 #include "support/Files.h"
+#include "support/Stack.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
@@ -17,6 +19,7 @@
 #include <random>
 #include <sstream>
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,6 +45,15 @@ int runCapture(const std::vector<std::string> &argv, std::string &output) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
+    // Clang's code generation recurses once per nesting level of an
+    // expression: give it the stack twintile's own compile threads have.
+    struct rlimit stack{tt::support::kCompileStackBytes, tt::support::kCompileStackBytes};
+    if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY &&
+        stack.rlim_cur < tt::support::kCompileStackBytes) {
+      stack.rlim_cur = stack.rlim_max == RLIM_INFINITY ? tt::support::kCompileStackBytes
+                                                       : std::min<rlim_t>(stack.rlim_max, tt::support::kCompileStackBytes);
+      setrlimit(RLIMIT_STACK, &stack);
+    }
     dup2(pipefd[1], STDERR_FILENO);
     dup2(pipefd[1], STDOUT_FILENO);
     close(pipefd[0]);

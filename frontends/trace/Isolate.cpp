@@ -60,7 +60,7 @@ std::string record(size_t i, const TraceResult &r) {
   } else {
     Json inlined = Json::array();
     for (const tt::ir::SourcePos &p : r.error->loc.inlinedAt) inlined.push_back(toJson(p));
-    j["error"] = {{"pos", toJson(r.error->loc.pos)}, {"inlined", inlined}, {"message", r.error->message}};
+    j["error"] = {{"pos", toJson(r.error->loc.pos)}, {"inlined", inlined}, {"message", r.error->message}, {"internal", r.error->internal}};
   }
   // Invalid UTF-8 in a user's string must not stop the line from being written.
   return j.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -77,14 +77,14 @@ TraceResult fromRecord(const Json &j) {
     d.loc.pos = posOf(e.at("pos"));
     for (const Json &p : e.at("inlined")) d.loc.inlinedAt.push_back(posOf(p));
     d.message = e.at("message").get<std::string>();
+    d.internal = e.value("internal", false);
     r.error = std::move(d);
     return r;
   }
   tt::ir::ParseResult parsed = tt::ir::parseModule(j.at("ir").get<std::string>(), "<traced>");
   if (!parsed.module || parsed.module->funcs.size() != 1)
-    r.error = tt::ir::Diagnostic{{}, "internal error: the traced IR does not read back (" +
-                                         (parsed.error ? parsed.error->str() : "not one function") +
-                                         ") — this is a bug in twintile"};
+    r.error = tt::ir::Diagnostic::internalError("the traced IR does not read back (" +
+                                                (parsed.error ? parsed.error->str() : "not one function") + ")");
   else
     r.func = std::move(parsed.module->funcs.front());
   return r;

@@ -106,8 +106,12 @@ KernelSignature readSignature(const std::string &source, const std::string &kern
 std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const std::vector<std::string> &specs,
                                                const SourceTraceOptions &opts) {
   std::vector<SourceTraceResult> results(specs.size());
+  // An error with no line of its own (a crash before any operation, an
+  // object that does not load) is at least the file's.
+  tt::ir::Location inFile;
+  inFile.pos.file = file;
   auto failAll = [&](const std::string &message) {
-    for (SourceTraceResult &r : results) r.trace = failure(message);
+    for (SourceTraceResult &r : results) r.trace = failure(message, inFile);
     return std::move(results);
   };
   std::error_code ec;
@@ -155,7 +159,12 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
       for (size_t i = 0; i < specs.size(); ++i) {
         using Entry = void (*)(const void *, void *);
         auto fn = reinterpret_cast<Entry>(dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
-        if (!fn) return failAll("internal error: the compiled kernel has no entry point — this is a bug in twintile");
+        if (!fn) {
+          for (SourceTraceResult &r : results)
+            r.trace.error = tt::ir::Diagnostic::internalError("the compiled kernel has no entry point twintile_trace_entry_" +
+                                                              std::to_string(i));
+          return results;
+        }
         fn(&traceOpts[i], &results[i].trace);
       }
     } else {
@@ -168,6 +177,8 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   }
   for (size_t i = 0; i < specs.size(); ++i) {
     SourceTraceResult &result = results[i];
+    if (result.trace.error && !result.trace.error->loc.known() && result.trace.error->loc.pos.file.empty())
+      result.trace.error->loc.pos.file = file;
     result.entrySource = host.entrySource;
     result.sharedObject = host.path;
     result.cacheHit = host.cacheHit;

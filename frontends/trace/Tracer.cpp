@@ -311,6 +311,8 @@ TraceResult Session::finish(std::exception_ptr failure, double seconds) {
     r.func = std::move(state_->func);
   } catch (const KernelError &e) {
     r.error = ir::Diagnostic{e.loc, e.message};
+  } catch (const ir::InternalError &e) {
+    r.error = e.diag();
   } catch (const std::exception &e) {
     // Located at the last operation traced: the throw site is not known.
     ir::Location where = toLoc(lastLoc);

@@ -277,3 +277,40 @@ TEST_CASE("constant folding agrees with the interpreter on every binary integer 
         CHECK(bufs[0].getInt(0) == bufs[0].getInt(1));
       }
 }
+
+TEST_CASE("a pass that breaks the IR is an internal error, not the user's", "[passes][internal]") {
+  auto m = parse(kRedundant);
+  PassManager pm;
+  pm.add("break-types", [](Func &f) {
+    // program_id's i32 result becomes an f32: every use of it is now ill-typed.
+    walk(f.body, [](Op &op) {
+      if (op.kind == OpKind::ProgramId) op.result()->type = Type::scalar(ScalarKind::F32);
+    });
+    return true;
+  });
+  try {
+    pm.run(*m->funcs[0]);
+    FAIL("the pass manager let IR that does not verify through");
+  } catch (const InternalError &e) {
+    const Diagnostic &d = e.diag();
+    CHECK(d.internal);
+    CHECK(d.message.starts_with("the IR does not verify after pass 'break-types'"));
+    std::string shown = render(d);
+    CHECK(shown.find(": internal error: the IR does not verify after pass 'break-types' — this is a bug in twintile\n") !=
+          std::string::npos);
+    CHECK(shown.find(": error: ") == std::string::npos);  // never dressed as the user's error
+    CHECK(std::string(e.what()).find("this is a bug in twintile") != std::string::npos);
+  }
+}
+
+TEST_CASE("an error without a location names its file or twintile, not <unknown>", "[internal]") {
+  Diagnostic d = Diagnostic::internalError("the compiled kernel has no entry point\nsecond line");
+  CHECK(d.headline() == "twintile: internal error: the compiled kernel has no entry point — this is a bug in twintile");
+  CHECK(d.str() == d.headline() + "\nsecond line");
+  CHECK(render(d) == d.str() + "\n");
+  Diagnostic user{{}, "not one of ours"};
+  CHECK_FALSE(user.internal);
+  CHECK(user.headline() == "twintile: error: not one of ours");
+  user.loc.pos.file = "k.cpp";
+  CHECK(user.headline() == "k.cpp: error: not one of ours");
+}

@@ -50,6 +50,7 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
   j["emit"] = f.emit;
   j["ok"] = r.ok();
   if (!r.ok()) j["error"] = r.error;
+  if (r.internal()) j["internal"] = true;
   j["phases"] = nlohmann::ordered_json::array();
   for (const pipeline::Phase &p : r.phases) j["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
   j["notes"] = r.notes;
@@ -141,7 +142,7 @@ int compileCommand(const CompileFlags &f) {
     if (!r.ok()) {
       if (!f.json) std::cerr << r.error;
       reports.push_back(j);
-      status = 1;
+      status = std::max(status, failureStatus(r));
       continue;
     }
     if (!f.json)

@@ -57,7 +57,7 @@ int diffCommand(const DiffFlags &f) {
     // each front end got through, and the error.
     if (!r.ok() && !html) {
       std::cerr << r.error;
-      return 1;
+      return failureStatus(r);
     }
     results.emplace(frontend, std::move(r));
   }
@@ -99,6 +99,8 @@ int diffCommand(const DiffFlags &f) {
     std::cout << verdict << "\n";
     if (html) std::cout << "wrote " << f.html << "\n";
   }
+  for (const char *fe : {"parse", "trace"})
+    if (results.at(fe).internal()) return kExitInternal;
   return equal ? 0 : 1;
 }
 

@@ -3,7 +3,8 @@
 // One file per command (Compile.cpp, Run.cpp, Diff.cpp, Dump.cpp); main in
 // tools/twintile.cpp only declares the command line and dispatches. Each
 // command returns the process's exit status: 0 on success, 1 on any error
-// (diff: 1 when the front ends differ), with the error on standard error.
+// (diff: 1 when the front ends differ), with the error on standard error;
+// 70 when the error is an internal one, a bug in twintile.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -14,6 +15,11 @@
 #include <vector>
 
 namespace tt::driver {
+
+/// The exit status of a command that failed on a bug in twintile (an internal
+/// error), apart from 1, the input's errors (sysexits.h's EX_SOFTWARE).
+constexpr int kExitInternal = 70;
+inline int failureStatus(const pipeline::Result &r) { return r.internal() ? kExitInternal : 1; }
 
 /// What every command that compiles takes.
 struct KernelFlags {

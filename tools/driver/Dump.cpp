@@ -23,7 +23,7 @@ int dumpCommand(const DumpFlags &f) {
   nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", f.options.target}};
   std::string md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what | parse | trace |\n| --- | --- | --- | --- |\n";
   std::map<pipeline::Stage, std::map<std::string, std::string>> written;  // stage -> front end -> file
-  bool allOk = true;
+  bool allOk = true, internal = false;
   std::string error;
   for (const char *fe : {"parse", "trace"}) {
     pipeline::Options o = f.options;
@@ -40,6 +40,7 @@ int dumpCommand(const DumpFlags &f) {
     nlohmann::ordered_json entry{{"ok", r.ok()}};
     if (!r.ok()) {
       entry["error"] = r.error;
+      if (r.internal()) entry["internal"] = true, internal = true;
       allOk = false;
       if (!f.json) std::cerr << fe << ": " << r.error;
     }
@@ -67,7 +68,7 @@ int dumpCommand(const DumpFlags &f) {
   for (const auto &[s, byFe] : written) files += byFe.size();
   if (f.json) std::cout << index.dump(2) << "\n";
   else std::cout << "wrote " << files << " stage files and an index (index.md, index.json) to " << f.dir << "\n";
-  return allOk ? 0 : 1;
+  return allOk ? 0 : internal ? kExitInternal : 1;
 }
 
 } // namespace tt::driver

@@ -169,7 +169,7 @@ int runCommand(const RunFlags &f) {
   pipeline::Result compiled = pipeline::compileSource(f.k.file, f.k.kernel, o);
   if (!compiled.ok()) {
     std::cerr << compiled.error;
-    return 1;
+    return failureStatus(compiled);
   }
   const ir::Func &func = *compiled.func;
   // The CPU devices run every thread one after another: a launch they would

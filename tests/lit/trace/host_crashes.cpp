@@ -57,8 +57,8 @@ TT_KERNEL void slow(Ptr<f32> x) {
   store(x + arange(0, 16), load(x + arange(0, 16)));
 }
 
-// EARLY: <unknown>: error: tracing 'early<1>' crashed with SIGSEGV ({{.*}}) before tracing any operation
-// EARLY-THROW: <unknown>: error: the kernel's host code threw an exception of type 'int' before tracing any operation
+// EARLY: {{.*}}host_crashes.cpp: error: tracing 'early<1>' crashed with SIGSEGV ({{.*}}) before tracing any operation
+// EARLY-THROW: {{.*}}host_crashes.cpp: error: the kernel's host code threw an exception of type 'int' before tracing any operation
 // SEGV: host_crashes.cpp:{{[0-9]+}}:3: error: tracing 'host<1>' crashed with SIGSEGV (a bad memory access: a null or dangling pointer, or runaway recursion); the last operation it traced is here
 // SEGV-NEXT: store(x + i, load(x + i) * 2.0f);  // <- last op
 // SEGV: note: the kernel's host code printed, while traced:

@@ -182,7 +182,11 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   } else {
     r.ptxas = runPtxas(r.ptx, options.arch);
     if (!r.ptxas.ran) r.notes.push_back("ptxas skipped: " + r.ptxas.skipped);
-    else if (!r.ptxas.ok) throw ir::InternalError("ptxas rejected the generated PTX:\n" + r.ptxas.log, func.loc);
+    else if (!r.ptxas.ok && r.ptxas.log.find(", line ") != std::string::npos && r.ptxas.log.find("error") != std::string::npos)
+      throw ir::InternalError("ptxas rejected the generated PTX\n" + r.ptxas.log, func.loc);  // it names a line of ours
+    else if (!r.ptxas.ok)  // killed, no cubin, a ptxas too old for the target: the tools', not the kernel's
+      refuse(func, "ptxas failed (a problem with the CUDA tools, not with the kernel; TWINTILE_PTXAS names another):\n" +
+                       r.ptxas.log);
     if (r.ptxas.ran) phase("ptxas");
   }
   if (options.useCache) cache.store(key, r);

@@ -235,7 +235,8 @@ reload:
     if (pc >= codeSize) {  // fell off the end: an implicit ret
       f->pc = pc;
       bool exited = false;
-      if (!ret(t, code[codeSize - 1], exited)) return Stop::Error;
+      static const Instr kEmptyBody{};  // a function without instructions has no last one to blame
+      if (!ret(t, codeSize ? code[codeSize - 1] : kEmptyBody, exited)) return Stop::Error;
       if (exited) {
         t.state = State::Exited;
         return Stop::Exited;

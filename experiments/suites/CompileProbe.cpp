@@ -90,6 +90,10 @@ bool finish(twintile::FrontendResult r, const Options &o, json &row) {
   } catch (const tt::backend::BackendError &e) {
     row["error"] = e.diag.str();
     return false;
+  } catch (const tt::ir::InternalError &e) {
+    row["error"] = e.diag().str();
+    row["internal"] = true;
+    return false;
   }
   return true;
 }

@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #ifndef TWINTILE_SOURCE_DIR
@@ -99,8 +100,15 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
     if (wrong.empty()) return result = pch.string();
     notes.push_back("the cached precompiled header " + pch.string() + " was not used: " + wrong + "; rebuilt");
   }
+  // A cache that cannot be written is said here, before Clang would print
+  // an error about the file it cannot open.
+  if (!fs::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0) {
+    notes.push_back("the precompiled language header cannot be kept in " + dir.string() +
+                    ": the header is parsed with every kernel (slower, same result)");
+    return result;
+  }
   // Built beside the entry under a name of its own, then renamed over it.
-  std::string suffix = "." + std::to_string(getpid());
+  std::string suffix = "." + std::to_string(getpid()) + "." + std::to_string(std::random_device{}());
   fs::path tmp = dir / (key + ".pch" + suffix), recordTmp = dir / (key + ".sum" + suffix);
   std::vector<std::string> pchArgs = args;
   pchArgs.insert(pchArgs.end(), {"-x", "c++-header"});
@@ -109,12 +117,14 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
                                             header.string(), "twintile"))
     bytes = tt::support::readFile(tmp);
   if (bytes) std::ofstream(recordTmp, std::ios::binary) << tt::support::cacheRecord(kPchRecordFormat, key, *bytes);
-  if (bytes) fs::rename(tmp, pch, ec);
-  if (bytes && !ec) fs::rename(recordTmp, record, ec);
+  // The record first: a reader that finds the header finds its record too.
+  if (bytes) fs::rename(recordTmp, record, ec);
+  if (bytes && !ec) fs::rename(tmp, pch, ec);
   if (!bytes || ec) {
     fs::remove(tmp, ec);
     fs::remove(recordTmp, ec);
-    notes.push_back("the precompiled language header could not be kept in " + dir.string() +
+    notes.push_back(std::string("the precompiled language header could not be ") +
+                    (bytes ? "kept in " + dir.string() : "built") +
                     ": the header is parsed with every kernel (slower, same result)");
     return result;
   }

@@ -68,10 +68,13 @@ int runCapture(const std::vector<std::string> &argv, std::string &output) {
   close(pipefd[1]);
   std::array<char, 4096> buf;
   ssize_t n;
-  while ((n = read(pipefd[0], buf.data(), buf.size())) > 0) output.append(buf.data(), n);
+  // A signal (a profiler's, libFuzzer's) interrupts neither.
+  while ((n = read(pipefd[0], buf.data(), buf.size())) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) output.append(buf.data(), n);
   close(pipefd[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -207,8 +210,9 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   std::optional<std::string> bytes = readFile(built);
   fs::path recordTmp = work / "kernel.sum";
   if (bytes) std::ofstream(recordTmp, std::ios::binary) << tt::support::cacheRecord(kRecordFormat, key, *bytes);
-  fs::rename(built, so, ec);
-  if (!ec) fs::rename(recordTmp, record, ec);
+  // The record first: a reader that finds the object finds its record too.
+  if (bytes) fs::rename(recordTmp, record, ec);
+  if (bytes && !ec) fs::rename(built, so, ec);
   if (ec || !bytes) {
     // The cache could not take it: use it from where it was built.
     out.notes.push_back("the trace cache " + dir.string() + " could not keep the compiled kernel (" +

@@ -37,6 +37,11 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   char dir[] = "/tmp/twintile-fuzz-XXXXXX";
   if (!mkdtemp(dir)) finding("cannot create a directory under /tmp");
   kernelFile = fs::path(dir) / "kernel.cpp";
+  static const fs::path scratch = dir;
+  std::atexit([] {
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+  });
   // A cache of our own (the precompiled header is kept; a million traced
   // mutants' objects are not).
   setenv("TWINTILE_CACHE_DIR", (fs::path(dir) / "cache").c_str(), 1);

@@ -72,12 +72,13 @@ def source_seeds(frontend, small):
 def compiled(twintile, emit):
     """Each corpus kernel's first specialization at stage `emit` (parse front end)."""
     for path, spec in corpus():
-        with tempfile.NamedTemporaryFile(suffix="." + emit) as out:
+        with tempfile.TemporaryDirectory() as tmp:  # -o's file, and the manifest beside it
+            out = pathlib.Path(tmp) / f"kernel.{emit}"
             r = subprocess.run([twintile, "compile", "--frontend", "parse", str(path), "--kernel", spec,
-                                "--emit", emit, "-o", out.name], capture_output=True, text=True)
+                                "--emit", emit, "-o", str(out)], capture_output=True, text=True)
             if r.returncode != 0:
                 sys.exit(f"seeds.py: {spec} does not compile:\n{r.stderr}")
-            yield f"{path.stem}.{emit}", pathlib.Path(out.name).read_text()
+            yield f"{path.stem}.{emit}", out.read_text()
 
 
 def main():

@@ -112,7 +112,7 @@ int compileCommand(const CompileFlags &f) {
   if (many && f.output != "-") {
     std::error_code ec;
     std::filesystem::create_directories(f.output, ec);
-    if (!std::filesystem::is_directory(f.output))
+    if (!std::filesystem::is_directory(f.output, ec))
       return fail("with several --kernel, -o names a directory, and '" + f.output + "' cannot be one");
   }
   // One file name per specialization, however alike their spellings.

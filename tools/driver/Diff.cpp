@@ -89,6 +89,8 @@ int diffCommand(const DiffFlags &f) {
     if (html) j["html"] = f.html;
     for (const char *fe : {"parse", "trace"})
       if (!results.at(fe).ok()) j["errors"][fe] = results.at(fe).error;
+    for (const char *fe : {"parse", "trace"})
+      if (results.at(fe).internal()) j["internal"] = true;
     std::cout << j.dump(2) << "\n";
   } else {
     for (const char *fe : {"parse", "trace"})

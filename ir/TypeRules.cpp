@@ -75,10 +75,8 @@ TypeRuleResult reduction(const OpInfo &info, const Type &in, int64_t axis) {
   return ok(Type::tile(s, elem));  // a scalar when the tile was 1-D
 }
 
-} // namespace
-
-TypeRuleResult inferResultTypes(OpKind kind, const std::vector<Type> &ops, const AttrMap &attrs,
-                                const std::vector<Type> &given) {
+TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const AttrMap &attrs,
+                              const std::vector<Type> &given) {
   const OpInfo &info = opInfo(kind);
   int n = static_cast<int>(ops.size());
   if (n < info.minOperands || (info.maxOperands >= 0 && n > info.maxOperands)) {
@@ -263,6 +261,20 @@ TypeRuleResult inferResultTypes(OpKind kind, const std::vector<Type> &ops, const
   }
   if (info.has(Elementwise)) return elementwise(info, ops);
   return fail("no typing rule for " + q(info.name));
+}
+
+} // namespace
+
+TypeRuleResult inferResultTypes(OpKind kind, const std::vector<Type> &ops, const AttrMap &attrs,
+                                const std::vector<Type> &given) {
+  TypeRuleResult r = inferUnchecked(kind, ops, attrs, given);
+  // A result the rule computes is held to what every type must be (rank,
+  // element count): an expand_dims too many is the user's error here, at the
+  // op, not the verifier's later.
+  for (const Type &t : r.results)
+    if (std::string e = checkType(t); r.error.empty() && !e.empty())
+      r = fail(std::string("the result of ") + q(opInfo(kind).name) + ": " + e);
+  return r;
 }
 
 } // namespace tt::ir

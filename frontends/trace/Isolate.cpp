@@ -18,6 +18,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -32,6 +33,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -100,6 +102,7 @@ void writeAll(int fd, const std::string &s) {
 }
 
 TraceProgress *childProgress = nullptr;
+const char *childObject = nullptr;  // the kernel's object, as dlopen()ed
 
 /// Separates the specializations' output on the child's output pipe: an
 /// ASCII record separator no printable text holds.
@@ -118,6 +121,38 @@ void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
     if (i < out.size()) out[i].output = text;
     at = next;
   }
+}
+
+/// Puts back the default action of `sig` through the system call itself,
+/// which interceptors of sigaction() (AddressSanitizer's) do not see.
+void defaultAction(int sig) {
+  struct { void (*handler)(int); unsigned long flags; void (*restorer)(); unsigned long mask; } dfl{};
+  ::syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof dfl.mask);
+}
+
+/// The child's fault handler: notes whose code the fault struck in, then
+/// puts the default action back and returns, so that the faulting
+/// instruction runs again and the child dies of its signal as before.
+void onFault(int sig, siginfo_t *, void *context) {
+  void *pc = nullptr;
+#if defined(__x86_64__)
+  pc = reinterpret_cast<void *>(static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  pc = reinterpret_cast<void *>(static_cast<ucontext_t *>(context)->uc_mcontext.pc);
+#else
+  (void)context;
+#endif
+  Dl_info at{}, ours{};
+  if (childProgress && pc && ::dladdr(pc, &at) && ::dladdr(reinterpret_cast<void *>(&onFault), &ours)) {
+    using Fault = TraceProgress::Fault;
+    childProgress->fault = at.dli_fbase == ours.dli_fbase ? Fault::Twintile
+                           : childObject && at.dli_fname && std::strcmp(at.dli_fname, childObject) == 0
+                               ? Fault::Kernel
+                               : Fault::Elsewhere;
+    std::snprintf(childProgress->faultSymbol, sizeof childProgress->faultSymbol, "%s",
+                  at.dli_sname ? at.dli_sname : "");
+  }
+  defaultAction(sig);
 }
 
 /// The child's last word on an exception nobody caught: its type.
@@ -160,12 +195,22 @@ void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
   ::on_exit([](int status, void *) { std::fflush(nullptr); ::_exit(status); }, nullptr);
   // The faults the kernel's code may cause kill the child with their signal:
   // no handler inherited from the parent (AddressSanitizer's, a host
-  // program's) may turn them into something else. Through the system call
-  // itself, which interceptors of sigaction() do not see.
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) {
-    struct { void (*handler)(int); unsigned long flags; void (*restorer)(); unsigned long mask; } dfl{};
-    ::syscall(SYS_rt_sigaction, sig, &dfl, nullptr, sizeof dfl.mask);
-  }
+  // program's) may turn them into something else.
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP}) defaultAction(sig);
+  // Except ours, which only notes whose code a fault struck (on a stack of
+  // its own: runaway recursion leaves none), then dies of it the same way.
+  static char faultStack[64 * 1024];
+  stack_t alt{};
+  alt.ss_sp = faultStack;
+  alt.ss_size = sizeof faultStack;
+  if (::sigaltstack(&alt, nullptr) == 0)
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) {
+      struct sigaction fault{};
+      fault.sa_sigaction = onFault;
+      fault.sa_flags = SA_SIGINFO | SA_ONSTACK;
+      ::sigaction(sig, &fault, nullptr);
+    }
+  childObject = object.c_str();
   childProgress = progress;
   setTraceProgress(progress);
   std::set_terminate(onTerminate);
@@ -341,6 +386,17 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
       if (progress->line > 0) d.loc = tt::ir::Location(progress->file, progress->line, progress->col);
       d.message = "tracing '" + specs[done] + "' " + causeOf(status, timedOut, *progress, limits) +
                   (progress->line > 0 ? "; the last operation it traced is here" : " before tracing any operation");
+      // A fault in the tracer's own code is ours, whatever the kernel did.
+      if (!timedOut && WIFSIGNALED(status) && progress->fault == TraceProgress::Fault::Twintile) {
+        int demangled = 0;
+        char *name = abi::__cxa_demangle(progress->faultSymbol, nullptr, nullptr, &demangled);
+        std::string where = demangled == 0 && name ? name : progress->faultSymbol;
+        std::free(name);
+        d.message = "tracing '" + specs[done] + "' crashed with " + signalName(WTERMSIG(status)) +
+                    " in twintile's tracer" + (where.empty() ? "" : " (" + where + ")") +
+                    (progress->line > 0 ? ", after the operation here" : ", before tracing any operation");
+        d.internal = true;
+      }
       out[done].trace.error = std::move(d);
       ++done;
     }

@@ -51,6 +51,11 @@ struct TraceProgress {
   int line = 0, col = 0;
   char file[1024] = {};
   char what[512] = {};  // an uncaught exception's type, from the child's terminate handler
+  /// Where a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL) struck, from the
+  /// child's fault handler: in twintile's own code (the tracer: a bug of
+  /// ours), in the kernel's object, or elsewhere (a library it called).
+  enum class Fault : int { None, Twintile, Kernel, Elsewhere } fault = Fault::None;
+  char faultSymbol[512] = {};  // the function the fault struck in, as the linker names it
 };
 void setTraceProgress(TraceProgress *progress);
 

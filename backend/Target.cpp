@@ -8,6 +8,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -15,6 +16,7 @@
 #include <llvm/Target/TargetOptions.h>
 
 #include <cassert>
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -26,7 +28,7 @@ constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 // PTX ISA 8.0 (CUDA 12.0) is the first with sm_90a; it also serves sm_80.
 constexpr const char *kPtxFeatures = "+ptx80";
 
-std::unique_ptr<llvm::TargetMachine> targetMachine(const std::string &arch) {
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch) {
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -42,11 +44,39 @@ std::unique_ptr<llvm::TargetMachine> targetMachine(const std::string &arch) {
       kTriple, arch, kPtxFeatures, opts, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
 }
 
+/// The target machine for `arch`, made once per thread (a compile uses it
+/// three times; compiles on one thread run one after another).
+llvm::TargetMachine &targetMachine(const std::string &arch) {
+  thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
+  std::unique_ptr<llvm::TargetMachine> &tm = machines[arch];
+  if (!tm) tm = makeTargetMachine(arch);
+  return *tm;
+}
+
+/// libdevice's bitcode, read once per process and path (the module is still
+/// parsed, lazily, in each compile's own context).
+const llvm::MemoryBuffer *libdeviceBytes(const std::string &path, std::string &error) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> read;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<llvm::MemoryBuffer> &bytes = read[path];
+  if (!bytes) {
+    llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
+    if (!file) {
+      error = file.getError().message();
+      read.erase(path);
+      return nullptr;
+    }
+    bytes = std::move(*file);
+  }
+  return bytes.get();
+}
+
 } // namespace
 
 void prepareModule(llvm::Module &module, const std::string &arch) {
   module.setTargetTriple(kTriple);
-  module.setDataLayout(targetMachine(arch)->createDataLayout());
+  module.setDataLayout(targetMachine(arch).createDataLayout());
 }
 
 std::string linkLibdevice(llvm::Module &module, const std::string &path) {
@@ -55,9 +85,13 @@ std::string linkLibdevice(llvm::Module &module, const std::string &path) {
   bool calls = false;
   for (const llvm::Function &f : module) calls |= f.isDeclaration() && f.getName().starts_with("__nv_");
   if (!calls) return {};
+  std::string readError;
+  const llvm::MemoryBuffer *bytes = libdeviceBytes(path, readError);
+  if (!bytes) return "cannot read libdevice at " + path + ": " + readError;
   llvm::SMDiagnostic err;
   // Lazily: only the bodies of the functions linked in are read.
-  std::unique_ptr<llvm::Module> lib = llvm::getLazyIRFileModule(path, err, module.getContext());
+  std::unique_ptr<llvm::Module> lib =
+      llvm::getLazyIRModule(llvm::MemoryBuffer::getMemBuffer(bytes->getMemBufferRef(), false), err, module.getContext());
   if (!lib) return "cannot read libdevice at " + path + ": " + err.getMessage().str();
   lib->setTargetTriple(module.getTargetTriple());
   lib->setDataLayout(module.getDataLayout());
@@ -71,12 +105,12 @@ std::string linkLibdevice(llvm::Module &module, const std::string &path) {
 }
 
 void optimize(llvm::Module &module, const std::string &arch) {
-  std::unique_ptr<llvm::TargetMachine> tm = targetMachine(arch);
+  llvm::TargetMachine *tm = &targetMachine(arch);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm.get());
+  llvm::PassBuilder pb(tm);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
@@ -87,7 +121,7 @@ void optimize(llvm::Module &module, const std::string &arch) {
 }
 
 std::string emitPtx(llvm::Module &module, const std::string &arch) {
-  std::unique_ptr<llvm::TargetMachine> tm = targetMachine(arch);
+  llvm::TargetMachine *tm = &targetMachine(arch);
   llvm::SmallString<0> out;
   llvm::raw_svector_ostream os(out);
   llvm::legacy::PassManager pm;

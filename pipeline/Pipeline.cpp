@@ -307,7 +307,11 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   std::vector<std::thread> workers;
   for (unsigned w = 0; w < jobs; ++w)
     workers.emplace_back([&] {
-      for (size_t i = next++; i < kernels.size(); i = next++) rest(i);
+      // Each worker is one large-stack thread for all its specializations,
+      // so that what the backend keeps per thread (its target machine) serves them all.
+      support::runOnLargeStack([&] {
+        for (size_t i = next++; i < kernels.size(); i = next++) rest(i);
+      });
     });
   for (std::thread &t : workers) t.join();
   return results;

@@ -138,6 +138,20 @@ template <class V> concept NumericDevice = IntDevice<V> || FloatDevice<V>;
 
 template <class T, class U> constexpr bool same = false;
 template <class T> constexpr bool same<T, T> = true;
+
+/// W is a number on the device whose element type differs from V's.
+template <class V, class W>
+concept OtherElement = NumericDevice<W> && !same<typename Traits<V>::Element, typename Traits<W>::Element>;
+
+// What the language refuses, refused by a deleted overload whose reason
+// Clang prints at the user's line (C++26's `= delete("why")`, an extension
+// Clang 19 accepts in C++20).
+#if defined(__clang__) && __clang_major__ >= 19
+#define TT_REFUSED_(why) = delete(why)
+#else
+#define TT_REFUSED_(why) = delete
+#endif
+#define TT_MIXED_ "operands of different element types: convert one with cast<T>(x) (twintile converts no element type implicitly)"
 template <class T> struct RemoveRef { using type = T; };
 template <class T> struct RemoveRef<T &> { using type = T; };
 template <class T> struct RemoveRef<T &&> { using type = T; };
@@ -307,6 +321,29 @@ public:
   friend B operator>=(O a, O b) { return makeBool(binary(Op::Ge, a.node, b.node, b.loc)); }
   friend V operator-(O a) { return make(unary(Op::Neg, a.node, a.loc)); }
   friend V operator~(O a) requires IntDevice<V> { return make(unary(Op::Not, a.node, a.loc)); }
+
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
+#endif
+  // An element type is never converted behind the user's back.
+  template <class W> requires OtherElement<V, W> friend void operator+(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator-(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator*(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator/(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator%(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator&(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator|(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator^(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator==(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator!=(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator<(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator<=(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator>(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  template <class W> requires OtherElement<V, W> friend void operator>=(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
   V &operator+=(O b) { return self() = self() + b; }
   V &operator-=(O b) { return self() = self() - b; }

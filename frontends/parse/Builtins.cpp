@@ -1,0 +1,305 @@
+//===- Builtins.cpp - calls to the language ------------------------------===//
+//
+// A call into namespace tt becomes an op through the Recorder; the
+// combinators (for_range, if_else, while_loop) call their closures inside
+// the regions of the op they open.
+//===----------------------------------------------------------------------===//
+#include "frontends/parse/WalkerInternal.h"
+
+namespace twintile::walker {
+
+ir::Value *Walker::device(const Expr *e, const char *what) {
+  Val v = eval(e);
+  if (!v.isDevice()) fail(e->getExprLoc(), std::string(what) + " needs a device value here");
+  if (!v.device) fail(e->getExprLoc(), std::string(what) + " uses a device value that was never assigned");
+  return v.device;
+}
+
+ir::Value *Walker::deviceOr(const Expr *e, const ir::Type &elem) {
+  Val v = eval(e);
+  if (v.isDevice()) return v.device;
+  return constant(v, elem, e->getExprLoc());
+}
+
+int64_t Walker::hostInt(const Expr *e, const char *what) {
+  Val v = eval(e);
+  if (v.kind != Val::Kind::Int) fail(e->getExprLoc(), std::string(what) + " must be a host integer");
+  return v.i;
+}
+
+std::vector<int64_t> Walker::hostInts(const Expr *e, const char *what) {
+  Val v = eval(e);
+  std::vector<int64_t> out;
+  if (v.kind == Val::Kind::Object)
+    for (const Val &x : v.obj->elems) {
+      if (x.kind != Val::Kind::Int) fail(e->getExprLoc(), std::string(what) + " must be host integers");
+      out.push_back(x.i);
+    }
+  else fail(e->getExprLoc(), std::string(what) + " must be a list of host integers");
+  return out;
+}
+
+ir::Type Walker::elemOf(QualType t, SourceLocation at) {
+  std::optional<ir::Type> e = elementOf(t);
+  if (!e) fail(at, "'" + t.getAsString() + "' is not a device type");
+  return *e;
+}
+
+std::optional<ir::OpKind> Walker::binaryKind(OverloadedOperatorKind op) {
+  switch (op) {
+  case OO_Plus: case OO_PlusEqual: return ir::OpKind::Add;
+  case OO_Minus: case OO_MinusEqual: return ir::OpKind::Sub;
+  case OO_Star: case OO_StarEqual: return ir::OpKind::Mul;
+  case OO_Slash: case OO_SlashEqual: return ir::OpKind::Div;
+  case OO_Percent: return ir::OpKind::Rem;
+  case OO_Amp: return ir::OpKind::And;
+  case OO_Pipe: return ir::OpKind::Or;
+  case OO_Caret: return ir::OpKind::Xor;
+  case OO_LessLess: return ir::OpKind::Shl;
+  case OO_GreaterGreater: return ir::OpKind::Shr;
+  case OO_EqualEqual: return ir::OpKind::Eq;
+  case OO_ExclaimEqual: return ir::OpKind::Ne;
+  case OO_Less: return ir::OpKind::Lt;
+  case OO_LessEqual: return ir::OpKind::Le;
+  case OO_Greater: return ir::OpKind::Gt;
+  case OO_GreaterEqual: return ir::OpKind::Ge;
+  default: return std::nullopt;
+  }
+}
+
+std::string Walker::spelling(OverloadedOperatorKind op) {
+  std::string s = getOperatorSpelling(op);
+  if (s.size() == 2 && s[1] == '=' && s[0] != '=' && s[0] != '!' && s[0] != '<' && s[0] != '>') s.pop_back();
+  return s;
+}
+
+Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
+  OverloadedOperatorKind op = fn->getOverloadedOperator();
+  SourceLocation at = c->getExprLoc();
+  ir::Location l = loc(at);
+  std::vector<const Expr *> args = userArgs(c);
+  if (op == OO_Equal) {  // copy assignment of a device variable
+    if (auto *m = dyn_cast<CXXMemberCallExpr>(c)) {
+      Val *slot = lvalue(m->getImplicitObjectArgument());
+      *slot = eval(c->getArg(0));
+      return *slot;
+    }
+    if (args.size() != 2) fail(at, "unexpected form of assignment");
+    Val *slot = lvalue(args[0]);
+    *slot = eval(args[1]);
+    return *slot;
+  }
+  bool compound = op == OO_PlusEqual || op == OO_MinusEqual || op == OO_StarEqual || op == OO_SlashEqual;
+  const CXXRecordDecl *owner = dyn_cast<CXXRecordDecl>(fn->getLexicalDeclContext());  // friends live in the class lexically
+  bool pointerArith = owner && nameOf(owner) == "PtrArith";
+  if (args.size() == 2) {
+    ir::Value *a = device(args[0], "an operator");
+    ir::Value *b = eval(args[1]).device;
+    if (!b) b = device(args[1], "an operator");
+    std::optional<ir::OpKind> kind = binaryKind(op);
+    if (!pointerArith && !kind) fail(at, "operator '" + spelling(op) + "' is not part of the language");
+    ir::Value *r = pointerArith ? rec_.addptr(a, b, l) : rec_.binary(*kind, a, b, l, spelling(op));
+    if (compound) {
+      Val *slot = lvalue(args[0]);
+      *slot = Val::dev(r);
+      return *slot;
+    }
+    return Val::dev(r);
+  }
+  ir::Value *a = device(args.at(0), "an operator");
+  if (op == OO_Minus) return Val::dev(rec_.unary(ir::OpKind::Neg, a, l, "-"));
+  if (op == OO_Tilde || op == OO_Exclaim) return Val::dev(rec_.unary(ir::OpKind::Not, a, l, spelling(op)));
+  fail(at, "operator '" + spelling(op) + "' is not part of the language");
+}
+
+Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
+  if (fn->isOverloadedOperator()) return operatorCall(c, fn);
+  std::string name = fn->getNameAsString();
+  SourceLocation at = c->getExprLoc();
+  ir::Location l = loc(at);
+  std::vector<const Expr *> a = userArgs(c);
+  auto resultElem = [&] { return elemOf(fn->getReturnType(), at); };
+  auto arg = [&](size_t i) -> const Expr * {
+    if (i >= a.size()) fail(at, "'" + name + "' takes more arguments");
+    return a[i];
+  };
+
+  if (name == "program_id") return Val::dev(rec_.programId(static_cast<int>(hostInt(arg(0), "the axis")), l));
+  if (name == "num_programs") return Val::dev(rec_.numPrograms(static_cast<int>(hostInt(arg(0), "the axis")), l));
+  if (name == "arange") {
+    int64_t s = hostInt(arg(0), "arange's start"), e = hostInt(arg(1), "arange's end");
+    return Val::dev(rec_.arange(s, e, l));
+  }
+  if (name == "full" || name == "zeros") {
+    std::vector<int64_t> shape = hostInts(arg(0), "the shape");
+    ir::Type elem = resultElem();
+    Val v = name == "full" ? eval(arg(1)) : Val::integer(0);
+    return Val::dev(rec_.full(shape, constant(v, elem, at), l));
+  }
+  if (name == "expand_dims") {
+    ir::Value *x = device(arg(0), name.c_str());
+    return Val::dev(rec_.expandDims(x, static_cast<int>(hostInt(arg(1), "the axis")), l));
+  }
+  if (name == "broadcast_to" || name == "reshape") {
+    ir::Value *x = device(arg(0), name.c_str());
+    std::vector<int64_t> shape = hostInts(arg(1), "the shape");
+    return Val::dev(name == "reshape" ? rec_.reshape(x, shape, l) : rec_.broadcastTo(x, shape, l));
+  }
+  if (name == "trans") {
+    ir::Value *x = device(arg(0), name.c_str());
+    std::vector<int64_t> perm = a.size() > 1 ? hostInts(arg(1), "the permutation") : std::vector<int64_t>{1, 0};
+    return Val::dev(rec_.trans(x, perm, l));
+  }
+  static const std::pair<const char *, ir::OpKind> unaries[] = {
+      {"abs", ir::OpKind::Abs},   {"exp", ir::OpKind::Exp},     {"exp2", ir::OpKind::Exp2}, {"log", ir::OpKind::Log},
+      {"log2", ir::OpKind::Log2}, {"sqrt", ir::OpKind::Sqrt},   {"rsqrt", ir::OpKind::Rsqrt}, {"sin", ir::OpKind::Sin},
+      {"cos", ir::OpKind::Cos},   {"tanh", ir::OpKind::Tanh},   {"sigmoid", ir::OpKind::Sigmoid}};
+  for (auto &[n, k] : unaries)
+    if (name == n) return Val::dev(rec_.unary(k, device(arg(0), n), l, n));
+  static const std::pair<const char *, ir::OpKind> reductions[] = {
+      {"sum", ir::OpKind::Sum}, {"max", ir::OpKind::Max}, {"min", ir::OpKind::Min},
+      {"argmax", ir::OpKind::Argmax}, {"argmin", ir::OpKind::Argmin}, {"cumsum", ir::OpKind::Cumsum}};
+  for (auto &[n, k] : reductions)
+    if (name == n) {
+      ir::Value *x = device(arg(0), n);
+      return Val::dev(rec_.reduce(k, x, static_cast<int>(hostInt(arg(1), "the axis")), l));
+    }
+  if (name == "minimum" || name == "maximum") {
+    ir::Type elem = resultElem();
+    ir::Value *x = deviceOr(arg(0), elem), *y = deviceOr(arg(1), elem);
+    return Val::dev(rec_.binary(name == "minimum" ? ir::OpKind::Minimum : ir::OpKind::Maximum, x, y, l, name));
+  }
+  if (name == "where") {
+    ir::Type elem = resultElem();
+    ir::Value *cond = device(arg(0), "where");
+    ir::Value *x = deviceOr(arg(1), elem), *y = deviceOr(arg(2), elem);
+    return Val::dev(rec_.select(cond, x, y, l));
+  }
+  if (name == "fma") {
+    ir::Value *x = device(arg(0), "fma"), *y = device(arg(1), "fma"), *z = device(arg(2), "fma");
+    return Val::dev(rec_.fma(x, y, z, l));
+  }
+  if (name == "cast") return Val::dev(rec_.cast(device(arg(0), "cast"), resultElem().elem, l));
+  if (name == "load") {
+    ir::Value *p = device(arg(0), "load");
+    ir::Value *m = a.size() > 1 ? device(arg(1), "load's mask") : nullptr;
+    ir::Value *o = a.size() > 2 ? deviceOr(arg(2), resultElem()) : nullptr;
+    return Val::dev(rec_.load(p, m, o, l));
+  }
+  if (name == "store" || name == "atomic_add") {
+    ir::Value *p = device(arg(0), name.c_str());
+    ir::Value *v = deviceOr(arg(1), ir::Type::scalar(p->type.pointee));
+    ir::Value *m = a.size() > 2 ? device(arg(2), "the mask") : nullptr;
+    if (name == "store") {
+      rec_.store(p, v, m, l);
+      return Val();
+    }
+    return Val::dev(rec_.atomicAdd(p, v, m, l));
+  }
+  if (name == "dot") {
+    ir::Value *x = device(arg(0), "dot"), *y = device(arg(1), "dot"), *z = device(arg(2), "dot");
+    return Val::dev(rec_.dot(x, y, z, l));
+  }
+  if (name == "device_print") {
+    Val prefix = eval(arg(0));
+    std::vector<ir::Value *> vals;
+    for (size_t i = 1; i < a.size(); ++i) vals.push_back(device(a[i], "device_print"));
+    rec_.print(prefix.s, vals, l);
+    return Val();
+  }
+  if (name == "device_assert") {
+    ir::Value *cond = device(arg(0), "device_assert");
+    rec_.assertTrue(cond, eval(arg(1)).s, l);
+    return Val();
+  }
+  if (name == "carry") {
+    Val v;
+    v.kind = Val::Kind::Object;
+    v.obj = std::make_shared<HostObject>();
+    v.obj->record = recordOf(fn->getReturnType());
+    size_t i = 0;
+    for (const FieldDecl *f : v.obj->record->fields()) v.obj->fields[f] = Val::dev(device(arg(i++), "carry"));
+    return v;
+  }
+  if (name == "for_range") return forRange(c, fn, a);
+  if (name == "if_else") return ifElse(c, fn, a);
+  if (name == "while_loop") return whileLoop(c, fn, a);
+  fail(at, "'" + qualifiedName(fn) + "' is not part of the language the parsing front end reads");
+}
+
+std::vector<ir::Value *> Walker::devicesOf(const Val &v, SourceLocation at, const char *what) {
+  if (v.isDevice()) return {v.device};
+  std::vector<ir::Value *> out;
+  if (v.kind == Val::Kind::Object)
+    for (const FieldDecl *f : v.obj->record->fields()) out.push_back(v.obj->fields[f].device);
+  else if (v.kind != Val::Kind::Void)
+    fail(at, std::string(what) + " must return device values");
+  return out;
+}
+
+Val Walker::resultsOf(ir::Op *op, QualType type) {
+  if (op->results.size() == 1 && isDeviceType(type)) return Val::dev(op->result(0));
+  Val v;
+  if (op->results.empty()) return v;
+  v.kind = Val::Kind::Object;
+  v.obj = std::make_shared<HostObject>();
+  v.obj->record = recordOf(type);
+  size_t i = 0;
+  for (const FieldDecl *f : v.obj->record->fields()) v.obj->fields[f] = Val::dev(op->result(i++));
+  return v;
+}
+
+Val Walker::forRange(const CallExpr *c, const FunctionDecl *fn, const std::vector<const Expr *> &a) {
+  SourceLocation at = c->getExprLoc();
+  if (a.size() < 4) fail(at, "for_range needs bounds, a step and a body");
+  ir::Value *lo = device(a[0], "for_range"), *hi = device(a[1], "for_range"), *step = device(a[2], "for_range");
+  std::vector<ir::Value *> inits;
+  for (size_t i = 3; i + 1 < a.size(); ++i) inits.push_back(device(a[i], "for_range's carried values"));
+  Val body = eval(a.back());
+  ir::Location l = loc(at);
+  ir::Op *op = rec_.beginFor(lo, hi, step, inits, l);
+  rec_.pushBlock(op->region(0));
+  std::vector<Val> args;
+  for (auto &arg : op->region(0).args) args.push_back(Val::dev(arg.get()));
+  Val r = callCallable(body, a.back(), args, at);
+  rec_.yield(op, 0, devicesOf(r, at, "the for_range body"), l, "the for_range body");
+  rec_.popBlock();
+  return resultsOf(op, fn->getReturnType());
+}
+
+Val Walker::ifElse(const CallExpr *c, const FunctionDecl *fn, const std::vector<const Expr *> &a) {
+  SourceLocation at = c->getExprLoc();
+  ir::Value *cond = device(a.at(0), "if_else");
+  Val thenFn = eval(a.at(1)), elseFn = eval(a.at(2));
+  ir::Location l = loc(at);
+  ir::Op *op = rec_.beginIf(cond, l);
+  for (int region = 0; region < 2; ++region) {
+    rec_.pushBlock(op->region(region));
+    Val r = callCallable(region == 0 ? thenFn : elseFn, a.at(1 + region), {}, at);
+    rec_.yield(op, region, devicesOf(r, at, "if_else branches"), l, "if_else branches");
+    rec_.popBlock();
+  }
+  return resultsOf(op, fn->getReturnType());
+}
+
+Val Walker::whileLoop(const CallExpr *c, const FunctionDecl *fn, const std::vector<const Expr *> &a) {
+  SourceLocation at = c->getExprLoc();
+  if (a.size() < 3) fail(at, "while_loop needs a condition, a body and carried values");
+  Val cond = eval(a[0]), body = eval(a[1]);
+  std::vector<ir::Value *> inits;
+  for (size_t i = 2; i < a.size(); ++i) inits.push_back(device(a[i], "while_loop's carried values"));
+  ir::Location l = loc(at);
+  ir::Op *op = rec_.beginWhile(inits, l);
+  for (int region = 0; region < 2; ++region) {
+    rec_.pushBlock(op->region(region));
+    std::vector<Val> args;
+    for (auto &arg : op->region(region).args) args.push_back(Val::dev(arg.get()));
+    Val r = callCallable(region == 0 ? cond : body, a[region], args, at);
+    const char *what = region == 0 ? "the while_loop condition" : "the while_loop body";
+    rec_.yield(op, region, devicesOf(r, at, what), l, what);
+    rec_.popBlock();
+  }
+  return resultsOf(op, fn->getReturnType());
+}
+
+} // namespace twintile::walker

@@ -1,0 +1,365 @@
+//===- DeviceFlow.cpp - native device control flow -----------------------===//
+//
+// The research core of the parsing front end: C++'s own if, for and while
+// on device conditions become structured IR. The walker snapshots every
+// visible variable before a branch or loop, walks each region, and carries
+// what changed through the op's results; break and continue become carried
+// flags, and the statements after them run under the flag's negation, so one
+// semantics serves every path. Host variables assigned under a device
+// condition are refused: their value would depend on the device.
+//===----------------------------------------------------------------------===//
+#include "frontends/parse/WalkerInternal.h"
+
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+
+namespace twintile::walker {
+
+const Expr *Walker::deviceCondition(const Expr *cond) {
+  const Expr *e = cond->IgnoreParenImpCasts();
+  if (auto *w = dyn_cast<ExprWithCleanups>(e)) e = w->getSubExpr()->IgnoreParenImpCasts();
+  if (auto *m = dyn_cast<CXXMemberCallExpr>(e))
+    if (isa_and_nonnull<CXXConversionDecl>(m->getMethodDecl()) && inNamespace(m->getMethodDecl(), "tt"))
+      return m->getImplicitObjectArgument();
+  return nullptr;
+}
+
+std::map<Val *, Val> Walker::snapshot() {
+  std::map<Val *, Val> out;
+  std::set<const HostObject *> seen;
+  std::function<void(Val &, const std::string &, SourceLocation)> visit = [&](Val &v, const std::string &name,
+                                                                           SourceLocation at) {
+    out[&v] = v;
+    if (v.kind != Val::Kind::Object || !v.obj || !seen.insert(v.obj.get()).second) return;
+    for (auto &[field, fv] : v.obj->fields) {
+      std::string n = name + "." + field->getNameAsString();
+      parts_[&fv] = {n, at};
+      visit(fv, n, at);
+    }
+    for (size_t k = 0; k < v.obj->elems.size(); ++k) {
+      std::string n = name + "[" + std::to_string(k) + "]";
+      parts_[&v.obj->elems[k]] = {n, at};
+      visit(v.obj->elems[k], n, at);
+    }
+  };
+  for (std::shared_ptr<Frame> f = frames_.back(); f; f = f->lexicalParent)
+    for (auto &[key, v] : f->vars)
+      if (v.kind != Val::Kind::Ref) visit(v, varName(&v), varLoc(&v));
+  return out;
+}
+
+const void *Walker::keyOf(Val *slot) {
+  for (std::shared_ptr<Frame> f = frames_.back(); f; f = f->lexicalParent)
+    for (auto &[key, v] : f->vars)
+      if (&v == slot) return key;
+  return nullptr;
+}
+
+std::string Walker::varName(Val *slot) {
+  if (auto it = parts_.find(slot); it != parts_.end()) return it->second.first;
+  const void *key = keyOf(slot);
+  if (auto it = synthetic_.find(key); it != synthetic_.end()) return it->second.first;
+  return key ? static_cast<const ValueDecl *>(key)->getNameAsString() : std::string("?");
+}
+
+SourceLocation Walker::varLoc(Val *slot) {
+  if (auto it = parts_.find(slot); it != parts_.end()) return it->second.second;
+  const void *key = keyOf(slot);
+  if (auto it = synthetic_.find(key); it != synthetic_.end()) return it->second.second;
+  return key ? static_cast<const ValueDecl *>(key)->getLocation() : SourceLocation();
+}
+
+void Walker::sortByPlace(std::vector<Val *> &slots) {
+  std::sort(slots.begin(), slots.end(), [&](Val *a, Val *b) {
+    SourceLocation la = varLoc(a), lb = varLoc(b);
+    return la != lb ? la < lb : varName(a) < varName(b);
+  });
+}
+
+bool Walker::sameValue(const Val &a, const Val &b) {
+  return a.kind == b.kind && a.device == b.device && a.i == b.i && a.f == b.f && a.obj == b.obj;
+}
+
+std::vector<Val *> Walker::changedSince(const std::map<Val *, Val> &before, const Stmt *where) {
+  std::vector<Val *> out;
+  for (auto &[slot, old] : before)
+    if (!sameValue(*slot, old)) {
+      if (!old.isDevice() && !slot->isDevice())
+        fail(where->getBeginLoc(), "host variable '" + varName(slot) +
+                                       "' is assigned under a device condition; only device variables can be");
+      out.push_back(slot);
+    }
+  sortByPlace(out);
+  return out;
+}
+
+void Walker::noReturn(Flow f, const Stmt *s, const char *what) {
+  if (f == Flow::Return) fail(s->getBeginLoc(), std::string("return inside ") + what + " is not supported by the parsing front end yet");
+  if (f == Flow::Break || f == Flow::Continue)
+    fail(s->getBeginLoc(), std::string("break and continue under a device condition leave a host loop, "
+                                       "which the parsing front end cannot lower"));
+}
+
+bool Walker::containsJump(const Stmt *s, bool orContinue) {
+  if (!s) return false;
+  if (isa<BreakStmt>(s) || (orContinue && isa<ContinueStmt>(s))) return true;
+  if (isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) || isa<LambdaExpr>(s) ||
+      isa<SwitchStmt>(s))
+    return false;
+  for (const Stmt *c : s->children())
+    if (containsJump(c, orContinue)) return true;
+  return false;
+}
+
+Val *Walker::newFlag(const std::string &name, SourceLocation at, bool value) {
+  const void *key = &syntheticKeys_.emplace_back();
+  synthetic_[key] = {name, at};
+  Val &slot = frame().vars[key];
+  slot = Val::dev(rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), value, loc(at)));
+  return &slot;
+}
+
+void Walker::setFlag(Val *flag, bool value, SourceLocation at) {
+  *flag = Val::dev(rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), value, loc(at)));
+}
+
+Flow Walker::jump(const Stmt *s, bool isBreak) {
+  if (loops_.empty() || !loops_.back().skip) return isBreak ? Flow::Break : Flow::Continue;
+  if (isBreak) setFlag(loops_.back().broken, true, s->getBeginLoc());
+  setFlag(loops_.back().skip, true, s->getBeginLoc());
+  return Flow::Normal;
+}
+
+Flow Walker::execSequence(const std::vector<const Stmt *> &stmts, size_t first) {
+  for (size_t i = first; i < stmts.size(); ++i) {
+    if (Flow f = exec(stmts[i]); f != Flow::Normal) return f;
+    bool flagged = !loops_.empty() && loops_.back().skip;
+    if (!flagged || i + 1 == stmts.size() || !containsJump(stmts[i], true)) continue;
+    SourceLocation at = stmts[i + 1]->getBeginLoc();
+    ir::Value *go = rec_.unary(ir::OpKind::Not, loops_.back().skip->device, loc(at), "!");
+    deviceBranch(go, at, stmts[i + 1], [&] { noReturn(execSequence(stmts, i + 1), stmts[i + 1], "a device loop"); },
+                 [] {});
+    return Flow::Normal;
+  }
+  return Flow::Normal;
+}
+
+Flow Walker::deviceIf(const IfStmt *s, const Expr *condExpr) {
+  ir::Value *cond = device(condExpr, "if");
+  auto branch = [&](const Stmt *b) {
+    return [this, b, s] { noReturn(exec(b), b ? b : s, "a device if"); };
+  };
+  deviceBranch(cond, s->getIfLoc(), s, branch(s->getThen()), branch(s->getElse()));
+  return Flow::Normal;
+}
+
+void Walker::deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where, const std::function<void()> &thenWalk,
+                          const std::function<void()> &elseWalk) {
+  ir::Location l = this->loc(loc);
+  ir::Op *op = rec_.beginIf(cond, l);
+  std::map<Val *, Val> before = snapshot();
+  std::map<Val *, Val> after[2];
+  for (int region = 0; region < 2; ++region) {
+    rec_.pushBlock(op->region(region));
+    (region == 0 ? thenWalk : elseWalk)();
+    rec_.popBlock();
+    after[region] = snapshot();
+    for (auto &[slot, old] : before) *slot = old;  // the other branch starts from the same values
+  }
+  std::set<Val *> changedSet;
+  for (int region = 0; region < 2; ++region) {
+    for (auto &[slot, v] : after[region]) *slot = v;
+    for (Val *slot : changedSince(before, where)) changedSet.insert(slot);
+    for (auto &[slot, old] : before) *slot = old;
+  }
+  std::vector<Val *> changed(changedSet.begin(), changedSet.end());
+  sortByPlace(changed);
+  for (int region = 0; region < 2; ++region) {
+    std::vector<ir::Value *> yields;
+    for (Val *slot : changed) {
+      ir::Value *v = after[region][slot].device;
+      if (!v)
+        fail(loc, "'" + varName(slot) + "' is assigned in only one branch of a device if "
+                  "and has no value before it");
+      yields.push_back(v);
+    }
+    rec_.yield(op, region, yields, l, "the branches of a device if");
+  }
+  for (size_t i = 0; i < changed.size(); ++i) *changed[i] = Val::dev(op->result(i));
+}
+
+std::vector<const ValueDecl *> Walker::assignedDecls(const Stmt *body, const Stmt *alsoInc) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const ValueDecl *> found;
+    void note(const Expr *lhs) {
+      if (auto *r = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts()))
+        if (std::find(found.begin(), found.end(), r->getDecl()) == found.end()) found.push_back(r->getDecl());
+    }
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
+      if (c->isAssignmentOp() && c->getNumArgs() > 0) note(c->getArg(0));
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *b) {
+      if (b->isAssignmentOp()) note(b->getLHS());
+      return true;
+    }
+    bool VisitUnaryOperator(UnaryOperator *u) {
+      if (u->isIncrementDecrementOp()) note(u->getSubExpr());
+      return true;
+    }
+  } finder;
+  finder.TraverseStmt(const_cast<Stmt *>(body));
+  if (alsoInc) finder.TraverseStmt(const_cast<Stmt *>(alsoInc));
+  return finder.found;
+}
+
+std::vector<Val *> Walker::assignedIn(const Stmt *body, const Stmt *alsoInc) {
+  std::vector<Val *> out;
+  for (const ValueDecl *d : assignedDecls(body, alsoInc))
+    if (Val *slot = lookup(d)) {
+      if (!slot->isDevice())
+        fail(body->getBeginLoc(), "host variable '" + d->getNameAsString() +
+                                      "' is assigned in a device loop; only device variables can be carried");
+      if (std::find(out.begin(), out.end(), slot) == out.end()) out.push_back(slot);
+    }
+  return out;
+}
+
+std::vector<ir::Value *> Walker::currentValues(const std::vector<Val *> &slots, SourceLocation at) {
+  std::vector<ir::Value *> out;
+  for (Val *s : slots) {
+    if (!s->device)
+      fail(at, "'" + varName(s) + "' is carried by a device loop but has no value before it");
+    out.push_back(s->device);
+  }
+  return out;
+}
+
+std::optional<Walker::Counted> Walker::countedLoop(const ForStmt *s) {
+  auto *init = dyn_cast_or_null<DeclStmt>(s->getInit());
+  if (!init || !init->isSingleDecl()) return std::nullopt;
+  auto *iv = dyn_cast<VarDecl>(init->getSingleDecl());
+  if (!iv || !isDeviceType(iv->getType()) || !s->getCond() || !s->getInc()) return std::nullopt;
+  const Expr *c = deviceCondition(s->getCond());
+  auto refersToIv = [&](const Expr *e) {
+    auto *r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    if (!r) {
+      if (auto *k = dyn_cast<CXXConstructExpr>(e->IgnoreParenImpCasts()); k && k->getNumArgs() >= 1)
+        r = dyn_cast<DeclRefExpr>(k->getArg(0)->IgnoreParenImpCasts());
+    }
+    return r && r->getDecl() == iv;
+  };
+  Counted out;
+  out.iv = iv;
+  auto *cmp = c ? dyn_cast<CXXOperatorCallExpr>(c->IgnoreParenImpCasts()) : nullptr;
+  if (auto *m = c ? dyn_cast<MaterializeTemporaryExpr>(c->IgnoreParenImpCasts()) : nullptr)
+    cmp = dyn_cast<CXXOperatorCallExpr>(m->getSubExpr()->IgnoreParenImpCasts());
+  if (!cmp || cmp->getOperator() != OO_Less || !refersToIv(cmp->getArg(0))) return std::nullopt;
+  out.hi = cmp->getArg(1);
+  auto *inc = dyn_cast<CXXOperatorCallExpr>(s->getInc()->IgnoreParenImpCasts());
+  if (auto *w = dyn_cast<ExprWithCleanups>(s->getInc())) inc = dyn_cast<CXXOperatorCallExpr>(w->getSubExpr()->IgnoreParenImpCasts());
+  if (!inc || inc->getOperator() != OO_PlusEqual || !refersToIv(inc->getArg(0))) return std::nullopt;
+  out.step = inc->getArg(1);
+  // The body must not assign the induction variable.
+  struct Assigns : RecursiveASTVisitor<Assigns> {
+    const VarDecl *iv;
+    bool found = false;
+    bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *c) {
+      if (c->isAssignmentOp())
+        if (auto *r = dyn_cast<DeclRefExpr>(c->getArg(0)->IgnoreParenImpCasts()); r && r->getDecl() == iv) found = true;
+      return true;
+    }
+  } assigns;
+  assigns.iv = iv;
+  assigns.TraverseStmt(const_cast<Stmt *>(s->getBody()));
+  if (assigns.found) return std::nullopt;
+  return out;
+}
+
+bool Walker::boundsChange(const Counted &c, const Stmt *body) {
+  struct Refs : RecursiveASTVisitor<Refs> {
+    std::set<const ValueDecl *> decls;
+    bool VisitDeclRefExpr(DeclRefExpr *r) {
+      decls.insert(r->getDecl());
+      return true;
+    }
+  } refs;
+  refs.TraverseStmt(const_cast<Expr *>(c.hi));
+  refs.TraverseStmt(const_cast<Expr *>(c.step));
+  for (const ValueDecl *d : assignedDecls(body))
+    if (refs.decls.count(d)) return true;
+  return false;
+}
+
+void Walker::onlyCarriedChanged(const std::map<Val *, Val> &before, const std::vector<Val *> &carried, const Stmt *loop) {
+  for (auto &[slot, old] : before)
+    if (!sameValue(*slot, old) && std::find(carried.begin(), carried.end(), slot) == carried.end())
+      fail(loop->getBeginLoc(), "'" + varName(slot) + "' changes in this device loop, but not by an assignment to it "
+                                "the parsing front end can carry (only variables the loop body assigns by name "
+                                "are carried)");
+}
+
+void Walker::deviceBody(const Stmt *loop, const Stmt *body, Val *broken) {
+  LoopContext ctx;
+  ctx.broken = broken;
+  if (containsJump(body, true)) ctx.skip = newFlag("continue flag", loop->getBeginLoc(), false);
+  loops_.push_back(ctx);
+  Flow f = exec(body);
+  loops_.pop_back();
+  noReturn(f, body, "a device loop");
+}
+
+Flow Walker::deviceFor(const ForStmt *s, const Counted &c) {
+  exec(s->getInit());
+  ir::Value *lo = lookup(c.iv)->device;
+  ir::Value *hi = device(c.hi, "the loop bound"), *step = device(c.step, "the loop step");
+  std::vector<Val *> carried = assignedIn(s->getBody());
+  ir::Location l = loc(s->getForLoc());
+  ir::Op *op = rec_.beginFor(lo, hi, step, currentValues(carried, s->getForLoc()), l);
+  rec_.pushBlock(op->region(0));
+  *lookup(c.iv) = Val::dev(op->region(0).arg(0));
+  for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->region(0).arg(i + 1));
+  std::vector<Val *> bound = carried;
+  bound.push_back(lookup(c.iv));
+  std::map<Val *, Val> before = snapshot();
+  deviceBody(s, s->getBody(), nullptr);
+  onlyCarriedChanged(before, bound, s);
+  rec_.yield(op, 0, currentValues(carried, s->getForLoc()), l, "the loop body");
+  rec_.popBlock();
+  for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->result(i));
+  return Flow::Normal;
+}
+
+Flow Walker::deviceWhile(const Stmt *s, const Expr *cond, const Stmt *body, const Expr *inc) {
+  std::vector<Val *> carried = assignedIn(body, inc);
+  Val *broken = containsJump(body, false) ? newFlag("break flag", s->getBeginLoc(), false) : nullptr;
+  if (broken) carried.push_back(broken);
+  ir::Location l = loc(s->getBeginLoc());
+  ir::Op *op = rec_.beginWhile(currentValues(carried, s->getBeginLoc()), l);
+  for (int region = 0; region < 2; ++region) {
+    rec_.pushBlock(op->region(region));
+    for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->region(region).arg(i));
+    if (region == 0) {
+      ir::Location cl = loc(cond->getExprLoc());
+      ir::Value *c = device(deviceCondition(cond), "the loop condition");
+      if (broken) c = rec_.binary(ir::OpKind::And, c, rec_.unary(ir::OpKind::Not, broken->device, cl, "!"), cl, "&");
+      rec_.yield(op, 0, {c}, cl, "the loop condition");
+    } else {
+      std::map<Val *, Val> before = snapshot();
+      deviceBody(s, body, broken);
+      if (inc && broken) {  // after a break the increment does not run
+        ir::Value *go = rec_.unary(ir::OpKind::Not, broken->device, loc(inc->getExprLoc()), "!");
+        deviceBranch(go, inc->getExprLoc(), s, [&] { eval(inc); }, [] {});
+      } else if (inc) {
+        eval(inc);
+      }
+      onlyCarriedChanged(before, carried, s);
+      rec_.yield(op, 1, currentValues(carried, s->getBeginLoc()), l, "the loop body");
+    }
+    rec_.popBlock();
+  }
+  for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->result(i));
+  return Flow::Normal;
+}
+
+} // namespace twintile::walker

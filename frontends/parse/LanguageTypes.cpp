@@ -1,0 +1,77 @@
+//===- LanguageTypes.cpp - the language's types, as Clang shows them -----===//
+//
+// The walker tells device values from host values by their C++ types: the
+// language's scalars, Ptr<T> and Tile<T> (and their conversion wrappers) are
+// device types; everything else is evaluated on the host.
+//===----------------------------------------------------------------------===//
+#include "frontends/parse/WalkerInternal.h"
+
+#include <clang/AST/DeclTemplate.h>
+
+namespace twintile::walker {
+
+llvm::StringRef nameOf(const NamedDecl *d) {
+  return d && d->getDeclName().isIdentifier() ? d->getName() : llvm::StringRef();
+}
+
+bool inNamespace(const Decl *d, llvm::StringRef name, bool orDetail) {
+  const DeclContext *dc = d->getDeclContext();
+  while (dc && !dc->isNamespace()) dc = dc->getParent();
+  if (!dc) return false;
+  auto *ns = cast<NamespaceDecl>(dc);
+  if (nameOf(ns) == name && ns->getParent()->isTranslationUnit()) return true;
+  if (orDetail && nameOf(ns) == "detail") {
+    auto *outer = dyn_cast<NamespaceDecl>(ns->getParent());
+    return outer && nameOf(outer) == name && outer->getParent()->isTranslationUnit();
+  }
+  return false;
+}
+
+bool inStd(const Decl *d) {
+  for (const DeclContext *dc = d->getDeclContext(); dc; dc = dc->getParent())
+    if (auto *ns = dyn_cast<NamespaceDecl>(dc); ns && ns->getParent()->isTranslationUnit() && nameOf(ns) == "std")
+      return true;
+  return false;
+}
+
+const CXXRecordDecl *recordOf(QualType t) {
+  return t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+}
+
+std::optional<ir::ScalarKind> scalarKindNamed(llvm::StringRef n) {
+  static const std::pair<const char *, ir::ScalarKind> kinds[] = {
+      {"i1", ir::ScalarKind::I1},   {"i8", ir::ScalarKind::I8},   {"i16", ir::ScalarKind::I16},
+      {"i32", ir::ScalarKind::I32}, {"i64", ir::ScalarKind::I64}, {"f16", ir::ScalarKind::F16},
+      {"bf16", ir::ScalarKind::BF16}, {"f32", ir::ScalarKind::F32}, {"f64", ir::ScalarKind::F64}};
+  for (auto &[name, k] : kinds)
+    if (n == name) return k;
+  return std::nullopt;
+}
+
+std::optional<ir::Type> elementOf(QualType t) {
+  const CXXRecordDecl *r = recordOf(t);
+  if (!r || !inNamespace(r, "tt")) return std::nullopt;
+  if (auto k = scalarKindNamed(nameOf(r)); k && !isa<ClassTemplateSpecializationDecl>(r)) return ir::Type::scalar(*k);
+  auto *spec = dyn_cast<ClassTemplateSpecializationDecl>(r);
+  if (!spec || spec->getTemplateArgs().size() < 1 || spec->getTemplateArgs()[0].getKind() != TemplateArgument::Type)
+    return std::nullopt;
+  QualType arg = spec->getTemplateArgs()[0].getAsType();
+  llvm::StringRef name = nameOf(spec);
+  if (name == "Ptr") {
+    std::optional<ir::Type> e = elementOf(arg);
+    if (!e) return std::nullopt;
+    return ir::Type::ptr(e->elem);
+  }
+  if (name == "Tile" || name == "Operand") return elementOf(arg);
+  return std::nullopt;
+}
+
+bool isDeviceType(QualType t) {
+  const CXXRecordDecl *r = recordOf(t);
+  if (!r || !inNamespace(r, "tt", false)) return false;
+  return elementOf(t).has_value() && (nameOf(r) == "Tile" || nameOf(r) == "Ptr" || scalarKindNamed(nameOf(r)));
+}
+
+std::string qualifiedName(const NamedDecl *d) { return d ? d->getQualifiedNameAsString() : std::string("?"); }
+
+} // namespace twintile::walker

@@ -96,6 +96,42 @@ def early_return_device(x, y, n, BLOCK: tl.constexpr):
 
 
 @triton.jit
+def early_return_loop(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    v = tl.load(x + offs, mask, other=0.0)
+    for k in range(0, n):
+        v = v + 1.0
+        if k == 3:
+            tl.store(y + offs, v, mask)
+            return
+    tl.store(y + offs, v * 0.0, mask)
+
+
+@triton.jit
+def _scaled(v):
+    if tl.sum(v, 0) > 0:
+        return v * 2.0
+    return v - 1.0
+
+
+@triton.jit
+def _first_square_above(n, limit):
+    for k in range(0, n):
+        if k * k > limit:
+            return k
+    return n
+
+
+@triton.jit
+def early_return_helper(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x + offs, offs < n, other=0.0)
+    k = _first_square_above(n, 10)
+    tl.store(y + offs, _scaled(v) + k.to(tl.float32), offs < n)
+
+
+@triton.jit
 def ternary_device(x, y, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     v = tl.load(x + offs, offs < n, other=0.0)
@@ -219,7 +255,8 @@ def device_assert(x, y, n, BLOCK: tl.constexpr):
 CASES = {
     "native_if": native_if, "native_for": native_for, "native_while": native_while,
     "native_break": native_break, "native_continue": native_continue,
-    "early_return_device": early_return_device, "ternary_device": ternary_device,
+    "early_return_device": early_return_device, "early_return_loop": early_return_loop,
+    "early_return_helper": early_return_helper, "ternary_device": ternary_device,
     "short_circuit": short_circuit, "logical_not": logical_not, "recursion_device": recursion_device,
     "recursion_host": recursion_host, "helper_function": helper_function, "lambda": lambda_,
     "std_array_of_tiles": std_array_of_tiles, "struct_of_tiles": struct_of_tiles,

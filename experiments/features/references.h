@@ -71,6 +71,9 @@ inline const std::map<std::string, std::function<Vec(const Vec &)>> &references(
       {"recursion_host", each([](double v) { return v * v * v; })},
       {"struct_of_tiles", each([](double v) { return v > 0 ? 2 * v : v; })},
       {"early_return_host", each([](double v) { return 2 * v; })},
+      {"early_return_device", perBlock([](double) { return 0.0; }, [](double v) { return v; })},  // y starts 0
+      {"early_return_loop", each([](double v) { return v + 4; })},  // k = 0..3, then the return
+      {"early_return_helper", perBlock([](double v) { return 2 * v + 4; }, [](double v) { return v - 1 + 4; })},
       {"device_print", each([](double v) { return v; })},
       {"device_assert", each([](double v) { return v; })},
       {"combinator_for_range", each([](double v) { return v / 8 + (v + v / 2 + v / 4); })},

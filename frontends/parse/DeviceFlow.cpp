@@ -94,7 +94,9 @@ std::vector<Val *> Walker::changedSince(const std::map<Val *, Val> &before, cons
 }
 
 void Walker::noReturn(Flow f, const Stmt *s, const char *what) {
-  if (f == Flow::Return) fail(s->getBeginLoc(), std::string("return inside ") + what + " is not supported by the parsing front end yet");
+  if (f == Flow::Return)  // prepareReturns saw every return under a device condition: they set flags
+    throw ir::InternalError(std::string("a return inside ") + what + " was not prepared for by the parsing front end",
+                            loc(s->getBeginLoc()));
   if (f == Flow::Break || f == Flow::Continue)
     fail(s->getBeginLoc(), std::string("break and continue under a device condition leave a host loop, "
                                        "which the parsing front end cannot lower"));
@@ -111,37 +113,176 @@ bool Walker::containsJump(const Stmt *s, bool orContinue) {
   return false;
 }
 
-Val *Walker::newFlag(const std::string &name, SourceLocation at, bool value) {
+bool Walker::containsReturn(const Stmt *s) {
+  if (!s || isa<LambdaExpr>(s)) return false;
+  if (isa<ReturnStmt>(s)) return true;
+  for (const Stmt *c : s->children())
+    if (containsReturn(c)) return true;
+  return false;
+}
+
+bool Walker::alwaysReturns(const Stmt *s) {
+  if (!s) return false;
+  if (isa<ReturnStmt>(s)) return true;
+  if (auto *a = dyn_cast<AttributedStmt>(s)) return alwaysReturns(a->getSubStmt());
+  if (auto *c = dyn_cast<CompoundStmt>(s))
+    return std::any_of(c->body_begin(), c->body_end(), [](const Stmt *x) { return alwaysReturns(x); });
+  if (auto *i = dyn_cast<IfStmt>(s)) return alwaysReturns(i->getThen()) && alwaysReturns(i->getElse());
+  return false;
+}
+
+const ReturnStmt *Walker::returnUnderDevice(const Stmt *s) {
+  if (!s || isa<LambdaExpr>(s)) return nullptr;
+  const Stmt *deviceBody = nullptr, *deviceElse = nullptr;
+  if (auto *i = dyn_cast<IfStmt>(s); i && i->getCond() && deviceCondition(i->getCond()))
+    deviceBody = i->getThen(), deviceElse = i->getElse();
+  else if (auto *f = dyn_cast<ForStmt>(s); f && f->getCond() && deviceCondition(f->getCond()))
+    deviceBody = f->getBody();
+  else if (auto *w = dyn_cast<WhileStmt>(s); w && deviceCondition(w->getCond()))
+    deviceBody = w->getBody();
+  for (const Stmt *b : {deviceBody, deviceElse}) {
+    if (!b) continue;
+    struct Find : RecursiveASTVisitor<Find> {
+      const ReturnStmt *found = nullptr;
+      bool TraverseLambdaExpr(LambdaExpr *) { return true; }  // a lambda's returns are its own
+      bool VisitReturnStmt(ReturnStmt *r) {
+        if (!found) found = r;
+        return !found;
+      }
+    } find;
+    find.TraverseStmt(const_cast<Stmt *>(b));
+    if (find.found) return find.found;
+  }
+  for (const Stmt *c : s->children())
+    if (const ReturnStmt *r = returnUnderDevice(c)) return r;
+  return nullptr;
+}
+
+Val *Walker::newVariable(const std::string &name, SourceLocation at, Val v) {
   const void *key = &syntheticKeys_.emplace_back();
   synthetic_[key] = {name, at};
   Val &slot = frame().vars[key];
-  slot = Val::dev(rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), value, loc(at)));
+  slot = std::move(v);
   return &slot;
+}
+
+Val *Walker::newFlag(const std::string &name, SourceLocation at, bool value) {
+  return newVariable(name, at, Val::dev(rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), value, loc(at))));
 }
 
 void Walker::setFlag(Val *flag, bool value, SourceLocation at) {
   *flag = Val::dev(rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), value, loc(at)));
 }
 
+Walker::LoopContext *Walker::currentLoop() {
+  if (loops_.empty() || loops_.back().frame != &frame()) return nullptr;
+  return &loops_.back();
+}
+
 Flow Walker::jump(const Stmt *s, bool isBreak) {
-  if (loops_.empty() || !loops_.back().skip) return isBreak ? Flow::Break : Flow::Continue;
-  if (isBreak) setFlag(loops_.back().broken, true, s->getBeginLoc());
-  setFlag(loops_.back().skip, true, s->getBeginLoc());
+  LoopContext *loop = currentLoop();
+  if (!loop || !loop->skip) return isBreak ? Flow::Break : Flow::Continue;
+  if (isBreak) setFlag(loop->broken, true, s->getBeginLoc());
+  setFlag(loop->skip, true, s->getBeginLoc());
   return Flow::Normal;
 }
 
 Flow Walker::execSequence(const std::vector<const Stmt *> &stmts, size_t first) {
   for (size_t i = first; i < stmts.size(); ++i) {
     if (Flow f = exec(stmts[i]); f != Flow::Normal) return f;
-    bool flagged = !loops_.empty() && loops_.back().skip;
-    if (!flagged || i + 1 == stmts.size() || !containsJump(stmts[i], true)) continue;
+    if (i + 1 == stmts.size()) continue;
     SourceLocation at = stmts[i + 1]->getBeginLoc();
-    ir::Value *go = rec_.unary(ir::OpKind::Not, loops_.back().skip->device, loc(at), "!");
-    deviceBranch(go, at, stmts[i + 1], [&] { noReturn(execSequence(stmts, i + 1), stmts[i + 1], "a device loop"); },
-                 [] {});
-    return Flow::Normal;
+    bool returns = frame().returnFlag && containsReturn(stmts[i]);
+    LoopContext *loop = currentLoop();
+    if (loop && loop->skip && (returns || containsJump(stmts[i], true))) {
+      ir::Value *go = rec_.unary(ir::OpKind::Not, loop->skip->device, loc(at), "!");
+      deviceBranch(go, at, stmts[i + 1],
+                   [&] { noReturn(execSequence(stmts, i + 1), stmts[i + 1], "a device loop"); }, [] {});
+      return Flow::Normal;
+    }
+    if (returns) return unlessReturned(at, stmts[i + 1], [&] { return execSequence(stmts, i + 1); });
   }
   return Flow::Normal;
+}
+
+Flow Walker::unlessReturned(SourceLocation at, const Stmt *where, const std::function<Flow()> &walk) {
+  ir::Value *go = rec_.unary(ir::OpKind::Not, frame().returnFlag->device, loc(at), "!");
+  Flow flow = Flow::Normal;
+  deviceBranch(go, at, where, [&] { flow = walk(); }, [] {});
+  if (flow == Flow::Return)  // returns under the guard set the flag
+    noReturn(flow, where, "the statements after a return under a device condition");
+  return flow;
+}
+
+void Walker::prepareReturns(const FunctionDecl *fn, const Stmt *body) {
+  const ReturnStmt *r = returnUnderDevice(body);
+  if (!r) return;
+  SourceLocation at = r->getReturnLoc();
+  QualType type = fn->getReturnType();
+  Frame &f = frame();
+  f.function = fn;
+  if (!type->isVoidType()) {
+    if (!isDeviceType(type))
+      fail(at, "'" + qualifiedName(fn) + "' returns a host value ('" + type.getAsString() +
+                   "') under a device condition: the value would be known only on the device (return a device "
+                   "value, or compute the host value before the condition)");
+    f.returnValue = newVariable("the value '" + fn->getNameAsString() + "' returns", at, Val::dev(nullptr));
+  }
+  f.returnFlag = newFlag("the return flag of '" + fn->getNameAsString() + "'", at, false);
+}
+
+Flow Walker::deviceReturn(const ReturnStmt *r) {
+  Frame &f = frame();
+  SourceLocation at = r->getReturnLoc();
+  if (f.returnValue) {
+    Val v = eval(r->getRetValue());
+    if (!v.isDevice() || !v.device)
+      fail(at, "a return under a device condition returns a device value here");
+    *f.returnValue = v;
+  } else if (r->getRetValue()) {
+    eval(r->getRetValue());  // `return g();` in a void function
+  }
+  setFlag(f.returnFlag, true, at);
+  for (auto loop = loops_.rbegin(); loop != loops_.rend() && loop->frame == &f; ++loop) {
+    if (loop->broken) setFlag(loop->broken, true, at);
+    if (loop->skip) setFlag(loop->skip, true, at);
+  }
+  return Flow::Normal;
+}
+
+ir::Value *Walker::placeholder(const ir::Type &type, SourceLocation at) {
+  if (type.isPtr())
+    fail(at, "a pointer returned under a device condition is not supported by the parsing front end; return the "
+             "offset and add it to the pointer after the call");
+  ir::Type scalar = ir::Type::scalar(type.elem);
+  ir::Value *zero = scalar.isFloat() ? rec_.constFloat(scalar, 0, loc(at)) : rec_.constInt(scalar, 0, loc(at));
+  return type.isTile() ? rec_.full(type.shape, zero, loc(at)) : zero;
+}
+
+std::vector<Val *> Walker::returnSlots(SourceLocation at) {
+  Frame &f = frame();
+  if (!f.returnValue) return {f.returnFlag};
+  if (!f.returnValue->device) {
+    // Read only once the flag is set, so any value of its type will do as
+    // the loop's initial one; a tile's shape is not known before its return.
+    QualType type = f.function->getReturnType();
+    const CXXRecordDecl *r = recordOf(type);
+    if (!r || !scalarKindNamed(nameOf(r)))
+      fail(at, "'" + qualifiedName(f.function) + "' returns a tile from inside this device loop and nowhere before "
+               "it: its shape is not known when the loop starts; assign the result to a variable declared before "
+               "the loop, break, and return the variable after the loop");
+    *f.returnValue = Val::dev(placeholder(*elementOf(type), at));
+  }
+  return {f.returnFlag, f.returnValue};
+}
+
+std::vector<Val *> Walker::returnCarried(SourceLocation at) {
+  std::vector<Val *> out = returnSlots(at);
+  // A return sets the break and continue flags of every loop around it.
+  for (auto loop = loops_.rbegin(); loop != loops_.rend() && loop->frame == &frame(); ++loop)
+    for (Val *flag : {loop->broken, loop->skip})
+      if (flag) out.push_back(flag);
+  return out;
 }
 
 Flow Walker::deviceIf(const IfStmt *s, const Expr *condExpr) {
@@ -159,9 +300,12 @@ void Walker::deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where
   ir::Op *op = rec_.beginIf(cond, l);
   std::map<Val *, Val> before = snapshot();
   std::map<Val *, Val> after[2];
+  Frame &fr = frame();
   for (int region = 0; region < 2; ++region) {
     rec_.pushBlock(op->region(region));
+    ++fr.deviceDepth;
     (region == 0 ? thenWalk : elseWalk)();
+    --fr.deviceDepth;
     rec_.popBlock();
     after[region] = snapshot();
     for (auto &[slot, old] : before) *slot = old;  // the other branch starts from the same values
@@ -178,6 +322,12 @@ void Walker::deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where
     std::vector<ir::Value *> yields;
     for (Val *slot : changed) {
       ir::Value *v = after[region][slot].device;
+      if (!v && slot == fr.returnValue && after[1 - region][slot].device) {
+        // Read only where the function has returned: any value of the type will do.
+        rec_.pushBlock(op->region(region));
+        v = placeholder(after[1 - region][slot].device->type, loc);
+        rec_.popBlock();
+      }
       if (!v)
         fail(loc, "'" + varName(slot) + "' is assigned in only one branch of a device if "
                   "and has no value before it");
@@ -302,9 +452,13 @@ void Walker::onlyCarriedChanged(const std::map<Val *, Val> &before, const std::v
 void Walker::deviceBody(const Stmt *loop, const Stmt *body, Val *broken) {
   LoopContext ctx;
   ctx.broken = broken;
-  if (containsJump(body, true)) ctx.skip = newFlag("continue flag", loop->getBeginLoc(), false);
+  ctx.frame = &frame();
+  if (containsJump(body, true) || (frame().returnFlag && containsReturn(body)))
+    ctx.skip = newFlag("continue flag", loop->getBeginLoc(), false);
   loops_.push_back(ctx);
+  ++frame().deviceDepth;
   Flow f = exec(body);
+  --frame().deviceDepth;
   loops_.pop_back();
   noReturn(f, body, "a device loop");
 }
@@ -332,7 +486,10 @@ Flow Walker::deviceFor(const ForStmt *s, const Counted &c) {
 
 Flow Walker::deviceWhile(const Stmt *s, const Expr *cond, const Stmt *body, const Expr *inc) {
   std::vector<Val *> carried = assignedIn(body, inc);
-  Val *broken = containsJump(body, false) ? newFlag("break flag", s->getBeginLoc(), false) : nullptr;
+  bool returns = frame().returnFlag && containsReturn(body);
+  Val *broken = containsJump(body, false) || returns ? newFlag("break flag", s->getBeginLoc(), false) : nullptr;
+  if (returns)
+    for (Val *slot : returnCarried(s->getBeginLoc())) carried.push_back(slot);
   if (broken) carried.push_back(broken);
   ir::Location l = loc(s->getBeginLoc());
   ir::Op *op = rec_.beginWhile(currentValues(carried, s->getBeginLoc()), l);

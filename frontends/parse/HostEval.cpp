@@ -256,6 +256,7 @@ Val Walker::construct(const CXXConstructorDecl *ctor, QualType type, const std::
   std::vector<Val> argVals;
   for (const Expr *a : args) argVals.push_back(eval(a));
   auto f = enter(ctor, argVals, v.obj, at, nullptr);
+  prepareReturns(ctor, ctor->getBody());
   for (const CXXCtorInitializer *init : ctor->inits())
     if (FieldDecl *field = init->getMember()) v.obj->fields[field] = eval(init->getInit());
   exec(ctor->getBody());

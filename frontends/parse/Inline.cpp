@@ -42,9 +42,11 @@ Val Walker::inlineCall(const FunctionDecl *fn, const std::vector<Val> &args, std
   if (!fn->hasBody(def) || !def) fail(callSite, "'" + qualifiedName(fn) + "' has no body to inline");
   std::shared_ptr<Frame> lexical = self ? self->captureFrame.lock() : nullptr;
   enter(def, args, std::move(self), callSite, lexical);
+  prepareReturns(def, def->getBody());
   Flow flow = exec(def->getBody());
   QualType ret = def->getReturnType();
-  if (flow != Flow::Return && !ret->isVoidType() && !isa<CXXConstructorDecl>(def)) {
+  bool returnedUnderDevice = frame().returnValue && alwaysReturns(def->getBody());
+  if (flow != Flow::Return && !returnedUnderDevice && !ret->isVoidType() && !isa<CXXConstructorDecl>(def)) {
     // C++ makes this undefined behaviour, not an error: say it here, at the
     // helper, rather than as a bad value where the caller uses it.
     auto *body = dyn_cast<CompoundStmt>(def->getBody());
@@ -53,7 +55,7 @@ Val Walker::inlineCall(const FunctionDecl *fn, const std::vector<Val> &args, std
              ret.getAsString(def->getASTContext().getPrintingPolicy()) +
              " (a function that returns a value must return it on every path)");
   }
-  Val result = flow == Flow::Return ? frame().returned : Val();
+  Val result = flow == Flow::Return ? frame().returned : returnedUnderDevice ? *frame().returnValue : Val();
   leave();
   return result;
 }

@@ -30,6 +30,7 @@ void Walker::walk(const FunctionDecl &kernel) {
     frame->vars[p] = Val::dev(rec_.param(*t, p->getNameAsString()));
   }
   frames_.push_back(frame);
+  prepareReturns(&kernel, kernel.getBody());
   Flow f = exec(kernel.getBody());
   (void)f;
   frames_.pop_back();
@@ -54,6 +55,7 @@ Flow Walker::exec(const Stmt *s) {
     return Flow::Normal;
   }
   if (auto *r = dyn_cast<ReturnStmt>(s)) {
+    if (frame().returnFlag && frame().deviceDepth > 0) return deviceReturn(r);
     frame().returned = r->getRetValue() ? eval(r->getRetValue()) : Val();
     return Flow::Return;
   }
@@ -116,8 +118,12 @@ Flow Walker::ifStmt(const IfStmt *s) {
 }
 
 Flow Walker::hostBody(const Stmt *body) {
-  loops_.push_back({});
-  Flow f = exec(body);
+  loops_.push_back({.frame = &frame()});
+  Flow f = Flow::Normal;
+  if (frame().returnFlag && containsReturn(body))  // a return in one iteration skips the later ones
+    f = unlessReturned(body->getBeginLoc(), body, [&] { return exec(body); });
+  else
+    f = exec(body);
   loops_.pop_back();
   return f;
 }
@@ -125,7 +131,8 @@ Flow Walker::hostBody(const Stmt *body) {
 Flow Walker::forStmt(const ForStmt *s) {
   if (s->getCond() && deviceCondition(s->getCond())) {
     std::optional<Counted> counted = countedLoop(s);
-    if (counted && !containsJump(s->getBody(), false) && !boundsChange(*counted, s->getBody()))
+    bool leaves = containsJump(s->getBody(), false) || (frame().returnFlag && containsReturn(s->getBody()));
+    if (counted && !leaves && !boundsChange(*counted, s->getBody()))
       return deviceFor(s, *counted);
     exec(s->getInit());
     return deviceWhile(s, s->getCond(), s->getBody(), s->getInc());

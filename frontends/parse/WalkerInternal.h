@@ -79,8 +79,15 @@ struct Frame {
   std::shared_ptr<HostObject> self;      // `this`
   std::map<const void *, Val> vars;  // by declaration, or a synthetic key (loop flags)
   std::vector<ir::SourcePos> inlinedAt;  // call sites, innermost first
-  Val returned;
+  Val returned;                          // an unconditional return's value
   std::vector<std::vector<const void *>> scopes{{}};  // variables declared in each open block
+  /// Returns under a device condition (DeviceFlow.cpp): a flag the function
+  /// sets when it has returned, and the value it returned (null for void),
+  /// both variables that device ifs and loops carry. Null without such returns.
+  Val *returnFlag = nullptr;
+  Val *returnValue = nullptr;
+  const FunctionDecl *function = nullptr;  // set with returnFlag
+  int deviceDepth = 0;  // device regions (if, loop, guard) open in this function
 };
 
 enum class Flow { Normal, Break, Continue, Return };
@@ -288,8 +295,44 @@ private:
   /// loop it is in, not of a loop nested in it.
   static bool containsJump(const Stmt *s, bool orContinue);
 
+  /// Whether `s` holds a return of the function it is in (not of a lambda in it).
+  static bool containsReturn(const Stmt *s);
+
+  /// Whether `s` ends in a return on every path (as written, without evaluating).
+  static bool alwaysReturns(const Stmt *s);
+
+  /// A return statement nested in a device if or loop of `s`, or null.
+  const ReturnStmt *returnUnderDevice(const Stmt *s);
+
+  /// A device variable the walker introduces, named for messages; it holds `v`.
+  Val *newVariable(const std::string &name, SourceLocation at, Val v);
+
   /// A device i1 variable the walker introduces, set to `value`.
   Val *newFlag(const std::string &name, SourceLocation at, bool value);
+
+  /// Before a function's body: when it returns under a device condition, the
+  /// flag and value variables those returns set (Frame::returnFlag).
+  void prepareReturns(const FunctionDecl *fn, const Stmt *body);
+
+  /// A return under a device condition: sets the function's return value and
+  /// flag, and the break flags of its device loops; what follows runs only
+  /// while the flag is false.
+  Flow deviceReturn(const ReturnStmt *r);
+
+  /// The return flag and value (given a placeholder if it has none yet).
+  std::vector<Val *> returnSlots(SourceLocation at);
+
+  /// What a device loop whose body may return carries for it: the return
+  /// flag and value, and the flags of the loops around it.
+  std::vector<Val *> returnCarried(SourceLocation at);
+
+  /// A value of `type` for a return value read only where it was set (zero).
+  ir::Value *placeholder(const ir::Type &type, SourceLocation at);
+
+  /// Runs `walk` under `if (!flag)`: after a return under a device condition,
+  /// the rest of the function. Host break and continue inside pass out: if
+  /// the flag is set, nothing after them runs anyway.
+  Flow unlessReturned(SourceLocation at, const Stmt *where, const std::function<Flow()> &walk);
 
   void setFlag(Val *flag, bool value, SourceLocation at);
 
@@ -359,9 +402,12 @@ private:
   /// The loops being walked, innermost last: a device loop's break and
   /// continue flags (null for a host loop, whose break is C++'s own).
   struct LoopContext {
-    Val *broken = nullptr;  // set by break; ends the loop
-    Val *skip = nullptr;    // set by break or continue; skips the rest of the iteration
+    Val *broken = nullptr;  // set by break (or return); ends the loop
+    Val *skip = nullptr;    // set by break, continue or return; skips the rest of the iteration
+    const Frame *frame = nullptr;  // the function the loop is in
   };
+  /// The innermost loop of the function being walked, or null.
+  LoopContext *currentLoop();
   std::vector<LoopContext> loops_;
   int64_t steps_ = 0;
   std::set<const VarDecl *> evaluating_;  // globals being evaluated (self-reference)

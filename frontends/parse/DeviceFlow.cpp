@@ -406,10 +406,29 @@ std::optional<Walker::Counted> Walker::countedLoop(const ForStmt *s) {
     cmp = dyn_cast<CXXOperatorCallExpr>(m->getSubExpr()->IgnoreParenImpCasts());
   if (!cmp || cmp->getOperator() != OO_Less || !refersToIv(cmp->getArg(0))) return std::nullopt;
   out.hi = cmp->getArg(1);
-  auto *inc = dyn_cast<CXXOperatorCallExpr>(s->getInc()->IgnoreParenImpCasts());
-  if (auto *w = dyn_cast<ExprWithCleanups>(s->getInc())) inc = dyn_cast<CXXOperatorCallExpr>(w->getSubExpr()->IgnoreParenImpCasts());
-  if (!inc || inc->getOperator() != OO_PlusEqual || !refersToIv(inc->getArg(0))) return std::nullopt;
-  out.step = inc->getArg(1);
+  auto operatorCall = [](const Expr *e) -> const CXXOperatorCallExpr * {
+    e = e->IgnoreParenImpCasts();
+    if (auto *w = dyn_cast<ExprWithCleanups>(e)) e = w->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr()->IgnoreParenImpCasts();
+    if (auto *k = dyn_cast<CXXConstructExpr>(e); k && k->getNumArgs() == 1)  // a copy of the sum
+      return dyn_cast<CXXOperatorCallExpr>(k->getArg(0)->IgnoreParenImpCasts());
+    return dyn_cast<CXXOperatorCallExpr>(e);
+  };
+  // k += step, k = k + step, k = step + k
+  const CXXOperatorCallExpr *inc = operatorCall(s->getInc());
+  if (!inc || inc->getNumArgs() != 2 || !refersToIv(inc->getArg(0))) return std::nullopt;
+  if (inc->getOperator() == OO_PlusEqual) {
+    out.step = inc->getArg(1);
+  } else if (inc->getOperator() == OO_Equal) {
+    const CXXOperatorCallExpr *sum = operatorCall(inc->getArg(1));
+    if (!sum || sum->getOperator() != OO_Plus || sum->getNumArgs() != 2) return std::nullopt;
+    if (refersToIv(sum->getArg(0))) out.step = sum->getArg(1);
+    else if (refersToIv(sum->getArg(1))) out.step = sum->getArg(0);
+    else return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
   // The body must not assign the induction variable.
   struct Assigns : RecursiveASTVisitor<Assigns> {
     const VarDecl *iv;

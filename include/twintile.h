@@ -50,7 +50,20 @@ namespace tt {
 
 class i1; class i8; class i16; class i32; class i64;
 class f16; class bf16; class f32; class f64;
-template <class E> class Ptr;
+
+namespace detail {
+/// What a Ptr points to: a scalar element type. The name is the message
+/// Clang shows (with the parameter's line) for Ptr<Ptr<f32>> or Ptr<int>.
+template <class E> inline constexpr bool Ptr_points_to_i1_i8_i16_i32_i64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr = false;
+#define TT_POINTEE_(E) \
+  template <> inline constexpr bool Ptr_points_to_i1_i8_i16_i32_i64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr<E> = true;
+TT_POINTEE_(i1) TT_POINTEE_(i8) TT_POINTEE_(i16) TT_POINTEE_(i32) TT_POINTEE_(i64)
+TT_POINTEE_(f16) TT_POINTEE_(bf16) TT_POINTEE_(f32) TT_POINTEE_(f64)
+#undef TT_POINTEE_
+template <class E> concept Pointee = Ptr_points_to_i1_i8_i16_i32_i64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr<E>;
+} // namespace detail
+
+template <detail::Pointee E> class Ptr;
 template <class E> class Tile;
 
 namespace detail {
@@ -396,7 +409,7 @@ public:
   explicit operator bool() const { detail::nativeControlFlow(node_); }
 };
 
-template <class E> class Ptr : public detail::Value, public detail::PtrArith<Ptr<E>> {
+template <detail::Pointee E> class Ptr : public detail::Value, public detail::PtrArith<Ptr<E>> {
 public:
   Ptr() = default;
   Ptr(detail::FromNode, detail::Node *n) : detail::Value(n) {}

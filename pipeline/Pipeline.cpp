@@ -1,6 +1,7 @@
 //===- Pipeline.cpp - the compile, top to bottom -------------------------===//
 #include "pipeline/Pipeline.h"
 
+#include "frontends/common/KernelSource.h"
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
 #include "ir/PassManager.h"
@@ -140,28 +141,19 @@ Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const
   return r;
 }
 
-/// The kernels `source` defines (the functions marked TT_KERNEL), in order.
-std::vector<std::string> kernelsIn(const std::string &source) {
-  static const std::regex kernel(R"(TT_KERNEL\s+void\s+([A-Za-z_]\w*)\s*\()");
-  std::vector<std::string> out;
-  for (std::sregex_iterator it(source.begin(), source.end(), kernel), end; it != end; ++it) {
-    std::string name = (*it)[1].str();
-    if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
-  }
-  return out;
-}
-
-/// "softmax" of "ns::softmax<f16, 1024>".
-std::string kernelName(const std::string &spec) {
-  std::string name = spec.substr(0, spec.find('<'));
-  std::erase_if(name, [](unsigned char c) { return std::isspace(c); });
-  if (size_t colons = name.rfind("::"); colons != std::string::npos) name = name.substr(colons + 2);
-  return name;
-}
+using twintile::kernelName;
+using twintile::kernelsIn;
+using twintile::templateParameters;
 
 std::string notASpecialization(const std::string &spec, const std::string &file) {
-  return "twintile: error: --kernel '" + spec + "' is not a specialization of a kernel in " + file +
-         ": its template arguments do not fit the kernel's template parameters\n";
+  std::string why = "its template arguments do not fit the kernel's template parameters";
+  if (std::ifstream in(file); in) {
+    std::string source((std::istreambuf_iterator<char>(in)), {});
+    if (std::optional<std::string> params = templateParameters(source, kernelName(spec)))
+      why = params->empty() ? "'" + kernelName(spec) + "' is not a template: write --kernel '" + kernelName(spec) + "'"
+                            : "its template arguments do not fit the kernel's template parameters " + *params;
+  }
+  return "twintile: error: --kernel '" + spec + "' is not a specialization of a kernel in " + file + ": " + why + "\n";
 }
 
 /// Whether every error Clang reported is on a line past the file's end (the

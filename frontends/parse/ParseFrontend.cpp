@@ -23,6 +23,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <regex>
 #include <sstream>
 
 #ifndef TWINTILE_SOURCE_DIR
@@ -40,6 +41,38 @@ namespace {
 
 /// The variable that instantiates specialization i.
 std::string specVar(size_t i) { return "__twintile_spec_" + std::to_string(i); }
+
+/// Clang's diagnostics without those about the lines appended to the file
+/// past its `lines` (each specialization's instantiation) and their notes,
+/// when the user's own code has an error: then those only repeat it, at a
+/// line the file does not have. Otherwise (only they failed: the spec does
+/// not fit) the text is kept, for the pipeline to say so.
+std::string withoutAppended(const std::string &text, const std::string &path, size_t lines) {
+  static const std::regex head(R"(^(.*):(\d+):\d+: (fatal error|error|warning|note): )");
+  struct Block {
+    std::string text;
+    bool appended = false, error = false;
+  };
+  std::vector<Block> blocks;
+  std::istringstream in(text);
+  bool dropping = false;
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, head)) {
+      bool note = m[3] == "note";
+      if (!note) dropping = m[1] == path && std::stoul(m[2].str()) > lines;
+      blocks.push_back({"", dropping, !note && m[3] != "warning"});
+    } else if (blocks.empty()) {
+      blocks.push_back({});
+    }
+    blocks.back().text += line + "\n";
+  }
+  if (!std::any_of(blocks.begin(), blocks.end(), [](const Block &b) { return b.error && !b.appended; })) return text;
+  std::string out;
+  for (const Block &b : blocks)
+    if (!b.appended) out += b.text;
+  return out;
+}
 
 std::string squash(std::string s) {
   s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
@@ -167,6 +200,7 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
   // Taking each specialization's address makes Sema instantiate its body.
   // The lines go after the file's own, so its line numbers stay as they are.
   std::string code = source.str() + "\n";
+  size_t fileLines = static_cast<size_t>(std::count(code.begin(), code.end(), '\n'));
   for (size_t i = 0; i < specs.size(); ++i)
     code += "[[maybe_unused]] static auto *" + specVar(i) + " = &" + specs[i] + ";\n";
 
@@ -196,7 +230,8 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
     diagStream.flush();
   }
   if (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred())
-    impl->errors = diagText.empty() ? "error: clang could not parse '" + file + "'\n" : diagText;
+    impl->errors = diagText.empty() ? "error: clang could not parse '" + file + "'\n"
+                                    : withoutAppended(diagText, path.string(), fileLines);
   impl->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return std::unique_ptr<ParsedFile>(new ParsedFile(std::move(impl)));
 }

@@ -1,6 +1,8 @@
 //===- HostObject.cpp - a kernel file compiled for tracing, cached, verified ===//
 #include "frontends/trace/HostObject.h"
 
+#include "frontends/common/KernelSource.h"
+
 #include "frontends/trace/SourceTracer.h"
 #include "support/Cache.h"
 #include "support/Files.h"
@@ -199,6 +201,13 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
       std::string which = specs.size() == 1 ? "'" + specs[0] + "'" : std::to_string(specs.size()) + " specializations";
       out.error = "the kernel file does not compile for " + which + ":\n" + output;
       out.compilerOutput = withoutEntry(output, entryPath.string());
+      // Entry.h's static_assert for a plain C++ parameter: said at the parameter.
+      if (output.find("a kernel with plain C++ parameters") != std::string::npos)
+        for (const std::string &spec : specs)
+          if (std::optional<tt::ir::Diagnostic> d = hostParameter(source, kernelPath, kernelName(spec))) {
+            out.compilerOutput = tt::ir::render(*d, source);
+            break;
+          }
     }
     return out;
   }

@@ -165,6 +165,9 @@ concept OtherElement = NumericDevice<W> && !same<typename Traits<V>::Element, ty
 #define TT_REFUSED_(why) = delete
 #endif
 #define TT_MIXED_ "operands of different element types: convert one with cast<T>(x) (twintile converts no element type implicitly)"
+#define TT_BOOL_MASK_ "a mask is a device i1, and this one is a C++ bool, as '&&', '||' and '!' make of masks: combine masks with '&' and '|', negate one with '~'"
+/// A mask or condition: a device i1 (a scalar or a tile).
+template <class M> concept Mask = same<typename Traits<M>::Element, i1>;
 template <class T> struct RemoveRef { using type = T; };
 template <class T> struct RemoveRef<T &> { using type = T; };
 template <class T> struct RemoveRef<T &&> { using type = T; };
@@ -575,11 +578,11 @@ template <class P> using LoadT = typename Rebind<P, typename PtrElem<typename Tr
 template <detail::PtrDevice P> detail::LoadT<P> load(const P &ptrs, detail::Loc l = TT_HERE_) {
   return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), nullptr, nullptr, l));
 }
-template <detail::PtrDevice P, class M>
+template <detail::PtrDevice P, detail::Mask M>
 detail::LoadT<P> load(const P &ptrs, const M &mask, detail::Loc l = TT_HERE_) {
   return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), detail::present(mask.node(), l), nullptr, l));
 }
-template <detail::PtrDevice P, class M, class O>
+template <detail::PtrDevice P, detail::Mask M, class O>
 detail::LoadT<P> load(const P &ptrs, const M &mask, const O &other, detail::Loc l = TT_HERE_) {
   return detail::make<detail::LoadT<P>>(
       detail::load(ptrs.node(), detail::present(mask.node(), l), detail::present(detail::nodeOf<detail::LoadT<P>>(other, l), l), l));
@@ -587,7 +590,7 @@ detail::LoadT<P> load(const P &ptrs, const M &mask, const O &other, detail::Loc 
 template <detail::PtrDevice P, class V> void store(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {
   detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, l);
 }
-template <detail::PtrDevice P, class V, class M>
+template <detail::PtrDevice P, class V, detail::Mask M>
 void store(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
   detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), detail::present(mask.node(), l), l);
 }
@@ -595,10 +598,29 @@ template <detail::PtrDevice P, class V>
 detail::LoadT<P> atomic_add(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {
   return detail::make<detail::LoadT<P>>(detail::atomicAdd(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, l));
 }
-template <detail::PtrDevice P, class V, class M>
+template <detail::PtrDevice P, class V, detail::Mask M>
 detail::LoadT<P> atomic_add(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
   return detail::make<detail::LoadT<P>>(detail::atomicAdd(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), detail::present(mask.node(), l), l));
 }
+// A C++ bool where a mask belongs: refused at the call with the fix (typed
+// as the real operation, so that the error is said once, not again outside).
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
+#endif
+template <detail::PtrDevice P>
+detail::LoadT<P> load(const P &, bool, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+template <detail::PtrDevice P, class O>
+detail::LoadT<P> load(const P &, bool, const O &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+template <detail::PtrDevice P, class V>
+void store(const P &, const V &, bool, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+template <detail::PtrDevice P, class V>
+detail::LoadT<P> atomic_add(const P &, const V &, bool, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+template <class A, class B, class R = detail::CommonT<A, B>>
+R where(bool, const A &, const B &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 //===-- Reductions, scans, dot ---------------------------------------------===//
 

@@ -401,10 +401,14 @@ void Lowerer::lowerOp(const Op &op) {
   case OpKind::Reshape: return set(op.result(), lowerReshape(op));
   case OpKind::Dot: return set(op.result(), lowerDot(op));
   case OpKind::Print: case OpKind::Assert: return lowerDebug(op);
-  default: break;
+  case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
+  case OpKind::Trans:
+  TT_ARITH_CASES:
+  case OpKind::Select: case OpKind::Cast: case OpKind::AddPtr: {
+    const Value *r = op.result();
+    return set(r, lowerPure(op, r->type.isTile() ? &layoutOf(r) : nullptr));
   }
-  const Value *r = op.result();
-  set(r, lowerPure(op, r->type.isTile() ? &layoutOf(r) : nullptr));
+  }
 }
 
 void Lowerer::lowerBlock(const Block &block) {

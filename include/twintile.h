@@ -186,11 +186,12 @@ template <class T> concept HostFloatLike = hostFloat<T>;
 
 //===-- The tracer's entry points (defined by the trace library) --------===//
 
+/// What the generic entry points record (twintile/ops.def names each op).
 enum class Op : unsigned char {
-  Add, Sub, Mul, Div, Rem, And, Or, Xor, Shl, Shr, Minimum, Maximum,
-  Eq, Ne, Lt, Le, Gt, Ge,
-  Neg, Not, Abs, Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Tanh, Sigmoid,
-  Sum, Max, Min, Argmax, Argmin, Cumsum,
+#define TT_LANG_OP(Kind) Kind,
+#define TT_LANG_UNARY(Kind, name, Accepts) Kind,
+#define TT_LANG_REDUCE(Kind, name, Result) Kind,
+#include "twintile/ops.def"
 };
 
 Node *constantInt(long long v, TypeCode t, Loc loc);
@@ -525,22 +526,13 @@ template <class E, int N> Tile<E> trans(const Tile<E> &x, const int (&perm)[N], 
 
 //===-- Elementwise functions ---------------------------------------------===//
 
-#define TT_UNARY_(name, op, Constraint)                                         \
-  template <detail::Constraint V> V name(const V &x, detail::Loc l = TT_HERE_) { \
-    return detail::make<V>(detail::unary(detail::Op::op, x.node(), l));          \
+#define TT_LANG_OP(Kind)
+#define TT_LANG_UNARY(Kind, name, Accepts)                                    \
+  template <detail::Accepts V> V name(const V &x, detail::Loc l = TT_HERE_) { \
+    return detail::make<V>(detail::unary(detail::Op::Kind, x.node(), l));     \
   }
-TT_UNARY_(abs, Abs, NumericDevice)
-TT_UNARY_(exp, Exp, FloatDevice)
-TT_UNARY_(exp2, Exp2, FloatDevice)
-TT_UNARY_(log, Log, FloatDevice)
-TT_UNARY_(log2, Log2, FloatDevice)
-TT_UNARY_(sqrt, Sqrt, FloatDevice)
-TT_UNARY_(rsqrt, Rsqrt, FloatDevice)
-TT_UNARY_(sin, Sin, FloatDevice)
-TT_UNARY_(cos, Cos, FloatDevice)
-TT_UNARY_(tanh, Tanh, FloatDevice)
-TT_UNARY_(sigmoid, Sigmoid, FloatDevice)
-#undef TT_UNARY_
+#define TT_LANG_REDUCE(Kind, name, Result)
+#include "twintile/ops.def"
 
 template <class A, class B, class R = detail::CommonT<A, B>>
 R minimum(const A &a, const B &b, detail::Loc l = TT_HERE_) {
@@ -624,22 +616,15 @@ R where(bool, const A &, const B &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_
 
 //===-- Reductions, scans, dot ---------------------------------------------===//
 
-/// Reductions remove `axis`: a 1-D tile reduces to a 0-d tile (a scalar).
-#define TT_REDUCE_(name, op)                                                              \
-  template <class E> Tile<E> name(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) { \
-    return detail::make<Tile<E>>(detail::reduce(detail::Op::op, x.node(), axis, l));      \
+/// Reductions remove `axis`: a 1-D tile reduces to a 0-d tile (a scalar);
+/// cumsum keeps it. argmax and argmin give i32 indices.
+#define TT_LANG_OP(Kind)
+#define TT_LANG_UNARY(Kind, name, Accepts)
+#define TT_LANG_REDUCE(Kind, name, Result)                                                     \
+  template <class E> Tile<Result> name(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) { \
+    return detail::make<Tile<Result>>(detail::reduce(detail::Op::Kind, x.node(), axis, l));      \
   }
-TT_REDUCE_(sum, Sum)
-TT_REDUCE_(max, Max)
-TT_REDUCE_(min, Min)
-TT_REDUCE_(cumsum, Cumsum)
-#undef TT_REDUCE_
-template <class E> Tile<i32> argmax(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {
-  return detail::make<Tile<i32>>(detail::reduce(detail::Op::Argmax, x.node(), axis, l));
-}
-template <class E> Tile<i32> argmin(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {
-  return detail::make<Tile<i32>>(detail::reduce(detail::Op::Argmin, x.node(), axis, l));
-}
+#include "twintile/ops.def"
 
 /// dot(a, b, acc) = acc + a @ b, for a [M, K] and b [K, N].
 template <class E, class C>

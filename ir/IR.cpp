@@ -24,8 +24,8 @@ std::vector<std::string_view> splitAttrs(std::string_view s) {
 
 std::vector<OpInfo> buildTable() {
   return {
-#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs) \
-  OpInfo{OpKind::Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, splitAttrs(Attrs)},
+#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs, Family, Surface) \
+  OpInfo{OpKind::Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, splitAttrs(Attrs), OpFamily::Family, Surface},
 #include "ir/Ops.def"
   };
 }
@@ -37,6 +37,13 @@ const std::vector<OpInfo> &allOps() {
 }
 
 const OpInfo &opInfo(OpKind k) { return allOps()[static_cast<size_t>(k)]; }
+
+const OpInfo *surfaceOp(std::string_view surface, OpFamily family) {
+  if (surface.empty()) return nullptr;
+  for (const OpInfo &i : allOps())
+    if (i.family == family && i.surface == surface) return &i;
+  return nullptr;
+}
 
 const OpInfo *lookupOp(std::string_view name) {
   for (const OpInfo &i : allOps())

@@ -58,9 +58,89 @@
 namespace tt::ir {
 
 enum class OpKind : uint8_t {
-#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs) Kind,
+#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs, Family, Surface) Kind,
 #include "ir/Ops.def"
 };
+
+/// How an op is evaluated and lowered: every consumer that treats ops by
+/// kind dispatches on this first (a switch over it has no default), then on
+/// the kind inside the family.
+enum class OpFamily : uint8_t {
+  Source,     // program_id, num_programs, constant, arange: values from nothing
+  Shape,      // splat, broadcast, expand_dims, reshape, trans: elements moved
+  Unary,      // elementwise, one operand
+  Binary,     // elementwise, two operands of the result's type
+  Compare,    // elementwise, two operands, result i1
+  Select,     // select(cond, a, b)
+  Fma,        // fma(a, b, c)
+  Cast,       // element type conversion
+  Address,    // addptr
+  Memory,     // load, store, atomics
+  Reduction,  // removes an axis
+  Scan,       // keeps the axis: prefix along it
+  Dot,        // matrix multiply-accumulate
+  Debug,      // device_print, device_assert
+  Control,    // for, if, while, yield, return
+};
+
+/// An op's family, known at compile time (the header's language table is
+/// checked against it).
+constexpr OpFamily familyOf(OpKind k) {
+  switch (k) {
+#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs, Family, Surface) \
+  case OpKind::Kind:                                                                             \
+    return OpFamily::Family;
+#include "ir/Ops.def"
+  }
+  return OpFamily::Control;
+}
+
+/// Case labels for every op of the families Unary, Binary, Compare and Fma:
+/// one list for the switches that must name every kind (type rules,
+/// interpreter, lowering), checked against the table below.
+#define TT_ARITH_CASES                                                                                         \
+  case OpKind::Neg: case OpKind::Not: case OpKind::Abs: case OpKind::Exp: case OpKind::Exp2: case OpKind::Log: \
+  case OpKind::Log2: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Sin: case OpKind::Cos:               \
+  case OpKind::Tanh: case OpKind::Sigmoid: case OpKind::Add: case OpKind::Sub: case OpKind::Mul:              \
+  case OpKind::Div: case OpKind::Rem: case OpKind::Minimum: case OpKind::Maximum: case OpKind::And:           \
+  case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr: case OpKind::Eq: case OpKind::Ne:    \
+  case OpKind::Lt: case OpKind::Le: case OpKind::Gt: case OpKind::Ge: case OpKind::Fma
+
+inline constexpr int kNumOpKinds = 0
+#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs, Family, Surface) +1
+#include "ir/Ops.def"
+    ;
+
+namespace detail {
+constexpr bool arithCasesComplete() {
+  for (int i = 0; i < kNumOpKinds; ++i) {
+    auto k = static_cast<OpKind>(i);
+    bool listed = false;
+    switch (k) {
+    TT_ARITH_CASES:
+      listed = true;
+      break;
+    default: break;
+    }
+    OpFamily f = familyOf(k);
+    if (listed != (f == OpFamily::Unary || f == OpFamily::Binary || f == OpFamily::Compare || f == OpFamily::Fma))
+      return false;
+  }
+  return true;
+}
+} // namespace detail
+static_assert(detail::arithCasesComplete(), "TT_ARITH_CASES must list exactly the Unary, Binary, Compare and Fma ops of Ops.def");
+
+/// How the language writes an op ("exp", "+"; "" if no call is this op alone).
+constexpr std::string_view surfaceOf(OpKind k) {
+  switch (k) {
+#define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs, Family, Surface) \
+  case OpKind::Kind:                                                                             \
+    return Surface;
+#include "ir/Ops.def"
+  }
+  return "";
+}
 
 /// Properties of an op kind, used generically by every consumer of the table.
 enum OpTrait : unsigned {
@@ -86,6 +166,8 @@ struct OpInfo {
   int numRegions;
   unsigned traits;
   std::vector<std::string_view> attrs;  // required attribute names
+  OpFamily family;
+  std::string_view surface;             // how the language writes it, or ""
 
   bool has(OpTrait t) const { return (traits & t) != 0; }
 };
@@ -95,6 +177,8 @@ const OpInfo &opInfo(OpKind k);
 const OpInfo *lookupOp(std::string_view name);
 /// Every op kind, in table order.
 const std::vector<OpInfo> &allOps();
+/// The op of `family` the language writes `surface` ("exp", "+"), if any.
+const OpInfo *surfaceOp(std::string_view surface, OpFamily family);
 
 class Op;
 class Block;

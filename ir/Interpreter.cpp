@@ -216,10 +216,11 @@ private:
   //===-- Ops -------------------------------------------------------===//
 
   void exec(const Op &op) {
-    const OpInfo &info = op.info();
-    if (info.has(Elementwise)) return execElementwise(op);
     const Type *rt = op.results.empty() ? nullptr : &op.result()->type;
     switch (op.kind) {
+    TT_ARITH_CASES:
+    case OpKind::Select: case OpKind::Cast: case OpKind::AddPtr:
+      return execElementwise(op);
     case OpKind::ProgramId: return set(op.result(), {intElem(pid_[op.intAttr("axis")])});
     case OpKind::NumPrograms: {
       int64_t dims[3] = {grid_.x, grid_.y, grid_.z};
@@ -261,9 +262,11 @@ private:
       return;
     }
     case OpKind::While: return execWhile(op);
-    default: break;
+    case OpKind::Yield:
+    case OpKind::Return: break;  // the block that holds them reads them (runBlock)
     }
-    assert(false && "op kind without interpreter semantics");
+    throw InternalError("the interpreter reached '" + std::string(op.name()) + "', which its block ends with",
+                        op.loc);
   }
 
   void execElementwise(const Op &op) {

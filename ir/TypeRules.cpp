@@ -1,5 +1,7 @@
 #include "ir/TypeRules.h"
 
+#include "ir/Diagnostic.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdint>
@@ -257,10 +259,10 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
   case OpKind::While: return {ops, {}};
   case OpKind::Yield:
   case OpKind::Return: return none();
-  default: break;
+  TT_ARITH_CASES:
+    return elementwise(info, ops);
   }
-  if (info.has(Elementwise)) return elementwise(info, ops);
-  return fail("no typing rule for " + q(info.name));
+  throw InternalError("no typing rule for " + q(info.name));
 }
 
 } // namespace

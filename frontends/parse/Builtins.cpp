@@ -46,25 +46,10 @@ ir::Type Walker::elemOf(QualType t, SourceLocation at) {
 }
 
 std::optional<ir::OpKind> Walker::binaryKind(OverloadedOperatorKind op) {
-  switch (op) {
-  case OO_Plus: case OO_PlusEqual: return ir::OpKind::Add;
-  case OO_Minus: case OO_MinusEqual: return ir::OpKind::Sub;
-  case OO_Star: case OO_StarEqual: return ir::OpKind::Mul;
-  case OO_Slash: case OO_SlashEqual: return ir::OpKind::Div;
-  case OO_Percent: return ir::OpKind::Rem;
-  case OO_Amp: return ir::OpKind::And;
-  case OO_Pipe: return ir::OpKind::Or;
-  case OO_Caret: return ir::OpKind::Xor;
-  case OO_LessLess: return ir::OpKind::Shl;
-  case OO_GreaterGreater: return ir::OpKind::Shr;
-  case OO_EqualEqual: return ir::OpKind::Eq;
-  case OO_ExclaimEqual: return ir::OpKind::Ne;
-  case OO_Less: return ir::OpKind::Lt;
-  case OO_LessEqual: return ir::OpKind::Le;
-  case OO_Greater: return ir::OpKind::Gt;
-  case OO_GreaterEqual: return ir::OpKind::Ge;
-  default: return std::nullopt;
-  }
+  std::string s = spelling(op);  // `+=` as `+`
+  for (ir::OpFamily family : {ir::OpFamily::Binary, ir::OpFamily::Compare})
+    if (const ir::OpInfo *info = ir::surfaceOp(s, family)) return info->kind;
+  return std::nullopt;
 }
 
 std::string Walker::spelling(OverloadedOperatorKind op) {
@@ -89,7 +74,7 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
     *slot = eval(args[1]);
     return *slot;
   }
-  bool compound = op == OO_PlusEqual || op == OO_MinusEqual || op == OO_StarEqual || op == OO_SlashEqual;
+  bool compound = spelling(op) != getOperatorSpelling(op);  // `+=`: the operation, then the assignment
   const CXXRecordDecl *owner = dyn_cast<CXXRecordDecl>(fn->getLexicalDeclContext());  // friends live in the class lexically
   bool pointerArith = owner && nameOf(owner) == "PtrArith";
   if (args.size() == 2) {
@@ -107,8 +92,8 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
     return Val::dev(r);
   }
   ir::Value *a = device(args.at(0), "an operator");
-  if (op == OO_Minus) return Val::dev(rec_.unary(ir::OpKind::Neg, a, l, "-"));
-  if (op == OO_Tilde || op == OO_Exclaim) return Val::dev(rec_.unary(ir::OpKind::Not, a, l, spelling(op)));
+  if (const ir::OpInfo *unary = ir::surfaceOp(spelling(op), ir::OpFamily::Unary))  // -x, ~x
+    return Val::dev(rec_.unary(unary->kind, a, l, spelling(op)));
   fail(at, "operator '" + spelling(op) + "' is not part of the language");
 }
 
@@ -150,24 +135,19 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     std::vector<int64_t> perm = a.size() > 1 ? hostInts(arg(1), "the permutation") : std::vector<int64_t>{1, 0};
     return Val::dev(rec_.trans(x, perm, l));
   }
-  static const std::pair<const char *, ir::OpKind> unaries[] = {
-      {"abs", ir::OpKind::Abs},   {"exp", ir::OpKind::Exp},     {"exp2", ir::OpKind::Exp2}, {"log", ir::OpKind::Log},
-      {"log2", ir::OpKind::Log2}, {"sqrt", ir::OpKind::Sqrt},   {"rsqrt", ir::OpKind::Rsqrt}, {"sin", ir::OpKind::Sin},
-      {"cos", ir::OpKind::Cos},   {"tanh", ir::OpKind::Tanh},   {"sigmoid", ir::OpKind::Sigmoid}};
-  for (auto &[n, k] : unaries)
-    if (name == n) return Val::dev(rec_.unary(k, device(arg(0), n), l, n));
-  static const std::pair<const char *, ir::OpKind> reductions[] = {
-      {"sum", ir::OpKind::Sum}, {"max", ir::OpKind::Max}, {"min", ir::OpKind::Min},
-      {"argmax", ir::OpKind::Argmax}, {"argmin", ir::OpKind::Argmin}, {"cumsum", ir::OpKind::Cumsum}};
-  for (auto &[n, k] : reductions)
-    if (name == n) {
-      ir::Value *x = device(arg(0), n);
-      return Val::dev(rec_.reduce(k, x, static_cast<int>(hostInt(arg(1), "the axis")), l));
-    }
-  if (name == "minimum" || name == "maximum") {
+  // The elementwise functions and reductions, by their spelling in ir/Ops.def.
+  if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Unary))
+    return Val::dev(rec_.unary(op->kind, device(arg(0), name.c_str()), l, name));
+  const ir::OpInfo *reduction = ir::surfaceOp(name, ir::OpFamily::Reduction);
+  if (!reduction) reduction = ir::surfaceOp(name, ir::OpFamily::Scan);
+  if (reduction) {
+    ir::Value *x = device(arg(0), name.c_str());
+    return Val::dev(rec_.reduce(reduction->kind, x, static_cast<int>(hostInt(arg(1), "the axis")), l));
+  }
+  if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Binary)) {  // minimum, maximum
     ir::Type elem = resultElem();
     ir::Value *x = deviceOr(arg(0), elem), *y = deviceOr(arg(1), elem);
-    return Val::dev(rec_.binary(name == "minimum" ? ir::OpKind::Minimum : ir::OpKind::Maximum, x, y, l, name));
+    return Val::dev(rec_.binary(op->kind, x, y, l, name));
   }
   if (name == "where") {
     ir::Type elem = resultElem();

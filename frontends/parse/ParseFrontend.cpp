@@ -2,6 +2,7 @@
 
 #include "support/Cache.h"
 #include "support/Files.h"
+#include "frontends/common/LanguageFiles.h"
 #include "frontends/parse/Walker.h"
 
 #include <clang/AST/ASTContext.h>
@@ -119,9 +120,10 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   fs::path header = fs::path(TWINTILE_SOURCE_DIR) / "include" / "twintile.h";
   std::optional<std::string> text = tt::support::readFile(header);
   if (!text) return result;
-  // Key: the header's text, the arguments and Clang's version.
+  // Key: the language's files, the arguments and Clang's version.
   tt::support::ContentHash keyHash;
-  keyHash.add(*text);
+  for (const char *f : kLanguageFiles)
+    keyHash.add(tt::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
   for (const std::string &a : args) keyHash.add(a);
   keyHash.add(CLANG_VERSION_STRING);
   std::string key = keyHash.hex();

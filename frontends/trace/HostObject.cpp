@@ -2,6 +2,7 @@
 #include "frontends/trace/HostObject.h"
 
 #include "frontends/common/KernelSource.h"
+#include "frontends/common/LanguageFiles.h"
 
 #include "frontends/trace/SourceTracer.h"
 #include "support/Cache.h"
@@ -148,8 +149,8 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   keyHash.add(compiler);
   for (const std::string &f : flags) keyHash.add(f);
   // The headers the entry compiles against: a changed tracer is a new key.
-  for (const char *h : {"include/twintile.h", "frontends/trace/Entry.h"})
-    keyHash.add(readFile(root / h).value_or(h));
+  for (const char *h : kLanguageFiles) keyHash.add(readFile(root / h).value_or(h));
+  keyHash.add(readFile(root / "frontends/trace/Entry.h").value_or("Entry.h"));
   std::string key = keyHash.hex();
 
   std::error_code ec;

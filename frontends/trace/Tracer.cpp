@@ -94,64 +94,36 @@ ir::Type typeOf(tt::detail::TypeCode t) {
   return t.kind == tt::detail::Kind::Ptr ? ir::Type::ptr(kindOf(t.pointee)) : ir::Type::scalar(kindOf(t.kind));
 }
 
-ir::OpKind kindOf(tt::detail::Op op) {
-  using tt::detail::Op;
-  switch (op) {
-  case Op::Add: return ir::OpKind::Add;
-  case Op::Sub: return ir::OpKind::Sub;
-  case Op::Mul: return ir::OpKind::Mul;
-  case Op::Div: return ir::OpKind::Div;
-  case Op::Rem: return ir::OpKind::Rem;
-  case Op::And: return ir::OpKind::And;
-  case Op::Or: return ir::OpKind::Or;
-  case Op::Xor: return ir::OpKind::Xor;
-  case Op::Shl: return ir::OpKind::Shl;
-  case Op::Shr: return ir::OpKind::Shr;
-  case Op::Minimum: return ir::OpKind::Minimum;
-  case Op::Maximum: return ir::OpKind::Maximum;
-  case Op::Eq: return ir::OpKind::Eq;
-  case Op::Ne: return ir::OpKind::Ne;
-  case Op::Lt: return ir::OpKind::Lt;
-  case Op::Le: return ir::OpKind::Le;
-  case Op::Gt: return ir::OpKind::Gt;
-  case Op::Ge: return ir::OpKind::Ge;
-  case Op::Neg: return ir::OpKind::Neg;
-  case Op::Not: return ir::OpKind::Not;
-  case Op::Abs: return ir::OpKind::Abs;
-  case Op::Exp: return ir::OpKind::Exp;
-  case Op::Exp2: return ir::OpKind::Exp2;
-  case Op::Log: return ir::OpKind::Log;
-  case Op::Log2: return ir::OpKind::Log2;
-  case Op::Sqrt: return ir::OpKind::Sqrt;
-  case Op::Rsqrt: return ir::OpKind::Rsqrt;
-  case Op::Sin: return ir::OpKind::Sin;
-  case Op::Cos: return ir::OpKind::Cos;
-  case Op::Tanh: return ir::OpKind::Tanh;
-  case Op::Sigmoid: return ir::OpKind::Sigmoid;
-  case Op::Sum: return ir::OpKind::Sum;
-  case Op::Max: return ir::OpKind::Max;
-  case Op::Min: return ir::OpKind::Min;
-  case Op::Argmax: return ir::OpKind::Argmax;
-  case Op::Argmin: return ir::OpKind::Argmin;
-  case Op::Cumsum: return ir::OpKind::Cumsum;
-  }
-  assert(false && "unknown language op");
-  return ir::OpKind::Add;
-}
+/// The IR kind of each entry of the language's table, in the enum's order.
+constexpr ir::OpKind kIrKinds[] = {
+#define TT_LANG_OP(Kind) ir::OpKind::Kind,
+#define TT_LANG_UNARY(Kind, name, Accepts) ir::OpKind::Kind,
+#define TT_LANG_REDUCE(Kind, name, Result) ir::OpKind::Kind,
+#include "twintile/ops.def"
+};
+
+// The language's table agrees with the IR's: each entry's family, and the
+// name of each function the header generates from it.
+#define TT_LANG_OP(Kind)                                                                   \
+  static_assert(ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Binary ||                 \
+                    ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Compare ||            \
+                    ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Unary,                \
+                "twintile/ops.def: " #Kind " is not an elementwise op in ir/Ops.def");
+#define TT_LANG_UNARY(Kind, name, Accepts)                                                 \
+  static_assert(ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Unary &&                  \
+                    ir::surfaceOf(ir::OpKind::Kind) == #name,                             \
+                "twintile/ops.def: " #Kind " is not the unary op '" #name "' of ir/Ops.def");
+#define TT_LANG_REDUCE(Kind, name, Result)                                                 \
+  static_assert((ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Reduction ||             \
+                 ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Scan) &&                 \
+                    ir::surfaceOf(ir::OpKind::Kind) == #name,                             \
+                "twintile/ops.def: " #Kind " is not the reduction '" #name "' of ir/Ops.def");
+#include "twintile/ops.def"
+
+ir::OpKind kindOf(tt::detail::Op op) { return kIrKinds[static_cast<size_t>(op)]; }
 
 /// How the user wrote `op`, for messages ("+", "minimum").
-std::string spelling(tt::detail::Op op) {
-  using tt::detail::Op;
-  switch (op) {
-  case Op::Add: return "+"; case Op::Sub: return "-"; case Op::Mul: return "*";
-  case Op::Div: return "/"; case Op::Rem: return "%"; case Op::And: return "&";
-  case Op::Or: return "|"; case Op::Xor: return "^"; case Op::Shl: return "<<";
-  case Op::Shr: return ">>"; case Op::Eq: return "=="; case Op::Ne: return "!=";
-  case Op::Lt: return "<"; case Op::Le: return "<="; case Op::Gt: return ">";
-  case Op::Ge: return ">="; case Op::Minimum: return "minimum"; case Op::Maximum: return "maximum";
-  default: return std::string(ir::opInfo(kindOf(op)).name);
-  }
-}
+std::string spelling(tt::detail::Op op) { return std::string(ir::surfaceOf(kindOf(op))); }
 
 } // namespace
 

@@ -36,6 +36,8 @@ std::string libdeviceName(OpKind k, bool f64) {
   case OpKind::Sin: base = "sin"; break;
   case OpKind::Cos: base = "cos"; break;
   case OpKind::Tanh: base = "tanh"; break;
+  case OpKind::Erf: base = "erf"; break;
+  case OpKind::Pow: base = "pow"; break;
   default: assert(false && "not a libdevice function"); return {};
   }
   return std::string("__nv_") + base + (f64 ? "" : "f");
@@ -51,13 +53,15 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
     return b.CreateFDiv(llvm::ConstantFP::get(t, 1.0), b.CreateFAdd(llvm::ConstantFP::get(t, 1.0), e));
   }
   if (k == OpKind::Sqrt) return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);  // IEEE sqrt.rn
+  if (k == OpKind::Floor) return b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);  // cvt.rmi, exact
+  if (k == OpKind::Ceil) return b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);    // cvt.rpi, exact
   if (libdevice) {
     llvm::FunctionCallee fn = mod.getOrInsertFunction(libdeviceName(k, f64), t, t);
     return b.CreateCall(fn, {x});
   }
-  if (f64)
-    fail(op, "'" + std::string(opInfo(k).name) +
-                 "' on f64 needs libdevice, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
+  if (f64 || k == OpKind::Erf)  // no approximation of erf on the GPU to fall back on
+    fail(op, "'" + std::string(opInfo(k).name) + "'" + (f64 ? " on f64" : "") +
+                 " needs libdevice, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
   note("libdevice not found: exp, log, sin, cos, tanh use the GPU's fast approximations");
   auto approx = [&](llvm::Intrinsic::ID id, llvm::Value *v) { return b.CreateIntrinsic(id, {}, {v}); };
   const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
@@ -95,6 +99,12 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     case OpKind::Mul: return b.CreateFMul(x, y);
     case OpKind::Div: return b.CreateFDiv(x, y);
     case OpKind::Rem: return fmod(x, y, elem);
+    case OpKind::Pow: {
+      if (!libdevice)
+        fail(*current_, "'pow' needs libdevice's powf, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
+      llvm::Type *t = x->getType();
+      return b.CreateCall(mod.getOrInsertFunction(libdeviceName(OpKind::Pow, elem == ScalarKind::F64), t, t, t), {x, y});
+    }
     case OpKind::Minimum: case OpKind::Min: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
     case OpKind::Maximum: case OpKind::Max: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
     default: break;
@@ -121,6 +131,12 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     return b.CreateBinaryIntrinsic(elem == ScalarKind::I1 ? llvm::Intrinsic::umin : llvm::Intrinsic::smin, x, y);
   case OpKind::Maximum: case OpKind::Max:
     return b.CreateBinaryIntrinsic(elem == ScalarKind::I1 ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, x, y);
+  case OpKind::Umulhi: {  // mul.hi.u<width>
+    unsigned width = t->getIntegerBitWidth();
+    llvm::Type *wide = b.getIntNTy(2 * width);
+    llvm::Value *p = b.CreateMul(b.CreateZExt(x, wide), b.CreateZExt(y, wide));
+    return b.CreateTrunc(b.CreateLShr(p, llvm::ConstantInt::get(wide, width)), t);
+  }
   case OpKind::And: return b.CreateAnd(x, y);
   case OpKind::Or: return b.CreateOr(x, y);
   case OpKind::Xor: return b.CreateXor(x, y);

@@ -542,6 +542,20 @@ template <class A, class B, class R = detail::CommonT<A, B>>
 R maximum(const A &a, const B &b, detail::Loc l = TT_HERE_) {
   return detail::make<R>(detail::binary(detail::Op::Maximum, detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
 }
+/// pow(a, b): a raised to b, for floats (C's pow, NaN for a negative a and a
+/// b that is not an integer).
+template <class A, class B, class R = detail::CommonT<A, B>>
+  requires detail::FloatDevice<R>
+R pow(const A &a, const B &b, detail::Loc l = TT_HERE_) {
+  return detail::make<R>(detail::binary(detail::Op::Pow, detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
+}
+/// umulhi(a, b): the high half of the product of a and b's bits read as
+/// unsigned integers (CUDA's __umulhi, Triton's umulhi).
+template <class A, class B, class R = detail::CommonT<A, B>>
+  requires detail::IntDevice<R>
+R umulhi(const A &a, const B &b, detail::Loc l = TT_HERE_) {
+  return detail::make<R>(detail::binary(detail::Op::Umulhi, detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
+}
 /// where(cond, a, b): a where cond holds, else b.
 template <class C, class A, class B, class R = detail::CommonT<A, B>>
   requires detail::same<typename detail::Traits<C>::Element, i1>

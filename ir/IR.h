@@ -13,13 +13,17 @@
 // * Integers are signed and wrap on overflow. div and rem truncate toward zero
 //   (C++ semantics); dividing by zero is an error. shl/shr by an amount
 //   outside [0, width) gives 0 (shl) or the sign fill (shr, arithmetic).
+//   umulhi is the high half of the product of its operands' bits read as
+//   unsigned (CUDA's __umulhi; i1: always 0).
 // * Floats are IEEE. f16 and bf16 arithmetic is rounded to the element type
 //   after every op (round to nearest even), as a GPU computing in f32 and
 //   converting back does. Reductions and dot of f16/bf16 accumulate in f32.
 //   minimum/maximum and the max/min reductions ignore a NaN operand (IEEE
 //   minNum/maxNum). Comparisons are ordered except ne, which is true on NaN.
-//   Transcendentals (exp, log, sin, ...) are approximate on the GPU; the
-//   interpreter computes them in double and rounds once.
+//   Transcendentals (exp, log, sin, erf, pow, ...) are approximate on the
+//   GPU; the interpreter computes them in double and rounds once. pow is C's
+//   (NaN for a negative base and an exponent that is not an integer). floor
+//   and ceil are exact.
 // * cast: int to int truncates or sign-extends (i1 zero-extends); float to int
 //   truncates toward zero and saturates, NaN gives 0; anything to i1 is
 //   "!= 0"; other conversions round to nearest even.
@@ -101,7 +105,8 @@ constexpr OpFamily familyOf(OpKind k) {
 #define TT_ARITH_CASES                                                                                         \
   case OpKind::Neg: case OpKind::Not: case OpKind::Abs: case OpKind::Exp: case OpKind::Exp2: case OpKind::Log: \
   case OpKind::Log2: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Sin: case OpKind::Cos:               \
-  case OpKind::Tanh: case OpKind::Sigmoid: case OpKind::Add: case OpKind::Sub: case OpKind::Mul:              \
+  case OpKind::Tanh: case OpKind::Sigmoid: case OpKind::Floor: case OpKind::Ceil: case OpKind::Erf:           \
+  case OpKind::Pow: case OpKind::Umulhi: case OpKind::Add: case OpKind::Sub: case OpKind::Mul:                \
   case OpKind::Div: case OpKind::Rem: case OpKind::Minimum: case OpKind::Maximum: case OpKind::And:           \
   case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr: case OpKind::Eq: case OpKind::Ne:    \
   case OpKind::Lt: case OpKind::Le: case OpKind::Gt: case OpKind::Ge: case OpKind::Fma

@@ -51,6 +51,9 @@ Elem evalUnary(OpKind op, ScalarKind k, Elem a) {
     case OpKind::Cos: r = std::cos(x); break;
     case OpKind::Tanh: r = std::tanh(x); break;
     case OpKind::Sigmoid: r = 1.0 / (1.0 + std::exp(-x)); break;
+    case OpKind::Floor: r = std::floor(x); break;
+    case OpKind::Ceil: r = std::ceil(x); break;
+    case OpKind::Erf: r = std::erf(x); break;
     default: assert(false && "not a float unary op");
     }
     return floatElem(roundToFloat(r, k));
@@ -75,6 +78,7 @@ std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b) {
     case OpKind::Rem: r = std::fmod(x, y); break;
     case OpKind::Minimum: r = std::fmin(x, y); break;  // NaN operands are ignored
     case OpKind::Maximum: r = std::fmax(x, y); break;
+    case OpKind::Pow: r = std::pow(x, y); break;
     default: assert(false && "not a float binary op");
     }
     return floatElem(roundToFloat(r, k));
@@ -102,6 +106,11 @@ std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b) {
   case OpKind::Shr:
     if (y < 0 || y >= width) return intElem(x < 0 ? wrapInt(-1, k) : 0);
     return intElem(x >> y);
+  case OpKind::Umulhi: {  // the high half of the product of the bits as unsigned numbers
+    uint64_t m = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+    unsigned __int128 p = static_cast<unsigned __int128>(u(x) & m) * (u(y) & m);
+    return intElem(wrapInt(s(static_cast<uint64_t>(p >> width)), k));
+  }
   default: assert(false && "not an integer binary op");
   }
   return a;

@@ -196,14 +196,15 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
   case OpKind::Neg: case OpKind::Abs: case OpKind::Exp: case OpKind::Exp2:
   case OpKind::Log: case OpKind::Log2: case OpKind::Sqrt: case OpKind::Rsqrt:
   case OpKind::Sin: case OpKind::Cos: case OpKind::Tanh: case OpKind::Sigmoid:
+  case OpKind::Floor: case OpKind::Ceil: case OpKind::Erf:
     k.storeFloats(out, k.at().unary(kind, k.floats(x)));
     break;
 
   case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div:
-  case OpKind::Rem: case OpKind::Minimum: case OpKind::Maximum:
+  case OpKind::Rem: case OpKind::Minimum: case OpKind::Maximum: case OpKind::Pow:
     k.storeFloats(out, k.at().binary(kind, k.floats(x), k.floats(out)));
     break;
-  case OpKind::And: case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr: {
+  case OpKind::And: case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr: case OpKind::Umulhi: {
     Value *a = k.offsets();
     Value *b = k.at().splat(n, {128});
     k.storeFloats(out, k.at().cast(k.at().binary(kind, a, b), ScalarKind::F32));

@@ -30,6 +30,10 @@ std::pair<std::string, llvm::Value *> printable(Lowerer &L, llvm::Value *v, Scal
 } // namespace
 
 void Lowerer::lowerDebug(const Op &op) {
+  if (op.kind == OpKind::Barrier) {
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});  // bar.sync 0
+    return;
+  }
   llvm::Value *ctaid[3] = {b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, {}),
                            b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y, {}, {}),
                            b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z, {}, {})};

@@ -400,7 +400,7 @@ void Lowerer::lowerOp(const Op &op) {
   case OpKind::Cumsum: return set(op.result(), lowerCumsum(op));
   case OpKind::Reshape: return set(op.result(), lowerReshape(op));
   case OpKind::Dot: return set(op.result(), lowerDot(op));
-  case OpKind::Print: case OpKind::Assert: return lowerDebug(op);
+  case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(op);
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
   case OpKind::Trans:
   TT_ARITH_CASES:

@@ -191,6 +191,7 @@ enum class Op : unsigned char {
 #define TT_LANG_OP(Kind) Kind,
 #define TT_LANG_UNARY(Kind, name, Accepts) Kind,
 #define TT_LANG_REDUCE(Kind, name, Result) Kind,
+#define TT_LANG_SCAN(Kind, name) Kind,
 #include "twintile/ops.def"
 };
 
@@ -201,7 +202,10 @@ Node *constantFloat(double v, TypeCode t, Loc loc);
 Node *refuseFloatToInt(TypeCode t, Loc loc);
 Node *binary(Op op, Node *a, Node *b, Loc loc);
 Node *unary(Op op, Node *a, Loc loc);
-Node *reduce(Op op, Node *a, int axis, Loc loc);
+/// A reduction along `axis` (keepDims: the axis stays, of size 1), or over
+/// every axis when `axis` is kAllAxes (a scalar).
+Node *reduce(Op op, Node *a, int axis, bool keepDims, Loc loc);
+inline constexpr int kAllAxes = -1000;
 Node *addptr(Node *p, Node *offset, Loc loc);
 Node *select(Node *c, Node *a, Node *b, Loc loc);
 Node *fma(Node *a, Node *b, Node *c, Loc loc);
@@ -220,6 +224,7 @@ Node *atomicAdd(Node *ptr, Node *value, Node *mask, Loc loc);
 Node *dot(Node *a, Node *b, Node *acc, Loc loc);
 void print(const char *prefix, Node *const *values, int n, Loc loc);
 void assertTrue(Node *cond, const char *msg, Loc loc);
+void barrier(Loc loc);
 /// A device condition reached C++ control flow: the tracer stops here.
 [[noreturn]] void nativeControlFlow(Node *cond);
 /// `n`, which must have been assigned (a mask, an `other`, a value to store).
@@ -532,6 +537,7 @@ template <class E, int N> Tile<E> trans(const Tile<E> &x, const int (&perm)[N], 
     return detail::make<V>(detail::unary(detail::Op::Kind, x.node(), l));     \
   }
 #define TT_LANG_REDUCE(Kind, name, Result)
+#define TT_LANG_SCAN(Kind, name)
 #include "twintile/ops.def"
 
 template <class A, class B, class R = detail::CommonT<A, B>>
@@ -630,13 +636,25 @@ R where(bool, const A &, const B &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_
 
 //===-- Reductions, scans, dot ---------------------------------------------===//
 
-/// Reductions remove `axis`: a 1-D tile reduces to a 0-d tile (a scalar);
-/// cumsum keeps it. argmax and argmin give i32 indices.
+/// Reductions remove `axis` (a 1-D tile reduces to a 0-d tile, a scalar),
+/// keep it with size 1 when `keep_dims` is true, or reduce every axis when
+/// none is given. argmax and argmin give i32 indices (over every axis: into
+/// the tile read in row-major order). Scans (cumsum) keep the axis.
 #define TT_LANG_OP(Kind)
 #define TT_LANG_UNARY(Kind, name, Accepts)
-#define TT_LANG_REDUCE(Kind, name, Result)                                                     \
-  template <class E> Tile<Result> name(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) { \
-    return detail::make<Tile<Result>>(detail::reduce(detail::Op::Kind, x.node(), axis, l));      \
+#define TT_LANG_REDUCE(Kind, name, Result)                                                                         \
+  template <class E> Tile<Result> name(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {                     \
+    return detail::make<Tile<Result>>(detail::reduce(detail::Op::Kind, x.node(), axis, false, l));                 \
+  }                                                                                                                \
+  template <class E> Tile<Result> name(const Tile<E> &x, int axis, bool keep_dims, detail::Loc l = TT_HERE_) {     \
+    return detail::make<Tile<Result>>(detail::reduce(detail::Op::Kind, x.node(), axis, keep_dims, l));             \
+  }                                                                                                                \
+  template <class E> Tile<Result> name(const Tile<E> &x, detail::Loc l = TT_HERE_) {                               \
+    return detail::make<Tile<Result>>(detail::reduce(detail::Op::Kind, x.node(), detail::kAllAxes, false, l));     \
+  }
+#define TT_LANG_SCAN(Kind, name)                                                                 \
+  template <class E> Tile<E> name(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {        \
+    return detail::make<Tile<E>>(detail::reduce(detail::Op::Kind, x.node(), axis, false, l));     \
   }
 #include "twintile/ops.def"
 
@@ -664,6 +682,8 @@ template <detail::Device... Vs> void device_print(detail::Prefix prefix, const V
 template <class C> void device_assert(const C &cond, const char *msg, detail::Loc l = TT_HERE_) {
   detail::assertTrue(cond.node(), msg, l);
 }
+/// Every thread of the program waits here for the others (bar.sync).
+inline void debug_barrier(detail::Loc l = TT_HERE_) { detail::barrier(l); }
 
 //===-- Combinators: device control flow ----------------------------------===//
 

@@ -93,6 +93,8 @@ void Builder::assertTrue(Value *cond, std::string msg) {
   create(OpKind::Assert, {cond}, {{"msg", Attr::string(std::move(msg))}});
 }
 
+void Builder::barrier() { create(OpKind::Barrier, {}); }
+
 Op *Builder::forOp(Value *lo, Value *hi, Value *step, std::vector<Value *> inits) {
   std::vector<Value *> ops{lo, hi, step};
   ops.insert(ops.end(), inits.begin(), inits.end());

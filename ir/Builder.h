@@ -67,6 +67,7 @@ public:
   Value *dot(Value *a, Value *b, Value *acc) { return value(OpKind::Dot, {a, b, acc}); }
   void print(std::string prefix, std::vector<Value *> vals);
   void assertTrue(Value *cond, std::string msg);
+  void barrier();
 
   // Control flow. Each returns the op; fill its regions with a nested builder
   // and terminate them with yield().

@@ -38,6 +38,9 @@
 //   restrict; the backend relies on it to order accesses without barriers.
 // * Reductions remove their axis (a 1-D tile reduces to a scalar); argmax and
 //   argmin give i32 indices, the first on ties. cumsum is inclusive.
+// * debug_barrier waits until every thread of the program has reached it
+//   (bar.sync): no op moves across it. The interpreter runs a program's ops
+//   in order, so it is a no-op there.
 // * dot(a[M,K], b[K,N], acc[M,N]) = acc + a @ b.
 // * for %lo, %hi, %step, inits... runs its body with iv = lo, lo+step, ...
 //   while iv < hi (step > 0); the body yields the next carried values; the

@@ -254,6 +254,7 @@ private:
         if (!c[i].i) stop(op, "device_assert failed: " + op.attr("msg").s + " (element " + std::to_string(i) + ")");
       return;
     }
+    case OpKind::Barrier: return;  // a program's ops run in order here
     case OpKind::For: return execFor(op);
     case OpKind::If: {
       const Block &b = op.region(val(op.operand(0))[0].i ? 0 : 1);

@@ -432,7 +432,9 @@ private:
       }
     }
     skipWs();
-    if (peek() == '%') {
+    // Operands start on the op's line: an op without any (debug_barrier,
+    // device_print of nothing) is not followed by the next op's result.
+    if (peek() == '%' && line_ == namePos.line) {
       do op->operands.push_back(use());
       while (consume(','));
     }

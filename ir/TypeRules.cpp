@@ -240,7 +240,8 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
                   "i8 into i32)");
     return ok(c);
   }
-  case OpKind::Print: return none();
+  case OpKind::Print:
+  case OpKind::Barrier: return none();
   case OpKind::Assert:
     if (ops[0].elem != ScalarKind::I1)
       return fail("'device_assert' condition must be i1, got " + t(ops[0]));

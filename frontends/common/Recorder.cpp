@@ -123,10 +123,19 @@ ir::Value *Recorder::unary(ir::OpKind k, ir::Value *a, const ir::Location &loc, 
   return at(loc, [&](ir::Builder &b) { return b.unary(k, x); });
 }
 
-ir::Value *Recorder::reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Location &loc) {
+ir::Value *Recorder::reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Location &loc, bool keepDims) {
   ir::Value *x = use(a, loc, ir::opInfo(k).name);
+  if (axis == kAllAxes) {
+    return at(loc, [&](ir::Builder &b) {
+      ir::Value *flat = x->type.rank() > 1 ? b.reshape(x, {x->type.numElements()}) : x;
+      return b.reduce(k, flat, 0);
+    });
+  }
   if (axis < 0) axis += static_cast<int>(x->type.rank());  // Python-style negative axes
-  return at(loc, [&](ir::Builder &b) { return b.reduce(k, x, axis); });
+  return at(loc, [&](ir::Builder &b) {
+    ir::Value *r = b.reduce(k, x, axis);
+    return keepDims && ir::familyOf(k) == ir::OpFamily::Reduction ? b.expandDims(r, axis) : r;
+  });
 }
 
 ir::Value *Recorder::addptr(ir::Value *p, ir::Value *offset, const ir::Location &loc) {
@@ -239,6 +248,13 @@ void Recorder::assertTrue(ir::Value *cond, const std::string &msg, const ir::Loc
   ir::Value *c = use(cond, loc, "device_assert");
   at(loc, [&](ir::Builder &b) {
     b.assertTrue(c, msg);
+    return 0;
+  });
+}
+
+void Recorder::barrier(const ir::Location &loc) {
+  at(loc, [&](ir::Builder &b) {
+    b.barrier();
     return 0;
   });
 }

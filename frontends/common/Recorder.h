@@ -53,7 +53,11 @@ public:
   ir::Value *constFloat(const ir::Type &t, double v, const ir::Location &loc);
   ir::Value *binary(ir::OpKind k, ir::Value *a, ir::Value *b, const ir::Location &loc, std::string_view what);
   ir::Value *unary(ir::OpKind k, ir::Value *a, const ir::Location &loc, std::string_view what);
-  ir::Value *reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Location &loc);
+  /// A reduction along `axis` (keepDims: the axis stays, of size 1), or
+  /// over every axis when `axis` is kAllAxes (a scalar: the tile is read in
+  /// row-major order, so argmax gives a flat index). Scans keep their axis.
+  ir::Value *reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Location &loc, bool keepDims = false);
+  static constexpr int kAllAxes = -1000;
   ir::Value *addptr(ir::Value *p, ir::Value *offset, const ir::Location &loc);
   ir::Value *select(ir::Value *c, ir::Value *a, ir::Value *b, const ir::Location &loc);
   ir::Value *fma(ir::Value *a, ir::Value *b, ir::Value *c, const ir::Location &loc);
@@ -72,6 +76,7 @@ public:
   ir::Value *dot(ir::Value *a, ir::Value *b, ir::Value *acc, const ir::Location &loc);
   void print(const std::string &prefix, const std::vector<ir::Value *> &values, const ir::Location &loc);
   void assertTrue(ir::Value *cond, const std::string &msg, const ir::Location &loc);
+  void barrier(const ir::Location &loc);
 
   // Structured control flow. Each begin* creates the op in the current block
   // and returns it; the caller pushes its regions (pushBlock) to fill them

@@ -140,9 +140,11 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     return Val::dev(rec_.unary(op->kind, device(arg(0), name.c_str()), l, name));
   const ir::OpInfo *reduction = ir::surfaceOp(name, ir::OpFamily::Reduction);
   if (!reduction) reduction = ir::surfaceOp(name, ir::OpFamily::Scan);
-  if (reduction) {
+  if (reduction) {  // name(x), name(x, axis), name(x, axis, keep_dims)
     ir::Value *x = device(arg(0), name.c_str());
-    return Val::dev(rec_.reduce(reduction->kind, x, static_cast<int>(hostInt(arg(1), "the axis")), l));
+    if (a.size() == 1) return Val::dev(rec_.reduce(reduction->kind, x, Recorder::kAllAxes, l));
+    bool keepDims = a.size() > 2 && truthy(eval(arg(2)), arg(2));
+    return Val::dev(rec_.reduce(reduction->kind, x, static_cast<int>(hostInt(arg(1), "the axis")), l, keepDims));
   }
   if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Binary)) {  // minimum, maximum
     ir::Type elem = resultElem();
@@ -185,6 +187,10 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     std::vector<ir::Value *> vals;
     for (size_t i = 1; i < a.size(); ++i) vals.push_back(device(a[i], "device_print"));
     rec_.print(prefix.s, vals, l);
+    return Val();
+  }
+  if (name == "debug_barrier") {
+    rec_.barrier(l);
     return Val();
   }
   if (name == "device_assert") {

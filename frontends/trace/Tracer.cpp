@@ -99,6 +99,7 @@ constexpr ir::OpKind kIrKinds[] = {
 #define TT_LANG_OP(Kind) ir::OpKind::Kind,
 #define TT_LANG_UNARY(Kind, name, Accepts) ir::OpKind::Kind,
 #define TT_LANG_REDUCE(Kind, name, Result) ir::OpKind::Kind,
+#define TT_LANG_SCAN(Kind, name) ir::OpKind::Kind,
 #include "twintile/ops.def"
 };
 
@@ -114,10 +115,13 @@ constexpr ir::OpKind kIrKinds[] = {
                     ir::surfaceOf(ir::OpKind::Kind) == #name,                             \
                 "twintile/ops.def: " #Kind " is not the unary op '" #name "' of ir/Ops.def");
 #define TT_LANG_REDUCE(Kind, name, Result)                                                 \
-  static_assert((ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Reduction ||             \
-                 ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Scan) &&                 \
+  static_assert(ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Reduction &&              \
                     ir::surfaceOf(ir::OpKind::Kind) == #name,                             \
                 "twintile/ops.def: " #Kind " is not the reduction '" #name "' of ir/Ops.def");
+#define TT_LANG_SCAN(Kind, name)                                                           \
+  static_assert(ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Scan &&                   \
+                    ir::surfaceOf(ir::OpKind::Kind) == #name,                             \
+                "twintile/ops.def: " #Kind " is not the scan '" #name "' of ir/Ops.def");
 #include "twintile/ops.def"
 
 ir::OpKind kindOf(tt::detail::Op op) { return kIrKinds[static_cast<size_t>(op)]; }
@@ -386,7 +390,10 @@ Node *unary(Op op, Node *a, Loc loc) {
   return node(recorder().unary(kindOf(op), val(a), toLoc(loc), ir::opInfo(kindOf(op)).name));
 }
 
-Node *reduce(Op op, Node *a, int axis, Loc loc) { return node(recorder().reduce(kindOf(op), val(a), axis, toLoc(loc))); }
+Node *reduce(Op op, Node *a, int axis, bool keepDims, Loc loc) {
+  if (axis == kAllAxes) axis = twintile::Recorder::kAllAxes;
+  return node(recorder().reduce(kindOf(op), val(a), axis, toLoc(loc), keepDims));
+}
 Node *addptr(Node *p, Node *offset, Loc loc) { return node(recorder().addptr(val(p), val(offset), toLoc(loc))); }
 Node *select(Node *c, Node *a, Node *b, Loc loc) { return node(recorder().select(val(c), val(a), val(b), toLoc(loc))); }
 Node *fma(Node *a, Node *b, Node *c, Loc loc) { return node(recorder().fma(val(a), val(b), val(c), toLoc(loc))); }
@@ -424,6 +431,7 @@ void print(const char *prefix, Node *const *values, int n, Loc loc) {
 }
 
 void assertTrue(Node *cond, const char *msg, Loc loc) { recorder().assertTrue(val(cond), msg ? msg : "", toLoc(loc)); }
+void barrier(Loc loc) { recorder().barrier(toLoc(loc)); }
 
 Node *present(Node *n, Loc loc) {
   twintile::Recorder::use(val(n), toLoc(loc), "a mask or `other`");

@@ -276,6 +276,11 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
   case OpKind::Assert:
     k.at().assertTrue(k.at().binary(OpKind::Ge, n, k.at().constInt(kI32, 0)), "n must be >= 0");
     break;
+  case OpKind::Barrier:
+    k.storeFloats(out, k.floats(x));
+    k.at().barrier();
+    k.storeFloats(out, k.at().unary(OpKind::Neg, k.floats(out)));
+    break;
 
   case OpKind::For: return buildFor();
   case OpKind::If:

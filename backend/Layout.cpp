@@ -165,7 +165,7 @@ public:
   void collectPreferences(const Block &b) {
     for (const auto &op : b.ops) {
       for (const auto &r : op->regions) collectPreferences(*r);
-      if (op->kind != OpKind::Load && op->kind != OpKind::Store && op->kind != OpKind::AtomicAdd) continue;
+      if (familyOf(op->kind) != OpFamily::Memory) continue;
       const Type &p = op->operand(0)->type;
       if (p.isScalar() || preferred_.count(p.shape)) continue;
       const AxisInfo &info = axes_.at(op->operand(0));
@@ -264,7 +264,9 @@ private:
       return set(op.result(), layoutOf(op.operand(0))->sliced(static_cast<int>(op.intAttr("axis"))));
     case OpKind::Cumsum: return set(op.result(), *layoutOf(op.operand(0)));
     case OpKind::Dot: return set(op.result(), *layoutOf(op.operand(2)));
-    case OpKind::Load: case OpKind::AtomicAdd:
+    case OpKind::Load: case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
+    case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:
+    case OpKind::AtomicCas:
     case OpKind::Arange: case OpKind::Constant: case OpKind::Splat: case OpKind::Reshape:
       return set(op.result(), preferred(t->shape));
     default: break;

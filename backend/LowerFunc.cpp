@@ -394,7 +394,9 @@ void Lowerer::lowerOp(const Op &op) {
     llvm::Value *v = b.CreateIntrinsic(op.kind == OpKind::ProgramId ? ctaid[axis] : nctaid[axis], {}, {});
     return set(op.result(), {true, {}, {v}});
   }
-  case OpKind::Load: case OpKind::Store: case OpKind::AtomicAdd: return lowerMemory(op);
+  case OpKind::Load: case OpKind::Store: case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
+  case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:
+  case OpKind::AtomicCas: return lowerMemory(op);
   case OpKind::Sum: case OpKind::Max: case OpKind::Min: case OpKind::Argmax: case OpKind::Argmin:
     return set(op.result(), lowerReduce(op));
   case OpKind::Cumsum: return set(op.result(), lowerCumsum(op));

@@ -98,7 +98,7 @@ bool Lowerer::mayConflict(const Access &a, const Access &c) const {
 
 void Lowerer::appendAccesses(const Block &region, std::vector<Access> &out) const {
   walk(region, [&](const Op &op) {
-    if (op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomicAdd) out.push_back(accessOf(op));
+    if (familyOf(op.kind) == OpFamily::Memory) out.push_back(accessOf(op));
   });
 }
 
@@ -112,19 +112,59 @@ void Lowerer::orderMemory(const Op &op) {
   pending_.push_back(me);
 }
 
+llvm::Value *Lowerer::atomicAccess(const Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp,
+                                   llvm::Align align) {
+  bool fp = isFloat(op.operand(0)->type.pointee);
+  std::string sem = op.attrs.count("sem") ? op.attr("sem").s : std::string(kAtomicSems[0]);
+  std::string scope = op.attrs.count("scope") ? op.attr("scope").s : std::string(kAtomicScopes[0]);
+  // LLVM 19's NVPTX backend emits every atomic relaxed, whatever its order
+  // and scope, and cannot select a fence: the order is made of PTX fences
+  // around the relaxed atomic (the PTX memory model's fence-based release
+  // and acquire patterns).
+  auto fence = [&] {
+    auto *fn = llvm::FunctionType::get(b.getVoidTy(), false);
+    b.CreateCall(llvm::InlineAsm::get(fn, "fence.acq_rel." + scope + ";", "~{memory}", /*hasSideEffects=*/true), {});
+  };
+  if (sem == "release" || sem == "acq_rel") fence();
+  llvm::Value *old = nullptr;
+  constexpr auto relaxed = llvm::AtomicOrdering::Monotonic;
+  if (op.kind == OpKind::AtomicCas) {
+    old = b.CreateExtractValue(b.CreateAtomicCmpXchg(ptr, cmp, value, align, relaxed, relaxed), {0});
+  } else {
+    using B = llvm::AtomicRMWInst::BinOp;
+    B bin = B::Xchg;
+    switch (op.kind) {
+    case OpKind::AtomicAdd: bin = fp ? B::FAdd : B::Add; break;
+    case OpKind::AtomicMax: bin = fp ? B::FMax : B::Max; break;
+    case OpKind::AtomicMin: bin = fp ? B::FMin : B::Min; break;
+    case OpKind::AtomicAnd: bin = B::And; break;
+    case OpKind::AtomicOr: bin = B::Or; break;
+    case OpKind::AtomicXor: bin = B::Xor; break;
+    case OpKind::AtomicXchg: bin = B::Xchg; break;
+    default: throw InternalError("'" + std::string(op.name()) + "' is not a read-modify-write atomic", op.loc);
+    }
+    old = b.CreateAtomicRMW(bin, ptr, value, align, relaxed);
+  }
+  if (sem == "acquire" || sem == "acq_rel") fence();
+  return old;
+}
+
 void Lowerer::lowerMemory(const Op &op) {
   const Value *ptrV = op.operand(0);
   const Type &pt = ptrV->type;
   ScalarKind k = pt.pointee;
   llvm::Type *st = storageType(k);
-  bool isLoad = op.kind == OpKind::Load, isAtomic = op.kind == OpKind::AtomicAdd;
-  size_t maskIdx = isLoad ? 1 : 2;
+  bool isLoad = op.kind == OpKind::Load, isAtomic = tt::ir::isAtomic(op.kind);
+  size_t maskIdx = static_cast<size_t>(maskOperand(op.kind));
+  size_t valueIdx = static_cast<size_t>(valueOperand(op.kind));
+  const Value *cmpV = op.kind == OpKind::AtomicCas ? op.operand(1) : nullptr;
   const Value *maskV = op.operands.size() > maskIdx ? op.operand(maskIdx) : nullptr;
   const Value *otherV = isLoad && op.operands.size() > 2 ? op.operand(2) : nullptr;
   llvm::Align align(static_cast<uint64_t>(byteSize(k)));
 
   // One element: an LLVM load, store or atomic, branched around when masked.
-  auto scalarAccess = [&](llvm::Value *ptr, llvm::Value *pred, llvm::Value *value, llvm::Value *other) -> llvm::Value * {
+  auto scalarAccess = [&](llvm::Value *ptr, llvm::Value *pred, llvm::Value *value, llvm::Value *other,
+                          llvm::Value *cmp = nullptr) -> llvm::Value * {
     if (!pred && op.kind == OpKind::Load) return fromStorage(b.CreateAlignedLoad(st, ptr, align), k);
     llvm::BasicBlock *from = b.GetInsertBlock();
     llvm::Value *result = nullptr;
@@ -132,8 +172,7 @@ void Lowerer::lowerMemory(const Op &op) {
       if (op.kind == OpKind::Load) result = fromStorage(b.CreateAlignedLoad(st, ptr, align), k);
       else if (op.kind == OpKind::Store) b.CreateAlignedStore(toStorage(value, k), ptr, align);
       else
-        result = b.CreateAtomicRMW(isFloat(k) ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add, ptr, value,
-                                   align, llvm::AtomicOrdering::Monotonic);
+        result = atomicAccess(op, ptr, value, cmp, align);
     });
     if (!pred || op.kind == OpKind::Store) return result;
     // ifThen left us in the join block: merge the loaded value with `other`.
@@ -150,7 +189,7 @@ void Lowerer::lowerMemory(const Op &op) {
     orderMemory(op);
     if (isLoad) return set(op.result(), {true, {}, {scalarAccess(ptr, mask, nullptr, otherV ? scalar(otherV) : nullptr)}});
     llvm::Value *pred = andMaybe(mask, isThreadZero());
-    llvm::Value *old = scalarAccess(ptr, pred, scalar(op.operand(1)), nullptr);
+    llvm::Value *old = scalarAccess(ptr, pred, scalar(op.operand(valueIdx)), nullptr, cmpV ? scalar(cmpV) : nullptr);
     if (!isAtomic) return;
     llvm::Value *slot = sharedBase(8, op);
     barrier();
@@ -163,7 +202,8 @@ void Lowerer::lowerMemory(const Op &op) {
   TileVal ptrs = get(ptrV, &l);
   TileVal mask = maskV ? get(maskV, &l) : TileVal{};
   TileVal other = otherV ? get(otherV, &l) : TileVal{};
-  TileVal value = isLoad ? TileVal{} : get(op.operand(1), &l);
+  TileVal value = isLoad ? TileVal{} : get(op.operand(valueIdx), &l);
+  TileVal cmp = cmpV ? get(cmpV, &l) : TileVal{};
   const std::vector<RegCoord> &cs = coords(l, pt.shape);
   std::vector<DimPlan> plan = planDims(l, pt.shape);
   orderMemory(op);
@@ -191,7 +231,7 @@ void Lowerer::lowerMemory(const Op &op) {
     if (!isLoad) pred = andMaybe(pred, cs[r0].canonical);
     if (w == 1) {
       llvm::Value *v = scalarAccess(ptrs.regs[r0], pred, isLoad ? nullptr : value.regs[r0],
-                                    otherV ? other.regs[r0] : nullptr);
+                                    otherV ? other.regs[r0] : nullptr, cmpV ? cmp.regs[r0] : nullptr);
       if (v) result[r0] = v;
       continue;
     }

@@ -143,6 +143,8 @@ public:
   TileVal lowerElementwise(const ir::Op &op, const Layout *l);
   TileVal lowerShapeOp(const ir::Op &op, const Layout *l);
   void lowerMemory(const ir::Op &op);
+  /// One element's atomic of `op` at `ptr` (cmp: atomic_cas's expected value), ordered by its sem.
+  llvm::Value *atomicAccess(const ir::Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp, llvm::Align align);
   TileVal lowerReduce(const ir::Op &op);
   TileVal lowerCumsum(const ir::Op &op);
   TileVal lowerReshape(const ir::Op &op);

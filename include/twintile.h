@@ -192,6 +192,8 @@ enum class Op : unsigned char {
 #define TT_LANG_UNARY(Kind, name, Accepts) Kind,
 #define TT_LANG_REDUCE(Kind, name, Result) Kind,
 #define TT_LANG_SCAN(Kind, name) Kind,
+#define TT_LANG_ATOMIC(Kind, name) Kind,
+#define TT_LANG_CAS(Kind, name) Kind,
 #include "twintile/ops.def"
 };
 
@@ -220,7 +222,9 @@ Node *reshape(Node *a, const int *shape, int rank, Loc loc);
 Node *trans(Node *a, const int *perm, int rank, Loc loc);
 Node *load(Node *ptr, Node *mask, Node *other, Loc loc);
 void store(Node *ptr, Node *value, Node *mask, Loc loc);
-Node *atomicAdd(Node *ptr, Node *value, Node *mask, Loc loc);
+/// An atomic (cmp: atomic_cas's expected values; sem and scope: indices of
+/// tt::Sem and tt::Scope).
+Node *atomic(Op op, Node *ptr, Node *cmp, Node *value, Node *mask, int sem, int scope, Loc loc);
 Node *dot(Node *a, Node *b, Node *acc, Loc loc);
 void print(const char *prefix, Node *const *values, int n, Loc loc);
 void assertTrue(Node *cond, const char *msg, Loc loc);
@@ -531,13 +535,10 @@ template <class E, int N> Tile<E> trans(const Tile<E> &x, const int (&perm)[N], 
 
 //===-- Elementwise functions ---------------------------------------------===//
 
-#define TT_LANG_OP(Kind)
 #define TT_LANG_UNARY(Kind, name, Accepts)                                    \
   template <detail::Accepts V> V name(const V &x, detail::Loc l = TT_HERE_) { \
     return detail::make<V>(detail::unary(detail::Op::Kind, x.node(), l));     \
   }
-#define TT_LANG_REDUCE(Kind, name, Result)
-#define TT_LANG_SCAN(Kind, name)
 #include "twintile/ops.def"
 
 template <class A, class B, class R = detail::CommonT<A, B>>
@@ -606,14 +607,37 @@ template <detail::PtrDevice P, class V, detail::Mask M>
 void store(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
   detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), detail::present(mask.node(), l), l);
 }
-template <detail::PtrDevice P, class V>
-detail::LoadT<P> atomic_add(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {
-  return detail::make<detail::LoadT<P>>(detail::atomicAdd(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, l));
-}
-template <detail::PtrDevice P, class V, detail::Mask M>
-detail::LoadT<P> atomic_add(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
-  return detail::make<detail::LoadT<P>>(detail::atomicAdd(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), detail::present(mask.node(), l), l));
-}
+
+/// Atomics: each element one atomic access, returning the old values. `sem`
+/// orders the program's other accesses around it (relaxed by default, where
+/// Triton's default is acq_rel: see ir/IR.h), at `scope`.
+enum class Sem { Relaxed, Acquire, Release, AcqRel };
+enum class Scope { Gpu, Cta, Sys };
+
+#define TT_LANG_ATOMIC(Kind, name)                                                                                \
+  template <detail::PtrDevice P, class V>                                                                         \
+  detail::LoadT<P> name(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {                                \
+    return detail::make<detail::LoadT<P>>(detail::atomic(detail::Op::Kind, ptrs.node(), nullptr,                  \
+                                                         detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, 0, 0, l)); \
+  }                                                                                                               \
+  template <detail::PtrDevice P, class V, detail::Mask M>                                                         \
+  detail::LoadT<P> name(const P &ptrs, const V &value, const M &mask, Sem sem = Sem::Relaxed,                     \
+                        Scope scope = Scope::Gpu, detail::Loc l = TT_HERE_) {                                     \
+    return detail::make<detail::LoadT<P>>(detail::atomic(detail::Op::Kind, ptrs.node(), nullptr,                  \
+                                                         detail::nodeOf<detail::LoadT<P>>(value, l),              \
+                                                         detail::present(mask.node(), l), static_cast<int>(sem),  \
+                                                         static_cast<int>(scope), l));                            \
+  }
+#define TT_LANG_CAS(Kind, name)                                                                                   \
+  template <detail::PtrDevice P, class C, class V>                                                                \
+  detail::LoadT<P> name(const P &ptrs, const C &cmp, const V &value, Sem sem = Sem::Relaxed,                      \
+                        Scope scope = Scope::Gpu, detail::Loc l = TT_HERE_) {                                     \
+    return detail::make<detail::LoadT<P>>(detail::atomic(                                                         \
+        detail::Op::Kind, ptrs.node(), detail::nodeOf<detail::LoadT<P>>(cmp, l),                                  \
+        detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, static_cast<int>(sem), static_cast<int>(scope), l));  \
+  }
+#include "twintile/ops.def"
+
 // A C++ bool where a mask belongs: refused at the call with the fix (typed
 // as the real operation, so that the error is said once, not again outside).
 #if defined(__clang__)
@@ -626,8 +650,11 @@ template <detail::PtrDevice P, class O>
 detail::LoadT<P> load(const P &, bool, const O &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
 template <detail::PtrDevice P, class V>
 void store(const P &, const V &, bool, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
-template <detail::PtrDevice P, class V>
-detail::LoadT<P> atomic_add(const P &, const V &, bool, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+#define TT_LANG_ATOMIC(Kind, name)                                                           \
+  template <detail::PtrDevice P, class V>                                                    \
+  detail::LoadT<P> name(const P &, const V &, bool, Sem = Sem::Relaxed, Scope = Scope::Gpu,  \
+                        detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+#include "twintile/ops.def"
 template <class A, class B, class R = detail::CommonT<A, B>>
 R where(bool, const A &, const B &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
 #if defined(__clang__)
@@ -640,8 +667,6 @@ R where(bool, const A &, const B &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_
 /// keep it with size 1 when `keep_dims` is true, or reduce every axis when
 /// none is given. argmax and argmin give i32 indices (over every axis: into
 /// the tile read in row-major order). Scans (cumsum) keep the axis.
-#define TT_LANG_OP(Kind)
-#define TT_LANG_UNARY(Kind, name, Accepts)
 #define TT_LANG_REDUCE(Kind, name, Result)                                                                         \
   template <class E> Tile<Result> name(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {                     \
     return detail::make<Tile<Result>>(detail::reduce(detail::Op::Kind, x.node(), axis, false, l));                 \

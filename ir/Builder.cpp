@@ -83,6 +83,13 @@ Value *Builder::atomicAdd(Value *ptr, Value *val, Value *mask) {
   return value(OpKind::AtomicAdd, std::move(ops));
 }
 
+Value *Builder::atomic(OpKind kind, std::vector<Value *> operands, std::string_view sem, std::string_view scope) {
+  AttrMap attrs;
+  if (sem != kAtomicSems[0]) attrs["sem"] = Attr::string(std::string(sem));
+  if (scope != kAtomicScopes[0]) attrs["scope"] = Attr::string(std::string(scope));
+  return value(kind, std::move(operands), std::move(attrs));
+}
+
 Value *Builder::reduce(OpKind kind, Value *v, int64_t axis) {
   return value(kind, {v}, {{"axis", Attr::integer(axis)}});
 }

@@ -61,6 +61,11 @@ public:
   Value *load(Value *ptr, Value *mask = nullptr, Value *other = nullptr);
   void store(Value *ptr, Value *val, Value *mask = nullptr);
   Value *atomicAdd(Value *ptr, Value *val, Value *mask = nullptr);
+  /// An atomic of `kind` (operands: atomic_cas's are ptr, cmp, val; the
+  /// others' ptr, val and an optional mask), with its sem and scope
+  /// attributes unless they are the defaults.
+  Value *atomic(OpKind kind, std::vector<Value *> operands, std::string_view sem = "relaxed",
+                std::string_view scope = "gpu");
 
   // Reductions, dot, debugging.
   Value *reduce(OpKind kind, Value *v, int64_t axis);

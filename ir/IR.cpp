@@ -11,11 +11,14 @@ namespace tt::ir {
 //===-- The op table ----------------------------------------------------===//
 
 namespace {
-std::vector<std::string_view> splitAttrs(std::string_view s) {
+/// The attribute names of an Ops.def entry: the required ones, or (with
+/// `optional`) those written "?name".
+std::vector<std::string_view> splitAttrs(std::string_view s, bool optional = false) {
   std::vector<std::string_view> out;
   while (!s.empty()) {
     size_t comma = s.find(',');
-    out.push_back(s.substr(0, comma));
+    std::string_view name = s.substr(0, comma);
+    if (name.starts_with('?') == optional) out.push_back(optional ? name.substr(1) : name);
     if (comma == std::string_view::npos) break;
     s.remove_prefix(comma + 1);
   }
@@ -25,7 +28,8 @@ std::vector<std::string_view> splitAttrs(std::string_view s) {
 std::vector<OpInfo> buildTable() {
   return {
 #define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs, Family, Surface) \
-  OpInfo{OpKind::Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, splitAttrs(Attrs), OpFamily::Family, Surface},
+  OpInfo{OpKind::Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, splitAttrs(Attrs), splitAttrs(Attrs, true), \
+         OpFamily::Family, Surface},
 #include "ir/Ops.def"
   };
 }

@@ -30,8 +30,16 @@
 // * Pointers step in elements of their pointee: addptr(p, k) is p + k elements.
 //   load/store with a mask touch only lanes whose mask is 1; masked-off lanes
 //   of a load yield `other` (or 0 without it). An unmasked access outside every
-//   allocation is an error. atomic_add returns the old values; programs of a
-//   grid run in an unspecified order, and the ops of one program in order.
+//   allocation is an error. Atomics (atomic_add, _max, _min, _and, _or, _xor,
+//   _xchg, _cas) return the old values; max and min compare as signed
+//   integers or as floats (a NaN operand ignored); atomic_cas(p, cmp, v)
+//   writes v where the element equals cmp bit for bit, and takes no mask.
+//   Each element is one atomic access. `sem` (relaxed, the default; acquire,
+//   release, acq_rel) orders the program's other accesses around it as C++'s
+//   memory orders do, at `scope` (gpu, the default, or cta); relaxed is the
+//   default, unlike Triton's acq_rel, because a histogram or a reduction
+//   needs no ordering and pays for it. Programs of a grid run in an
+//   unspecified order, and the ops of one program in order.
 //   Distinct pointer parameters must not address overlapping memory, except
 //   that one buffer may be passed twice when every element is accessed at the
 //   same offset through both (an in-place elementwise update), as with C's
@@ -139,6 +147,18 @@ constexpr bool arithCasesComplete() {
 } // namespace detail
 static_assert(detail::arithCasesComplete(), "TT_ARITH_CASES must list exactly the Unary, Binary, Compare and Fma ops of Ops.def");
 
+/// A read-modify-write of memory: every Memory op but load and store.
+constexpr bool isAtomic(OpKind k) { return familyOf(k) == OpFamily::Memory && k != OpKind::Load && k != OpKind::Store; }
+/// The operand a memory op writes (store, atomics; atomic_cas: the new value).
+constexpr int valueOperand(OpKind k) { return k == OpKind::AtomicCas ? 2 : 1; }
+/// The operand that holds a memory op's mask, if it has one (atomic_cas has none).
+constexpr int maskOperand(OpKind k) { return k == OpKind::Load ? 1 : k == OpKind::AtomicCas ? 3 : 2; }
+/// Atomics' memory orders and scopes, by the index the language's
+/// enumerations give them (tt::Sem, tt::Scope); absent attributes are
+/// the first of each.
+inline constexpr std::string_view kAtomicSems[] = {"relaxed", "acquire", "release", "acq_rel"};
+inline constexpr std::string_view kAtomicScopes[] = {"gpu", "cta", "sys"};
+
 /// How the language writes an op ("exp", "+"; "" if no call is this op alone).
 constexpr std::string_view surfaceOf(OpKind k) {
   switch (k) {
@@ -173,7 +193,8 @@ struct OpInfo {
   int numResults;   // -1: one per carried value
   int numRegions;
   unsigned traits;
-  std::vector<std::string_view> attrs;  // required attribute names
+  std::vector<std::string_view> attrs;     // required attribute names
+  std::vector<std::string_view> optional;  // attributes it may have ("?name" in Ops.def)
   OpFamily family;
   std::string_view surface;             // how the language writes it, or ""
 

@@ -239,7 +239,9 @@ private:
     case OpKind::Trans: return execTrans(op);
     case OpKind::Load: return execLoad(op);
     case OpKind::Store:
-    case OpKind::AtomicAdd: return execStore(op);
+    case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin: case OpKind::AtomicAnd:
+    case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg: case OpKind::AtomicCas:
+      return execStore(op);
     case OpKind::Sum:
     case OpKind::Max:
     case OpKind::Min:
@@ -361,10 +363,11 @@ private:
   }
 
   void execStore(const Op &op) {
-    const Tile &ptrs = val(op.operand(0)), &vals = val(op.operand(1));
-    const Tile *mask = op.operands.size() > 2 ? &val(op.operand(2)) : nullptr;
-    ScalarKind k = op.operand(1)->type.elem;
-    bool atomic = op.kind == OpKind::AtomicAdd;
+    const Tile &ptrs = val(op.operand(0)), &vals = val(op.operand(valueOperand(op.kind)));
+    size_t maskIdx = static_cast<size_t>(maskOperand(op.kind));
+    const Tile *mask = op.operands.size() > maskIdx ? &val(op.operand(maskIdx)) : nullptr;
+    ScalarKind k = op.operand(0)->type.pointee;
+    bool atomic = isAtomic(op.kind);
     Tile old(ptrs.size(), isFloat(k) ? floatElem(0) : intElem(0));
     for (size_t i = 0; i < ptrs.size(); ++i) {
       if (mask && !(*mask)[i].i) continue;
@@ -372,8 +375,11 @@ private:
       Elem v = vals[i];
       if (atomic) {
         old[i] = readElem(p, k);
-        v = isFloat(k) ? floatElem(roundToFloat(old[i].f + v.f, k))
-                       : intElem(wrapInt(static_cast<int64_t>(static_cast<uint64_t>(old[i].i) + static_cast<uint64_t>(v.i)), k));
+        if (op.kind == OpKind::AtomicCas) {  // integers only: equal values are equal bits
+          if (old[i].i != val(op.operand(1))[i].i) continue;
+        } else {
+          v = evalAtomic(op.kind, k, old[i], v);
+        }
       }
       writeElem(p, k, v);
     }

@@ -421,12 +421,13 @@ private:
     // list: a '{' opens a region. For every other op it is an attribute list,
     // and an attribute the op does not take is reported where it is named.
     skipWs();
-    if ((!info->attrs.empty() || info->numRegions == 0) && consume('{')) {
+    if ((!info->attrs.empty() || !info->optional.empty() || info->numRegions == 0) && consume('{')) {
       std::vector<SourcePos> positions;
       auto list = attrList(&positions);
       for (size_t k = 0; k < list.size(); ++k) {
         auto &[n, a] = list[k];
-        if (std::find(info->attrs.begin(), info->attrs.end(), n) == info->attrs.end())
+        if (std::find(info->attrs.begin(), info->attrs.end(), n) == info->attrs.end() &&
+            std::find(info->optional.begin(), info->optional.end(), n) == info->optional.end())
           failAt(positions[k], "'" + name + "' has unknown attribute '" + n + "'");
         op->attrs[n] = std::move(a);
       }

@@ -143,6 +143,19 @@ bool evalCompare(OpKind op, ScalarKind k, Elem a, Elem b) {
   return false;
 }
 
+Elem evalAtomic(OpKind op, ScalarKind k, Elem old, Elem v) {
+  switch (op) {
+  case OpKind::AtomicAdd: return *evalBinary(OpKind::Add, k, old, v);
+  case OpKind::AtomicMax: return *evalBinary(OpKind::Maximum, k, old, v);
+  case OpKind::AtomicMin: return *evalBinary(OpKind::Minimum, k, old, v);
+  case OpKind::AtomicAnd: return *evalBinary(OpKind::And, k, old, v);
+  case OpKind::AtomicOr: return *evalBinary(OpKind::Or, k, old, v);
+  case OpKind::AtomicXor: return *evalBinary(OpKind::Xor, k, old, v);
+  case OpKind::AtomicXchg: return v;
+  default: assert(false && "not a read-modify-write atomic"); return v;
+  }
+}
+
 Elem evalFma(ScalarKind k, Elem a, Elem b, Elem c) {
   return floatElem(roundToFloat(std::fma(a.f, b.f, c.f), k));
 }

@@ -35,6 +35,9 @@ double intToFloat(int64_t v, ScalarKind to);
 Elem evalUnary(OpKind op, ScalarKind k, Elem a);
 std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b);
 bool evalCompare(OpKind op, ScalarKind k, Elem a, Elem b);
+/// What a read-modify-write atomic (not atomic_cas) of `op` leaves in
+/// memory that held `old`, given `v`.
+Elem evalAtomic(OpKind op, ScalarKind k, Elem old, Elem v);
 Elem evalFma(ScalarKind k, Elem a, Elem b, Elem c);
 Elem evalCast(Elem a, ScalarKind from, ScalarKind to);
 

@@ -11,7 +11,7 @@ namespace tt::ir {
 
 Attr::Kind attrKind(std::string_view name) {
   if (name == "perm") return Attr::Kind::Ints;
-  if (name == "prefix" || name == "msg") return Attr::Kind::String;
+  if (name == "prefix" || name == "msg" || name == "sem" || name == "scope") return Attr::Kind::String;
   return Attr::Kind::Int;  // axis, start, end; "value" is checked per type
 }
 
@@ -38,9 +38,13 @@ std::string checkAttrs(const OpInfo &info, const AttrMap &attrs) {
       return q(info.name) + " attribute '" + std::string(name) + "' has the wrong kind: " +
              toString(it->second);
   }
-  for (auto &[name, a] : attrs)
-    if (std::find(info.attrs.begin(), info.attrs.end(), name) == info.attrs.end())
+  for (auto &[name, a] : attrs) {
+    if (std::find(info.attrs.begin(), info.attrs.end(), name) != info.attrs.end()) continue;
+    if (std::find(info.optional.begin(), info.optional.end(), name) == info.optional.end())
       return q(info.name) + " has unknown attribute '" + name + "'";
+    if (a.kind != attrKind(name))
+      return q(info.name) + " attribute '" + name + "' has the wrong kind: " + toString(a);
+  }
   return {};
 }
 
@@ -199,21 +203,40 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
   }
   case OpKind::Load:
   case OpKind::Store:
-  case OpKind::AtomicAdd: {
+  case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin: case OpKind::AtomicAnd:
+  case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg: case OpKind::AtomicCas: {
     const Type &p = ops[0];
     if (!p.isPtr()) return fail(q(info.name) + " address must be a pointer, got " + t(p));
     Type value = Type::tile(p.shape, p.pointee);
-    size_t maskIdx = kind == OpKind::Load ? 1 : 2;
-    if (kind != OpKind::Load && !(ops[1] == value))
-      return fail(q(info.name) + " value must be " + t(value) + " for address " + t(p) +
-                  ", got " + t(ops[1]));
+    size_t maskIdx = static_cast<size_t>(maskOperand(kind));
+    for (int i = kind == OpKind::AtomicCas ? 1 : valueOperand(kind); i <= valueOperand(kind) && kind != OpKind::Load; ++i)
+      if (!(ops[static_cast<size_t>(i)] == value))
+        return fail(q(info.name) + " value must be " + t(value) + " for address " + t(p) + ", got " +
+                    t(ops[static_cast<size_t>(i)]));
     if (ops.size() > maskIdx && !(ops[maskIdx] == value.withElem(ScalarKind::I1)))
       return fail(q(info.name) + " mask must be " + t(value.withElem(ScalarKind::I1)) + ", got " +
                   t(ops[maskIdx]));
     if (kind == OpKind::Load && ops.size() > 2 && !(ops[2] == value))
       return fail("'load' other must be " + t(value) + ", got " + t(ops[2]));
-    if (kind == OpKind::AtomicAdd && value.elem == ScalarKind::I1)
-      return fail("'atomic_add' does not apply to i1");
+    if (isAtomic(kind)) {
+      if (value.elem == ScalarKind::I1) return fail(q(info.name) + " does not apply to i1");
+      bool bitwise = kind == OpKind::AtomicAnd || kind == OpKind::AtomicOr || kind == OpKind::AtomicXor;
+      if (bitwise && !value.isInt()) return fail(q(info.name) + " applies to integers, got " + t(value));
+      if (kind == OpKind::AtomicCas && value.elem != ScalarKind::I32 && value.elem != ScalarKind::I64)
+        return fail("'atomic_cas' applies to i32 and i64, got " + t(value));
+      auto oneOf = [&](const char *name, const auto &names) -> std::string {
+        auto it = attrs.find(name);
+        if (it == attrs.end() || std::find(std::begin(names), std::end(names), it->second.s) != std::end(names))
+          return {};
+        std::string list;
+        for (std::string_view n : names) list += (list.empty() ? "" : ", ") + std::string(n);
+        return q(info.name) + " " + name + " must be one of " + list + ", got '" + it->second.s + "'";
+      };
+      if (std::string e = oneOf("sem", kAtomicSems); !e.empty()) return fail(e);
+      if (std::string e = oneOf("scope", kAtomicScopes); !e.empty()) return fail(e);
+      if (attrs.count("scope") && attrs.at("scope").s == "sys")
+        return fail(q(info.name) + " at sys scope is not supported: atomics are GPU-wide (gpu or cta)");
+    }
     if (kind == OpKind::Store) return none();
     return ok(value);
   }

@@ -224,11 +224,19 @@ void Recorder::store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir
   });
 }
 
-ir::Value *Recorder::atomicAdd(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc) {
-  std::vector<ir::Value *> vs{use(ptr, loc, "atomic_add"), use(value, loc, "atomic_add")};
-  if (mask) vs.push_back(mask);
-  vs = broadcastAll(vs, loc, "atomic_add");
-  return at(loc, [&](ir::Builder &b) { return b.atomicAdd(vs[0], vs[1], mask ? vs[2] : nullptr); });
+ir::Value *Recorder::atomic(ir::OpKind kind, ir::Value *ptr, ir::Value *cmp, ir::Value *value, ir::Value *mask,
+                            int sem, int scope, const ir::Location &loc) {
+  std::string_view name = ir::opInfo(kind).name;
+  constexpr int sems = std::size(ir::kAtomicSems), scopes = std::size(ir::kAtomicScopes);
+  if (sem < 0 || sem >= sems || scope < 0 || scope >= scopes)
+    fail(loc, "'" + std::string(name) + "': unknown memory order or scope (" + std::to_string(sem) + ", " +
+                  std::to_string(scope) + ")");
+  std::vector<ir::Value *> vs{use(ptr, loc, name)};
+  if (cmp) vs.push_back(use(cmp, loc, name));
+  vs.push_back(use(value, loc, name));
+  if (mask) vs.push_back(use(mask, loc, name));
+  vs = broadcastAll(vs, loc, name);
+  return at(loc, [&](ir::Builder &b) { return b.atomic(kind, vs, ir::kAtomicSems[sem], ir::kAtomicScopes[scope]); });
 }
 
 ir::Value *Recorder::dot(ir::Value *a, ir::Value *b, ir::Value *acc, const ir::Location &loc) {

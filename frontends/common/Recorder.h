@@ -72,7 +72,10 @@ public:
   ir::Value *trans(ir::Value *a, const std::vector<int64_t> &perm, const ir::Location &loc);
   ir::Value *load(ir::Value *ptr, ir::Value *mask, ir::Value *other, const ir::Location &loc);
   void store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc);
-  ir::Value *atomicAdd(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc);
+  /// An atomic of `kind` (atomic_cas: `cmp` set, no mask), with the memory
+  /// order and scope named by their index in ir::kAtomicSems/kAtomicScopes.
+  ir::Value *atomic(ir::OpKind kind, ir::Value *ptr, ir::Value *cmp, ir::Value *value, ir::Value *mask, int sem,
+                    int scope, const ir::Location &loc);
   ir::Value *dot(ir::Value *a, ir::Value *b, ir::Value *acc, const ir::Location &loc);
   void print(const std::string &prefix, const std::vector<ir::Value *> &values, const ir::Location &loc);
   void assertTrue(ir::Value *cond, const std::string &msg, const ir::Location &loc);

@@ -168,15 +168,25 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     ir::Value *o = a.size() > 2 ? deviceOr(arg(2), resultElem()) : nullptr;
     return Val::dev(rec_.load(p, m, o, l));
   }
-  if (name == "store" || name == "atomic_add") {
+  if (name == "store") {
     ir::Value *p = device(arg(0), name.c_str());
     ir::Value *v = deviceOr(arg(1), ir::Type::scalar(p->type.pointee));
     ir::Value *m = a.size() > 2 ? device(arg(2), "the mask") : nullptr;
-    if (name == "store") {
-      rec_.store(p, v, m, l);
-      return Val();
-    }
-    return Val::dev(rec_.atomicAdd(p, v, m, l));
+    rec_.store(p, v, m, l);
+    return Val();
+  }
+  if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Memory); op && ir::isAtomic(op->kind)) {
+    // name(ptrs, value[, mask[, sem[, scope]]]), atomic_cas(ptrs, cmp, value[, sem[, scope]])
+    ir::Value *p = device(arg(0), name.c_str());
+    ir::Type elem = ir::Type::scalar(p->type.pointee);
+    bool cas = op->kind == ir::OpKind::AtomicCas;
+    size_t i = 1;
+    ir::Value *cmp = cas ? deviceOr(arg(i++), elem) : nullptr;
+    ir::Value *v = deviceOr(arg(i++), elem);
+    ir::Value *m = !cas && a.size() > i ? device(arg(i++), "the mask") : nullptr;
+    int sem = a.size() > i ? static_cast<int>(hostInt(arg(i++), "the memory order")) : 0;
+    int scope = a.size() > i ? static_cast<int>(hostInt(arg(i++), "the scope")) : 0;
+    return Val::dev(rec_.atomic(op->kind, p, cmp, v, m, sem, scope, l));
   }
   if (name == "dot") {
     ir::Value *x = device(arg(0), "dot"), *y = device(arg(1), "dot"), *z = device(arg(2), "dot");

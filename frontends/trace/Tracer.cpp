@@ -100,6 +100,8 @@ constexpr ir::OpKind kIrKinds[] = {
 #define TT_LANG_UNARY(Kind, name, Accepts) ir::OpKind::Kind,
 #define TT_LANG_REDUCE(Kind, name, Result) ir::OpKind::Kind,
 #define TT_LANG_SCAN(Kind, name) ir::OpKind::Kind,
+#define TT_LANG_ATOMIC(Kind, name) ir::OpKind::Kind,
+#define TT_LANG_CAS(Kind, name) ir::OpKind::Kind,
 #include "twintile/ops.def"
 };
 
@@ -122,7 +124,22 @@ constexpr ir::OpKind kIrKinds[] = {
   static_assert(ir::familyOf(ir::OpKind::Kind) == ir::OpFamily::Scan &&                   \
                     ir::surfaceOf(ir::OpKind::Kind) == #name,                             \
                 "twintile/ops.def: " #Kind " is not the scan '" #name "' of ir/Ops.def");
+#define TT_LANG_ATOMIC(Kind, name)                                                         \
+  static_assert(ir::isAtomic(ir::OpKind::Kind) && ir::OpKind::Kind != ir::OpKind::AtomicCas && \
+                    ir::surfaceOf(ir::OpKind::Kind) == #name,                             \
+                "twintile/ops.def: " #Kind " is not the atomic '" #name "' of ir/Ops.def");
+#define TT_LANG_CAS(Kind, name)                                                            \
+  static_assert(ir::OpKind::Kind == ir::OpKind::AtomicCas && ir::surfaceOf(ir::OpKind::Kind) == #name, \
+                "twintile/ops.def: " #Kind " is not 'atomic_cas'");
 #include "twintile/ops.def"
+// The language's memory orders and scopes are the IR's, in the same order.
+static_assert(ir::kAtomicSems[static_cast<int>(tt::Sem::Relaxed)] == "relaxed" &&
+              ir::kAtomicSems[static_cast<int>(tt::Sem::Acquire)] == "acquire" &&
+              ir::kAtomicSems[static_cast<int>(tt::Sem::Release)] == "release" &&
+              ir::kAtomicSems[static_cast<int>(tt::Sem::AcqRel)] == "acq_rel");
+static_assert(ir::kAtomicScopes[static_cast<int>(tt::Scope::Gpu)] == "gpu" &&
+              ir::kAtomicScopes[static_cast<int>(tt::Scope::Cta)] == "cta" &&
+              ir::kAtomicScopes[static_cast<int>(tt::Scope::Sys)] == "sys");
 
 ir::OpKind kindOf(tt::detail::Op op) { return kIrKinds[static_cast<size_t>(op)]; }
 
@@ -419,8 +436,8 @@ Node *load(Node *ptr, Node *mask, Node *other, Loc loc) {
   return node(recorder().load(val(ptr), val(mask), val(other), toLoc(loc)));
 }
 void store(Node *ptr, Node *value, Node *mask, Loc loc) { recorder().store(val(ptr), val(value), val(mask), toLoc(loc)); }
-Node *atomicAdd(Node *ptr, Node *value, Node *mask, Loc loc) {
-  return node(recorder().atomicAdd(val(ptr), val(value), val(mask), toLoc(loc)));
+Node *atomic(Op op, Node *ptr, Node *cmp, Node *value, Node *mask, int sem, int scope, Loc loc) {
+  return node(recorder().atomic(kindOf(op), val(ptr), val(cmp), val(value), val(mask), sem, scope, toLoc(loc)));
 }
 Node *dot(Node *a, Node *b, Node *acc, Loc loc) { return node(recorder().dot(val(a), val(b), val(acc), toLoc(loc))); }
 

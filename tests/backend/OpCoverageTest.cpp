@@ -153,15 +153,28 @@ TEST_CASE("every reduction and scan compiles on every type it accepts", "[backen
     }
 }
 
-TEST_CASE("atomics, masked and scalar accesses compile on every type", "[backend][coverage]") {
+TEST_CASE("every atomic, masked and scalar accesses compile on every type", "[backend][coverage]") {
   for (const std::string &t : kTypes) {
     if (t == "i1") continue;
     std::string tile = "tile<128x" + t + ">";
-    compiles(kernel(t, t, "  %m = lt %av, %bv : tile<128xi1>\n  %r = atomic_add %bp, %av, %m : " + tile + "\n"),
-             "atomic_add " + t);
+    for (const ir::OpInfo *op : opsOf({ir::OpFamily::Memory})) {
+      if (!ir::isAtomic(op->kind) || op->kind == ir::OpKind::AtomicCas) continue;
+      ir::Type ptrs = ir::Type::ptrTile({128}, *ir::parseScalarName(t)), vals = ir::Type::tile({128}, *ir::parseScalarName(t));
+      if (!ir::inferResultTypes(op->kind, {ptrs, vals}, {}, {}).error.empty()) continue;  // e.g. atomic_and on floats
+      std::string name(op->name);
+      compiles(kernel(t, t, "  %m = lt %av, %bv : tile<128xi1>\n  %r = " + name + " %bp, %av, %m : " + tile + "\n"),
+               name + " " + t);
+      compiles(kernel(t, t, "  %r = " + name + " {scope = \"cta\", sem = \"acq_rel\"} %bp, %av : " + tile + "\n"),
+               name + " acq_rel " + t);
+    }
+    if (t == "i32" || t == "i64")  // atomic_cas: where b holds a, write c (the old b comes back)
+      compiles(kernel(t, t, "  %r = atomic_cas %bp, %av, %cv : " + tile + "\n"), "atomic_cas " + t);
     compiles(kernel(t, t, "  %x = load %a : " + t + "\n  %old = atomic_add %b, %x : " + t +
                               "\n  store %c, %old\n  %r = splat %old : " + tile + "\n"),
              "scalar load, atomic_add, store " + t);
+    compiles(kernel(t, t, "  %x = load %a : " + t + "\n  %old = atomic_xchg {sem = \"release\"} %b, %x : " + t +
+                              "\n  store %c, %old\n  %r = splat %old : " + tile + "\n"),
+             "scalar atomic_xchg " + t);
     compiles(kernel(t, t, "  %m = lt %av, %bv : tile<128xi1>\n  %r = load %bp, %m, %cv : " + tile + "\n"),
              "masked load with other " + t);
   }

@@ -5,6 +5,7 @@
 #include "ir/Builder.h"
 #include "ir/Float16.h"
 #include "ir/Interpreter.h"
+#include "ir/TypeRules.h"
 #include "ir/Verifier.h"
 
 #include <catch2/catch.hpp>
@@ -923,6 +924,61 @@ TEST_CASE("atomic_add adds every lane even when lanes share an address", "[inter
   std::vector<Buffer> bufs{Buffer::fromValues(ScalarKind::F32, {0.5}, "acc")};
   REQUIRE(interpret(k.f, {}, bufferArgs(1), bufs).ok());
   CHECK(bufs[0].get(0) == 0.5 + 1 + 2 + 4 + 5 + 6);
+}
+
+TEST_CASE("every read-modify-write atomic and compare-and-swap, worked by hand", "[interpreter][ops][memory]") {
+  // Six lanes 1..6, lane 2 masked off, all at element 0 holding 12 (0b1100);
+  // the old values come back per lane, in lane order.
+  struct Case {
+    OpKind kind;
+    int64_t final;
+  } cases[] = {{OpKind::AtomicMax, 12}, {OpKind::AtomicMin, 1},  {OpKind::AtomicAnd, 0},
+               {OpKind::AtomicOr, 15},  {OpKind::AtomicXor, 12 ^ 1 ^ 2 ^ 4 ^ 5 ^ 6}, {OpKind::AtomicXchg, 6}};
+  for (const Case &c : cases) {
+    INFO(opInfo(c.kind).name);
+    Kernel k;
+    Value *acc = k.ptrParam(ScalarKind::I32, "acc");
+    Value *olds = k.ptrParam(ScalarKind::I32, "olds");
+    Value *zeros = k.b.constInt(Type::tile({6}, ScalarKind::I32), 0);
+    Value *mask = k.b.binary(OpKind::Ne, k.b.arange(0, 6), k.b.splat(i32(k.b, 2), {6}));
+    Value *old = k.b.atomic(c.kind, {ptrsAt(k.b, acc, zeros), k.b.arange(1, 7), mask}, "acq_rel", "cta");
+    k.b.store(ptrsAt(k.b, olds, k.b.arange(0, 6)), old, mask);
+    k.b.ret();
+    REQUIRE(verify(k.f).empty());
+    std::vector<Buffer> bufs{ints(ScalarKind::I32, {12}, "acc"), Buffer(ScalarKind::I32, 6, "olds")};
+    REQUIRE(interpret(k.f, {}, bufferArgs(2), bufs).ok());
+    CHECK(bufs[0].getInt(0) == c.final);
+    CHECK(bufs[1].getInt(0) == 12);  // the first lane sees the initial value
+  }
+  // atomic_cas writes where the element equals cmp, and returns the old value either way.
+  Kernel k;
+  Value *acc = k.ptrParam(ScalarKind::I64, "acc");
+  Value *olds = k.ptrParam(ScalarKind::I64, "olds");
+  Value *offs = k.b.arange(0, 4);
+  Value *cmp = k.b.cast(k.b.binary(OpKind::Mul, offs, k.b.splat(i32(k.b, 10), {4})), ScalarKind::I64);  // 0 10 20 30
+  Value *old = k.b.atomic(OpKind::AtomicCas, {ptrsAt(k.b, acc, offs), cmp, k.b.constInt(Type::tile({4}, ScalarKind::I64), -1)});
+  k.b.store(ptrsAt(k.b, olds, offs), old);
+  k.b.ret();
+  REQUIRE(verify(k.f).empty());
+  std::vector<Buffer> bufs{ints(ScalarKind::I64, {0, 11, 20, 29}, "acc"), Buffer(ScalarKind::I64, 4, "olds")};
+  REQUIRE(interpret(k.f, {}, bufferArgs(2), bufs).ok());
+  for (int i = 0; i < 4; ++i) CHECK(bufs[1].getInt(i) == std::vector<int64_t>{0, 11, 20, 29}[static_cast<size_t>(i)]);
+  CHECK(bufs[0].getInt(0) == -1);
+  CHECK(bufs[0].getInt(1) == 11);
+  CHECK(bufs[0].getInt(2) == -1);
+  CHECK(bufs[0].getInt(3) == 29);
+}
+
+TEST_CASE("atomics refuse what they do not apply to, with the reason", "[interpreter][ops][memory]") {
+  Type fp = Type::ptrTile({4}, ScalarKind::F32), f = Type::tile({4}, ScalarKind::F32);
+  CHECK(inferResultTypes(OpKind::AtomicAnd, {fp, f}, {}, {}).error == "'atomic_and' applies to integers, got tile<4xf32>");
+  CHECK(inferResultTypes(OpKind::AtomicCas, {fp, f, f}, {}, {}).error == "'atomic_cas' applies to i32 and i64, got tile<4xf32>");
+  CHECK(inferResultTypes(OpKind::AtomicMax, {fp, f}, {{"sem", Attr::string("seq_cst")}}, {}).error ==
+        "'atomic_max' sem must be one of relaxed, acquire, release, acq_rel, got 'seq_cst'");
+  CHECK(inferResultTypes(OpKind::AtomicMax, {fp, f}, {{"scope", Attr::string("sys")}}, {}).error ==
+        "'atomic_max' at sys scope is not supported: atomics are GPU-wide (gpu or cta)");
+  CHECK(inferResultTypes(OpKind::AtomicMax, {fp, f}, {{"order", Attr::string("x")}}, {}).error ==
+        "'atomic_max' has unknown attribute 'order'");
 }
 
 TEST_CASE("atomic_add on f16 rounds each addition", "[interpreter][ops][memory]") {

@@ -254,6 +254,17 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
     k.at().atomicAdd(out, k.at().reduce(OpKind::Sum, old, 0));
     break;
   }
+  case OpKind::AtomicMax: case OpKind::AtomicMin: case OpKind::AtomicAnd: case OpKind::AtomicOr:
+  case OpKind::AtomicXor: case OpKind::AtomicXchg: case OpKind::AtomicCas: {
+    Value *ints = k.at().addptr(k.at().splat(k.param("counts", Type::ptr(ScalarKind::I32)), {128}), k.offsets());
+    Value *v = k.offsets();
+    std::vector<Value *> ops{ints, v};
+    if (kind == OpKind::AtomicCas) ops.insert(ops.begin() + 1, k.at().splat(n, {128}));
+    else ops.push_back(k.mask(n));
+    Value *old = k.at().atomic(kind, ops, "acq_rel", "cta");
+    k.at().atomic(kind == OpKind::AtomicCas ? OpKind::AtomicXchg : kind, {ints, old});
+    break;
+  }
 
   case OpKind::Sum: case OpKind::Max: case OpKind::Min: case OpKind::Argmax:
   case OpKind::Argmin: case OpKind::Cumsum: {

@@ -77,8 +77,11 @@ std::optional<std::string> templateParameters(const std::string &source, const s
   for (size_t i = open; i < kernel; ++i) {
     depth += source[i] == '<' ? 1 : source[i] == '>' ? -1 : 0;
     if (depth != 0) continue;
-    // A template header before some other declaration is not the kernel's.
-    if (!blank(source.substr(i + 1, kernel - i - 1))) return std::string();
+    // A template header before some other declaration is not the kernel's;
+    // comments and a requires-clause may stand between the two.
+    std::string between = std::regex_replace(source.substr(i + 1, kernel - i - 1),
+                                             std::regex(R"(//[^\n]*|/\*[\s\S]*?\*/)"), " ");
+    if (!blank(between) && !std::regex_search(between, std::regex(R"(^\s*requires\b)"))) return std::string();
     return std::regex_replace(source.substr(open, i - open + 1), std::regex(R"(\s+)"), " ");
   }
   return std::string();
@@ -112,15 +115,21 @@ std::optional<tt::ir::Diagnostic> hostParameter(const std::string &source, const
     std::string t = trim(text);
     if (!std::regex_match(t, m, named)) continue;
     std::string type = trim(m[1].str()), param = m[2].str();
-    if (type.empty() || !plainType(type)) continue;
-    size_t offset = b + text.rfind(param);
+    if (type.empty() || (plainType(param) && plainType(type))) {  // unnamed: `int`, `unsigned int`
+      if (!plainType(t)) continue;
+      type = t;
+      param = "";
+    } else if (!plainType(type)) {
+      continue;
+    }
+    size_t offset = b + (param.empty() ? text.find_first_not_of(" \t\r\n") : text.rfind(param));
     int line = 1 + static_cast<int>(std::count(source.begin(), source.begin() + static_cast<long>(offset), '\n'));
     size_t lineStart = source.rfind('\n', offset);
     int column = static_cast<int>(offset - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
     type = std::regex_replace(type, std::regex(R"(\s+)"), " ");
     return tt::ir::Diagnostic{tt::ir::Location(path, line, column),
-                              "kernel parameter '" + param + "' has host type '" + type +
-                                  "': give host values to a kernel as template parameters"};
+                              (param.empty() ? "a kernel parameter" : "kernel parameter '" + param + "'") +
+                                  " has host type '" + type + "': give host values to a kernel as template parameters"};
   }
   return std::nullopt;
 }

@@ -126,6 +126,10 @@ ir::Value *Recorder::unary(ir::OpKind k, ir::Value *a, const ir::Location &loc, 
 ir::Value *Recorder::reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Location &loc, bool keepDims) {
   ir::Value *x = use(a, loc, ir::opInfo(k).name);
   if (axis == kAllAxes) {
+    if (x->type.isScalar() && ir::familyOf(k) == ir::OpFamily::Reduction) {  // one element: itself, at index 0
+      bool index = k == ir::OpKind::Argmax || k == ir::OpKind::Argmin;
+      return index ? constInt(ir::Type::scalar(ir::ScalarKind::I32), 0, loc) : x;
+    }
     return at(loc, [&](ir::Builder &b) {
       ir::Value *flat = x->type.rank() > 1 ? b.reshape(x, {x->type.numElements()}) : x;
       return b.reduce(k, flat, 0);

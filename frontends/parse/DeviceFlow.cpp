@@ -42,9 +42,39 @@ std::map<Val *, Val> Walker::snapshot() {
       visit(v.obj->elems[k], n, at);
     }
   };
-  for (std::shared_ptr<Frame> f = frames_.back(); f; f = f->lexicalParent)
-    for (auto &[key, v] : f->vars)
-      if (v.kind != Val::Kind::Ref) visit(v, varName(&v), varLoc(&v));
+  for (std::shared_ptr<Frame> f = frames_.back(); f; f = f->lexicalParent) {
+    for (auto &[key, v] : f->vars) {
+      if (v.kind != Val::Kind::Ref) {
+        visit(v, varName(&v), varLoc(&v));
+        continue;
+      }
+      // A reference parameter or local: the storage it names, in the caller.
+      if (Val *target = deref(&v); target && !out.count(target)) {
+        parts_[target] = {varName(&v), varLoc(&v)};
+        visit(*target, varName(&v), varLoc(&v));
+      }
+    }
+    if (f->self)  // a method's or constructor's object: its fields
+      for (auto &[field, fv] : f->self->fields)
+        if (!out.count(&fv)) {
+          parts_[&fv] = {"this->" + field->getNameAsString(), field->getLocation()};
+          visit(fv, "this->" + field->getNameAsString(), field->getLocation());
+        }
+  }
+  return out;
+}
+
+std::set<Val *> Walker::ownedSlots() {
+  std::set<Val *> out;
+  std::set<const HostObject *> seen;
+  std::function<void(Val &)> visit = [&](Val &v) {
+    out.insert(&v);
+    if (v.kind != Val::Kind::Object || !v.obj || !seen.insert(v.obj.get()).second) return;
+    for (auto &[field, fv] : v.obj->fields) visit(fv);
+    for (Val &e : v.obj->elems) visit(e);
+  };
+  for (auto &[key, v] : frame().vars)
+    if (v.kind != Val::Kind::Ref) visit(v);
   return out;
 }
 
@@ -80,13 +110,16 @@ bool Walker::sameValue(const Val &a, const Val &b) {
   return a.kind == b.kind && a.device == b.device && a.i == b.i && a.f == b.f && a.obj == b.obj;
 }
 
-std::vector<Val *> Walker::changedSince(const std::map<Val *, Val> &before, const Stmt *where) {
+std::vector<Val *> Walker::changedSince(const std::map<Val *, Val> &before, const Stmt *where, bool guard) {
   std::vector<Val *> out;
   for (auto &[slot, old] : before)
     if (!sameValue(*slot, old)) {
       if (!old.isDevice() && !slot->isDevice())
-        fail(where->getBeginLoc(), "host variable '" + varName(slot) +
-                                       "' is assigned under a device condition; only device variables can be");
+        fail(where->getBeginLoc(), "host variable '" + varName(slot) + "' is assigned under a device condition" +
+                                       (guard ? " (after a return, break or continue under one, what follows runs "
+                                                "only where it was not taken)"
+                                              : "") +
+                                       "; only device variables can be");
       out.push_back(slot);
     }
   sortByPlace(out);
@@ -94,7 +127,7 @@ std::vector<Val *> Walker::changedSince(const std::map<Val *, Val> &before, cons
 }
 
 void Walker::noReturn(Flow f, const Stmt *s, const char *what) {
-  if (f == Flow::Return)  // prepareReturns saw every return under a device condition: they set flags
+  if (f == Flow::Return)  // prepareReturns saw every return under a device condition: they set flags (Returned)
     throw ir::InternalError(std::string("a return inside ") + what + " was not prepared for by the parsing front end",
                             loc(s->getBeginLoc()));
   if (f == Flow::Break || f == Flow::Continue)
@@ -197,7 +230,8 @@ Flow Walker::execSequence(const std::vector<const Stmt *> &stmts, size_t first) 
     if (loop && loop->skip && (returns || containsJump(stmts[i], true))) {
       ir::Value *go = rec_.unary(ir::OpKind::Not, loop->skip->device, loc(at), "!");
       deviceBranch(go, at, stmts[i + 1],
-                   [&] { noReturn(execSequence(stmts, i + 1), stmts[i + 1], "a device loop"); }, [] {});
+                   [&] { noReturn(execSequence(stmts, i + 1), stmts[i + 1], "a device loop"); }, [] {},
+                   /*guard=*/true);
       return Flow::Normal;
     }
     if (returns) return unlessReturned(at, stmts[i + 1], [&] { return execSequence(stmts, i + 1); });
@@ -208,10 +242,10 @@ Flow Walker::execSequence(const std::vector<const Stmt *> &stmts, size_t first) 
 Flow Walker::unlessReturned(SourceLocation at, const Stmt *where, const std::function<Flow()> &walk) {
   ir::Value *go = rec_.unary(ir::OpKind::Not, frame().returnFlag->device, loc(at), "!");
   Flow flow = Flow::Normal;
-  deviceBranch(go, at, where, [&] { flow = walk(); }, [] {});
+  deviceBranch(go, at, where, [&] { flow = walk(); }, [] {}, /*guard=*/true);
   if (flow == Flow::Return)  // returns under the guard set the flag
     noReturn(flow, where, "the statements after a return under a device condition");
-  return flow;
+  return flow == Flow::Returned ? Flow::Normal : flow;
 }
 
 void Walker::prepareReturns(const FunctionDecl *fn, const Stmt *body) {
@@ -247,7 +281,7 @@ Flow Walker::deviceReturn(const ReturnStmt *r) {
     if (loop->broken) setFlag(loop->broken, true, at);
     if (loop->skip) setFlag(loop->skip, true, at);
   }
-  return Flow::Normal;
+  return Flow::Returned;
 }
 
 ir::Value *Walker::placeholder(const ir::Type &type, SourceLocation at) {
@@ -268,9 +302,11 @@ std::vector<Val *> Walker::returnSlots(SourceLocation at) {
     QualType type = f.function->getReturnType();
     const CXXRecordDecl *r = recordOf(type);
     if (!r || !scalarKindNamed(nameOf(r)))
-      fail(at, "'" + qualifiedName(f.function) + "' returns a tile from inside this device loop and nowhere before "
-               "it: its shape is not known when the loop starts; assign the result to a variable declared before "
-               "the loop, break, and return the variable after the loop");
+      fail(at, "'" + qualifiedName(f.function) + "' returns a " + (nameOf(r) == "Ptr" ? "pointer" : "tile") +
+               " from inside this device loop and nowhere before it: " +
+               (nameOf(r) == "Ptr" ? "there is no pointer to start the loop with" : "its shape is not known when the loop starts") +
+               "; assign the result to a variable declared before the loop, break, and return the variable after "
+               "the loop");
     *f.returnValue = Val::dev(placeholder(*elementOf(type), at));
   }
   return {f.returnFlag, f.returnValue};
@@ -295,7 +331,7 @@ Flow Walker::deviceIf(const IfStmt *s, const Expr *condExpr) {
 }
 
 void Walker::deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where, const std::function<void()> &thenWalk,
-                          const std::function<void()> &elseWalk) {
+                          const std::function<void()> &elseWalk, bool guard) {
   ir::Location l = this->loc(loc);
   ir::Op *op = rec_.beginIf(cond, l);
   std::map<Val *, Val> before = snapshot();
@@ -310,10 +346,24 @@ void Walker::deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where
     after[region] = snapshot();
     for (auto &[slot, old] : before) *slot = old;  // the other branch starts from the same values
   }
+  // A guard's else is the path that returned (or left the iteration): what
+  // the function's own host numbers became on the other path is what every
+  // later statement, guarded the same way, reads.
+  std::vector<std::pair<Val *, Val>> kept;
+  if (guard) {
+    std::set<Val *> owned = ownedSlots();
+    for (auto &[slot, old] : before) {
+      auto it = after[0].find(slot);
+      if (it != after[0].end() && owned.count(slot) && old.isHostNumber() && it->second.isHostNumber() &&
+          !sameValue(it->second, old))
+        kept.emplace_back(slot, it->second);
+    }
+  }
   std::set<Val *> changedSet;
   for (int region = 0; region < 2; ++region) {
     for (auto &[slot, v] : after[region]) *slot = v;
-    for (Val *slot : changedSince(before, where)) changedSet.insert(slot);
+    for (auto &[slot, v] : kept) *slot = before[slot];  // taken from the then branch, not merged
+    for (Val *slot : changedSince(before, where, guard)) changedSet.insert(slot);
     for (auto &[slot, old] : before) *slot = old;
   }
   std::vector<Val *> changed(changedSet.begin(), changedSet.end());
@@ -322,8 +372,9 @@ void Walker::deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where
     std::vector<ir::Value *> yields;
     for (Val *slot : changed) {
       ir::Value *v = after[region][slot].device;
-      if (!v && slot == fr.returnValue && after[1 - region][slot].device) {
-        // Read only where the function has returned: any value of the type will do.
+      if (!v && (guard || slot == fr.returnValue) && after[1 - region][slot].device) {
+        // Read only where the function has not returned (or the iteration
+        // has not been left): any value of the type will do.
         rec_.pushBlock(op->region(region));
         v = placeholder(after[1 - region][slot].device->type, loc);
         rec_.popBlock();
@@ -336,6 +387,7 @@ void Walker::deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where
     rec_.yield(op, region, yields, l, "the branches of a device if");
   }
   for (size_t i = 0; i < changed.size(); ++i) *changed[i] = Val::dev(op->result(i));
+  for (auto &[slot, v] : kept) *slot = v;
 }
 
 std::vector<const ValueDecl *> Walker::assignedDecls(const Stmt *body, const Stmt *alsoInc) {
@@ -428,6 +480,22 @@ std::optional<Walker::Counted> Walker::countedLoop(const ForStmt *s) {
     else return std::nullopt;
   } else {
     return std::nullopt;
+  }
+  // The bound and step are read once, before the loop: they must not read
+  // the induction variable (k = k + k doubles k: a while loop).
+  struct Reads : RecursiveASTVisitor<Reads> {
+    const VarDecl *iv;
+    bool found = false;
+    bool VisitDeclRefExpr(DeclRefExpr *r) {
+      found |= r->getDecl() == iv;
+      return true;
+    }
+  };
+  for (const Expr *e : {out.hi, out.step}) {
+    Reads reads;
+    reads.iv = iv;
+    reads.TraverseStmt(const_cast<Expr *>(e));
+    if (reads.found) return std::nullopt;
   }
   // The body must not assign the induction variable.
   struct Assigns : RecursiveASTVisitor<Assigns> {

@@ -146,7 +146,7 @@ Flow Walker::forStmt(const ForStmt *s) {
       if (!truthy(eval(s->getCond()), s->getCond())) break;
     }
     Flow f = hostBody(s->getBody());
-    if (f == Flow::Return) return f;
+    if (f == Flow::Return || f == Flow::Returned) return f;
     if (f == Flow::Break) break;
     if (s->getInc()) eval(s->getInc());
   }
@@ -160,7 +160,7 @@ Flow Walker::whileStmt(const WhileStmt *s) {
     if (n > kMaxHostIterations) fail(s->getWhileLoc(), "this host loop runs more than " + std::to_string(kMaxHostIterations) + " iterations");
     if (!truthy(eval(s->getCond()), s->getCond())) break;
     Flow f = hostBody(s->getBody());
-    if (f == Flow::Return) return f;
+    if (f == Flow::Return || f == Flow::Returned) return f;
     if (f == Flow::Break) break;
   }
   return Flow::Normal;
@@ -172,7 +172,7 @@ Flow Walker::doStmt(const DoStmt *s) {
   for (int64_t n = 0;; ++n) {
     if (n > kMaxHostIterations) fail(s->getDoLoc(), "this host loop runs more than " + std::to_string(kMaxHostIterations) + " iterations");
     Flow f = hostBody(s->getBody());
-    if (f == Flow::Return) return f;
+    if (f == Flow::Return || f == Flow::Returned) return f;
     if (f == Flow::Break) break;
     if (!truthy(eval(s->getCond()), s->getCond())) break;
   }

@@ -90,7 +90,10 @@ struct Frame {
   int deviceDepth = 0;  // device regions (if, loop, guard) open in this function
 };
 
-enum class Flow { Normal, Break, Continue, Return };
+/// How a statement ends. Returned: a return under a device condition was
+/// taken on this path; the rest of the region does not run (the region's end
+/// turns it back into Normal, and the return flag tells what follows).
+enum class Flow { Normal, Break, Continue, Return, Returned };
 
 constexpr int kMaxInlineDepth = 64;
 constexpr int64_t kMaxHostIterations = 1 << 20;
@@ -287,7 +290,7 @@ private:
   static bool sameValue(const Val &a, const Val &b);
 
   /// The variables that differ from `before`, in declaration order.
-  std::vector<Val *> changedSince(const std::map<Val *, Val> &before, const Stmt *where);
+  std::vector<Val *> changedSince(const std::map<Val *, Val> &before, const Stmt *where, bool guard = false);
 
   void noReturn(Flow f, const Stmt *s, const char *what);
 
@@ -348,8 +351,17 @@ private:
 
   /// An IR if on `cond`: runs each branch's walk in its region, then makes
   /// the variables either branch assigned the if's results.
+  /// `guard`: the if guards the rest of a function or iteration after a
+  /// return, break or continue (its else does nothing and what it skips is
+  /// never read): the function's own host variables take the then branch's
+  /// values, and a device variable first assigned there gets a placeholder
+  /// in the else.
   void deviceBranch(ir::Value *cond, SourceLocation loc, const Stmt *where, const std::function<void()> &thenWalk,
-                    const std::function<void()> &elseWalk);
+                    const std::function<void()> &elseWalk, bool guard = false);
+
+  /// The storage of the current function's own variables and of the objects
+  /// they hold (not references, captures or `this`).
+  std::set<Val *> ownedSlots();
 
   /// The variables `body` (and `alsoInc`) assign by name, in source order.
   static std::vector<const ValueDecl *> assignedDecls(const Stmt *body, const Stmt *alsoInc = nullptr);

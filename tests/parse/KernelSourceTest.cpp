@@ -17,6 +17,8 @@ TEST_CASE("kernels and their template parameters are read from the text", "[pars
   CHECK(templateParameters(src, "a") == "<int N, class T = f32>");
   CHECK(templateParameters(src, "b") == "");  // the template before it is a's
   CHECK(templateParameters(src, "c") == "");  // the template before it is S's
+  CHECK(templateParameters("template <int N>\n// one row per program\nTT_KERNEL void d(Ptr<f32> x) {}", "d") == "<int N>");
+  CHECK(templateParameters("template <class T>\n  requires true\nTT_KERNEL void e(Ptr<T> x) {}", "e") == "<class T>");
   CHECK_FALSE(templateParameters(src, "helper").has_value());
   CHECK_FALSE(templateParameters(src, "a(b").has_value());  // not an identifier: no regex built of it
   CHECK(kernelName("ns::softmax< f16, 1024 >") == "softmax");
@@ -34,5 +36,10 @@ TEST_CASE("a kernel parameter of a plain C++ type is found and located", "[parse
   CHECK(d->message == "kernel parameter 'host' has host type 'float *': give host values to a kernel as template "
                       "parameters");
   CHECK_FALSE(hostParameter(src, "k.cpp", "fine"));
+  std::string unnamed = "TT_KERNEL void u(Ptr<f32> x, unsigned int) {}\n";
+  std::optional<tt::ir::Diagnostic> u = hostParameter(unnamed, "u.cpp", "u");
+  REQUIRE(u);
+  CHECK(u->message == "a kernel parameter has host type 'unsigned int': give host values to a kernel as template parameters");
+  CHECK(u->loc.pos.col == 30);
   CHECK_FALSE(hostParameter(src, "k.cpp", "missing"));
 }

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -20,9 +21,11 @@ constexpr int kBlock = 64;
 
 /// Runs `name<64>` from the returns file on x, and compares y with
 /// want(i, x[i]).
-void check(const std::string &name, const std::vector<double> &x, const std::function<double(int, double)> &want) {
+void check(const std::string &name, const std::vector<double> &x, const std::function<double(int, double)> &want,
+           const std::string &args = "64") {
   INFO(name);
-  twintile::FrontendResult r = twintile::parseKernel(TWINTILE_TESTS_DIR "/parse/early_returns.cpp", name + "<64>");
+  twintile::FrontendResult r =
+      twintile::parseKernel(TWINTILE_TESTS_DIR "/parse/early_returns.cpp", name + "<" + args + ">");
   INFO((r.error ? r.error->str() : std::string()));
   REQUIRE(r.ok());
   int n = static_cast<int>(x.size());
@@ -71,4 +74,41 @@ TEST_CASE("a helper with several nested returns gives each its value", "[parse][
     default: return v;
     }
   });
+}
+
+TEST_CASE("a return on a host condition inside a device branch ends the walk there", "[parse][returns]") {
+  std::vector<double> x = ramp(100);
+  // countdown(v, n) per program of 64, as C++ runs it.
+  std::function<std::vector<double>(std::vector<double>, int)> countdown = [&](std::vector<double> v, int n) {
+    double s = 0;
+    for (double e : v) s += e;
+    if (s > 0) {
+      if (n == 0) return v;
+      for (double &e : v) e -= 1;
+      return countdown(v, n - 1);
+    }
+    for (double &e : v) e = -e;
+    return v;
+  };
+  std::vector<double> want;
+  for (int start = 0; start < 100; start += kBlock) {
+    std::vector<double> block(kBlock, 0.0);  // masked-off lanes load 0
+    for (int i = start; i < std::min(100, start + kBlock); ++i) block[static_cast<size_t>(i - start)] = x[static_cast<size_t>(i)];
+    std::vector<double> r = countdown(block, 3);
+    for (int i = start; i < std::min(100, start + kBlock); ++i) want.push_back(r[static_cast<size_t>(i - start)]);
+  }
+  check("host_return_in_device_branch", x, [&](int i, double) { return want[static_cast<size_t>(i)]; });
+}
+
+TEST_CASE("a host return after a device one ends the kernel before what C++ never reaches", "[parse][returns]") {
+  check("host_return_after_device", ramp(100), [](int, double) { return 0.0; }, "64, 0");
+  check("host_return_after_device", ramp(100), [](int, double v) { return 32 * v; }, "64, 2");
+}
+
+TEST_CASE("an assignment through a reference after a return happens only where it did not return", "[parse][returns]") {
+  check("reference_after_return", ramp(100), [](int i, double v) { return i < kBlock ? v : 0.0; });
+}
+
+TEST_CASE("locals assigned after a return keep the values of the path that did not return", "[parse][returns]") {
+  check("locals_after_return", ramp(100), [](int, double v) { return v + 4; });
 }

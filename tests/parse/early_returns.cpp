@@ -79,3 +79,64 @@ TT_KERNEL void nested_returns(Ptr<f32> x, Ptr<f32> y, i32 n) {
   auto mask = offs < n;
   store(y + offs, classify(load(x + offs, mask, 0.0f)), mask);
 }
+
+// A return on a host condition inside a device branch ends the walk there:
+// the recursion ends on n, as C++'s does (it does not run on to n = -1, -2...).
+template <class T>
+T countdown(T v, int n) {
+  if (sum(v, 0) > 0.0f) {
+    if (n == 0) return v;
+    return countdown(v - 1.0f, n - 1);
+  }
+  return -v;
+}
+
+template <int BLOCK>
+TT_KERNEL void host_return_in_device_branch(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  auto mask = offs < n;
+  store(y + offs, countdown(load(x + offs, mask, 0.0f), 3), mask);
+}
+
+// After a possible return, a host return (N == 0) ends the kernel before
+// the division by N that C++ would never reach.
+template <int BLOCK, int N>
+TT_KERNEL void host_return_after_device(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  if (program_id(0) * BLOCK >= n) return;
+  if (N == 0) return;
+  int per = 64 / N;
+  store(y + offs, load(x + offs, offs < n, 0.0f) * float(per), offs < n);
+}
+
+// A helper's assignment through a reference happens only where it did not
+// return: program 0 adds, program 1 returns first.
+inline void bump(Tile<f32> &acc, Tile<f32> v, i32 k) {
+  if (k > 2) return;
+  acc = acc + v;
+}
+
+template <int BLOCK>
+TT_KERNEL void reference_after_return(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  auto acc = zeros<f32>({BLOCK});
+  bump(acc, load(x + offs, offs < n, 0.0f), program_id(0) + 2);
+  store(y + offs, acc, offs < n);
+}
+
+// Variables the code after a return uses: a host counter of an unrolled
+// loop, and a device variable first assigned there.
+template <int BLOCK>
+TT_KERNEL void locals_after_return(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  int k = 0;
+  i32 start;
+  if (program_id(0) * BLOCK >= n) return;
+  start = program_id(0) * BLOCK;
+  auto v = load(x + start + arange(0, BLOCK), offs < n, 0.0f);
+  while (k < 4) {
+    v = v + 1.0f;
+    ++k;
+  }
+  store(y + start + arange(0, BLOCK), v, offs < n);
+}

@@ -52,3 +52,26 @@ TT_KERNEL void falls_off(Ptr<f32> x, Ptr<f32> y, i32 n) {
 
 // END: device_return_errors.cpp:45:1: error: 'positive' reaches the end of its body without returning its Tile<f32> (a function that returns a value must return it on every path)
 // END: in call from {{.*}}device_return_errors.cpp:50:19
+
+// A method that sets a host field of its object after a return under a
+// device condition: whether the field changed would be known only on the
+// device.
+// RUN: not twintile compile --frontend=parse %s --kernel 'host_field<64>' 2>&1 | FileCheck %s --check-prefix=FIELD
+struct Scale {
+  float factor = 1;
+  void maybeDouble(i32 k) {
+    if (k > 2) return;
+    factor = 2;
+  }
+};
+
+template <int B>
+TT_KERNEL void host_field(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  Scale s;
+  s.maybeDouble(n);
+  auto offs = arange(0, B);
+  store(y + offs, load(x + offs) * s.factor);
+}
+
+// FIELD: device_return_errors.cpp:64:5: error: host variable 'this->factor' is assigned under a device condition (after a return, break or continue under one, what follows runs only where it was not taken); only device variables can be
+// FIELD-NEXT: factor = 2;

@@ -254,6 +254,11 @@ private:
       }
       return r;
     }
+    case OpKind::Bitcast: {  // the bits of equal elements are equal; nothing else is known
+      AxisInfo r = unknown(t);
+      r.constancy = in(0).constancy;
+      return r;
+    }
     case OpKind::Cast: {
       const Type &src = op.operand(0)->type;
       if (src.isInt() && t.isInt() && src.elem != ScalarKind::I1 && bitWidth(t.elem) >= bitWidth(src.elem))

@@ -205,6 +205,7 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
     }
     return b.CreateFPTrunc(x[0], to);
   }
+  case OpKind::Bitcast: return b.CreateBitCast(x[0], L.llvmType(out));
   case OpKind::AddPtr: {
     llvm::Value *off = b.CreateSExt(x[1], b.getInt64Ty());
     return b.CreateGEP(L.storageType(op.operand(0)->type.pointee), x[0], off);

@@ -406,7 +406,7 @@ void Lowerer::lowerOp(const Op &op) {
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
   case OpKind::Trans:
   TT_ARITH_CASES:
-  case OpKind::Select: case OpKind::Cast: case OpKind::AddPtr: {
+  case OpKind::Select: case OpKind::Cast: case OpKind::Bitcast: case OpKind::AddPtr: {
     const Value *r = op.result();
     return set(r, lowerPure(op, r->type.isTile() ? &layoutOf(r) : nullptr));
   }

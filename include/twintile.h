@@ -212,6 +212,7 @@ Node *addptr(Node *p, Node *offset, Loc loc);
 Node *select(Node *c, Node *a, Node *b, Loc loc);
 Node *fma(Node *a, Node *b, Node *c, Loc loc);
 Node *cast(Node *a, Kind to, Loc loc);
+Node *bitcast(Node *a, Kind to, Loc loc);
 Node *programId(int axis, Loc loc);
 Node *numPrograms(int axis, Loc loc);
 Node *arange(int start, int end, Loc loc);
@@ -578,6 +579,12 @@ template <detail::FloatDevice V> V fma(const V &a, const V &b, const V &c, detai
 template <class T, detail::Device V>
 typename detail::Rebind<V, T>::type cast(const V &x, detail::Loc l = TT_HERE_) {
   return detail::make<typename detail::Rebind<V, T>::type>(detail::cast(x.node(), detail::Elem<T>::kind, l));
+}
+/// Reinterprets the bits of each element as T, of the same width (f32 <-> i32,
+/// f16/bf16 <-> i16, f64 <-> i64), keeping the shape.
+template <class T, detail::Device V>
+typename detail::Rebind<V, T>::type bitcast(const V &x, detail::Loc l = TT_HERE_) {
+  return detail::make<typename detail::Rebind<V, T>::type>(detail::bitcast(x.node(), detail::Elem<T>::kind, l));
 }
 
 //===-- Memory ------------------------------------------------------------===//

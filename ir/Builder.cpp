@@ -63,6 +63,10 @@ Value *Builder::cast(Value *v, ScalarKind to) {
   return value(OpKind::Cast, {v}, {}, {v->type.withElem(to)});
 }
 
+Value *Builder::bitcast(Value *v, ScalarKind to) {
+  return value(OpKind::Bitcast, {v}, {}, {v->type.withElem(to)});
+}
+
 Value *Builder::load(Value *ptr, Value *mask, Value *other) {
   std::vector<Value *> ops{ptr};
   if (mask) ops.push_back(mask);

@@ -55,6 +55,7 @@ public:
   Value *binary(OpKind kind, Value *a, Value *b) { return value(kind, {a, b}); }
   Value *select(Value *c, Value *a, Value *b) { return value(OpKind::Select, {c, a, b}); }
   Value *cast(Value *v, ScalarKind to);
+  Value *bitcast(Value *v, ScalarKind to);
   Value *addptr(Value *p, Value *offset) { return value(OpKind::AddPtr, {p, offset}); }
 
   // Memory.

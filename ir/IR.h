@@ -27,6 +27,8 @@
 // * cast: int to int truncates or sign-extends (i1 zero-extends); float to int
 //   truncates toward zero and saturates, NaN gives 0; anything to i1 is
 //   "!= 0"; other conversions round to nearest even.
+// * bitcast reinterprets an element's bits as another type of the same width
+//   (f32 <-> i32, f16 and bf16 <-> i16, f64 <-> i64); i1 and pointers have none.
 // * Pointers step in elements of their pointee: addptr(p, k) is p + k elements.
 //   load/store with a mask touch only lanes whose mask is 1; masked-off lanes
 //   of a load yield `other` (or 0 without it). An unmasked access outside every

@@ -219,7 +219,7 @@ private:
     const Type *rt = op.results.empty() ? nullptr : &op.result()->type;
     switch (op.kind) {
     TT_ARITH_CASES:
-    case OpKind::Select: case OpKind::Cast: case OpKind::AddPtr:
+    case OpKind::Select: case OpKind::Cast: case OpKind::Bitcast: case OpKind::AddPtr:
       return execElementwise(op);
     case OpKind::ProgramId: return set(op.result(), {intElem(pid_[op.intAttr("axis")])});
     case OpKind::NumPrograms: {
@@ -280,6 +280,12 @@ private:
     const Tile &a = val(op.operand(0));
     if (op.kind == OpKind::Cast) {
       for (size_t i = 0; i < n; ++i) out[i] = evalCast(a[i], k, rt.elem);
+    } else if (op.kind == OpKind::Bitcast) {  // the bytes memory would hold, read as the other type
+      for (size_t i = 0; i < n; ++i) {
+        uint8_t bytes[8];
+        writeElem(bytes, k, a[i]);
+        out[i] = readElem(bytes, rt.elem);
+      }
     } else if (op.kind == OpKind::AddPtr) {
       const Tile &b = val(op.operand(1));
       uint64_t size = byteSize(op.operand(0)->type.pointee);

@@ -194,6 +194,14 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
     if (in.isPtr() || r.isPtr()) return fail("'cast' cannot convert pointers: " + t(in) + " to " + t(r));
     return ok(r);
   }
+  case OpKind::Bitcast: {
+    const Type &in = ops[0], &r = given[0];
+    if (in.shape != r.shape) return fail("'bitcast' cannot change the shape: " + t(in) + " to " + t(r));
+    if (in.isPtr() || r.isPtr() || in.elem == ScalarKind::I1 || r.elem == ScalarKind::I1 ||
+        bitWidth(in.elem) != bitWidth(r.elem))
+      return fail("'bitcast' needs two element types of one width (not i1, not pointers): " + t(in) + " to " + t(r));
+    return ok(r);
+  }
   case OpKind::AddPtr: {
     if (!ops[0].isPtr()) return fail("'addptr' base must be a pointer, got " + t(ops[0]));
     if (!ops[1].isInt() || ops[1].elem == ScalarKind::I1 || ops[1].shape != ops[0].shape)

@@ -162,6 +162,11 @@ ir::Value *Recorder::cast(ir::Value *a, ir::ScalarKind to, const ir::Location &l
   return at(loc, [&](ir::Builder &b) { return b.cast(x, to); });
 }
 
+ir::Value *Recorder::bitcast(ir::Value *a, ir::ScalarKind to, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, "bitcast");
+  return at(loc, [&](ir::Builder &b) { return b.bitcast(x, to); });
+}
+
 ir::Value *Recorder::programId(int axis, const ir::Location &loc) {
   return at(loc, [&](ir::Builder &b) { return b.programId(axis); });
 }

@@ -62,6 +62,7 @@ public:
   ir::Value *select(ir::Value *c, ir::Value *a, ir::Value *b, const ir::Location &loc);
   ir::Value *fma(ir::Value *a, ir::Value *b, ir::Value *c, const ir::Location &loc);
   ir::Value *cast(ir::Value *a, ir::ScalarKind to, const ir::Location &loc);
+  ir::Value *bitcast(ir::Value *a, ir::ScalarKind to, const ir::Location &loc);
   ir::Value *programId(int axis, const ir::Location &loc);
   ir::Value *numPrograms(int axis, const ir::Location &loc);
   ir::Value *arange(int64_t start, int64_t end, const ir::Location &loc);

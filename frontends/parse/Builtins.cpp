@@ -162,6 +162,7 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     return Val::dev(rec_.fma(x, y, z, l));
   }
   if (name == "cast") return Val::dev(rec_.cast(device(arg(0), "cast"), resultElem().elem, l));
+  if (name == "bitcast") return Val::dev(rec_.bitcast(device(arg(0), "bitcast"), resultElem().elem, l));
   if (name == "load") {
     ir::Value *p = device(arg(0), "load");
     ir::Value *m = a.size() > 1 ? device(arg(1), "load's mask") : nullptr;

@@ -415,6 +415,7 @@ Node *addptr(Node *p, Node *offset, Loc loc) { return node(recorder().addptr(val
 Node *select(Node *c, Node *a, Node *b, Loc loc) { return node(recorder().select(val(c), val(a), val(b), toLoc(loc))); }
 Node *fma(Node *a, Node *b, Node *c, Loc loc) { return node(recorder().fma(val(a), val(b), val(c), toLoc(loc))); }
 Node *cast(Node *a, Kind to, Loc loc) { return node(recorder().cast(val(a), kindOf(to), toLoc(loc))); }
+Node *bitcast(Node *a, Kind to, Loc loc) { return node(recorder().bitcast(val(a), kindOf(to), toLoc(loc))); }
 Node *programId(int axis, Loc loc) { return node(recorder().programId(axis, toLoc(loc))); }
 Node *numPrograms(int axis, Loc loc) { return node(recorder().numPrograms(axis, toLoc(loc))); }
 Node *arange(int start, int end, Loc loc) { return node(recorder().arange(start, end, toLoc(loc))); }

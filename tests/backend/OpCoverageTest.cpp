@@ -118,6 +118,18 @@ TEST_CASE("every cast between element types compiles", "[backend][coverage]") {
       compiles(kernel(from, to, "  %r = cast %av : tile<128x" + to + ">\n"), from + " -> " + to, 300);
 }
 
+TEST_CASE("every bitcast between element types of one width compiles", "[backend][coverage]") {
+  int compiled = 0;
+  for (const std::string &from : kTypes)
+    for (const std::string &to : kTypes) {
+      ir::Type in = ir::Type::tile({128}, *ir::parseScalarName(from)), out = in.withElem(*ir::parseScalarName(to));
+      if (!ir::inferResultTypes(ir::OpKind::Bitcast, {in}, {}, {out}).error.empty()) continue;
+      compiles(kernel(from, to, "  %r = bitcast %av : tile<128x" + to + ">\n"), "bitcast " + from + " -> " + to, 300);
+      ++compiled;
+    }
+  CHECK(compiled == 18);  // i8 (1); i16, f16, bf16 (9); i32, f32 (4); i64, f64 (4)
+}
+
 TEST_CASE("every elementwise op compiles on every type it accepts", "[backend][coverage]") {
   std::vector<const ir::OpInfo *> ops = opsOf({ir::OpFamily::Unary, ir::OpFamily::Binary, ir::OpFamily::Compare,
                                                ir::OpFamily::Fma});

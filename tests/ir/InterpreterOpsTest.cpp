@@ -926,6 +926,27 @@ TEST_CASE("atomic_add adds every lane even when lanes share an address", "[inter
   CHECK(bufs[0].get(0) == 0.5 + 1 + 2 + 4 + 5 + 6);
 }
 
+TEST_CASE("bitcast reads an element's bits as another type of its width", "[interpreter][ops]") {
+  Kernel k;
+  Value *out32 = k.ptrParam(ScalarKind::I32, "out32");
+  Value *out16 = k.ptrParam(ScalarKind::I16, "out16");
+  Value *outf = k.ptrParam(ScalarKind::F32, "outf");
+  Value *one = k.b.constFloat(Type::scalar(ScalarKind::F32), 1.0);
+  k.b.store(out32, k.b.bitcast(one, ScalarKind::I32));
+  k.b.store(k.b.addptr(out16, i32(k.b, 0)), k.b.bitcast(k.b.constFloat(Type::scalar(ScalarKind::F16), 1.0), ScalarKind::I16));
+  k.b.store(k.b.addptr(out16, i32(k.b, 1)), k.b.bitcast(k.b.constFloat(Type::scalar(ScalarKind::BF16), -2.0), ScalarKind::I16));
+  k.b.store(outf, k.b.bitcast(k.b.constInt(Type::scalar(ScalarKind::I32), 0x40490fdb), ScalarKind::F32));  // pi
+  k.b.ret();
+  REQUIRE(verify(k.f).empty());
+  std::vector<Buffer> bufs{Buffer(ScalarKind::I32, 1, "out32"), Buffer(ScalarKind::I16, 2, "out16"),
+                           Buffer(ScalarKind::F32, 1, "outf")};
+  REQUIRE(interpret(k.f, {}, bufferArgs(3), bufs).ok());
+  CHECK(bufs[0].getInt(0) == 0x3f800000);
+  CHECK(bufs[1].getInt(0) == 0x3c00);
+  CHECK(bufs[1].getInt(1) == static_cast<int16_t>(0xc000));
+  CHECK(bufs[2].get(0) == Approx(3.14159274101257324));
+}
+
 TEST_CASE("every read-modify-write atomic and compare-and-swap, worked by hand", "[interpreter][ops][memory]") {
   // Six lanes 1..6, lane 2 masked off, all at element 0 holding 12 (0b1100);
   // the old values come back per lane, in lane order.

@@ -231,6 +231,9 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
   case OpKind::Cast:
     k.at().cast(k.at().cast(k.floats(x), ScalarKind::BF16), ScalarKind::I64);
     break;
+  case OpKind::Bitcast:
+    k.storeFloats(out, k.at().bitcast(k.at().bitcast(k.floats(x), ScalarKind::I32), ScalarKind::F32));
+    break;
 
   case OpKind::AddPtr:
     k.at().addptr(k.at().splat(x, {128}), k.offsets());

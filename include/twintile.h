@@ -230,6 +230,7 @@ Node *dot(Node *a, Node *b, Node *acc, Loc loc);
 void print(const char *prefix, Node *const *values, int n, Loc loc);
 void assertTrue(Node *cond, const char *msg, Loc loc);
 void barrier(Loc loc);
+void options(int numWarps, int numStages, Loc loc);
 /// A device condition reached C++ control flow: the tracer stops here.
 [[noreturn]] void nativeControlFlow(Node *cond);
 /// `n`, which must have been assigned (a mask, an `other`, a value to store).
@@ -716,6 +717,15 @@ template <class C> void device_assert(const C &cond, const char *msg, detail::Lo
 }
 /// Every thread of the program waits here for the others (bar.sync).
 inline void debug_barrier(detail::Loc l = TT_HERE_) { detail::barrier(l); }
+
+/// The kernel's options, said in its body:
+/// `kernel_options({.num_warps = 8, .num_stages = 3});` (0: the default).
+/// The command line's --num-warps, when given, overrides the file.
+struct KernelOptions {
+  int num_warps = 0;
+  int num_stages = 0;
+};
+inline void kernel_options(KernelOptions o, detail::Loc l = TT_HERE_) { detail::options(o.num_warps, o.num_stages, l); }
 
 //===-- Combinators: device control flow ----------------------------------===//
 

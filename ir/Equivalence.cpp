@@ -37,6 +37,8 @@ public:
     if (opts.compareMeta) {
       if (a.numWarps != b.numWarps)
         return "num_warps differs: " + std::to_string(a.numWarps) + " vs " + std::to_string(b.numWarps);
+      if (a.numStages != b.numStages)
+        return "num_stages differs: " + std::to_string(a.numStages) + " vs " + std::to_string(b.numStages);
       if (a.meta != b.meta) return metaDifference(a.meta, b.meta);
     }
     if (a.numParams() != b.numParams())

@@ -271,6 +271,9 @@ public:
   Block &addRegion();
 };
 
+/// The deepest software pipeline a kernel may ask for (num_stages).
+inline constexpr int kMaxStages = 8;
+
 /// A kernel: parameters, meta-parameters it was specialized with, options.
 class Func {
 public:
@@ -278,6 +281,7 @@ public:
   Block body;  // arguments are the kernel's parameters
   std::vector<std::pair<std::string, Attr>> meta;  // e.g. BLOCK = 1024, in order
   int numWarps = 4;
+  int numStages = 0;  // software-pipelining depth the kernel asks for; 0: the backend's choice
   Location loc;
 
   Value *param(size_t i) const { return body.arg(i); }

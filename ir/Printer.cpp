@@ -48,7 +48,9 @@ public:
         os_ << (i ? ", " : "") << f_.meta[i].first << " = " << toString(f_.meta[i].second);
       os_ << "}";
     }
-    os_ << " options {num_warps = " << f_.numWarps << "}";
+    os_ << " options {num_warps = " << f_.numWarps;
+    if (f_.numStages > 0) os_ << ", num_stages = " << f_.numStages;
+    os_ << "}";
     printLoc(f_.loc);
     os_ << " {\n";
     printOps(f_.body, 1);

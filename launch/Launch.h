@@ -63,7 +63,7 @@ struct Launch {
 struct KernelOptions {
   std::string frontend = "parse";  // parse or trace (fromFile)
   std::string target = "sm_90a";
-  int numWarps = 4;
+  int numWarps = 0;  // 0: the kernel's own (kernel_options in its file), else 4
   bool useCache = true;
 };
 

@@ -82,6 +82,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   Result r;
   r.func = std::move(func);
   ir::Func &f = *r.func;
+  if (options.numWarps > 0) f.numWarps = options.numWarps;  // the command line over the kernel's own
   offer(observer, Stage::Tile, [&] { return irText(f, options); });
   if (options.last == Stage::Tile) return r;
 
@@ -224,7 +225,7 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   // The front end, once for the file: one parse, or one host compile.
   if (options.frontend == "parse") {
     twintile::ParseOptions po;
-    po.numWarps = options.numWarps;
+    po.numWarps = options.numWarps > 0 ? options.numWarps : 4;
     std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels, po);
     if (!parsed->ok() && kernels.size() > 1) return eachAlone();
     // Clang's complaints only about the line that takes the specialization's
@@ -247,7 +248,7 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   } else {
     twintile::SourceTraceOptions to;
     to.useCache = options.useCache;
-    to.numWarps = options.numWarps;
+    to.numWarps = options.numWarps > 0 ? options.numWarps : 4;
     std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
     if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) return eachAlone();
     for (size_t i = 0; i < kernels.size(); ++i) {

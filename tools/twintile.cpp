@@ -45,7 +45,7 @@ void kernelOptions(CLI::App *cmd, std::string &file, std::string &kernel, std::s
 void targetOptions(CLI::App *cmd, tt::pipeline::Options &o) {
   cmd->add_option("--target", o.target, "GPU architecture: sm_90a (default) or sm_80")
       ->check(CLI::IsMember({"sm_90a", "sm_80"}));
-  cmd->add_option("--num-warps", o.numWarps, "warps per program (default 4)")->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
+  cmd->add_option("--num-warps", o.numWarps, "warps per program (default: the kernel's kernel_options, else 4)")->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
   cmd->add_option("--assume-aligned", o.alignedNames, "pointer parameters promised 16-byte aligned ('*': all)")
       ->delimiter(',')
       ->allow_extra_args(false);

@@ -81,6 +81,8 @@ public:
   void print(const std::string &prefix, const std::vector<ir::Value *> &values, const ir::Location &loc);
   void assertTrue(ir::Value *cond, const std::string &msg, const ir::Location &loc);
   void barrier(const ir::Location &loc);
+  /// The kernel's own options (kernel_options in its file); 0 leaves one as it is.
+  void options(int numWarps, int numStages, const ir::Location &loc);
 
   // Structured control flow. Each begin* creates the op in the current block
   // and returns it; the caller pushes its regions (pushBlock) to fill them

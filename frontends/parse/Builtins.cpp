@@ -200,6 +200,18 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     rec_.print(prefix.s, vals, l);
     return Val();
   }
+  if (name == "kernel_options") {  // a KernelOptions, its fields by name
+    Val o = eval(arg(0));
+    if (o.kind != Val::Kind::Object || !o.obj) fail(at, "kernel_options takes a KernelOptions");
+    int numWarps = 0, numStages = 0;
+    for (auto &[field, v] : o.obj->fields) {
+      if (!v.isHostNumber()) continue;
+      if (field->getName() == "num_warps") numWarps = static_cast<int>(v.number());
+      if (field->getName() == "num_stages") numStages = static_cast<int>(v.number());
+    }
+    rec_.options(numWarps, numStages, l);
+    return Val();
+  }
   if (name == "debug_barrier") {
     rec_.barrier(l);
     return Val();

@@ -450,6 +450,7 @@ void print(const char *prefix, Node *const *values, int n, Loc loc) {
 
 void assertTrue(Node *cond, const char *msg, Loc loc) { recorder().assertTrue(val(cond), msg ? msg : "", toLoc(loc)); }
 void barrier(Loc loc) { recorder().barrier(toLoc(loc)); }
+void options(int numWarps, int numStages, Loc loc) { recorder().options(numWarps, numStages, toLoc(loc)); }
 
 Node *present(Node *n, Loc loc) {
   twintile::Recorder::use(val(n), toLoc(loc), "a mask or `other`");

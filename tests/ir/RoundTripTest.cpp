@@ -591,6 +591,12 @@ TEST_CASE("meta attributes and num_warps round trip", "[roundtrip]") {
   const Func &g = *m->funcs[0];
   CHECK(g.meta == f->meta);
   CHECK(g.numWarps == 8);
+  CHECK(g.numStages == 0);
+
+  f->numStages = 3;  // printed only when the kernel asked for a depth
+  std::string staged = toString(*f);
+  CHECK(staged.find("options {num_warps = 8, num_stages = 3}") != std::string::npos);
+  CHECK(parseOk(staged)->funcs[0]->numStages == 3);
 }
 
 TEST_CASE("printing is deterministic", "[roundtrip]") {

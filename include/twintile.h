@@ -697,6 +697,68 @@ Tile<C> dot(const Tile<E> &a, const Tile<E> &b, const Tile<C> &acc, detail::Loc 
   return detail::make<Tile<C>>(detail::dot(a.node(), b.node(), acc.node(), l));
 }
 
+//===-- Random numbers ------------------------------------------------------===//
+
+/// Counter-based random numbers: Philox 4x32 with 10 rounds, the streams
+/// Triton's tl.randint, tl.rand and tl.randn give for the same seed and
+/// offsets (Salmon et al., SC'11). Written in the language itself, from
+/// umulhi, xor and wrapping arithmetic: the parsing front end inlines them as
+/// user code (they live outside `tt` proper), the tracer runs them.
+inline namespace rng {
+
+inline constexpr int kPhiloxKeyA = static_cast<int>(0x9E3779B9u);
+inline constexpr int kPhiloxKeyB = static_cast<int>(0xBB67AE85u);
+inline constexpr int kPhiloxRoundA = static_cast<int>(0xD2511F53u);
+inline constexpr int kPhiloxRoundB = static_cast<int>(0xCD9E8D57u);
+
+/// Four 32-bit words of one Philox block.
+template <class T> struct Philox4 {
+  T c0, c1, c2, c3;
+};
+
+/// Philox 4x32-10 of the counter (c0..c3) under the key (k0, k1).
+template <class T, class K> Philox4<T> philox(T c0, T c1, T c2, T c3, K k0, K k1) {
+  for (int round = 0; round < 10; ++round) {
+    T a0 = c0, a2 = c2;
+    c0 = umulhi(a2, kPhiloxRoundB) ^ c1 ^ k0;
+    c2 = umulhi(a0, kPhiloxRoundA) ^ c3 ^ k1;
+    c1 = a2 * kPhiloxRoundB;
+    c3 = a0 * kPhiloxRoundA;
+    k0 = k0 + kPhiloxKeyA;
+    k1 = k1 + kPhiloxKeyB;
+  }
+  return {c0, c1, c2, c3};
+}
+
+/// The four random words at each offset (the counter), for `seed` (the key;
+/// its high word is its sign, as Triton widens a 32-bit seed).
+template <class O> Philox4<O> randint4x(i32 seed, O offset) {
+  O zero = offset * 0;
+  return philox(offset, zero, zero, zero, seed, i32(seed >> 31));
+}
+
+/// One random 32-bit integer per offset (its bits uniform).
+template <class O> O randint(i32 seed, O offset) { return randint4x(seed, offset).c0; }
+
+/// A random integer's bits as a float uniform in [0, 1).
+template <class O> auto uniform_float(O x) {
+  O folded = where(x < 0, -x - 1, x);
+  return cast<f32>(folded) * 4.6566127342e-10f;
+}
+
+/// One float uniform in [0, 1) per offset.
+template <class O> auto rand(i32 seed, O offset) { return uniform_float(randint(seed, offset)); }
+
+/// One standard normal float per offset (Box-Muller on two of the words).
+template <class O> auto randn(i32 seed, O offset) {
+  Philox4<O> words = randint4x(seed, offset);
+  auto u1 = maximum(uniform_float(words.c0), 1.0e-7f);
+  auto u2 = uniform_float(words.c1);
+  return sqrt(-2.0f * log(u1)) * cos(6.283185307179586f * u2);
+}
+
+} // namespace rng
+
 //===-- Debugging ---------------------------------------------------------===//
 
 namespace detail {

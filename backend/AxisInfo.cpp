@@ -254,6 +254,14 @@ private:
       }
       return r;
     }
+    case OpKind::MultipleOf:
+    case OpKind::MaxContiguous: {  // the kernel's promise, taken as given
+      AxisInfo r = in(0);
+      const std::vector<int64_t> &v = op.attr("values").ints;
+      std::vector<int64_t> &field = op.kind == OpKind::MultipleOf ? r.divisibility : r.contiguity;
+      for (size_t d = 0; d < field.size() && d < v.size(); ++d) field[d] = std::max(field[d], v[d]);
+      return r;
+    }
     case OpKind::Bitcast: {  // the bits of equal elements are equal; nothing else is known
       AxisInfo r = unknown(t);
       r.constancy = in(0).constancy;

@@ -403,6 +403,10 @@ void Lowerer::lowerOp(const Op &op) {
   case OpKind::Reshape: return set(op.result(), lowerReshape(op));
   case OpKind::Dot: return set(op.result(), lowerDot(op));
   case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(op);
+  case OpKind::MultipleOf: case OpKind::MaxContiguous: {  // the operand itself, in the result's layout
+    const Value *r = op.result();
+    return set(r, get(op.operand(0), r->type.isTile() ? &layoutOf(r) : nullptr));
+  }
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
   case OpKind::Trans:
   TT_ARITH_CASES:

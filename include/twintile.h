@@ -213,6 +213,8 @@ Node *select(Node *c, Node *a, Node *b, Loc loc);
 Node *fma(Node *a, Node *b, Node *c, Loc loc);
 Node *cast(Node *a, Kind to, Loc loc);
 Node *bitcast(Node *a, Kind to, Loc loc);
+/// multiple_of (contiguity false) or max_contiguous of `a`.
+Node *hint(bool contiguity, Node *a, const int *values, int n, Loc loc);
 Node *programId(int axis, Loc loc);
 Node *numPrograms(int axis, Loc loc);
 Node *arange(int start, int end, Loc loc);
@@ -580,6 +582,21 @@ template <detail::FloatDevice V> V fma(const V &a, const V &b, const V &c, detai
 template <class T, detail::Device V>
 typename detail::Rebind<V, T>::type cast(const V &x, detail::Loc l = TT_HERE_) {
   return detail::make<typename detail::Rebind<V, T>::type>(detail::cast(x.node(), detail::Elem<T>::kind, l));
+}
+/// Promises about an integer value the backend takes as given (Triton's
+/// tl.multiple_of, tl.max_contiguous; ir/IR.h): one value for every
+/// dimension, or one per dimension ({16, 1}).
+template <detail::IntDevice V> V multiple_of(const V &x, int value, detail::Loc l = TT_HERE_) {
+  return detail::make<V>(detail::hint(false, x.node(), &value, 1, l));
+}
+template <detail::IntDevice V, int N> V multiple_of(const V &x, const int (&values)[N], detail::Loc l = TT_HERE_) {
+  return detail::make<V>(detail::hint(false, x.node(), values, N, l));
+}
+template <detail::IntDevice V> V max_contiguous(const V &x, int value, detail::Loc l = TT_HERE_) {
+  return detail::make<V>(detail::hint(true, x.node(), &value, 1, l));
+}
+template <detail::IntDevice V, int N> V max_contiguous(const V &x, const int (&values)[N], detail::Loc l = TT_HERE_) {
+  return detail::make<V>(detail::hint(true, x.node(), values, N, l));
 }
 /// Reinterprets the bits of each element as T, of the same width (f32 <-> i32,
 /// f16/bf16 <-> i16, f64 <-> i64), keeping the shape.

@@ -67,6 +67,10 @@ Value *Builder::bitcast(Value *v, ScalarKind to) {
   return value(OpKind::Bitcast, {v}, {}, {v->type.withElem(to)});
 }
 
+Value *Builder::hint(OpKind kind, Value *v, std::vector<int64_t> values) {
+  return value(kind, {v}, {{"values", Attr::list(std::move(values))}});
+}
+
 Value *Builder::load(Value *ptr, Value *mask, Value *other) {
   std::vector<Value *> ops{ptr};
   if (mask) ops.push_back(mask);

@@ -56,6 +56,8 @@ public:
   Value *select(Value *c, Value *a, Value *b) { return value(OpKind::Select, {c, a, b}); }
   Value *cast(Value *v, ScalarKind to);
   Value *bitcast(Value *v, ScalarKind to);
+  /// multiple_of or max_contiguous of `v`, one value per dimension.
+  Value *hint(OpKind kind, Value *v, std::vector<int64_t> values);
   Value *addptr(Value *p, Value *offset) { return value(OpKind::AddPtr, {p, offset}); }
 
   // Memory.

@@ -48,6 +48,12 @@
 //   restrict; the backend relies on it to order accesses without barriers.
 // * Reductions remove their axis (a 1-D tile reduces to a scalar); argmax and
 //   argmin give i32 indices, the first on ties. cumsum is inclusive.
+// * multiple_of(x, values) and max_contiguous(x, values) are x, with a promise
+//   per dimension that the backend's axis analysis takes as given, as
+//   Triton's do: the first element of every run of consecutive integers is a
+//   multiple of the value (multiple_of), and such runs are that long
+//   (max_contiguous). The backend vectorizes on them; a broken promise is
+//   undefined behaviour on the GPU, and the interpreter does not check it.
 // * debug_barrier waits until every thread of the program has reached it
 //   (bar.sync): no op moves across it. The interpreter runs a program's ops
 //   in order, so it is a no-op there.
@@ -96,6 +102,7 @@ enum class OpFamily : uint8_t {
   Reduction,  // removes an axis
   Scan,       // keeps the axis: prefix along it
   Dot,        // matrix multiply-accumulate
+  Hint,       // multiple_of, max_contiguous: the operand, with a promise about it
   Debug,      // device_print, device_assert
   Control,    // for, if, while, yield, return
 };

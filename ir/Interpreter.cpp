@@ -257,6 +257,8 @@ private:
       return;
     }
     case OpKind::Barrier: return;  // a program's ops run in order here
+    case OpKind::MultipleOf:
+    case OpKind::MaxContiguous: return set(op.result(), val(op.operand(0)));  // promises to the backend, not checked
     case OpKind::For: return execFor(op);
     case OpKind::If: {
       const Block &b = op.region(val(op.operand(0))[0].i ? 0 : 1);

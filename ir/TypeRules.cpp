@@ -10,7 +10,7 @@
 namespace tt::ir {
 
 Attr::Kind attrKind(std::string_view name) {
-  if (name == "perm") return Attr::Kind::Ints;
+  if (name == "perm" || name == "values") return Attr::Kind::Ints;
   if (name == "prefix" || name == "msg" || name == "sem" || name == "scope") return Attr::Kind::String;
   return Attr::Kind::Int;  // axis, start, end; "value" is checked per type
 }
@@ -193,6 +193,18 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
       return fail("'cast' cannot change the shape: " + t(in) + " to " + t(r));
     if (in.isPtr() || r.isPtr()) return fail("'cast' cannot convert pointers: " + t(in) + " to " + t(r));
     return ok(r);
+  }
+  case OpKind::MultipleOf:
+  case OpKind::MaxContiguous: {
+    const Type &x = ops[0];
+    const std::vector<int64_t> &v = attrs.at("values").ints;
+    if (!x.isInt() || x.elem == ScalarKind::I1) return fail(q(info.name) + " applies to integers, got " + t(x));
+    if (static_cast<int64_t>(v.size()) != std::max<int64_t>(x.rank(), 1))
+      return fail(q(info.name) + " needs one value per dimension of " + t(x) + ", got " + std::to_string(v.size()));
+    for (int64_t n : v)
+      if (n < 1 || n > (int64_t(1) << 30) || (n & (n - 1)))
+        return fail(q(info.name) + " values must be powers of two, got " + std::to_string(n));
+    return ok(x);
   }
   case OpKind::Bitcast: {
     const Type &in = ops[0], &r = given[0];

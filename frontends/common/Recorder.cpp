@@ -167,6 +167,13 @@ ir::Value *Recorder::bitcast(ir::Value *a, ir::ScalarKind to, const ir::Location
   return at(loc, [&](ir::Builder &b) { return b.bitcast(x, to); });
 }
 
+ir::Value *Recorder::hint(ir::OpKind kind, ir::Value *a, std::vector<int64_t> values, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, ir::opInfo(kind).name);
+  size_t rank = std::max<size_t>(x->type.shape.size(), 1);
+  if (values.size() == 1 && rank > 1) values.assign(rank, values[0]);
+  return at(loc, [&](ir::Builder &b) { return b.hint(kind, x, values); });
+}
+
 ir::Value *Recorder::programId(int axis, const ir::Location &loc) {
   return at(loc, [&](ir::Builder &b) { return b.programId(axis); });
 }

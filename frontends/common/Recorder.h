@@ -63,6 +63,8 @@ public:
   ir::Value *fma(ir::Value *a, ir::Value *b, ir::Value *c, const ir::Location &loc);
   ir::Value *cast(ir::Value *a, ir::ScalarKind to, const ir::Location &loc);
   ir::Value *bitcast(ir::Value *a, ir::ScalarKind to, const ir::Location &loc);
+  /// multiple_of or max_contiguous; one value stands for every dimension.
+  ir::Value *hint(ir::OpKind kind, ir::Value *a, std::vector<int64_t> values, const ir::Location &loc);
   ir::Value *programId(int axis, const ir::Location &loc);
   ir::Value *numPrograms(int axis, const ir::Location &loc);
   ir::Value *arange(int64_t start, int64_t end, const ir::Location &loc);

@@ -163,6 +163,12 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
   }
   if (name == "cast") return Val::dev(rec_.cast(device(arg(0), "cast"), resultElem().elem, l));
   if (name == "bitcast") return Val::dev(rec_.bitcast(device(arg(0), "bitcast"), resultElem().elem, l));
+  if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Hint)) {  // multiple_of(x, 16), (x, {16, 1})
+    ir::Value *x = device(arg(0), name.c_str());
+    Val v = eval(arg(1));
+    std::vector<int64_t> values = v.kind == Val::Kind::Int ? std::vector<int64_t>{v.i} : hostInts(arg(1), "the values");
+    return Val::dev(rec_.hint(op->kind, x, values, l));
+  }
   if (name == "load") {
     ir::Value *p = device(arg(0), "load");
     ir::Value *m = a.size() > 1 ? device(arg(1), "load's mask") : nullptr;

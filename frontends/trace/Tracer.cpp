@@ -416,6 +416,10 @@ Node *select(Node *c, Node *a, Node *b, Loc loc) { return node(recorder().select
 Node *fma(Node *a, Node *b, Node *c, Loc loc) { return node(recorder().fma(val(a), val(b), val(c), toLoc(loc))); }
 Node *cast(Node *a, Kind to, Loc loc) { return node(recorder().cast(val(a), kindOf(to), toLoc(loc))); }
 Node *bitcast(Node *a, Kind to, Loc loc) { return node(recorder().bitcast(val(a), kindOf(to), toLoc(loc))); }
+Node *hint(bool contiguity, Node *a, const int *values, int n, Loc loc) {
+  return node(recorder().hint(contiguity ? ir::OpKind::MaxContiguous : ir::OpKind::MultipleOf, val(a),
+                              std::vector<int64_t>(values, values + n), toLoc(loc)));
+}
 Node *programId(int axis, Loc loc) { return node(recorder().programId(axis, toLoc(loc))); }
 Node *numPrograms(int axis, Loc loc) { return node(recorder().numPrograms(axis, toLoc(loc))); }
 Node *arange(int start, int end, Loc loc) { return node(recorder().arange(start, end, toLoc(loc))); }

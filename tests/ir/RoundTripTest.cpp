@@ -231,6 +231,9 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
   case OpKind::Cast:
     k.at().cast(k.at().cast(k.floats(x), ScalarKind::BF16), ScalarKind::I64);
     break;
+  case OpKind::MultipleOf: case OpKind::MaxContiguous:
+    k.storeFloats(out, k.at().cast(k.at().hint(kind, k.offsets(), {16}), ScalarKind::F32));
+    break;
   case OpKind::Bitcast:
     k.storeFloats(out, k.at().bitcast(k.at().bitcast(k.floats(x), ScalarKind::I32), ScalarKind::F32));
     break;

@@ -747,27 +747,30 @@ template <class T, class K> Philox4<T> philox(T c0, T c1, T c2, T c3, K k0, K k1
   return {c0, c1, c2, c3};
 }
 
+/// 32-bit offsets: Philox 4x32 (Triton's 64-bit streams, Philox 4x64, are not here).
+template <class O> concept Offsets32 = detail::same<typename detail::Traits<O>::Element, i32>;
+
 /// The four random words at each offset (the counter), for `seed` (the key;
 /// its high word is its sign, as Triton widens a 32-bit seed).
-template <class O> Philox4<O> randint4x(i32 seed, O offset) {
+template <Offsets32 O> Philox4<O> randint4x(i32 seed, O offset) {
   O zero = offset * 0;
   return philox(offset, zero, zero, zero, seed, i32(seed >> 31));
 }
 
 /// One random 32-bit integer per offset (its bits uniform).
-template <class O> O randint(i32 seed, O offset) { return randint4x(seed, offset).c0; }
+template <Offsets32 O> O randint(i32 seed, O offset) { return randint4x(seed, offset).c0; }
 
 /// A random integer's bits as a float uniform in [0, 1).
-template <class O> auto uniform_float(O x) {
+template <Offsets32 O> auto uniform_float(O x) {
   O folded = where(x < 0, -x - 1, x);
   return cast<f32>(folded) * 4.6566127342e-10f;
 }
 
 /// One float uniform in [0, 1) per offset.
-template <class O> auto rand(i32 seed, O offset) { return uniform_float(randint(seed, offset)); }
+template <Offsets32 O> auto rand(i32 seed, O offset) { return uniform_float(randint(seed, offset)); }
 
 /// One standard normal float per offset (Box-Muller on two of the words).
-template <class O> auto randn(i32 seed, O offset) {
+template <Offsets32 O> auto randn(i32 seed, O offset) {
   Philox4<O> words = randint4x(seed, offset);
   auto u1 = maximum(uniform_float(words.c0), 1.0e-7f);
   auto u2 = uniform_float(words.c1);

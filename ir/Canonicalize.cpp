@@ -110,7 +110,8 @@ bool isConst(const Value *v, double x) {
 
 // add(c1, c2) => c3, and every elementwise op on constants likewise.
 bool foldConstants(Rewriter &rw, Op &op) {
-  if (!op.info().has(Elementwise) || op.kind == OpKind::AddPtr) return false;
+  // bitcast keeps bits a folded constant (held as a number) would not: it runs.
+  if (!op.info().has(Elementwise) || op.kind == OpKind::AddPtr || op.kind == OpKind::Bitcast) return false;
   std::vector<Elem> in;
   for (Value *v : op.operands) {
     std::optional<Elem> e = constValue(v);

@@ -29,6 +29,8 @@
 //   "!= 0"; other conversions round to nearest even.
 // * bitcast reinterprets an element's bits as another type of the same width
 //   (f32 <-> i32, f16 and bf16 <-> i16, f64 <-> i64); i1 and pointers have none.
+//   The interpreter holds floats as numbers: a NaN's payload (and a signalling
+//   NaN) does not survive it there, as it does on the GPU.
 // * Pointers step in elements of their pointee: addptr(p, k) is p + k elements.
 //   load/store with a mask touch only lanes whose mask is 1; masked-off lanes
 //   of a load yield `other` (or 0 without it). An unmasked access outside every
@@ -36,9 +38,12 @@
 //   _xchg, _cas) return the old values; max and min compare as signed
 //   integers or as floats (a NaN operand ignored); atomic_cas(p, cmp, v)
 //   writes v where the element equals cmp bit for bit, and takes no mask.
-//   Each element is one atomic access. `sem` (relaxed, the default; acquire,
-//   release, acq_rel) orders the program's other accesses around it as C++'s
-//   memory orders do, at `scope` (gpu, the default, or cta); relaxed is the
+//   Each element is one atomic access, by one GPU thread. `sem` (relaxed, the
+//   default; acquire, release, acq_rel) orders that thread's other accesses
+//   around it as C++'s memory orders do, at `scope` (gpu, the default, or
+//   cta), as Triton's do: to order the other threads' accesses of the
+//   program too, put a debug_barrier before a release (after an acquire).
+//   Relaxed is the
 //   default, unlike Triton's acq_rel, because a histogram or a reduction
 //   needs no ordering and pays for it. Programs of a grid run in an
 //   unspecified order, and the ops of one program in order.

@@ -170,7 +170,9 @@ ir::Value *Recorder::bitcast(ir::Value *a, ir::ScalarKind to, const ir::Location
 ir::Value *Recorder::hint(ir::OpKind kind, ir::Value *a, std::vector<int64_t> values, const ir::Location &loc) {
   ir::Value *x = use(a, loc, ir::opInfo(kind).name);
   size_t rank = std::max<size_t>(x->type.shape.size(), 1);
-  if (values.size() == 1 && rank > 1) values.assign(rank, values[0]);
+  if (values.size() != rank)  // one value for a 2-D tile would promise the strided axis too
+    fail(loc, std::string(ir::opInfo(kind).name) + " needs one value per dimension of " + ir::toString(x->type) +
+                  " ({v0, v1, ...}), got " + std::to_string(values.size()));
   return at(loc, [&](ir::Builder &b) { return b.hint(kind, x, values); });
 }
 

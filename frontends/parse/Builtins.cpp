@@ -166,7 +166,14 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
   if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Hint)) {  // multiple_of(x, 16), (x, {16, 1})
     ir::Value *x = device(arg(0), name.c_str());
     Val v = eval(arg(1));
-    std::vector<int64_t> values = v.kind == Val::Kind::Int ? std::vector<int64_t>{v.i} : hostInts(arg(1), "the values");
+    std::vector<int64_t> values;
+    if (v.kind == Val::Kind::Int) values.push_back(v.i);
+    else if (v.kind == Val::Kind::Object)
+      for (const Val &e : v.obj->elems) {
+        if (e.kind != Val::Kind::Int) fail(arg(1)->getExprLoc(), name + "'s values must be host integers");
+        values.push_back(e.i);
+      }
+    else fail(arg(1)->getExprLoc(), name + "'s values must be a host integer or a list of them");
     return Val::dev(rec_.hint(op->kind, x, values, l));
   }
   if (name == "load") {
@@ -207,13 +214,18 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     return Val();
   }
   if (name == "kernel_options") {  // a KernelOptions, its fields by name
+    for (const std::shared_ptr<Frame> &f : frames_)
+      if (f->deviceDepth > 0)
+        fail(at, "kernel_options is said in the kernel's straight code, not under a device condition");
     Val o = eval(arg(0));
     if (o.kind != Val::Kind::Object || !o.obj) fail(at, "kernel_options takes a KernelOptions");
     int numWarps = 0, numStages = 0;
     for (auto &[field, v] : o.obj->fields) {
-      if (!v.isHostNumber()) continue;
-      if (field->getName() == "num_warps") numWarps = static_cast<int>(v.number());
-      if (field->getName() == "num_stages") numStages = static_cast<int>(v.number());
+      if (!v.isHostNumber()) fail(at, "kernel_options takes host numbers ('" + field->getNameAsString() + "')");
+      int64_t n = v.kind == Val::Kind::Int ? v.i : static_cast<int64_t>(v.number());
+      int clamped = n < -1 || n > (int64_t(1) << 30) ? -1 : static_cast<int>(n);  // out of range: refused below
+      if (field->getName() == "num_warps") numWarps = clamped;
+      if (field->getName() == "num_stages") numStages = clamped;
     }
     rec_.options(numWarps, numStages, l);
     return Val();

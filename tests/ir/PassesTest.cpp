@@ -161,6 +161,28 @@ TEST_CASE("the pass manager times and prints after each pass", "[passes]") {
   CHECK(table.str().find("total") != std::string::npos);
 }
 
+TEST_CASE("a bitcast of constants is not folded as a number", "[passes]") {
+  auto m = parse(R"(
+func @f(%p: ptr<f32>, %q: ptr<i32>) {
+  %one = constant {value = 1065353216} : i32
+  %f = bitcast %one : f32
+  store %p, %f
+  %half = constant {value = 0.5} : f32
+  %bits = bitcast %half : i32
+  store %q, %bits
+  return
+}
+)");
+  Func &f = *m->funcs[0];
+  PassManager pm;
+  pm.addDefaultPipeline();
+  pm.run(f);
+  std::vector<Buffer> bufs{Buffer(ScalarKind::F32, 1, "p"), Buffer(ScalarKind::I32, 1, "q")};
+  REQUIRE(interpret(f, {}, {KernelArg::buf(0), KernelArg::buf(1)}, bufs).ok());
+  CHECK(bufs[0].get(0) == 1.0);
+  CHECK(bufs[1].getInt(0) == 0x3f000000);
+}
+
 TEST_CASE("cse does not merge loads across a store, nor stores", "[passes]") {
   auto m = parse(R"(
 func @f(%p: ptr<i32>, %v: i32) {

@@ -9,6 +9,7 @@
 // RUN: twintile compile --frontend=parse %s --kernel 'opts<64>' --num-warps 8 --no-locs | FileCheck %s --check-prefix=CLI
 // RUN: not twintile compile --frontend=parse %s --kernel 'bad<64>' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not twintile compile --frontend=trace %s --kernel 'bad<64>' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not twintile compile --frontend=parse %s --kernel 'conditional<64>' 2>&1 | FileCheck %s --check-prefix=COND
 #include <twintile.h>
 using namespace tt;
 
@@ -25,9 +26,16 @@ TT_KERNEL void bad(Ptr<f32> x) {
   store(x + arange(0, B), 1.0f);
 }
 
+template <int B>
+TT_KERNEL void conditional(Ptr<f32> x, i32 n) {
+  if (n > 0) kernel_options({.num_warps = 8});
+  store(x + arange(0, B), 1.0f);
+}
+
 // SMALL: func @opts(%x: ptr<f32>) meta {B = 64} options {num_warps = 2, num_stages = 3}
 // LARGE: func @opts(%x: ptr<f32>) meta {B = 1024} options {num_warps = 8, num_stages = 3}
 // RAN2: ok: opts on emu, grid (1, 1, 1), 64 threads, sm_90a: matches the interpreter
 // RAN4: ok: opts on emu, grid (1, 1, 1), 128 threads, sm_90a: matches the interpreter
 // CLI: func @opts(%x: ptr<f32>) meta {B = 64} options {num_warps = 8, num_stages = 3}
-// BAD: kernel_options.cpp:24:3: error: kernel_options: num_warps must be a power of two from 1 to 32, got 3
+// BAD: kernel_options.cpp:25:3: error: kernel_options: num_warps must be a power of two from 1 to 32, got 3
+// COND: kernel_options.cpp:31:14: error: kernel_options is said in the kernel's straight code, not under a device condition

@@ -8,6 +8,8 @@
 // RUN: twintile compile --frontend=trace %s --kernel 'wrapped<1024>' --no-locs | FileCheck %s --check-prefix=IR
 // RUN: twintile compile --frontend=parse %s --kernel 'wrapped<1024>' --emit ptx --assume-aligned '*' | FileCheck %s --check-prefix=VEC
 // RUN: twintile run --frontend=parse %s --kernel 'wrapped<1024>' --arg x=1024 --arg y=1024 --arg n=1024 --grid 1 | FileCheck %s --check-prefix=RAN
+// RUN: not twintile compile --frontend=parse %s --kernel 'square<16>' 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: not twintile compile --frontend=trace %s --kernel 'square<16>' 2>&1 | FileCheck %s --check-prefix=RANK
 #include <twintile.h>
 using namespace tt;
 
@@ -25,6 +27,13 @@ TT_KERNEL void wrapped(Ptr<f32> x, Ptr<f32> y, i32 n) {
   store(y + offs, load(x + offs) * 2.0f);
 }
 
+// One value for a 2-D tile would promise the strided axis too: refused.
+template <int B>
+TT_KERNEL void square(Ptr<f32> x) {
+  auto offs = expand_dims(arange(0, B), 1) * B + expand_dims(arange(0, B), 0);
+  store(x + max_contiguous(offs, B), 1.0f);
+}
+
 // VEC: ld.global.v4.b32
 // VEC: st.global.v4.b32
 // SCALAR-NOT: .v4.
@@ -33,3 +42,4 @@ TT_KERNEL void wrapped(Ptr<f32> x, Ptr<f32> y, i32 n) {
 // IR: %[[M:[0-9]+]] = multiple_of {values = [1024]} %{{[0-9]+}} : tile<1024xi32>
 // IR-NEXT: max_contiguous {values = [1024]} %[[M]] : tile<1024xi32>
 // RAN: ok: wrapped on emu, grid (1, 1, 1), {{.*}}: matches the interpreter
+// RANK: hints.cpp:34:13: error: max_contiguous needs one value per dimension of tile<16x16xi32> ({v0, v1, ...}), got 1

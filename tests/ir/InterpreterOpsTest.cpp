@@ -1002,6 +1002,18 @@ TEST_CASE("atomics refuse what they do not apply to, with the reason", "[interpr
         "'atomic_max' has unknown attribute 'order'");
 }
 
+TEST_CASE("bitcast and the hints refuse what they do not apply to, with the reason", "[interpreter][ops]") {
+  Type f = Type::tile({4}, ScalarKind::F32), i = Type::tile({4}, ScalarKind::I32);
+  CHECK(inferResultTypes(OpKind::Bitcast, {f}, {}, {Type::tile({4}, ScalarKind::I16)}).error ==
+        "'bitcast' needs two element types of one width (not i1, not pointers): tile<4xf32> to tile<4xi16>");
+  CHECK(inferResultTypes(OpKind::MultipleOf, {f}, {{"values", Attr::list({4})}}, {}).error ==
+        "'multiple_of' applies to integers, got tile<4xf32>");
+  CHECK(inferResultTypes(OpKind::MaxContiguous, {i}, {{"values", Attr::list({3})}}, {}).error ==
+        "'max_contiguous' values must be powers of two, got 3");
+  CHECK(inferResultTypes(OpKind::MultipleOf, {i}, {{"values", Attr::list({4, 4})}}, {}).error ==
+        "'multiple_of' needs one value per dimension of tile<4xi32>, got 2");
+}
+
 TEST_CASE("atomic_add on f16 rounds each addition", "[interpreter][ops][memory]") {
   Kernel k;
   Value *acc = k.ptrParam(ScalarKind::F16, "acc");

@@ -260,9 +260,9 @@ private:
     case OpKind::Trans:
       return set(op.result(), layoutOf(op.operand(0))->permuted(op.attr("perm").ints));
     case OpKind::Sum: case OpKind::Max: case OpKind::Min:
-    case OpKind::Argmax: case OpKind::Argmin:
+    case OpKind::Argmax: case OpKind::Argmin: case OpKind::Reduce:
       return set(op.result(), layoutOf(op.operand(0))->sliced(static_cast<int>(op.intAttr("axis"))));
-    case OpKind::Cumsum: return set(op.result(), *layoutOf(op.operand(0)));
+    case OpKind::Cumsum: case OpKind::Scan: return set(op.result(), *layoutOf(op.operand(0)));
     case OpKind::Dot: return set(op.result(), *layoutOf(op.operand(2)));
     case OpKind::Load: case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
     case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:

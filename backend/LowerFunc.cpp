@@ -398,8 +398,9 @@ void Lowerer::lowerOp(const Op &op) {
   case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:
   case OpKind::AtomicCas: return lowerMemory(op);
   case OpKind::Sum: case OpKind::Max: case OpKind::Min: case OpKind::Argmax: case OpKind::Argmin:
+  case OpKind::Reduce:
     return set(op.result(), lowerReduce(op));
-  case OpKind::Cumsum: return set(op.result(), lowerCumsum(op));
+  case OpKind::Cumsum: case OpKind::Scan: return set(op.result(), lowerCumsum(op));
   case OpKind::Reshape: return set(op.result(), lowerReshape(op));
   case OpKind::Dot: return set(op.result(), lowerDot(op));
   case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(op);

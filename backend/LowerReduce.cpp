@@ -13,8 +13,13 @@
 // f16 and bf16 accumulate in f32, argmax/argmin carry (value, index) pairs
 // and keep the first extreme, NaN ignored (IR.h).
 //
-// cumsum is an inclusive scan through shared memory (Hillis-Steele, log2 n
-// steps), simple and exact in its data movement.
+// `reduce` combines with its region, inlined at every combination. It has no
+// identity to stand for a wrapped copy, so each partial carries a flag
+// instead (does it hold any element?), which folds away where nothing wraps.
+//
+// cumsum and `scan` are inclusive scans through shared memory (Hillis-Steele,
+// log2 n steps), simple and exact in their data movement; each step combines
+// an element with the one s places before it, in that order.
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 
@@ -32,6 +37,7 @@ namespace {
 struct Acc {
   llvm::Value *value;
   llvm::Value *index;  // argmax/argmin only
+  llvm::Value *holds;  // reduce only: i1, whether the partial holds any element
 };
 
 } // namespace
@@ -39,17 +45,20 @@ struct Acc {
 TileVal Lowerer::lowerReduce(const Op &op) {
   const Value *inV = op.operand(0);
   const Type &in = inV->type;
-  ScalarKind k = in.elem, acc = computeKind(k);
+  bool user = op.kind == OpKind::Reduce;  // the region combines, in the element type
+  ScalarKind k = in.elem, acc = user ? k : computeKind(k);
   int axis = static_cast<int>(op.intAttr("axis"));
   bool arg = op.kind == OpKind::Argmax || op.kind == OpKind::Argmin;
+  bool second = arg || user;  // a second value per partial: the index, or whether it holds any
   bool wantMax = op.kind == OpKind::Max || op.kind == OpKind::Argmax;
   bool fp = isFloat(k);
   const Layout &l = layoutOf(inV);
   TileVal x = get(inV, &l);
   llvm::Type *accTy = llvmType(acc);
 
-  llvm::Value *identity;
-  if (op.kind == OpKind::Sum) identity = llvm::Constant::getNullValue(accTy);
+  llvm::Value *identity = nullptr;  // reduce has none: its partials carry `holds`
+  if (user) identity = nullptr;
+  else if (op.kind == OpKind::Sum) identity = llvm::Constant::getNullValue(accTy);
   else if (fp) identity = llvm::ConstantFP::getNaN(accTy);  // ignored by maxnum/minnum
   else if (k == ScalarKind::I1) identity = b.getInt1(!wantMax);  // i1 holds 0 or 1
   else {
@@ -62,7 +71,12 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   // Combines two partials; for arg reductions, the better value, the lower
   // index on ties, a NaN never better.
   auto combine = [&](Acc p, Acc q) -> Acc {
-    if (!arg) return {binary(op.kind, p.value, q.value, acc), nullptr};
+    if (user) {  // a partial without elements leaves the other as it is
+      llvm::Value *both = combineRegion(op, p.value, q.value);
+      llvm::Value *v = b.CreateSelect(b.CreateAnd(p.holds, q.holds), both, b.CreateSelect(p.holds, p.value, q.value));
+      return {v, nullptr, b.CreateOr(p.holds, q.holds)};
+    }
+    if (!arg) return {binary(op.kind, p.value, q.value, acc), nullptr, nullptr};
     bool u = k == ScalarKind::I1;
     llvm::Value *better =
         fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OLT, q.value, p.value)
@@ -72,7 +86,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     llvm::Value *tie = fp ? b.CreateFCmpOEQ(q.value, p.value) : b.CreateICmpEQ(q.value, p.value);
     llvm::Value *take = b.CreateOr(better, b.CreateAnd(tie, b.CreateICmpSLT(q.index, p.index)));
     if (fp) take = b.CreateOr(take, b.CreateAnd(b.CreateFCmpUNO(p.value, p.value), b.CreateFCmpORD(q.value, q.value)));
-    return {b.CreateSelect(take, q.value, p.value), b.CreateSelect(take, q.index, p.index)};
+    return {b.CreateSelect(take, q.value, p.value), b.CreateSelect(take, q.index, p.index), nullptr};
   };
 
   const std::vector<RegCoord> &cs = coords(l, in.shape);
@@ -91,9 +105,11 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     od.erase(od.begin() + axis);
     size_t o = static_cast<size_t>(regIndex(outL, outShape, od));
     const RegCoord &c = cs[static_cast<size_t>(r)];
-    Acc e{widen(x.regs[static_cast<size_t>(r)], k), arg ? c.idx[static_cast<size_t>(axis)] : nullptr};
+    llvm::Value *reg = x.regs[static_cast<size_t>(r)];
+    Acc e{user ? reg : widen(reg, k), arg ? c.idx[static_cast<size_t>(axis)] : nullptr, user ? b.getTrue() : nullptr};
     if (llvm::Value *inside = c.inside[static_cast<size_t>(axis)]) {
-      e.value = b.CreateSelect(inside, e.value, identity);
+      if (user) e.holds = inside;
+      else e.value = b.CreateSelect(inside, e.value, identity);
       if (arg) e.index = b.CreateSelect(inside, e.index, noIndex);
     }
     // A NaN never wins: it carries no index, so that every copy of the
@@ -111,7 +127,9 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     laneStride *= l.threadsPerWarp[q];
   }
   for (int m = 1; m < l.threadsPerWarp[p]; m *= 2)
-    for (Acc &a : part) a = combine(a, {shuffleXor(a.value, m * laneStride), arg ? shuffleXor(a.index, m * laneStride) : nullptr});
+    for (Acc &a : part)
+      a = combine(a, {shuffleXor(a.value, m * laneStride), arg ? shuffleXor(a.index, m * laneStride) : nullptr,
+                      user ? shuffleXor(a.holds, m * laneStride) : nullptr});
 
   // 3. Across the warps along the axis, through shared memory.
   int warps = l.warpsPerCTA[p];
@@ -120,25 +138,28 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     int64_t slots = std::max<int64_t>(1, numElements(outShape));
     int64_t valueBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(accTy));
     int64_t indexOffset = (warps * slots * valueBytes + 3) / 4 * 4;  // i32 indices, 4-byte aligned
-    llvm::Value *base = sharedBase(indexOffset + (arg ? warps * slots * 4 : 0), op);
-    llvm::Value *indexBase = arg ? b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(indexOffset))) : nullptr;
+    llvm::Value *base = sharedBase(indexOffset + (second ? warps * slots * 4 : 0), op);
+    llvm::Value *indexBase = second ? b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(indexOffset))) : nullptr;
     llvm::Value *wc = warpCoord(l, p), *lc = laneCoord(l, p);
     barrier();
     for (size_t o = 0; o < part.size(); ++o) {
       llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape));
       ifThen(b.CreateICmpEQ(lc, c32(0)), [&] {
         b.CreateStore(part[o].value, b.CreateGEP(accTy, base, slot));
-        if (arg) b.CreateStore(part[o].index, b.CreateGEP(b.getInt32Ty(), indexBase, slot));
+        if (second)
+          b.CreateStore(arg ? part[o].index : b.CreateZExt(part[o].holds, b.getInt32Ty()),
+                        b.CreateGEP(b.getInt32Ty(), indexBase, slot));
       });
     }
     barrier();
     for (size_t o = 0; o < part.size(); ++o) {
       llvm::Value *lin = outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape);
-      Acc total{nullptr, nullptr};
+      Acc total{nullptr, nullptr, nullptr};
       for (int w = 0; w < warps; ++w) {
         llvm::Value *slot = b.CreateAdd(c32(w * slots), lin);
-        Acc e{b.CreateLoad(accTy, b.CreateGEP(accTy, base, slot)),
-              arg ? b.CreateLoad(b.getInt32Ty(), b.CreateGEP(b.getInt32Ty(), indexBase, slot)) : nullptr};
+        llvm::Value *more = second ? b.CreateLoad(b.getInt32Ty(), b.CreateGEP(b.getInt32Ty(), indexBase, slot)) : nullptr;
+        Acc e{b.CreateLoad(accTy, b.CreateGEP(accTy, base, slot)), arg ? more : nullptr,
+              user ? b.CreateICmpNE(more, c32(0)) : nullptr};
         total = w == 0 ? e : combine(total, e);
       }
       part[o] = total;
@@ -148,7 +169,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   TileVal out{outShape.empty(), outShape.empty() ? Layout{} : outL, {}};
   for (Acc &a : part) {
     if (arg) out.regs.push_back(b.CreateSelect(b.CreateICmpEQ(a.index, noIndex), c32(0), a.index));
-    else out.regs.push_back(narrow(a.value, k));
+    else out.regs.push_back(user ? a.value : narrow(a.value, k));
   }
   (void)plan;
   return out;
@@ -157,7 +178,8 @@ TileVal Lowerer::lowerReduce(const Op &op) {
 TileVal Lowerer::lowerCumsum(const Op &op) {
   const Value *inV = op.operand(0);
   const Type &in = inV->type;
-  ScalarKind k = in.elem, acc = computeKind(k);
+  bool user = op.kind == OpKind::Scan;  // the region combines, in the element type
+  ScalarKind k = in.elem, acc = user ? k : computeKind(k);
   llvm::Type *accTy = llvmType(acc);
   size_t axis = static_cast<size_t>(op.intAttr("axis"));
   const Layout &l = layoutOf(op.result());
@@ -173,7 +195,7 @@ TileVal Lowerer::lowerCumsum(const Op &op) {
   for (const RegCoord &c : cs) lin.push_back(linearIndex(c.idx, in.shape));
   barrier();
   for (size_t r = 0; r < x.regs.size(); ++r)
-    b.CreateStore(widen(x.regs[r], k), b.CreateGEP(accTy, bufs[0], lin[r]));
+    b.CreateStore(user ? x.regs[r] : widen(x.regs[r], k), b.CreateGEP(accTy, bufs[0], lin[r]));
   int cur = 0;
   for (int64_t s = 1; s < len; s *= 2) {
     barrier();
@@ -182,16 +204,28 @@ TileVal Lowerer::lowerCumsum(const Op &op) {
       llvm::Value *has = b.CreateICmpSGE(cs[r].idx[axis], c32(s));
       llvm::Value *back = b.CreateSelect(has, b.CreateSub(lin[r], c32(s * stride)), lin[r]);
       llvm::Value *prev = b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], back));
-      llvm::Value *sum = binary(OpKind::Add, self, prev, acc);
+      llvm::Value *sum = user ? combineRegion(op, prev, self) : binary(OpKind::Add, self, prev, acc);
       b.CreateStore(b.CreateSelect(has, sum, self), b.CreateGEP(accTy, bufs[1 - cur], lin[r]));
     }
     cur = 1 - cur;
   }
   barrier();
   TileVal out{false, l, {}};
-  for (size_t r = 0; r < x.regs.size(); ++r)
-    out.regs.push_back(narrow(b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], lin[r])), k));
+  for (size_t r = 0; r < x.regs.size(); ++r) {
+    llvm::Value *v = b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], lin[r]));
+    out.regs.push_back(user ? v : narrow(v, k));
+  }
   return out;
+}
+
+llvm::Value *Lowerer::combineRegion(const Op &op, llvm::Value *x, llvm::Value *y) {
+  const Block &region = op.region(0);
+  const Op *outer = current_;
+  set(region.arg(0), {true, {}, {x}});
+  set(region.arg(1), {true, {}, {y}});
+  for (const auto &inner : region.ops) lowerOp(*inner);  // scalars only (verified)
+  current_ = outer;
+  return scalar(region.terminator()->operand(0));
 }
 
 } // namespace tt::backend

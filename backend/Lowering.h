@@ -10,8 +10,8 @@
 //   LowerElementwise.cpp  arithmetic, comparisons, casts, math, constants,
 //                         arange, splat, broadcast, expand_dims, trans
 //   LowerMemory.cpp       load, store, atomic_add (vectorized by axis info)
-//   LowerReduce.cpp       sum/max/min/argmax/argmin (registers, shuffles,
-//                         shared memory), cumsum
+//   LowerReduce.cpp       sum/max/min/argmax/argmin and reduce (registers,
+//                         shuffles, shared memory), cumsum and scan
 //   LowerShared.cpp       layout conversion and reshape through shared memory
 //   LowerDot.cpp          dot on the FMA units
 //   LowerDebug.cpp        device_print (vprintf), device_assert
@@ -147,6 +147,8 @@ public:
   llvm::Value *atomicAccess(const ir::Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp, llvm::Align align);
   TileVal lowerReduce(const ir::Op &op);
   TileVal lowerCumsum(const ir::Op &op);
+  /// The region of reduce or scan `op` applied to scalars x and y, emitted here.
+  llvm::Value *combineRegion(const ir::Op &op, llvm::Value *x, llvm::Value *y);
   TileVal lowerReshape(const ir::Op &op);
   TileVal lowerDot(const ir::Op &op);
   void lowerDebug(const ir::Op &op);

@@ -254,6 +254,11 @@ void regionEnd(Region *r);
 Node *regionResult(Region *r, int i);
 /// For a while loop: after the condition region, the body region.
 void whileBody(Region *r);
+/// reduce (scan false) or associative_scan of `x` along `axis` (kAllAxes:
+/// every axis); its region's two arguments are the values to combine, and
+/// combineEnd gives the result once it is yielded.
+Region *combineBegin(bool scan, Node *x, int axis, Loc loc);
+Node *combineEnd(Region *r, bool keepDims, Loc loc);
 
 /// Constructs a device value of type V from a node.
 struct FromNode {};
@@ -707,6 +712,42 @@ R where(bool, const A &, const B &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_
     return detail::make<Tile<E>>(detail::reduce(detail::Op::Kind, x.node(), axis, false, l));     \
   }
 #include "twintile/ops.def"
+
+namespace detail {
+/// A combine function for elements of type E: callable with two of them.
+template <class F, class E> concept Combiner = requires(const F &f, const E &a) { f(a, a); };
+
+template <class E, class F> Node *combined(bool scan, Node *x, int axis, bool keepDims, const F &combine, Loc l) {
+  Region *r = combineBegin(scan, x, axis, l);
+  Node *out = nodeOf<E>(combine(make<E>(regionArg(r, 0)), make<E>(regionArg(r, 1))), l);
+  regionYield(r, &out, 1, l);
+  return combineEnd(r, keepDims, l);
+}
+} // namespace detail
+
+/// reduce(x, axis, combine) combines the elements along `axis` with
+/// combine(a, b), a lambda or function object taking two scalars of x's
+/// element type and returning one, as Triton's tl.reduce; keep_dims keeps the
+/// axis, and reduce(x, combine) reduces every axis. The GPU combines in a
+/// tree, in no fixed order: combine must be associative and commutative.
+/// associative_scan(x, axis, combine) is the inclusive prefix combination
+/// along `axis` (combine associative; the order of its operands is kept).
+/// The function computes on its scalars only: no memory, no control flow.
+template <class E, detail::Combiner<E> F>
+Tile<E> reduce(const Tile<E> &x, int axis, const F &combine, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::combined<E>(false, x.node(), axis, false, combine, l));
+}
+template <class E, detail::Combiner<E> F>
+Tile<E> reduce(const Tile<E> &x, int axis, const F &combine, bool keep_dims, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::combined<E>(false, x.node(), axis, keep_dims, combine, l));
+}
+template <class E, detail::Combiner<E> F> Tile<E> reduce(const Tile<E> &x, const F &combine, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::combined<E>(false, x.node(), detail::kAllAxes, false, combine, l));
+}
+template <class E, detail::Combiner<E> F>
+Tile<E> associative_scan(const Tile<E> &x, int axis, const F &combine, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::combined<E>(true, x.node(), axis, false, combine, l));
+}
 
 /// dot(a, b, acc) = acc + a @ b, for a [M, K] and b [K, N].
 template <class E, class C>

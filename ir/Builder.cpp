@@ -101,6 +101,13 @@ Value *Builder::atomic(OpKind kind, std::vector<Value *> operands, std::string_v
 Value *Builder::reduce(OpKind kind, Value *v, int64_t axis) {
   return value(kind, {v}, {{"axis", Attr::integer(axis)}});
 }
+Op *Builder::combine(OpKind kind, Value *v, int64_t axis) {
+  Op *op = create(kind, {v}, {{"axis", Attr::integer(axis)}});
+  Type elem = Type::scalar(v->type.elem);
+  op->region(0).addArg(elem);
+  op->region(0).addArg(elem);
+  return op;
+}
 void Builder::print(std::string prefix, std::vector<Value *> vals) {
   create(OpKind::Print, std::move(vals), {{"prefix", Attr::string(std::move(prefix))}});
 }

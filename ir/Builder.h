@@ -72,6 +72,9 @@ public:
 
   // Reductions, dot, debugging.
   Value *reduce(OpKind kind, Value *v, int64_t axis);
+  /// reduce or scan of `v` along `axis`: returns the op, whose region takes
+  /// two scalars of v's element type; fill it and yield their combination.
+  Op *combine(OpKind kind, Value *v, int64_t axis);
   Value *dot(Value *a, Value *b, Value *acc) { return value(OpKind::Dot, {a, b, acc}); }
   void print(std::string prefix, std::vector<Value *> vals);
   void assertTrue(Value *cond, std::string msg);

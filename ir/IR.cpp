@@ -169,6 +169,25 @@ void walk(Block &block, const std::function<void(Op &)> &fn) {
   }
 }
 
+const Op *nonScalarCombineOp(const Block &region) {
+  for (const auto &op : region.ops) {
+    if (op->kind == OpKind::Yield) continue;
+    bool scalars = true;
+    for (const auto &r : op->results) scalars &= r->type.isScalar();
+    switch (op->info().family) {
+    case OpFamily::Unary: case OpFamily::Binary: case OpFamily::Compare: case OpFamily::Select:
+    case OpFamily::Fma: case OpFamily::Cast:
+      break;
+    case OpFamily::Source:
+      scalars &= op->kind == OpKind::Constant;
+      break;
+    default: scalars = false;
+    }
+    if (!scalars) return op.get();
+  }
+  return nullptr;
+}
+
 void walk(const Block &block, const std::function<void(const Op &)> &fn) {
   for (auto &op : block.ops) {
     fn(*op);

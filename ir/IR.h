@@ -53,6 +53,16 @@
 //   restrict; the backend relies on it to order accesses without barriers.
 // * Reductions remove their axis (a 1-D tile reduces to a scalar); argmax and
 //   argmin give i32 indices, the first on ties. cumsum is inclusive.
+// * reduce and scan combine with their region, which takes two scalars of the
+//   element type and yields one, computing only on scalars (elementwise
+//   arithmetic, comparisons, select, casts, constants; no memory, no control
+//   flow). The interpreter combines left to right along the axis: reduce
+//   gives c(...c(c(x0, x1), x2)..., xn-1), scan the prefix of each element
+//   (inclusive). The backend combines partial results in a tree, in an order
+//   that is unspecified: reduce's region must be associative and commutative,
+//   scan's associative (it keeps the order of its operands), and floating
+//   point may round differently from the interpreter. f16 and bf16 combine in
+//   their own type, as the region says, not in f32.
 // * multiple_of(x, values) and max_contiguous(x, values) are x, with a promise
 //   per dimension that the backend's axis analysis takes as given, as
 //   Triton's do: the first element of every run of consecutive integers is a
@@ -106,6 +116,7 @@ enum class OpFamily : uint8_t {
   Memory,     // load, store, atomics
   Reduction,  // removes an axis
   Scan,       // keeps the axis: prefix along it
+  Combine,    // reduce, scan: a reduction or a scan by the op's region
   Dot,        // matrix multiply-accumulate
   Hint,       // multiple_of, max_contiguous: the operand, with a promise about it
   Debug,      // device_print, device_assert
@@ -308,6 +319,9 @@ public:
 
 /// Calls `fn` on every op nested in `block`, parents before their regions.
 void walk(Block &block, const std::function<void(Op &)> &fn);
+/// The first op in the region of a reduce or scan that does not compute on
+/// scalars alone (memory, control flow, a tile), or null when every op does.
+const Op *nonScalarCombineOp(const Block &region);
 void walk(const Block &block, const std::function<void(const Op &)> &fn);
 
 /// Replaces every use of `from` inside `scope` (recursively) with `to`.

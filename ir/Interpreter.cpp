@@ -248,6 +248,8 @@ private:
     case OpKind::Argmax:
     case OpKind::Argmin:
     case OpKind::Cumsum: return execReduce(op);
+    case OpKind::Reduce:
+    case OpKind::Scan: return execCombine(op);
     case OpKind::Dot: return execDot(op);
     case OpKind::Print: return execPrint(op);
     case OpKind::Assert: {
@@ -435,6 +437,34 @@ private:
         bool arg = op.kind == OpKind::Argmax || op.kind == OpKind::Argmin;
         if (arg) out[dst] = intElem(best < 0 ? 0 : best);
         else out[dst] = best < 0 ? floatElem(std::numeric_limits<double>::quiet_NaN()) : a[at(best)];
+      }
+    set(op.result(), std::move(out));
+  }
+
+  /// reduce and scan: the region combines left to right along the axis.
+  void execCombine(const Op &op) {
+    const Type &in = op.operand(0)->type;
+    size_t axis = static_cast<size_t>(op.intAttr("axis"));
+    int64_t outer = strideProduct(in.shape, 0, axis), n = in.shape[axis],
+            inner = strideProduct(in.shape, axis + 1, in.shape.size());
+    const Tile &a = val(op.operand(0));
+    const Block &region = op.region(0);
+    bool scan = op.kind == OpKind::Scan;
+    auto combine = [&](Elem x, Elem y) {
+      bindArgs(region, {{x}, {y}});
+      return runBlock(region).at(0)[0];
+    };
+    Tile out(scan ? a.size() : static_cast<size_t>(outer * inner));
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t in_ = 0; in_ < inner; ++in_) {
+        auto at = [&](int64_t j) { return static_cast<size_t>((o * n + j) * inner + in_); };
+        Elem acc = a[at(0)];
+        if (scan) out[at(0)] = acc;
+        for (int64_t j = 1; j < n; ++j) {
+          acc = combine(acc, a[at(j)]);
+          if (scan) out[at(j)] = acc;
+        }
+        if (!scan) out[static_cast<size_t>(o * inner + in_)] = acc;
       }
     set(op.result(), std::move(out));
   }

@@ -73,7 +73,7 @@ TypeRuleResult reduction(const OpInfo &info, const Type &in, int64_t axis) {
   if (!validAxis(axis, in.rank()))
     return fail(q(info.name) + " axis " + std::to_string(axis) + " is out of range for " + t(in));
   if (in.isPtr()) return fail(q(info.name) + " does not apply to pointers, got " + t(in));
-  if (info.kind == OpKind::Cumsum) return ok(in);
+  if (info.kind == OpKind::Cumsum || info.kind == OpKind::Scan) return ok(in);
   Shape s = in.shape;
   s.erase(s.begin() + axis);
   ScalarKind elem = info.kind == OpKind::Argmax || info.kind == OpKind::Argmin ? ScalarKind::I32
@@ -266,6 +266,8 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
   case OpKind::Argmax:
   case OpKind::Argmin:
   case OpKind::Cumsum:
+  case OpKind::Reduce:
+  case OpKind::Scan:
     return reduction(info, ops[0], attrs.at("axis").i);
   case OpKind::Dot: {
     const Type &a = ops[0], &b = ops[1], &c = ops[2];

@@ -132,6 +132,15 @@ private:
       region(op, 0, results, {Type::scalar(ScalarKind::I1)});
       region(op, 1, results, results);
       break;
+    case OpKind::Reduce:
+    case OpKind::Scan: {
+      Type elem = Type::scalar(op.operand(0)->type.elem);
+      region(op, 0, {elem, elem}, {elem});
+      if (const Op *bad = nonScalarCombineOp(op.region(0)))
+        error(bad->loc, "'" + std::string(bad->name()) + "' in the region of '" + std::string(op.name()) +
+                            "', which may only compute on scalars (arithmetic, comparisons, select, casts, constants)");
+      break;
+    }
     default: break;
     }
   }

@@ -320,6 +320,28 @@ ir::Op *Recorder::beginWhile(const std::vector<ir::Value *> &inits, const ir::Lo
   return at(loc, [&](ir::Builder &b) { return b.whileOp(inits); });
 }
 
+ir::Op *Recorder::beginCombine(ir::OpKind kind, ir::Value *a, int axis, const ir::Location &loc) {
+  const char *what = kind == ir::OpKind::Reduce ? "reduce" : "associative_scan";
+  ir::Value *x = use(a, loc, what);
+  if (!x->type.isTile()) fail(loc, std::string(what) + " needs a tile, got " + ir::toString(x->type));
+  int rank = static_cast<int>(x->type.rank());
+  if (axis == kAllAxes) {
+    if (kind != ir::OpKind::Reduce) fail(loc, "associative_scan needs an axis");
+    axis = 0;
+    if (rank > 1) x = at(loc, [&](ir::Builder &b) { return b.reshape(x, {x->type.numElements()}); });
+  } else if (axis < -rank || axis >= rank) {
+    fail(loc, std::string(what) + " axis " + std::to_string(axis) + " is out of range for " + ir::toString(x->type));
+  } else if (axis < 0) {
+    axis += rank;  // Python-style negative axes
+  }
+  return at(loc, [&](ir::Builder &b) { return b.combine(kind, x, axis); });
+}
+
+ir::Value *Recorder::endCombine(ir::Op *op, bool keepDims, const ir::Location &loc) {
+  if (!keepDims || op->kind != ir::OpKind::Reduce) return op->result();
+  return at(loc, [&](ir::Builder &b) { return b.expandDims(op->result(), op->intAttr("axis")); });
+}
+
 void Recorder::yield(ir::Op *op, int index, const std::vector<ir::Value *> &values, const ir::Location &loc,
                      std::string_view what) {
   for (ir::Value *v : values) use(v, loc, what);
@@ -329,6 +351,21 @@ void Recorder::yield(ir::Op *op, int index, const std::vector<ir::Value *> &valu
   if (op->kind == ir::OpKind::While && index == 0) {
     want = {ir::Type::scalar(ir::ScalarKind::I1)};
     message = who + " returns " + typeList(types) + ", not a scalar i1";
+  } else if (op->kind == ir::OpKind::Reduce || op->kind == ir::OpKind::Scan) {
+    // The function must compute on the two scalars it was given.
+    if (const ir::Op *bad = ir::nonScalarCombineOp(op->region(index))) {
+      const char *rule = ", which may only compute on the two scalars it is given (arithmetic, comparisons, where, "
+                         "casts), as Triton's combine_fn";
+      if (!bad->results.empty() && bad->result()->type.isTile())
+        fail(bad->loc, "a " + ir::toString(bad->result()->type) + " in " + who + rule +
+                           ": a tile from outside it cannot be used there");
+      std::string name(ir::surfaceOf(bad->kind).empty() ? bad->name() : ir::surfaceOf(bad->kind));
+      fail(bad->loc, "'" + name + "' in " + who + rule);
+    }
+    want = {op->region(index).arg(0)->type};
+    message = who + " returns " + (types.size() == 1 ? ir::toString(types[0]) : typeList(types)) + ", not one " +
+              ir::toString(want[0]) +
+              " (the type of the elements it combines)";
   } else if (op->kind == ir::OpKind::For || op->kind == ir::OpKind::While) {
     for (auto &r : op->results) want.push_back(r->type);
     message = who + " returns " + typeList(types) + " for carried values of types " + typeList(want);

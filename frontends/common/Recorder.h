@@ -93,9 +93,14 @@ public:
                    const ir::Location &loc);
   ir::Op *beginIf(ir::Value *cond, const ir::Location &loc);
   ir::Op *beginWhile(const std::vector<ir::Value *> &inits, const ir::Location &loc);
+  /// reduce or scan (`kind`) of `a` along `axis` (or over every axis, as
+  /// reduce() takes it), combined by region 0, which the caller fills from
+  /// the user's combine function and yields; then endCombine gives the value.
+  ir::Op *beginCombine(ir::OpKind kind, ir::Value *a, int axis, const ir::Location &loc);
+  ir::Value *endCombine(ir::Op *op, bool keepDims, const ir::Location &loc);
   /// Appends a yield of `values` to region `index` of `op`, checked against
   /// what that region must yield; `what` names the yielding code in messages
-  /// ("the for_range body", "if_else branches"). For `if`, the then region's
+  /// ("the for_range body", "if_else branches", "the combine function"). For `if`, the then region's
   /// yield decides the results and the else region's must match it; the
   /// results exist after the else yield.
   void yield(ir::Op *op, int index, const std::vector<ir::Value *> &values, const ir::Location &loc,

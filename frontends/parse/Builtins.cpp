@@ -1,8 +1,8 @@
 //===- Builtins.cpp - calls to the language ------------------------------===//
 //
 // A call into namespace tt becomes an op through the Recorder; the
-// combinators (for_range, if_else, while_loop) call their closures inside
-// the regions of the op they open.
+// combinators (for_range, if_else, while_loop) and reduce/associative_scan
+// call their closures inside the regions of the op they open.
 //===----------------------------------------------------------------------===//
 #include "frontends/parse/WalkerInternal.h"
 
@@ -146,6 +146,7 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     bool keepDims = a.size() > 2 && truthy(eval(arg(2)), arg(2));
     return Val::dev(rec_.reduce(reduction->kind, x, static_cast<int>(hostInt(arg(1), "the axis")), l, keepDims));
   }
+  if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Combine)) return combine(c, op->kind, a);
   if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Binary)) {  // minimum, maximum
     ir::Type elem = resultElem();
     ir::Value *x = deviceOr(arg(0), elem), *y = deviceOr(arg(1), elem);
@@ -327,6 +328,32 @@ Val Walker::whileLoop(const CallExpr *c, const FunctionDecl *fn, const std::vect
     rec_.popBlock();
   }
   return resultsOf(op, fn->getReturnType());
+}
+
+Val Walker::combine(const CallExpr *c, ir::OpKind kind, const std::vector<const Expr *> &a) {
+  SourceLocation at = c->getExprLoc();
+  const char *name = kind == ir::OpKind::Reduce ? "reduce" : "associative_scan";
+  // reduce(x, combine), reduce(x, axis, combine[, keep_dims]), associative_scan(x, axis, combine)
+  if (a.size() < 2) fail(at, std::string(name) + " needs a tile, an axis and a combine function");
+  ir::Value *x = device(a[0], name);
+  bool allAxes = a.size() == 2;
+  int axis = allAxes ? Recorder::kAllAxes : static_cast<int>(hostInt(a[1], "the axis"));
+  const Expr *fnExpr = a[allAxes ? 1 : 2];
+  bool keepDims = a.size() > 3 && truthy(eval(a[3]), a[3]);
+  // A function (add<f32>, &add<f32>), or a lambda or function object.
+  const Expr *bare = fnExpr->IgnoreParenImpCasts();
+  if (auto *u = dyn_cast<UnaryOperator>(bare); u && u->getOpcode() == UO_AddrOf) bare = u->getSubExpr()->IgnoreParenImpCasts();
+  auto *ref = dyn_cast<DeclRefExpr>(bare);
+  const FunctionDecl *function = ref ? dyn_cast<FunctionDecl>(ref->getDecl()) : nullptr;
+  Val fn = function ? Val() : eval(fnExpr);
+  ir::Location l = loc(at);
+  ir::Op *op = rec_.beginCombine(kind, x, axis, l);
+  rec_.pushBlock(op->region(0));
+  std::vector<Val> args{Val::dev(op->region(0).arg(0)), Val::dev(op->region(0).arg(1))};
+  Val r = function ? inlineCall(function, args, nullptr, at) : callCallable(fn, fnExpr, args, at);
+  rec_.yield(op, 0, devicesOf(r, at, "the combine function"), l, "the combine function");
+  rec_.popBlock();
+  return Val::dev(rec_.endCombine(op, keepDims, l));
 }
 
 } // namespace twintile::walker

@@ -516,6 +516,7 @@ void regionYield(Region *r, Node *const *nodes, int n, Loc loc) {
   ir::Op *op = r->op;
   const char *what = "if_else branches";
   if (op->kind == ir::OpKind::For) what = "the for_range body";
+  if (op->kind == ir::OpKind::Reduce || op->kind == ir::OpKind::Scan) what = "the combine function";
   if (op->kind == ir::OpKind::While) {
     what = r->current == 0 ? "the while_loop condition" : "the while_loop body";
     // while_loop cannot record where it is called: its condition's location stands in.
@@ -532,6 +533,14 @@ void elseBegin(Region *r) {
 }
 
 void whileBody(Region *r) { elseBegin(r); }
+
+Region *combineBegin(bool scan, Node *x, int axis, Loc loc) {
+  ir::Location l = toLoc(loc);
+  if (axis == kAllAxes) axis = twintile::Recorder::kAllAxes;
+  return open(recorder().beginCombine(scan ? ir::OpKind::Scan : ir::OpKind::Reduce, val(x), axis, l), l);
+}
+
+Node *combineEnd(Region *r, bool keepDims, Loc loc) { return node(recorder().endCombine(r->op, keepDims, toLoc(loc))); }
 
 void regionEnd(Region *) {}
 

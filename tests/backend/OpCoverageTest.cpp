@@ -1,5 +1,6 @@
 // Every elementwise op on every element type it accepts, every cast between
-// element types, every reduction and scan on every type, atomics and scalar
+// element types, every reduction and scan on every type (reduce and scan
+// with a region among them), atomics and scalar
 // memory: each compiles for sm_90a and sm_80 without LLVM failing to select an
 // instruction, ptxas accepts the PTX, and the PTX run in the emulator
 // writes what the interpreter writes on random inputs (out-of-range shifts,
@@ -162,6 +163,22 @@ TEST_CASE("every reduction and scan compiles on every type it accepts", "[backen
                              ? "  %r = " + name + " {axis = 0} %av : " + tile + "\n"
                              : "  %s = " + name + " {axis = 0} %av : " + r + "\n  %r = splat %s : " + tile + "\n";
       compiles(kernel(t, r, body), name + " " + t);
+    }
+}
+
+TEST_CASE("reduce and scan with a region compile on every type", "[backend][coverage]") {
+  // xor counts every element once (a wrapped copy counted twice shows);
+  // floats take maximum, whose result does not depend on the order.
+  for (const std::string &t : kTypes)
+    for (const ir::OpInfo *op : opsOf({ir::OpFamily::Combine})) {
+      std::string name(op->name), tile = "tile<128x" + t + ">";
+      bool fp = ir::isFloat(*ir::parseScalarName(t));
+      std::string region = " {\n  ^(%x: " + t + ", %y: " + t + "):\n    %z = " + (fp ? "maximum" : "xor") +
+                           " %x, %y : " + t + "\n    yield %z\n  }\n";
+      std::string body = op->kind == ir::OpKind::Scan
+                             ? "  %r = " + name + " {axis = 0} %av : " + tile + region
+                             : "  %s = " + name + " {axis = 0} %av : " + t + region + "  %r = splat %s : " + tile + "\n";
+      compiles(kernel(t, t, body), name + " " + t);
     }
 }
 

@@ -279,6 +279,16 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
     k.at().reduce(kind, k.floats(x), 0);
     break;
   }
+  case OpKind::Reduce: case OpKind::Scan: {  // along each axis, with a constant in the region
+    Value *m = k.at().reshape(k.floats(x), {16, 8});
+    for (int64_t axis : {0, 1}) {
+      Op *op = k.at().combine(kind, m, axis);
+      Builder region(op->region(0));
+      Value *best = k.at(region).binary(OpKind::Maximum, op->region(0).arg(0), op->region(0).arg(1));
+      k.at(region).yield({k.at(region).binary(OpKind::Mul, best, k.at(region).constFloat(kF32, 2.0))});
+    }
+    break;
+  }
   case OpKind::Dot: {
     Value *a = k.at().constFloat(Type::tile({16, 32}, ScalarKind::F16), 1.0);
     Value *b = k.at().constFloat(Type::tile({32, 8}, ScalarKind::F16), 0.5);

@@ -82,7 +82,7 @@ TEST_CASE("parse and trace give equal IR for a kernel using every operation", "[
     for (ir::OpKind k : {ir::OpKind::Rem, ir::OpKind::Shl, ir::OpKind::Shr, ir::OpKind::Xor, ir::OpKind::Not,
                          ir::OpKind::Neg, ir::OpKind::Fma, ir::OpKind::Exp2, ir::OpKind::Log2, ir::OpKind::Rsqrt,
                          ir::OpKind::Sigmoid, ir::OpKind::Select, ir::OpKind::Trans, ir::OpKind::Reshape,
-                         ir::OpKind::Broadcast, ir::OpKind::Argmin, ir::OpKind::Cumsum, ir::OpKind::Dot,
+                         ir::OpKind::Broadcast, ir::OpKind::Argmin, ir::OpKind::Cumsum, ir::OpKind::Reduce, ir::OpKind::Scan, ir::OpKind::Dot,
                          ir::OpKind::AtomicAdd, ir::OpKind::NumPrograms, ir::OpKind::Print, ir::OpKind::Assert})
       CHECK(kinds.count(k) == 1);
   }

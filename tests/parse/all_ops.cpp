@@ -31,7 +31,9 @@ TT_KERNEL void all_ops(Ptr<f32> x, Ptr<f32> y, Ptr<i32> counts, Ptr<f16> h, i32 
   auto t2 = trans(reshape(flat, {B, 4}), {1, 0});    // [4, B]
   auto z = full<f32>({4, B}, 1.5f) + zeros<f32>({4, B}) + t - t2;
   // Reductions, scans, dot.
-  auto r = sum(z, 0) + max(z, 0) + min(z, 0) + cumsum(f, 0);
+  auto r = sum(z, 0) + max(z, 0) + min(z, 0) + cumsum(f, 0) +
+           reduce(z, 0, [](f32 a, f32 b) { return maximum(a, b) * 0.5f; }) +
+           associative_scan(f, 0, [](auto a, auto b) { return where(a < b, b, a); });
   auto idx = argmax(z, 1) + argmin(z, 1);
   auto acc = dot(cast<f16>(t), cast<f16>(grid), zeros<f32>({4, 4}));
   store(y + offs, r + sum(sum(acc, 0), 0) + sum(flat, 0), mask);

@@ -55,6 +55,53 @@ static std::vector<llvm::Value *> unpackWords(Lowerer &L, const std::vector<llvm
   return out;
 }
 
+/// One element's load or store with `hints` (".cg", ".L1::evict_first") as
+/// predicated PTX: a load's register starts as `other` (or 0) where `pred`
+/// is off. Bytes travel in 16-bit registers (PTX has no 8-bit ones).
+static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hints, llvm::Value *ptr,
+                                 llvm::Value *pred, llvm::Value *value, llvm::Value *other) {
+  llvm::IRBuilder<> &b = L.b;
+  ScalarKind k = op.operand(0)->type.pointee;
+  llvm::Type *st = L.storageType(k);
+  unsigned bits = st->getPrimitiveSizeInBits();
+  llvm::Type *reg = b.getIntNTy(std::max(16u, bits));
+  const char *constraint = bits == 64 ? "l" : bits == 32 ? "r" : "h";
+  std::string type = ".b" + std::to_string(bits), regType = ".b" + std::to_string(std::max(16u, bits));
+  auto toReg = [&](llvm::Value *v) {  // an element as the register's bits
+    llvm::Value *x = b.CreateBitCast(L.toStorage(v, k), b.getIntNTy(bits));
+    return bits < 16 ? b.CreateZExt(x, reg) : x;
+  };
+  std::vector<llvm::Value *> args{ptr};
+  std::string constraints, text;
+  if (op.kind == OpKind::Load) {
+    constraints = std::string("=") + constraint + ",l";
+    if (pred) {
+      constraints += std::string(",b,") + constraint;
+      args.push_back(pred);
+      args.push_back(other ? toReg(other) : llvm::Constant::getNullValue(reg));
+      text = "mov" + regType + " $0, $3;\n\t@$2 ";
+    }
+    text += "ld.global" + hints + type + " $0, [$1];";
+  } else {
+    constraints = std::string("l,") + constraint;
+    args.push_back(toReg(value));
+    if (pred) {
+      constraints += ",b";
+      args.push_back(pred);
+      text = "@$2 ";
+    }
+    text += "st.global" + hints + type + " [$0], $1;";
+    constraints += ",~{memory}";
+  }
+  std::vector<llvm::Type *> argTys;
+  for (llvm::Value *a : args) argTys.push_back(a->getType());
+  llvm::Type *retTy = op.kind == OpKind::Load ? reg : b.getVoidTy();
+  llvm::Value *r = b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(retTy, argTys, false), text, constraints, true), args);
+  if (op.kind != OpKind::Load) return nullptr;
+  if (bits < 16) r = b.CreateTrunc(r, b.getIntNTy(bits));
+  return L.fromStorage(b.CreateBitCast(r, st), k);
+}
+
 // --- the order of global memory accesses within a program -----------------------
 //
 // IR.h runs a program's ops in order; the threads of a program run apart. Two
@@ -161,10 +208,16 @@ void Lowerer::lowerMemory(const Op &op) {
   const Value *maskV = op.operands.size() > maskIdx ? op.operand(maskIdx) : nullptr;
   const Value *otherV = isLoad && op.operands.size() > 2 ? op.operand(2) : nullptr;
   llvm::Align align(static_cast<uint64_t>(byteSize(k)));
+  // The access's cache operator or L1 eviction priority, as PTX spells it (IR.h).
+  std::string hints;
+  if (op.attrs.count("cache")) hints = "." + op.attr("cache").s;
+  if (op.attrs.count("evict")) hints = ".L1::" + op.attr("evict").s;
 
-  // One element: an LLVM load, store or atomic, branched around when masked.
+  // One element: an LLVM load, store or atomic, branched around when masked;
+  // with hints, predicated PTX (LLVM has no words for them).
   auto scalarAccess = [&](llvm::Value *ptr, llvm::Value *pred, llvm::Value *value, llvm::Value *other,
                           llvm::Value *cmp = nullptr) -> llvm::Value * {
+    if (!hints.empty()) return hintedAccess(*this, op, hints, ptr, pred, value, other);
     if (!pred && op.kind == OpKind::Load) return fromStorage(b.CreateAlignedLoad(st, ptr, align), k);
     llvm::BasicBlock *from = b.GetInsertBlock();
     llvm::Value *result = nullptr;
@@ -260,7 +313,7 @@ void Lowerer::lowerMemory(const Op &op) {
         }
         text += "@$" + std::to_string(words + 1) + " ";
       }
-      text += "ld.global" + vectorSuffix(words) + " " + operandList(0, words) + ", [$" + std::to_string(words) + "];";
+      text += "ld.global" + hints + vectorSuffix(words) + " " + operandList(0, words) + ", [$" + std::to_string(words) + "];";
       for (llvm::Value *a : args) argTys.push_back(a->getType());
       llvm::Type *retTy = words == 1 ? static_cast<llvm::Type *>(i32)
                                      : llvm::StructType::get(ctx, std::vector<llvm::Type *>(static_cast<size_t>(words), i32));
@@ -283,7 +336,7 @@ void Lowerer::lowerMemory(const Op &op) {
       args.push_back(pred);
       text += "@$" + std::to_string(words + 1) + " ";
     }
-    text += "st.global" + vectorSuffix(words) + " [$" + std::to_string(words) + "], " + operandList(0, words) + ";";
+    text += "st.global" + hints + vectorSuffix(words) + " [$" + std::to_string(words) + "], " + operandList(0, words) + ";";
     constraints += ",~{memory}";
     for (llvm::Value *a : args) argTys.push_back(a->getType());
     auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(b.getVoidTy(), argTys, false), text, constraints, true);

@@ -223,8 +223,9 @@ Node *expandDims(Node *a, int axis, Loc loc);
 Node *broadcastTo(Node *a, const int *shape, int rank, Loc loc);
 Node *reshape(Node *a, const int *shape, int rank, Loc loc);
 Node *trans(Node *a, const int *perm, int rank, Loc loc);
-Node *load(Node *ptr, Node *mask, Node *other, Loc loc);
-void store(Node *ptr, Node *value, Node *mask, Loc loc);
+/// cache and evict: indices of tt::Cache and tt::Evict.
+Node *load(Node *ptr, Node *mask, Node *other, int cache, int evict, Loc loc);
+void store(Node *ptr, Node *value, Node *mask, int cache, int evict, Loc loc);
 /// An atomic (cmp: atomic_cas's expected values; sem and scope: indices of
 /// tt::Sem and tt::Scope).
 Node *atomic(Op op, Node *ptr, Node *cmp, Node *value, Node *mask, int sem, int scope, Loc loc);
@@ -618,24 +619,42 @@ template <class E> struct PtrElem<Ptr<E>> { using type = E; };
 template <class P> using LoadT = typename Rebind<P, typename PtrElem<typename Traits<P>::Element>::type>::type;
 } // namespace detail
 
-template <detail::PtrDevice P> detail::LoadT<P> load(const P &ptrs, detail::Loc l = TT_HERE_) {
-  return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), nullptr, nullptr, l));
+/// Where a load or store keeps its data (Triton's cache_modifier and
+/// eviction_policy): PTX's cache operators (load: Ca, Cg, Cv; store: Wb, Cg,
+/// Cs, Wt) or an L1 eviction priority, not both. Hints never change values:
+/// `load(p, mask, other, {.cache_modifier = Cache::Cg})`,
+/// `store(p, v, {.eviction_policy = Evict::First})`.
+enum class Cache { Default, Ca, Cg, Cv, Wb, Cs, Wt };
+enum class Evict { Normal, First, Last };
+struct MemoryHints {
+  Cache cache_modifier = Cache::Default;
+  Evict eviction_policy = Evict::Normal;
+};
+
+template <detail::PtrDevice P> detail::LoadT<P> load(const P &ptrs, MemoryHints h = {}, detail::Loc l = TT_HERE_) {
+  return detail::make<detail::LoadT<P>>(
+      detail::load(ptrs.node(), nullptr, nullptr, static_cast<int>(h.cache_modifier), static_cast<int>(h.eviction_policy), l));
 }
 template <detail::PtrDevice P, detail::Mask M>
-detail::LoadT<P> load(const P &ptrs, const M &mask, detail::Loc l = TT_HERE_) {
-  return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), detail::present(mask.node(), l), nullptr, l));
+detail::LoadT<P> load(const P &ptrs, const M &mask, MemoryHints h = {}, detail::Loc l = TT_HERE_) {
+  return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), detail::present(mask.node(), l), nullptr,
+                                                     static_cast<int>(h.cache_modifier), static_cast<int>(h.eviction_policy), l));
 }
 template <detail::PtrDevice P, detail::Mask M, class O>
-detail::LoadT<P> load(const P &ptrs, const M &mask, const O &other, detail::Loc l = TT_HERE_) {
-  return detail::make<detail::LoadT<P>>(
-      detail::load(ptrs.node(), detail::present(mask.node(), l), detail::present(detail::nodeOf<detail::LoadT<P>>(other, l), l), l));
+detail::LoadT<P> load(const P &ptrs, const M &mask, const O &other, MemoryHints h = {}, detail::Loc l = TT_HERE_) {
+  return detail::make<detail::LoadT<P>>(detail::load(ptrs.node(), detail::present(mask.node(), l),
+                                                     detail::present(detail::nodeOf<detail::LoadT<P>>(other, l), l),
+                                                     static_cast<int>(h.cache_modifier), static_cast<int>(h.eviction_policy), l));
 }
-template <detail::PtrDevice P, class V> void store(const P &ptrs, const V &value, detail::Loc l = TT_HERE_) {
-  detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, l);
+template <detail::PtrDevice P, class V>
+void store(const P &ptrs, const V &value, MemoryHints h = {}, detail::Loc l = TT_HERE_) {
+  detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, static_cast<int>(h.cache_modifier),
+                static_cast<int>(h.eviction_policy), l);
 }
 template <detail::PtrDevice P, class V, detail::Mask M>
-void store(const P &ptrs, const V &value, const M &mask, detail::Loc l = TT_HERE_) {
-  detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), detail::present(mask.node(), l), l);
+void store(const P &ptrs, const V &value, const M &mask, MemoryHints h = {}, detail::Loc l = TT_HERE_) {
+  detail::store(ptrs.node(), detail::nodeOf<detail::LoadT<P>>(value, l), detail::present(mask.node(), l),
+                static_cast<int>(h.cache_modifier), static_cast<int>(h.eviction_policy), l);
 }
 
 /// Atomics: each element one atomic access, returning the old values. `sem`

@@ -71,19 +71,28 @@ Value *Builder::hint(OpKind kind, Value *v, std::vector<int64_t> values) {
   return value(kind, {v}, {{"values", Attr::list(std::move(values))}});
 }
 
-Value *Builder::load(Value *ptr, Value *mask, Value *other) {
+namespace {
+AttrMap memoryHints(std::string_view cache, std::string_view evict) {
+  AttrMap attrs;
+  if (!cache.empty()) attrs["cache"] = Attr::string(std::string(cache));
+  if (!evict.empty()) attrs["evict"] = Attr::string(std::string(evict));
+  return attrs;
+}
+} // namespace
+
+Value *Builder::load(Value *ptr, Value *mask, Value *other, std::string_view cache, std::string_view evict) {
   std::vector<Value *> ops{ptr};
   if (mask) ops.push_back(mask);
   if (other) {
     if (!mask) throw BuildError(loc_, "'load' with other needs a mask");
     ops.push_back(other);
   }
-  return value(OpKind::Load, std::move(ops));
+  return value(OpKind::Load, std::move(ops), memoryHints(cache, evict));
 }
-void Builder::store(Value *ptr, Value *val, Value *mask) {
+void Builder::store(Value *ptr, Value *val, Value *mask, std::string_view cache, std::string_view evict) {
   std::vector<Value *> ops{ptr, val};
   if (mask) ops.push_back(mask);
-  create(OpKind::Store, std::move(ops));
+  create(OpKind::Store, std::move(ops), memoryHints(cache, evict));
 }
 Value *Builder::atomicAdd(Value *ptr, Value *val, Value *mask) {
   std::vector<Value *> ops{ptr, val};

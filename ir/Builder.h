@@ -61,8 +61,10 @@ public:
   Value *addptr(Value *p, Value *offset) { return value(OpKind::AddPtr, {p, offset}); }
 
   // Memory.
-  Value *load(Value *ptr, Value *mask = nullptr, Value *other = nullptr);
-  void store(Value *ptr, Value *val, Value *mask = nullptr);
+  /// With a cache modifier and an eviction policy when not "" (kCacheModifiers, kEvictionPolicies).
+  Value *load(Value *ptr, Value *mask = nullptr, Value *other = nullptr, std::string_view cache = "",
+              std::string_view evict = "");
+  void store(Value *ptr, Value *val, Value *mask = nullptr, std::string_view cache = "", std::string_view evict = "");
   Value *atomicAdd(Value *ptr, Value *val, Value *mask = nullptr);
   /// An atomic of `kind` (operands: atomic_cas's are ptr, cmp, val; the
   /// others' ptr, val and an optional mask), with its sem and scope

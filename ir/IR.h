@@ -47,6 +47,11 @@
 //   default, unlike Triton's acq_rel, because a histogram or a reduction
 //   needs no ordering and pays for it. Programs of a grid run in an
 //   unspecified order, and the ops of one program in order.
+//   load and store may carry hints that never change what they compute: a
+//   cache operator (`cache`: ca, cg, cv for load; wb, cg, cs, wt for store,
+//   PTX's) or an L1 eviction priority (`evict`: evict_first, evict_last), not
+//   both (PTX has no form with both), as Triton's cache_modifier and
+//   eviction_policy.
 //   Distinct pointer parameters must not address overlapping memory, except
 //   that one buffer may be passed twice when every element is accessed at the
 //   same offset through both (an in-place elementwise update), as with C's
@@ -183,6 +188,10 @@ constexpr int maskOperand(OpKind k) { return k == OpKind::Load ? 1 : k == OpKind
 /// the first of each.
 inline constexpr std::string_view kAtomicSems[] = {"relaxed", "acquire", "release", "acq_rel"};
 inline constexpr std::string_view kAtomicScopes[] = {"gpu", "cta", "sys"};
+/// The cache and eviction hints of load and store (attributes `cache` and
+/// `evict`), in the order of the language's tt::Cache and tt::Evict ("": none).
+inline constexpr std::string_view kCacheModifiers[] = {"", "ca", "cg", "cv", "wb", "cs", "wt"};
+inline constexpr std::string_view kEvictionPolicies[] = {"", "evict_first", "evict_last"};
 
 /// How the language writes an op ("exp", "+"; "" if no call is this op alone).
 constexpr std::string_view surfaceOf(OpKind k) {

@@ -11,7 +11,8 @@ namespace tt::ir {
 
 Attr::Kind attrKind(std::string_view name) {
   if (name == "perm" || name == "values") return Attr::Kind::Ints;
-  if (name == "prefix" || name == "msg" || name == "sem" || name == "scope") return Attr::Kind::String;
+  if (name == "prefix" || name == "msg" || name == "sem" || name == "scope" || name == "cache" || name == "evict")
+    return Attr::Kind::String;
   return Attr::Kind::Int;  // axis, start, end; "value" is checked per type
 }
 
@@ -238,20 +239,31 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
                   t(ops[maskIdx]));
     if (kind == OpKind::Load && ops.size() > 2 && !(ops[2] == value))
       return fail("'load' other must be " + t(value) + ", got " + t(ops[2]));
+    // An attribute's value among `names` (or absent); "" is not one.
+    auto oneOf = [&](const char *name, const auto &names) -> std::string {
+      auto it = attrs.find(name);
+      if (it == attrs.end() ||
+          (!it->second.s.empty() && std::find(std::begin(names), std::end(names), it->second.s) != std::end(names)))
+        return {};
+      std::string list;
+      for (std::string_view n : names)
+        if (!n.empty()) list += (list.empty() ? "" : ", ") + std::string(n);
+      return q(info.name) + " " + name + " must be one of " + list + ", got '" + it->second.s + "'";
+    };
+    if (kind == OpKind::Load || kind == OpKind::Store) {
+      static constexpr std::string_view loadCaches[] = {"ca", "cg", "cv"}, storeCaches[] = {"wb", "cg", "cs", "wt"};
+      if (std::string e = kind == OpKind::Load ? oneOf("cache", loadCaches) : oneOf("cache", storeCaches); !e.empty())
+        return fail(e);
+      if (std::string e = oneOf("evict", kEvictionPolicies); !e.empty()) return fail(e);
+      if (attrs.count("cache") && attrs.count("evict"))
+        return fail(q(info.name) + " takes a cache modifier or an eviction policy, not both (PTX has no form with both)");
+    }
     if (isAtomic(kind)) {
       if (value.elem == ScalarKind::I1) return fail(q(info.name) + " does not apply to i1");
       bool bitwise = kind == OpKind::AtomicAnd || kind == OpKind::AtomicOr || kind == OpKind::AtomicXor;
       if (bitwise && !value.isInt()) return fail(q(info.name) + " applies to integers, got " + t(value));
       if (kind == OpKind::AtomicCas && value.elem != ScalarKind::I32 && value.elem != ScalarKind::I64)
         return fail("'atomic_cas' applies to i32 and i64, got " + t(value));
-      auto oneOf = [&](const char *name, const auto &names) -> std::string {
-        auto it = attrs.find(name);
-        if (it == attrs.end() || std::find(std::begin(names), std::end(names), it->second.s) != std::end(names))
-          return {};
-        std::string list;
-        for (std::string_view n : names) list += (list.empty() ? "" : ", ") + std::string(n);
-        return q(info.name) + " " + name + " must be one of " + list + ", got '" + it->second.s + "'";
-      };
       if (std::string e = oneOf("sem", kAtomicSems); !e.empty()) return fail(e);
       if (std::string e = oneOf("scope", kAtomicScopes); !e.empty()) return fail(e);
       if (attrs.count("scope") && attrs.at("scope").s == "sys")

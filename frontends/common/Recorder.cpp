@@ -223,21 +223,35 @@ ir::Value *Recorder::trans(ir::Value *a, const std::vector<int64_t> &perm, const
   return at(loc, [&](ir::Builder &b) { return b.trans(x, perm); });
 }
 
-ir::Value *Recorder::load(ir::Value *ptr, ir::Value *mask, ir::Value *other, const ir::Location &loc) {
+namespace {
+/// The hints' names, or a located error for an index outside the tables.
+std::pair<std::string_view, std::string_view> memoryHints(int cache, int evict, const ir::Location &loc) {
+  if (cache < 0 || cache >= static_cast<int>(std::size(ir::kCacheModifiers)) || evict < 0 ||
+      evict >= static_cast<int>(std::size(ir::kEvictionPolicies)))
+    Recorder::fail(loc, "a cache modifier or eviction policy out of range (use tt::Cache and tt::Evict)");
+  return {ir::kCacheModifiers[cache], ir::kEvictionPolicies[evict]};
+}
+} // namespace
+
+ir::Value *Recorder::load(ir::Value *ptr, ir::Value *mask, ir::Value *other, const ir::Location &loc, int cache,
+                          int evict) {
   std::vector<ir::Value *> vs{use(ptr, loc, "load")};
   if (mask) vs.push_back(mask);
   if (other) vs.push_back(other);
   if (other && !mask) fail(loc, "load with `other` needs a mask");
   vs = broadcastAll(vs, loc, "load");
-  return at(loc, [&](ir::Builder &b) { return b.load(vs[0], mask ? vs[1] : nullptr, other ? vs[2] : nullptr); });
+  auto [c, e] = memoryHints(cache, evict, loc);
+  return at(loc, [&](ir::Builder &b) { return b.load(vs[0], mask ? vs[1] : nullptr, other ? vs[2] : nullptr, c, e); });
 }
 
-void Recorder::store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc) {
+void Recorder::store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc, int cache,
+                     int evict) {
   std::vector<ir::Value *> vs{use(ptr, loc, "store"), use(value, loc, "store")};
   if (mask) vs.push_back(mask);
   vs = broadcastAll(vs, loc, "store");
+  auto [c, e] = memoryHints(cache, evict, loc);
   at(loc, [&](ir::Builder &b) {
-    b.store(vs[0], vs[1], mask ? vs[2] : nullptr);
+    b.store(vs[0], vs[1], mask ? vs[2] : nullptr, c, e);
     return 0;
   });
 }

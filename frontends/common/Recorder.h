@@ -73,8 +73,11 @@ public:
   ir::Value *broadcastTo(ir::Value *a, const std::vector<int64_t> &shape, const ir::Location &loc);
   ir::Value *reshape(ir::Value *a, const std::vector<int64_t> &shape, const ir::Location &loc);
   ir::Value *trans(ir::Value *a, const std::vector<int64_t> &perm, const ir::Location &loc);
-  ir::Value *load(ir::Value *ptr, ir::Value *mask, ir::Value *other, const ir::Location &loc);
-  void store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc);
+  /// `cache` and `evict`: indices of ir::kCacheModifiers and ir::kEvictionPolicies (0: none).
+  ir::Value *load(ir::Value *ptr, ir::Value *mask, ir::Value *other, const ir::Location &loc, int cache = 0,
+                  int evict = 0);
+  void store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc, int cache = 0,
+             int evict = 0);
   /// An atomic of `kind` (atomic_cas: `cmp` set, no mask), with the memory
   /// order and scope named by their index in ir::kAtomicSems/kAtomicScopes.
   ir::Value *atomic(ir::OpKind kind, ir::Value *ptr, ir::Value *cmp, ir::Value *value, ir::Value *mask, int sem,

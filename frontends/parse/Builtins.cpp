@@ -177,17 +177,28 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     else fail(arg(1)->getExprLoc(), name + "'s values must be a host integer or a list of them");
     return Val::dev(rec_.hint(op->kind, x, values, l));
   }
-  if (name == "load") {
-    ir::Value *p = device(arg(0), "load");
-    ir::Value *m = a.size() > 1 ? device(arg(1), "load's mask") : nullptr;
-    ir::Value *o = a.size() > 2 ? deviceOr(arg(2), resultElem()) : nullptr;
-    return Val::dev(rec_.load(p, m, o, l));
-  }
-  if (name == "store") {
+  if (name == "load" || name == "store") {
+    // A trailing MemoryHints (given, or its default): the cache modifier and eviction policy.
+    int hint[2] = {0, 0};
+    if (const RecordDecl *r = a.empty() ? nullptr : recordOf(a.back()->getType()); r && nameOf(r) == "MemoryHints") {
+      const Expr *h = a.back();
+      a.pop_back();
+      Val v = isa<CXXDefaultArgExpr>(h) ? Val() : eval(h);
+      if (v.kind == Val::Kind::Object && v.obj)
+        for (auto &[field, x] : v.obj->fields) {
+          if (x.kind != Val::Kind::Int) fail(h->getExprLoc(), "a memory hint must be a host tt::Cache or tt::Evict");
+          hint[field->getName() == "cache_modifier" ? 0 : 1] = static_cast<int>(x.i);
+        }
+    }
     ir::Value *p = device(arg(0), name.c_str());
+    if (name == "load") {
+      ir::Value *m = a.size() > 1 ? device(arg(1), "load's mask") : nullptr;
+      ir::Value *o = a.size() > 2 ? deviceOr(arg(2), resultElem()) : nullptr;
+      return Val::dev(rec_.load(p, m, o, l, hint[0], hint[1]));
+    }
     ir::Value *v = deviceOr(arg(1), ir::Type::scalar(p->type.pointee));
     ir::Value *m = a.size() > 2 ? device(arg(2), "the mask") : nullptr;
-    rec_.store(p, v, m, l);
+    rec_.store(p, v, m, l, hint[0], hint[1]);
     return Val();
   }
   if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Memory); op && ir::isAtomic(op->kind)) {

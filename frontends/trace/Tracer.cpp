@@ -140,6 +140,17 @@ static_assert(ir::kAtomicSems[static_cast<int>(tt::Sem::Relaxed)] == "relaxed" &
 static_assert(ir::kAtomicScopes[static_cast<int>(tt::Scope::Gpu)] == "gpu" &&
               ir::kAtomicScopes[static_cast<int>(tt::Scope::Cta)] == "cta" &&
               ir::kAtomicScopes[static_cast<int>(tt::Scope::Sys)] == "sys");
+// And so are its cache and eviction hints.
+static_assert(ir::kCacheModifiers[static_cast<int>(tt::Cache::Default)] == "" &&
+              ir::kCacheModifiers[static_cast<int>(tt::Cache::Ca)] == "ca" &&
+              ir::kCacheModifiers[static_cast<int>(tt::Cache::Cg)] == "cg" &&
+              ir::kCacheModifiers[static_cast<int>(tt::Cache::Cv)] == "cv" &&
+              ir::kCacheModifiers[static_cast<int>(tt::Cache::Wb)] == "wb" &&
+              ir::kCacheModifiers[static_cast<int>(tt::Cache::Cs)] == "cs" &&
+              ir::kCacheModifiers[static_cast<int>(tt::Cache::Wt)] == "wt");
+static_assert(ir::kEvictionPolicies[static_cast<int>(tt::Evict::Normal)] == "" &&
+              ir::kEvictionPolicies[static_cast<int>(tt::Evict::First)] == "evict_first" &&
+              ir::kEvictionPolicies[static_cast<int>(tt::Evict::Last)] == "evict_last");
 
 ir::OpKind kindOf(tt::detail::Op op) { return kIrKinds[static_cast<size_t>(op)]; }
 
@@ -437,10 +448,12 @@ Node *reshape(Node *a, const int *shape, int rank, Loc loc) {
 Node *trans(Node *a, const int *perm, int rank, Loc loc) {
   return node(recorder().trans(val(a), std::vector<int64_t>(perm, perm + rank), toLoc(loc)));
 }
-Node *load(Node *ptr, Node *mask, Node *other, Loc loc) {
-  return node(recorder().load(val(ptr), val(mask), val(other), toLoc(loc)));
+Node *load(Node *ptr, Node *mask, Node *other, int cache, int evict, Loc loc) {
+  return node(recorder().load(val(ptr), val(mask), val(other), toLoc(loc), cache, evict));
 }
-void store(Node *ptr, Node *value, Node *mask, Loc loc) { recorder().store(val(ptr), val(value), val(mask), toLoc(loc)); }
+void store(Node *ptr, Node *value, Node *mask, int cache, int evict, Loc loc) {
+  recorder().store(val(ptr), val(value), val(mask), toLoc(loc), cache, evict);
+}
 Node *atomic(Op op, Node *ptr, Node *cmp, Node *value, Node *mask, int sem, int scope, Loc loc) {
   return node(recorder().atomic(kindOf(op), val(ptr), val(cmp), val(value), val(mask), sem, scope, toLoc(loc)));
 }

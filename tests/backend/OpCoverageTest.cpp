@@ -208,3 +208,15 @@ TEST_CASE("every atomic, masked and scalar accesses compile on every type", "[ba
              "masked load with other " + t);
   }
 }
+
+TEST_CASE("loads and stores with cache and eviction hints compile on every type", "[backend][coverage]") {
+  // One element per thread and masked (predicated PTX), and scalars; the
+  // kernel's own loads of %a..%c are plain.
+  for (const std::string &t : kTypes) {
+    std::string tile = "tile<128x" + t + ">";
+    compiles(kernel(t, t, "  %m = ne %av, %bv : tile<128xi1>\n  %h = load {cache = \"cg\"} %bp, %m, %cv : " + tile +
+                              "\n  store {evict = \"evict_first\"} %cp, %h, %m\n  %x = load {evict = \"evict_last\"} %a : " +
+                              t + "\n  store {cache = \"cs\"} %b, %x\n  %r = load {cache = \"cv\"} %cp : " + tile + "\n"),
+             "hinted load, store " + t);
+  }
+}

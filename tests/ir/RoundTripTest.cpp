@@ -247,11 +247,15 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
     Value *m = k.mask(n);
     Value *other = k.at().constFloat(floatTile, -std::numeric_limits<double>::infinity());
     k.storeFloats(out, k.at().load(ptrs, m, other));
+    k.storeFloats(out, k.at().load(ptrs, m, other, "cg"));
+    k.storeFloats(out, k.at().load(ptrs, nullptr, nullptr, "", "evict_last"));
     break;
   }
   case OpKind::Store: {
     Value *ptrs = k.at().addptr(k.at().splat(out, {128}), k.offsets());
     k.at().store(ptrs, k.floats(x), k.mask(n));
+    k.at().store(ptrs, k.floats(x), k.mask(n), "wt");
+    k.at().store(ptrs, k.floats(x), nullptr, "", "evict_first");
     break;
   }
   case OpKind::AtomicAdd: {

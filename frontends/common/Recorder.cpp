@@ -60,12 +60,25 @@ ir::Value *Recorder::use(ir::Value *v, const ir::Location &loc, std::string_view
 /// Runs a builder call at `loc` in the current block; a typing error becomes
 /// a KernelError there.
 template <class F> auto Recorder::at(const ir::Location &loc, F &&build) {
-  ir::Builder b(block());
+  ir::Block &into = block();
+  size_t before = into.ops.size();
+  ir::Builder b(into);
   b.setLoc(loc);
   try {
-    return build(b);
+    auto result = build(b);
+    for (size_t i = before; i < into.ops.size(); ++i) visible(into.ops[i]->operands, loc);
+    return result;
   } catch (const ir::BuildError &e) {
     throw KernelError{loc, e.what()};
+  }
+}
+
+void Recorder::visible(const std::vector<ir::Value *> &values, const ir::Location &loc, const ir::Block *also) const {
+  for (const ir::Value *v : values) {
+    const ir::Block *home = v->def ? v->def->parent : v->owner;
+    if (home != also && std::find(blocks_.begin(), blocks_.end(), home) == blocks_.end())
+      fail(loc, "a value from inside an earlier combinator's body or combine function is used here, outside it "
+                "(a variable assigned there keeps a value that exists only there): return it from the body instead");
   }
 }
 
@@ -337,7 +350,8 @@ ir::Op *Recorder::beginWhile(const std::vector<ir::Value *> &inits, const ir::Lo
 ir::Op *Recorder::beginCombine(ir::OpKind kind, ir::Value *a, int axis, const ir::Location &loc) {
   const char *what = kind == ir::OpKind::Reduce ? "reduce" : "associative_scan";
   ir::Value *x = use(a, loc, what);
-  if (!x->type.isTile()) fail(loc, std::string(what) + " needs a tile, got " + ir::toString(x->type));
+  if (!x->type.isTile() || x->type.isPtr())
+    fail(loc, std::string(what) + " needs a tile of numbers, got " + ir::toString(x->type));
   int rank = static_cast<int>(x->type.rank());
   if (axis == kAllAxes) {
     if (kind != ir::OpKind::Reduce) fail(loc, "associative_scan needs an axis");
@@ -391,6 +405,7 @@ void Recorder::yield(ir::Op *op, int index, const std::vector<ir::Value *> &valu
     message = who + " return different types: " + typeList(want) + " and " + typeList(types);
   }
   if (types != want) fail(loc, message);
+  visible(values, loc, &op->region(index));  // the region may be closed already (DeviceFlow)
   ir::Builder b(op->region(index));
   b.setLoc(loc);
   b.yield(values);

@@ -120,6 +120,10 @@ public:
 
 private:
   template <class F> auto at(const ir::Location &loc, F &&build);
+  /// Refuses a value defined in a region that is no longer open (a lambda
+  /// assigned it to a variable of the kernel's): it does not exist here.
+  /// `also`: a block that counts as open.
+  void visible(const std::vector<ir::Value *> &values, const ir::Location &loc, const ir::Block *also = nullptr) const;
   std::vector<ir::Value *> broadcastAll(std::vector<ir::Value *> vs, const ir::Location &loc, std::string_view what);
 
   ir::Func &f_;

@@ -341,6 +341,29 @@ Val Walker::whileLoop(const CallExpr *c, const FunctionDecl *fn, const std::vect
   return resultsOf(op, fn->getReturnType());
 }
 
+namespace {
+
+/// The function Clang chose where `fn`, one of the language's functions,
+/// calls its parameter `param` (searching the functions it calls, `depth`
+/// levels down): the right operator() of a function object among overloads,
+/// or of a generic lambda among its specializations. Null when `param` is
+/// called through a function reference or not found.
+const FunctionDecl *chosenCallee(const Stmt *s, llvm::StringRef param, int depth) {
+  if (!s) return nullptr;
+  if (auto *call = dyn_cast<CXXOperatorCallExpr>(s); call && call->getOperator() == OO_Call) {
+    auto *ref = dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
+    if (ref && isa<ParmVarDecl>(ref->getDecl()) && ref->getDecl()->getName() == param) return call->getDirectCallee();
+  }
+  if (auto *call = dyn_cast<CallExpr>(s); call && depth > 0)
+    if (const FunctionDecl *f = call->getDirectCallee(); f && f->hasBody())
+      if (const FunctionDecl *found = chosenCallee(f->getBody(), param, depth - 1)) return found;
+  for (const Stmt *child : s->children())
+    if (const FunctionDecl *found = chosenCallee(child, param, depth)) return found;
+  return nullptr;
+}
+
+} // namespace
+
 Val Walker::combine(const CallExpr *c, ir::OpKind kind, const std::vector<const Expr *> &a) {
   SourceLocation at = c->getExprLoc();
   const char *name = kind == ir::OpKind::Reduce ? "reduce" : "associative_scan";
@@ -357,11 +380,19 @@ Val Walker::combine(const CallExpr *c, ir::OpKind kind, const std::vector<const 
   auto *ref = dyn_cast<DeclRefExpr>(bare);
   const FunctionDecl *function = ref ? dyn_cast<FunctionDecl>(ref->getDecl()) : nullptr;
   Val fn = function ? Val() : eval(fnExpr);
+  // The operator() Clang chose in the header (tt::detail::combined calls `combine`).
+  const FunctionDecl *chosen = nullptr;
+  if (const FunctionDecl *callee = c->getDirectCallee(); !function && callee && callee->hasBody())
+    chosen = chosenCallee(callee->getBody(), "combine", 2);
   ir::Location l = loc(at);
   ir::Op *op = rec_.beginCombine(kind, x, axis, l);
   rec_.pushBlock(op->region(0));
   std::vector<Val> args{Val::dev(op->region(0).arg(0)), Val::dev(op->region(0).arg(1))};
-  Val r = function ? inlineCall(function, args, nullptr, at) : callCallable(fn, fnExpr, args, at);
+  Val r = function ? inlineCall(function, args, nullptr, at)
+          : chosen && fn.kind == Val::Kind::Object ? inlineCall(chosen, args, fn.obj, at)
+                                                    : callCallable(fn, fnExpr, args, at);
+  ir::Type elem = ir::Type::scalar(x->type.elem);
+  if (r.isHostNumber()) r = Val::dev(constant(r, elem, at));  // `return 0;`, as the tracer converts it
   rec_.yield(op, 0, devicesOf(r, at, "the combine function"), l, "the combine function");
   rec_.popBlock();
   return Val::dev(rec_.endCombine(op, keepDims, l));

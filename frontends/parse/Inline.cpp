@@ -41,7 +41,11 @@ Val Walker::inlineCall(const FunctionDecl *fn, const std::vector<Val> &args, std
   const FunctionDecl *def = nullptr;
   if (!fn->hasBody(def) || !def) fail(callSite, "'" + qualifiedName(fn) + "' has no body to inline");
   std::shared_ptr<Frame> lexical = self ? self->captureFrame.lock() : nullptr;
-  enter(def, args, std::move(self), callSite, lexical);
+  // A combinator calls with fewer arguments than a callee with default ones takes.
+  std::vector<Val> all = args;
+  for (unsigned i = static_cast<unsigned>(all.size()); i < def->getNumParams(); ++i)
+    if (const Expr *d = def->getParamDecl(i)->getDefaultArg()) all.push_back(eval(d));
+  enter(def, all, std::move(self), callSite, lexical);
   prepareReturns(def, def->getBody());
   Flow flow = exec(def->getBody());
   QualType ret = def->getReturnType();

@@ -16,6 +16,8 @@
 // RUN: twintile run --frontend=parse %s --kernel 'sums<128,2>' --num-warps 2 --grid 1 | FileCheck %s --check-prefix=SUMS
 // RUN: twintile run --frontend=trace %s --kernel 'sums<64,64>' --num-warps 8 --grid 1 | FileCheck %s --check-prefix=SUMS
 // RUN: twintile run --frontend=parse %s --kernel 'sums<16,128>' --num-warps 1 --grid 1 | FileCheck %s --check-prefix=SUMS
+// RUN: twintile diff %s --kernel 'callables<16>' | FileCheck %s --check-prefix=SAME
+// RUN: twintile run --frontend=parse %s --kernel 'callables<16>' --grid 1 | FileCheck %s --check-prefix=CALLABLES
 #include <twintile.h>
 using namespace tt;
 
@@ -81,3 +83,29 @@ TT_KERNEL void sums(Ptr<i32> x, Ptr<i32> rows, Ptr<i32> cols, Ptr<i32> all, Ptr<
 }
 
 // SUMS: ok: sums on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 6 buffers
+
+// The operator() Clang chose, in both front ends: among overloads, a generic
+// lambda's specialization per element type, a member template; a combine
+// returning a host number; a default argument the call does not give.
+struct Overloaded {
+  f32 operator()(f32 a, f32 b) const { return maximum(a, b); }
+  i32 operator()(i32 a, i32 b) const { return a + b; }
+};
+struct Templated {
+  template <class T> T operator()(T a, T b) const { return minimum(a, b); }
+};
+
+template <int B>
+TT_KERNEL void callables(Ptr<f32> x, Ptr<i32> k, Ptr<f32> y, Ptr<i32> z) {
+  auto v = load(x + arange(0, B));
+  auto n = load(k + arange(0, B));
+  auto larger = [](auto a, auto b) { return maximum(a, b * 1); };  // the literal typed per specialization
+  store(y + arange(0, B), associative_scan(v, 0, Overloaded{}) + associative_scan(v, 0, larger) +
+                              associative_scan(v, 0, Templated{}));
+  store(z + arange(0, B), associative_scan(n, 0, Overloaded{}) + associative_scan(n, 0, larger) +
+                              associative_scan(n, 0, [](i32 a, i32 b, i32 c = 1) { return a * c + b - b; }) +
+                              associative_scan(n, 0, [](i32, i32) { return 7; }));
+}
+
+// SAME: equal: the parse and trace IR of callables<16> are structurally identical
+// CALLABLES: ok: callables on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 4 buffers

@@ -170,6 +170,11 @@ def combinator_while_loop(x_ref, y_ref):
     y_ref[...] = lax.while_loop(lambda t: jnp.max(t) > 1.0, lambda t: t * 0.5, v)
 
 
+def combine_function(x_ref, y_ref):
+    v = x_ref[...]
+    y_ref[...] = lax.associative_scan(jnp.maximum, v) - lax.reduce(v, -jnp.inf, jnp.maximum, (0, ))
+
+
 CASES = {
     "native_if": native_if, "native_for": native_for, "native_while": native_while,
     "native_break": native_break, "native_continue": native_continue,
@@ -180,7 +185,7 @@ CASES = {
     "runtime_block_size": runtime_block_size, "host_unroll": host_unroll, "host_if": host_if,
     "exceptions": exceptions, "device_print": device_print,
     "combinator_for_range": combinator_for_range, "combinator_if_else": combinator_if_else,
-    "combinator_while_loop": combinator_while_loop,
+    "combinator_while_loop": combinator_while_loop, "combine_function": combine_function,
 }
 
 

@@ -252,6 +252,18 @@ def device_assert(x, y, n, BLOCK: tl.constexpr):
     tl.store(y + offs, v, offs < n)
 
 
+@triton.jit
+def _larger(a, b):
+    return tl.maximum(a, b)
+
+
+@triton.jit
+def combine_function(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x + offs, offs < n, other=-1e30)
+    tl.store(y + offs, tl.associative_scan(v, 0, _larger) - tl.reduce(v, 0, _larger), offs < n)
+
+
 CASES = {
     "native_if": native_if, "native_for": native_for, "native_while": native_while,
     "native_break": native_break, "native_continue": native_continue,
@@ -262,6 +274,7 @@ CASES = {
     "std_array_of_tiles": std_array_of_tiles, "struct_of_tiles": struct_of_tiles,
     "runtime_block_size": runtime_block_size, "host_unroll": host_unroll, "host_if": host_if,
     "exceptions": exceptions, "device_print": device_print, "device_assert": device_assert,
+    "combine_function": combine_function,
 }
 
 

@@ -86,6 +86,16 @@ inline const std::map<std::string, std::function<Vec(const Vec &)>> &references(
       {"goto_statement", each([](double v) { return v; })},
       {"static_local", each([](double v) { return v; })},
       {"host_pointer", each([](double v) { return 6 * v; })},
+      {"combine_function", [](const Vec &x) {  // per block: the running maximum less the maximum
+         Vec y(x.size());
+         for (size_t start = 0; start < x.size(); start += kBlock) {
+           size_t end = std::min(x.size(), start + kBlock);
+           double top = *std::max_element(x.begin() + static_cast<std::ptrdiff_t>(start), x.begin() + static_cast<std::ptrdiff_t>(end));
+           double run = x[start];
+           for (size_t i = start; i < end; ++i) y[i] = (run = std::max(run, x[i])) - top;
+         }
+         return y;
+       }},
   };
   return refs;
 }

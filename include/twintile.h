@@ -669,6 +669,13 @@ enum class Scope { Gpu, Cta, Sys };
     return detail::make<detail::LoadT<P>>(detail::atomic(detail::Op::Kind, ptrs.node(), nullptr,                  \
                                                          detail::nodeOf<detail::LoadT<P>>(value, l), nullptr, 0, 0, l)); \
   }                                                                                                               \
+  template <detail::PtrDevice P, class V>                                                                         \
+  detail::LoadT<P> name(const P &ptrs, const V &value, Sem sem, Scope scope = Scope::Gpu,                         \
+                        detail::Loc l = TT_HERE_) {                                                               \
+    return detail::make<detail::LoadT<P>>(detail::atomic(detail::Op::Kind, ptrs.node(), nullptr,                  \
+                                                         detail::nodeOf<detail::LoadT<P>>(value, l), nullptr,     \
+                                                         static_cast<int>(sem), static_cast<int>(scope), l));     \
+  }                                                                                                               \
   template <detail::PtrDevice P, class V, detail::Mask M>                                                         \
   detail::LoadT<P> name(const P &ptrs, const V &value, const M &mask, Sem sem = Sem::Relaxed,                     \
                         Scope scope = Scope::Gpu, detail::Loc l = TT_HERE_) {                                     \

@@ -202,14 +202,15 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     return Val();
   }
   if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Memory); op && ir::isAtomic(op->kind)) {
-    // name(ptrs, value[, mask[, sem[, scope]]]), atomic_cas(ptrs, cmp, value[, sem[, scope]])
+    // name(ptrs, value[, mask][, sem[, scope]]), atomic_cas(ptrs, cmp, value[, sem[, scope]])
     ir::Value *p = device(arg(0), name.c_str());
     ir::Type elem = ir::Type::scalar(p->type.pointee);
     bool cas = op->kind == ir::OpKind::AtomicCas;
     size_t i = 1;
     ir::Value *cmp = cas ? deviceOr(arg(i++), elem) : nullptr;
     ir::Value *v = deviceOr(arg(i++), elem);
-    ir::Value *m = !cas && a.size() > i ? device(arg(i++), "the mask") : nullptr;
+    bool masked = !cas && a.size() > i && isDeviceType(arg(i)->getType());  // else a Sem (no mask)
+    ir::Value *m = masked ? device(arg(i++), "the mask") : nullptr;
     int sem = a.size() > i ? static_cast<int>(hostInt(arg(i++), "the memory order")) : 0;
     int scope = a.size() > i ? static_cast<int>(hostInt(arg(i++), "the scope")) : 0;
     return Val::dev(rec_.atomic(op->kind, p, cmp, v, m, sem, scope, l));

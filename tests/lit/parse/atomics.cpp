@@ -23,7 +23,7 @@ TT_KERNEL void atomics(Ptr<i32> x, Ptr<i32> stats, Ptr<i32> slots, Ptr<f32> f, P
   atomic_or(stats + 2 + one, v, all, Sem::Release);
   atomic_xor(stats + 3 + one, v);
   atomic_and(stats + 4 + one, v, all, Sem::Acquire);
-  atomic_add(stats + 5 + one, v);
+  atomic_add(stats + 5 + one, v, Sem::Relaxed, Scope::Cta);  // an order without a mask
   auto old = atomic_xchg(slots + offs, v + 1);
   atomic_cas(slots + offs, v + 1, old * 2, Sem::AcqRel);  // where the exchange wrote v + 1: the old value doubled
   atomic_max(top + one, load(f + offs));
@@ -34,7 +34,7 @@ TT_KERNEL void atomics(Ptr<i32> x, Ptr<i32> stats, Ptr<i32> slots, Ptr<f32> f, P
 // IR: atomic_or {sem = "release"}
 // IR: atomic_xor %
 // IR: atomic_and {sem = "acquire"}
-// IR: atomic_add %
+// IR: atomic_add {scope = "cta"} %
 // IR: atomic_xchg %
 // IR: atomic_cas {sem = "acq_rel"}
 // IR: atomic_max %{{[0-9]+}}, %{{[0-9]+}} : tile<64xf32>

@@ -57,6 +57,7 @@ Manifest manifestOf(const ir::Func &func, const CompileOptions &o, int sharedByt
   Manifest m;
   m.kernel = func.name;
   m.arch = o.arch;
+  m.math = o.fastMath ? "fast" : "precise";
   m.numWarps = effectiveWarps(func, o);
   m.threadsPerProgram = 32 * m.numWarps;
   m.sharedBytes = sharedBytes;

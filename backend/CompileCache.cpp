@@ -238,6 +238,8 @@ std::string compileKey(const ir::Func &func, const CompileOptions &options) {
   }
   h.add("libdevice");
   h.add(options.useLibdevice ? "1" : "0");
+  h.add("math");
+  h.add(options.fastMath ? "fast" : "precise");
   h.add("compiler");
   h.add(compilerVersion());
   return h.hex();

@@ -50,19 +50,22 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   llvm::Type *t = x->getType();
   if (k == OpKind::Sigmoid) {  // 1 / (1 + exp(-x))
     llvm::Value *e = math(op, OpKind::Exp, b.CreateFNeg(x), elem);
-    return b.CreateFDiv(llvm::ConstantFP::get(t, 1.0), b.CreateFAdd(llvm::ConstantFP::get(t, 1.0), e));
+    return binary(OpKind::Div, llvm::ConstantFP::get(t, 1.0), b.CreateFAdd(llvm::ConstantFP::get(t, 1.0), e), elem);
   }
   if (k == OpKind::Sqrt) return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);  // IEEE sqrt.rn
   if (k == OpKind::Floor) return b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);  // cvt.rmi, exact
   if (k == OpKind::Ceil) return b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);    // cvt.rpi, exact
-  if (libdevice) {
+  // --math=fast takes the GPU's approximations for f32 (there are none of
+  // erf, nor of f64); so does a compile without libdevice, with a note.
+  bool approximate = options.fastMath && !f64 && k != OpKind::Erf;
+  if (libdevice && !approximate) {
     llvm::FunctionCallee fn = mod.getOrInsertFunction(libdeviceName(k, f64), t, t);
     return b.CreateCall(fn, {x});
   }
   if (f64 || k == OpKind::Erf)  // no approximation of erf on the GPU to fall back on
     fail(op, "'" + std::string(opInfo(k).name) + "'" + (f64 ? " on f64" : "") +
                  " needs libdevice, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
-  note("libdevice not found: exp, log, sin, cos, tanh use the GPU's fast approximations");
+  if (!approximate) note("libdevice not found: exp, log, sin, cos, tanh use the GPU's fast approximations");
   auto approx = [&](llvm::Intrinsic::ID id, llvm::Value *v) { return b.CreateIntrinsic(id, {}, {v}); };
   const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
   switch (k) {
@@ -97,7 +100,12 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum: return b.CreateFAdd(x, y);
     case OpKind::Sub: return b.CreateFSub(x, y);
     case OpKind::Mul: return b.CreateFMul(x, y);
-    case OpKind::Div: return b.CreateFDiv(x, y);
+    case OpKind::Div:
+      if (options.fastMath && elem == ScalarKind::F32) {  // Triton's default: within 2 ulp, full range
+        auto *ty = llvm::FunctionType::get(x->getType(), {x->getType(), y->getType()}, false);
+        return b.CreateCall(llvm::InlineAsm::get(ty, "div.full.f32 $0, $1, $2;", "=f,f,f", false), {x, y});
+      }
+      return b.CreateFDiv(x, y);
     case OpKind::Rem: return fmod(x, y, elem);
     case OpKind::Pow: {
       if (!libdevice)

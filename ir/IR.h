@@ -21,7 +21,18 @@
 //   minimum/maximum and the max/min reductions ignore a NaN operand (IEEE
 //   minNum/maxNum). Comparisons are ordered except ne, which is true on NaN.
 //   Transcendentals (exp, log, sin, erf, pow, ...) are approximate on the
-//   GPU; the interpreter computes them in double and rounds once. pow is C's
+//   GPU; the interpreter computes them in double and rounds once. Compiled
+//   with --math=precise (the default) they are libdevice's (within a few ulp,
+//   full range); with --math=fast, Triton's defaults, f32 (and f16/bf16,
+//   computed in f32) exp2, log2, rsqrt, sin, cos, tanh are the GPU's
+//   approximations, exp and log through ex2/lg2 with a scaling (its rounding
+//   adds a relative error up to |x|*2^-24 to exp), and f32 division is
+//   div.full: by the PTX ISA, div.full, ex2 and rsqrt within about 2 ulp, lg2,
+//   sin and cos within an absolute 2^-21 or so (sin/cos on moderate
+//   arguments; far outside [-100pi, 100pi] much worse), tanh within a
+//   relative 2^-11. Nothing is flushed to zero. sqrt, erf, pow, f64 and the
+//   other arithmetic stay precise. `twintile run` compares f32 results of a
+//   fast compile with a relative 2e-3 instead of 1e-4. pow is C's
 //   (NaN for a negative base and an exponent that is not an integer). floor
 //   and ceil are exact.
 // * cast: int to int truncates or sign-extends (i1 zero-extends); float to int

@@ -101,6 +101,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   // axes, layouts, llvm-raw, llvm, ptx, sass-info: the backend.
   backend::CompileOptions bo;
   bo.arch = options.target;
+  bo.fastMath = options.fastMath;
   bo.numWarps = options.numWarps;
   bo.useCache = options.useCache;
   bo.runPtxas = options.ptxas || options.last == Stage::SassInfo;

@@ -30,6 +30,7 @@ struct Options {
   std::string frontend = "trace";  // trace or parse (compileSource)
   int numWarps = 0;  // 0: the kernel's own (kernel_options in its file), else 4
   std::string target = "sm_90a";
+  bool fastMath = false;  // --math=fast (backend::CompileOptions::fastMath)
   /// Parameters promised 16-byte aligned / divisible by 16, by name ('*':
   /// every parameter that can be). An unknown name is an error.
   std::vector<std::string> alignedNames, divisibleNames;

@@ -28,20 +28,20 @@ double element(const ParamType &t, std::span<const uint8_t> bytes, size_t i) {
   return static_cast<double>(raw(int64_t{}));
 }
 
-double tolerance(const std::string &elem) {
-  return elem == "f16" ? 4e-3 : elem == "bf16" ? 3e-2 : elem == "f32" ? 1e-4 : 0;
+double tolerance(const std::string &elem, bool fastMath) {
+  return elem == "f16" ? 4e-3 : elem == "bf16" ? 3e-2 : elem == "f32" ? (fastMath ? 2e-3 : 1e-4) : 0;
 }
 
 } // namespace
 
 BufferCheck compareBuffer(const std::string &name, const std::string &elem, std::span<const uint8_t> initial,
-                          std::span<const uint8_t> want, std::span<const uint8_t> got) {
+                          std::span<const uint8_t> want, std::span<const uint8_t> got, bool fastMath) {
   BufferCheck c;
   c.name = name;
   c.elem = elem;
   ParamType t = *parseParamType(elem);
   size_t n = std::min({initial.size(), want.size(), got.size()}) / t.bytes;
-  double rtol = tolerance(elem), scale = 0;
+  double rtol = tolerance(elem, fastMath), scale = 0;
   for (size_t e = 0; e < n && t.isFloat; ++e)
     if (double v = element(t, want, e); std::isfinite(v) && v != element(t, initial, e)) scale = std::max(scale, std::fabs(v));
   c.elements = n;

@@ -4,6 +4,7 @@
 //     "format": "twintile-manifest-1",
 //     "kernel": "add1",
 //     "arch": "sm_90a",
+//     "math": "precise",
 //     "num_warps": 4,
 //     "threads_per_program": 128,
 //     "shared_bytes": 0,
@@ -97,6 +98,7 @@ std::string Manifest::toJson() const {
   j["format"] = kFormat;
   j["kernel"] = kernel;
   j["arch"] = arch;
+  j["math"] = math;
   j["num_warps"] = numWarps;
   j["threads_per_program"] = threadsPerProgram;
   j["shared_bytes"] = sharedBytes;
@@ -118,6 +120,10 @@ Manifest Manifest::fromJson(const std::string &text) {
   Manifest m;
   m.kernel = getString(j, "kernel");
   m.arch = getString(j, "arch");
+  if (j.contains("math")) {  // absent from manifests written before --math: precise
+    m.math = getString(j, "math");
+    if (m.math != "precise" && m.math != "fast") fail("field 'math' is '" + m.math + "', expected 'precise' or 'fast'");
+  }
   m.numWarps = getInt(j, "num_warps", 1);
   m.threadsPerProgram = getInt(j, "threads_per_program", 1);
   m.sharedBytes = getInt(j, "shared_bytes", 0);

@@ -45,6 +45,7 @@ struct Manifest {
   };
   std::string kernel;      // the PTX entry's name
   std::string arch;
+  std::string math = "precise";  // or "fast" (--math)
   int numWarps = 4;
   int threadsPerProgram = 128;
   int sharedBytes = 0;     // static shared memory the kernel declares

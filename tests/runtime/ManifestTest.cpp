@@ -16,6 +16,7 @@ Manifest sample() {
   Manifest m;
   m.kernel = "vector_add";
   m.arch = "sm_90a";
+  m.math = "fast";
   m.numWarps = 8;
   m.threadsPerProgram = 256;
   m.sharedBytes = 4096;
@@ -26,7 +27,7 @@ Manifest sample() {
 }
 
 bool equal(const Manifest &a, const Manifest &b) {
-  if (a.kernel != b.kernel || a.arch != b.arch || a.numWarps != b.numWarps ||
+  if (a.kernel != b.kernel || a.arch != b.arch || a.math != b.math || a.numWarps != b.numWarps ||
       a.threadsPerProgram != b.threadsPerProgram || a.sharedBytes != b.sharedBytes ||
       a.params.size() != b.params.size())
     return false;
@@ -82,6 +83,7 @@ TEST_CASE("manifest JSON is pretty, in a stable order", "[manifest]") {
   "format": "twintile-manifest-1",
   "kernel": "k",
   "arch": "sm_90a",
+  "math": "precise",
   "num_warps": 4,
   "threads_per_program": 128,
   "shared_bytes": 0,
@@ -127,6 +129,11 @@ TEST_CASE("manifest fields that are missing or ill-typed are named", "[manifest]
         "manifest: field 'shared_bytes' must be at least 0 and fit in an int, not 99999999999");
   CHECK(errorOf(edited("\"threads_per_program\"", "\"threads\"")) ==
         "manifest: missing field 'threads_per_program'");
+  CHECK(errorOf(edited("\"math\": \"fast\"", "\"math\": \"sloppy\"")) ==
+        "manifest: field 'math' is 'sloppy', expected 'precise' or 'fast'");
+  CHECK(errorOf(edited("\"math\": \"fast\"", "\"math\": 1")) == "manifest: field 'math' must be a string, not number");
+  // Written before the field existed: precise.
+  CHECK(Manifest::fromJson(edited("\"math\": \"fast\",", "")).math == "precise");
   CHECK(errorOf(edited("\"params\": [", "\"params\": {\"a\": [")).find("not valid JSON") != std::string::npos);
 }
 

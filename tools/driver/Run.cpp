@@ -293,7 +293,8 @@ int runCommand(const RunFlags &f) {
     checkNote = f.device == "interp" ? "the interpreter is the reference: nothing to check against"
                                      : "not checked (--no-check)";
   for (size_t b = 0; b < got.size(); ++b) {
-    checks.push_back(runtime::compareBuffer(bufferNames[b], bufferParams[b]->type.elem, initial[b], check ? want[b] : got[b], got[b]));
+    checks.push_back(runtime::compareBuffer(bufferNames[b], bufferParams[b]->type.elem, initial[b], check ? want[b] : got[b],
+                                            got[b], image.manifest.math == "fast"));
     if (b < stored.size()) checks.back().written = static_cast<int64_t>(stored[b]);
     agree = agree && checks.back().mismatches == 0;
   }

@@ -1,0 +1,44 @@
+// --math=precise (the default: libdevice) and --math=fast (Triton's defaults:
+// the GPU's approximations for f32 exp, log, rsqrt, sin, cos, tanh, and
+// div.full for f32 division), from both front ends; each kept apart in the
+// cache and recorded in the manifest; in the emulator, each matches the
+// interpreter within its mode's tolerance.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: twintile compile --frontend=parse %s --kernel 'math<f32>' --emit ptx --math=fast -o %t/fast.ptx
+// RUN: FileCheck %s --check-prefix=FAST < %t/fast.ptx
+// RUN: FileCheck %s --check-prefix=FAST-MANIFEST < %t/fast.json
+// RUN: twintile compile --frontend=parse %s --kernel 'math<f32>' --emit ptx -o %t/precise.ptx
+// RUN: FileCheck %s --check-prefix=PRECISE < %t/precise.ptx
+// RUN: FileCheck %s --check-prefix=PRECISE-MANIFEST < %t/precise.json
+// RUN: twintile compile --frontend=trace %s --kernel 'math<f16>' --emit ptx --math=fast | FileCheck %s --check-prefix=FAST
+// RUN: twintile run --frontend=parse %s --kernel 'math<f32>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=trace %s --kernel 'math<bf16>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=parse %s --kernel 'math<f64>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN
+// RUN: not twintile compile %s --kernel 'math<f32>' --math=sloppy 2>&1 | FileCheck %s --check-prefix=BAD
+#include <twintile.h>
+using namespace tt;
+
+template <class T>
+TT_KERNEL void math(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
+  auto offs = program_id(0) * 128 + arange(0, 128);
+  auto v = load(x + offs), w = load(y + offs);
+  auto a = abs(v) + T(0.5f);
+  store(z + offs, exp(v) + exp2(v) + log(a) + log2(a) + rsqrt(a) + sin(v) + cos(v) + tanh(v) + sigmoid(v) + v / a);
+}
+
+// FAST-DAG: ex2.approx.f32
+// FAST-DAG: lg2.approx.f32
+// FAST-DAG: rsqrt.approx.f32
+// FAST-DAG: sin.approx.f32
+// FAST-DAG: cos.approx.f32
+// FAST-DAG: tanh.approx.f32
+// FAST-DAG: div.full.f32
+// FAST-MANIFEST: "math": "fast"
+
+// PRECISE-NOT: div.full.f32
+// PRECISE-NOT: tanh.approx.f32
+// PRECISE-MANIFEST: "math": "precise"
+
+// RAN: ok: math on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 3 buffers
+
+// BAD: --math: sloppy not in {precise,fast}

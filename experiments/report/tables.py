@@ -154,7 +154,8 @@ def codegen(cg):
     rows = []
     for spec in specs:
         row = [f"`{spec}`"]
-        for producer, variant in (("twintile_parse", "plain"), ("twintile_parse", "assumed"), ("triton", "plain"),
+        for producer, variant in (("twintile_parse", "plain"), ("twintile_parse", "assumed"), ("twintile_parse", "fast"),
+                                  ("triton", "plain"),
                                   ("triton", "assumed"), ("cute", "assumed"), ("nvcc", "plain")):
             r = idx.get((producer, variant, "sm_90a", spec))
             row.append(f"{r['instructions']} / {R.registers(r) or '–'}" if r else "–")
@@ -162,7 +163,8 @@ def codegen(cg):
             idx.get(("twintile_parse", "plain", "sm_90a", spec), {}).get("ptx_sha256")
         row.append("yes" if same else "no")
         rows.append(row)
-    head = ["specialization", "twintile", "twintile, hints", "Triton", "Triton, hints", "CuTe DSL, aligned",
+    head = ["specialization", "twintile", "twintile, hints", "twintile, hints, fast math", "Triton", "Triton, hints",
+            "CuTe DSL, aligned",
             "nvcc (CUDA C++)", "trace PTX = parse PTX"]
     checks = cg.get("triton_checks", [])
     ok = sum(c["check"] == "ok" for c in checks)
@@ -176,6 +178,10 @@ def codegen(cg):
     ratios_t = R.codegen_ratios(cg, "assumed", "sm_90a", "triton")
     gm = R.geomean([r for _, r, _ in ratios_t])
     gm_regs = R.geomean([r for _, _, r in ratios_t if r])
+    ratios_f = R.codegen_ratios(cg, "fast", "sm_90a", "triton")
+    fast = (f" With --math=fast (Triton's defaults: approximate exp, log, rsqrt, div.full), over "
+            f"{len(ratios_f)}: {ratio(R.geomean([r for _, r, _ in ratios_f]))} instructions, "
+            f"{ratio(R.geomean([r for _, _, r in ratios_f if r]))} registers.") if ratios_f else ""
     return ("### PTX per specialization, sm_90a (instructions / registers)\n\n" + env_line(cg) + "\n" +
             table(head, rows) +
             f"\nInstructions: PTX instruction statements of the kernel (ptx_stats.py, one rule for every producer). "
@@ -185,7 +191,7 @@ def codegen(cg):
             "16-byte aligned; compiled, not run (CuTe has no CPU mode). "
             "nvcc: the handwritten CUDA baselines (vector_add, softmax, layernorm; vector and scalar paths both "
             f"counted). Geometric mean over the {len(ratios_t)} specializations, twintile / Triton with hints: "
-            f"{ratio(gm)} instructions, {ratio(gm_regs)} registers." + checked + missing_note(cg))
+            f"{ratio(gm)} instructions, {ratio(gm_regs)} registers." + fast + checked + missing_note(cg))
 
 
 def codegen_dynamic(cg):

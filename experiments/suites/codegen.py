@@ -73,9 +73,10 @@ def twintile_rows(kernels, ptxas, out, progress):
     for name, file, specs in kernels:
         for spec in specs:
             for arch in TARGETS:
-                progress.step(f"{spec} {arch} twintile (parse, trace; plain, assumed)")
+                progress.step(f"{spec} {arch} twintile (parse, trace; plain, assumed, fast)")
+                hints = ["--assume-aligned", "*", "--assume-divisible", "*"]
                 for frontend in ("parse", "trace"):
-                    for variant, extra in (("plain", []), ("assumed", ["--assume-aligned", "*", "--assume-divisible", "*"])):
+                    for variant, extra in (("plain", []), ("assumed", hints), ("fast", hints + ["--math=fast"])):
                         ptx = out / f"twintile-{frontend}-{variant}-{arch}-{common.spec_file_name(spec)}.ptx"
                         proc = subprocess.run([twintile, "compile", f"--frontend={frontend}", str(file), "--kernel", spec,
                                                "--emit", "ptx", "--target", arch, "-o", str(ptx), *extra],

@@ -8,7 +8,7 @@ TT_KERNEL void all_ops(Ptr<f32> x, Ptr<f32> y, Ptr<i32> counts, Ptr<f16> h, i32 
   auto offs = program_id(0) * B + arange(0, B);
   auto mask = (offs < n) & (offs >= 0);
   auto v = load(x + offs, mask, 0.0f);
-  auto w = load(y + offs, mask);
+  auto w = load(y + offs, mask, {.eviction_policy = Evict::Last}) + load(y + offs, {.cache_modifier = Cache::Cg});
   // Arithmetic, comparison and bitwise operators.
   auto a = v + w - v * w / (w + 2.0f);
   auto i = offs % 7 + (offs << 1) + (offs >> 1) + (offs ^ 3) + (offs | 1) + (offs & 5) + ~offs + -offs;
@@ -38,7 +38,7 @@ TT_KERNEL void all_ops(Ptr<f32> x, Ptr<f32> y, Ptr<i32> counts, Ptr<f16> h, i32 
   auto acc = dot(cast<f16>(t), cast<f16>(grid), zeros<f32>({4, 4}));
   store(y + offs, r + sum(sum(acc, 0), 0) + sum(flat, 0), mask);
   atomic_add(counts + arange(0, 4), idx + num_programs(0));
-  store(h + offs, cast<f16>(r), mask);
+  store(h + offs, cast<f16>(r), mask, {.cache_modifier = Cache::Cs});
   device_print("r", sum(r, 0));
   device_assert(n >= 0, "n is not negative");
 }

@@ -46,7 +46,7 @@ struct CompileOptions {
   std::vector<ParamAssumption> assume;
   bool useLibdevice = true;     // link libdevice for math when it is found
   /// --math=fast: f32 exp/log/rsqrt/sin/cos/tanh through the GPU's
-  /// approximations and f32 division as div.full, as Triton's defaults
+  /// approximations and division in f32 (f16/bf16's too) as div.full, as Triton's defaults
   /// (ir/IR.h states the bounds); false: precise, the IR's semantics.
   bool fastMath = false;
   bool runPtxas = true;         // assemble and report, when ptxas is found

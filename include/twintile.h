@@ -696,19 +696,23 @@ enum class Scope { Gpu, Cta, Sys };
 
 // A C++ bool where a mask belongs: refused at the call with the fix (typed
 // as the real operation, so that the error is said once, not again outside).
+// The bool is deduced, so that `{}` (empty hints) is never taken for one.
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
 #endif
-template <detail::PtrDevice P>
-detail::LoadT<P> load(const P &, bool, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
-template <detail::PtrDevice P, class O>
-detail::LoadT<P> load(const P &, bool, const O &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
-template <detail::PtrDevice P, class V>
-void store(const P &, const V &, bool, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+namespace detail {
+template <class B> concept CxxBool = same<B, bool>;
+}
+template <detail::PtrDevice P, detail::CxxBool B>
+detail::LoadT<P> load(const P &, B, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+template <detail::PtrDevice P, detail::CxxBool B, class O>
+detail::LoadT<P> load(const P &, B, const O &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
+template <detail::PtrDevice P, class V, detail::CxxBool B>
+void store(const P &, const V &, B, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
 #define TT_LANG_ATOMIC(Kind, name)                                                           \
-  template <detail::PtrDevice P, class V>                                                    \
-  detail::LoadT<P> name(const P &, const V &, bool, Sem = Sem::Relaxed, Scope = Scope::Gpu,  \
+  template <detail::PtrDevice P, class V, detail::CxxBool B>                                 \
+  detail::LoadT<P> name(const P &, const V &, B, Sem = Sem::Relaxed, Scope = Scope::Gpu,     \
                         detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
 #include "twintile/ops.def"
 template <class A, class B, class R = detail::CommonT<A, B>>

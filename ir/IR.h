@@ -26,8 +26,8 @@
 //   full range); with --math=fast, Triton's defaults, f32 (and f16/bf16,
 //   computed in f32) exp2, log2, rsqrt, sin, cos, tanh are the GPU's
 //   approximations, exp and log through ex2/lg2 with a scaling (its rounding
-//   adds a relative error up to |x|*2^-24 to exp), and f32 division is
-//   div.full: by the PTX ISA, div.full, ex2 and rsqrt within about 2 ulp, lg2,
+//   adds a relative error up to |x|*2^-24 to exp), and division of f32 (and
+//   of f16/bf16, computed in f32) is div.full: by the PTX ISA, div.full, ex2 and rsqrt within about 2 ulp, lg2,
 //   sin and cos within an absolute 2^-21 or so (sin/cos on moderate
 //   arguments; far outside [-100pi, 100pi] much worse), tanh within a
 //   relative 2^-11. Nothing is flushed to zero. sqrt, erf, pow, f64 and the

@@ -217,8 +217,9 @@ ir::Value *Walker::constant(const Val &v, const ir::Type &elem, SourceLocation a
 
 Val Walker::construct(const CXXConstructorDecl *ctor, QualType type, const std::vector<const Expr *> &args, SourceLocation at) {
   const CXXRecordDecl *r = recordOf(type);
-  // The language's classes and its conversion wrappers.
-  if (r && inNamespace(r, "tt")) {
+  // The language's classes and its conversion wrappers (its aggregates,
+  // MemoryHints and KernelOptions, are host structs like a user's).
+  if (r && inNamespace(r, "tt") && !r->isAggregate()) {
     llvm::StringRef name = nameOf(r);
     if (name == "Prefix") return eval(args.at(0));
     if (args.empty()) return Val::dev(nullptr);  // a device variable without a value yet

@@ -20,7 +20,8 @@ int dumpCommand(const DumpFlags &f) {
   std::error_code ec;
   fs::create_directories(f.dir, ec);
   if (ec || !fs::is_directory(f.dir)) return fail("cannot create directory '" + f.dir + "'" + (ec ? ": " + ec.message() : ""));
-  nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", f.options.target}};
+  nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", f.options.target},
+                                {"math", f.options.fastMath ? "fast" : "precise"}};
   std::string md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what | parse | trace |\n| --- | --- | --- | --- |\n";
   std::map<pipeline::Stage, std::map<std::string, std::string>> written;  // stage -> front end -> file
   bool allOk = true, internal = false;

@@ -33,7 +33,9 @@ std::string vectorSuffix(int words) { return words == 1 ? ".b32" : ".v" + std::t
 
 } // namespace
 
-/// The group's elements as `words` 32-bit words, or back.
+/// The group's elements as `words` 32-bit words, or back. Two f16 or bf16
+/// elements just narrowed from f32 pack with one cvt.rn.{f16,bf16}x2.f32
+/// (LLVM 19 converts each alone and moves the halves together).
 static std::vector<llvm::Value *> packWords(Lowerer &L, const std::vector<llvm::Value *> &elems, ScalarKind k, int words) {
   llvm::IRBuilder<> &b = L.b;
   llvm::Type *st = L.storageType(k);
@@ -42,6 +44,16 @@ static std::vector<llvm::Value *> packWords(Lowerer &L, const std::vector<llvm::
   llvm::Value *w = b.CreateBitCast(vec, llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(words)));
   std::vector<llvm::Value *> out;
   for (int i = 0; i < words; ++i) out.push_back(b.CreateExtractElement(w, static_cast<uint64_t>(i)));
+  if ((k != ScalarKind::F16 && k != ScalarKind::BF16) || elems.size() != 2 * static_cast<size_t>(words)) return out;
+  auto fromF32 = [](llvm::Value *v) -> llvm::Value * {
+    auto *t = llvm::dyn_cast<llvm::FPTruncInst>(v);
+    return t && t->getSrcTy()->isFloatTy() ? t->getOperand(0) : nullptr;
+  };
+  std::string text = std::string("cvt.rn.") + (k == ScalarKind::F16 ? "f16x2" : "bf16x2") + ".f32 $0, $1, $2;";
+  auto *ty = llvm::FunctionType::get(b.getInt32Ty(), {b.getFloatTy(), b.getFloatTy()}, false);
+  for (int i = 0; i < words; ++i)
+    if (llvm::Value *lo = fromF32(elems[2 * i]), *hi = fromF32(elems[2 * i + 1]); lo && hi)
+      out[i] = b.CreateCall(llvm::InlineAsm::get(ty, text, "=r,f,f", false), {hi, lo});  // the first operand goes high
   return out;
 }
 

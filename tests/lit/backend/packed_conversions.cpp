@@ -1,0 +1,22 @@
+// f16 and bf16 results computed in f32 are stored two to a word with one
+// cvt.rn.{f16,bf16}x2.f32 (LLVM 19 would convert each and move the halves
+// together), the first element in the low half: the emulator matches the
+// interpreter, which a swap of the halves would break.
+// RUN: twintile compile --frontend=parse %s --kernel 'scaled<f16,1024>' --emit ptx --assume-aligned '*' | FileCheck %s --check-prefix=F16
+// RUN: twintile compile --frontend=trace %s --kernel 'scaled<bf16,1024>' --emit ptx --assume-aligned '*' --target sm_80 | FileCheck %s --check-prefix=BF16
+// RUN: twintile run --frontend=parse %s --kernel 'scaled<f16,1024>' --assume-aligned '*' --arg x=4096 --arg y=4096 --grid 4 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=trace %s --kernel 'scaled<bf16,512>' --assume-aligned '*' --arg x=4096 --arg y=4096 --grid 8 | FileCheck %s --check-prefix=RAN
+#include <twintile.h>
+using namespace tt;
+
+template <class T, int B>
+TT_KERNEL void scaled(Ptr<T> x, Ptr<T> y) {
+  auto offs = program_id(0) * B + arange(0, B);
+  store(y + offs, load(x + offs) * T(1.5f) + T(0.25f));
+}
+
+// F16: cvt.rn.f16x2.f32 %r{{[0-9]+}}, %f{{[0-9]+}}, %f{{[0-9]+}};
+// F16: st.global.v4.b32
+// BF16: cvt.rn.bf16x2.f32 %r{{[0-9]+}}, %f{{[0-9]+}}, %f{{[0-9]+}};
+// BF16: st.global.v4.b32
+// RAN: ok: scaled on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 2 buffers

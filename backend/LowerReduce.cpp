@@ -56,15 +56,17 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   TileVal x = get(inV, &l);
   llvm::Type *accTy = llvmType(acc);
 
-  llvm::Value *identity = nullptr;  // reduce has none: its partials carry `holds`
-  if (user) identity = nullptr;
-  else if (op.kind == OpKind::Sum) identity = llvm::Constant::getNullValue(accTy);
-  else if (fp) identity = llvm::ConstantFP::getNaN(accTy);  // ignored by maxnum/minnum
-  else if (k == ScalarKind::I1) identity = b.getInt1(!wantMax);  // i1 holds 0 or 1
-  else {
-    unsigned bits = accTy->getIntegerBitWidth();
-    identity = wantMax ? llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMinValue(bits))
-                       : llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMaxValue(bits));
+  // What a wrapped copy counts as; reduce has nothing to use: its partials carry `holds`.
+  llvm::Value *identity = nullptr;
+  if (!user) {
+    if (op.kind == OpKind::Sum) identity = llvm::Constant::getNullValue(accTy);
+    else if (fp) identity = llvm::ConstantFP::getNaN(accTy);  // ignored by maxnum/minnum
+    else if (k == ScalarKind::I1) identity = b.getInt1(!wantMax);  // i1 holds 0 or 1
+    else {
+      unsigned bits = accTy->getIntegerBitWidth();
+      identity = wantMax ? llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMinValue(bits))
+                         : llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMaxValue(bits));
+    }
   }
   llvm::Value *noIndex = c32(std::numeric_limits<int32_t>::max());
 

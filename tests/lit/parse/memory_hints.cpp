@@ -19,6 +19,8 @@
 // RUN: not twintile compile --frontend=parse %s --kernel 'both<64>' 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: not twintile compile --frontend=trace %s --kernel 'both<64>' 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: twintile diff %s --kernel 'variable<64>' | FileCheck %s --check-prefix=SAME
+// RUN: not twintile compile --frontend=parse %s --kernel 'out_of_range<64>' 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not twintile compile --frontend=trace %s --kernel 'out_of_range<64>' 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: twintile compile --frontend=parse %s --kernel 'variable<64>' --no-locs | FileCheck %s --check-prefix=VAR
 #include <twintile.h>
 using namespace tt;
@@ -60,13 +62,13 @@ template <int B>
 TT_KERNEL void store_cache_on_load(Ptr<f32> x, Ptr<f32> y) {
   store(y + arange(0, B), load(x + arange(0, B), {.cache_modifier = Cache::Wb}));
 }
-// WRONG: memory_hints.cpp:61:27: error: 'load' cache must be one of ca, cg, cv, got 'wb'
+// WRONG: memory_hints.cpp:63:27: error: 'load' cache must be one of ca, cg, cv, got 'wb'
 
 template <int B>
 TT_KERNEL void both(Ptr<f32> x, Ptr<f32> y) {
   store(y + arange(0, B), load(x + arange(0, B), {.cache_modifier = Cache::Cg, .eviction_policy = Evict::First}));
 }
-// BOTH: memory_hints.cpp:67:27: error: 'load' takes a cache modifier or an eviction policy, not both (PTX has no form with both)
+// BOTH: memory_hints.cpp:69:27: error: 'load' takes a cache modifier or an eviction policy, not both (PTX has no form with both)
 
 // Hints in a variable, set field by field, and empty hints `{}` (no hint;
 // not a bool mask).
@@ -81,3 +83,10 @@ TT_KERNEL void variable(Ptr<f32> x, Ptr<f32> y) {
 // VAR: load {cache = "cg"} %{{[0-9]+}} : tile<64xf32>
 // VAR: load %{{[0-9]+}} : tile<64xf32>
 // VAR: store %{{[0-9]+}}, %{{[0-9]+}}
+
+// A hint that is none of tt::Cache's values.
+template <int B>
+TT_KERNEL void out_of_range(Ptr<f32> x, Ptr<f32> y) {
+  store(y + arange(0, B), load(x + arange(0, B), {.cache_modifier = static_cast<Cache>(9)}));
+}
+// RANGE: memory_hints.cpp:90:27: error: a cache modifier or eviction policy out of range (use tt::Cache and tt::Evict)

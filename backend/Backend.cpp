@@ -4,6 +4,7 @@
 #include "backend/AxisInfo.h"
 #include "backend/CompileCache.h"
 #include "backend/Layout.h"
+#include "backend/Libdevice.h"
 #include "backend/Lowering.h"
 #include "backend/Target.h"
 #include "ir/Printer.h"
@@ -160,6 +161,8 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
     mark = now;
   };
   llvm::LLVMContext ctx;
+  // Names are for readers of the LLVM IR; without one, LLVM makes fewer strings.
+  ctx.setDiscardValueNames(!options.observe.any());
   int shared = 0;
   std::unique_ptr<llvm::Module> module = lower(func, options, libdevicePath.has_value(), ctx, shared, r.notes);
   phase("lower");
@@ -173,7 +176,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   phase("optimize");
   if (std::string bad = verify(*module); !bad.empty())
     throw ir::InternalError("the optimized LLVM IR does not verify: " + bad, func.loc);
-  r.llvmIR = print(*module);
+  options.observe.offer("llvm", [&] { return print(*module); });
   phase("verify");
   r.ptx = emitPtx(*module, options.arch);
   r.manifest = manifestOf(func, options, shared);

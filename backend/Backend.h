@@ -5,7 +5,7 @@
 // of resources. The pipeline itself reads top to bottom in Backend.cpp:
 //
 //   axis analysis ► layout assignment ► lowering to LLVM IR (by op family)
-//   ► libdevice link ► O3 ► NVPTX ► ptxas
+//   ► libdevice link ► LLVM passes ► NVPTX ► ptxas
 //
 // Results are cached on disk by content (CompileCache.h). User errors (an op
 // the backend cannot lower, a tile too large for shared memory) are thrown as
@@ -54,13 +54,15 @@ struct CompileOptions {
   std::string cacheRoot;        // empty: cacheDirectory's default
   /// The backend's inner stages as text, for dumps: `take` is called with
   /// "axes" and "layouts" (the IR annotated with each analysis) and
-  /// "llvm-raw" (the lowered module before libdevice and optimization) when
-  /// `wants` says yes to the name. Wanting any of them skips the cache lookup
-  /// (the result is still stored). Not part of the cache key.
+  /// "llvm-raw" (the lowered module before libdevice and optimization) and
+  /// "llvm" (after optimization, before NVPTX) when `wants` says yes to the
+  /// name. Wanting any of them skips the cache lookup (the result is still
+  /// stored) and keeps LLVM's value names, which are otherwise dropped. Not
+  /// part of the cache key.
   struct Observer {
     std::function<bool(std::string_view stage)> wants;
     std::function<void(std::string_view stage, const std::string &text)> take;
-    bool any() const { return wants && (wants("axes") || wants("layouts") || wants("llvm-raw")); }
+    bool any() const { return wants && (wants("axes") || wants("layouts") || wants("llvm-raw") || wants("llvm")); }
     void offer(std::string_view stage, const std::function<std::string()> &text) const {
       if (wants && take && wants(stage)) take(stage, text());
     }
@@ -70,12 +72,11 @@ struct CompileOptions {
 
 /// Wall time of one step of the backend's pipeline.
 struct PhaseTime {
-  std::string name;  // lower, libdevice, optimize, verify (and print the LLVM IR), nvptx, ptxas
+  std::string name;  // lower, libdevice, optimize, verify, nvptx, ptxas
   double seconds = 0;
 };
 
 struct CompileResult {
-  std::string llvmIR;       // after optimization, before NVPTX
   std::string ptx;
   Manifest manifest;
   PtxasReport ptxas;        // ran == false (and why) when ptxas was skipped

@@ -2,7 +2,7 @@
 //
 // An entry <dir>/<key>/ holds
 //
-//   kernel.ptx  kernel.ll  manifest.json  ptxas.json  notes.txt  [kernel.cubin]
+//   kernel.ptx  manifest.json  ptxas.json  notes.txt  [kernel.cubin]
 //   index.json   {"format", "key", "files": [{"name", "size", "hash"}, ...]}
 //
 // Writers fill <dir>/.tmp-<key>-<pid>-<random>/ and rename it to <dir>/<key>;
@@ -38,7 +38,7 @@ using Json = nlohmann::ordered_json;
 constexpr const char *kIndexFormat = "twintile-cache-entry-1";
 
 /// The files of an entry beside its index; the cubin is optional.
-const char *const kRequiredFiles[] = {"kernel.ptx", "kernel.ll", "manifest.json", "ptxas.json", "notes.txt"};
+const char *const kRequiredFiles[] = {"kernel.ptx", "manifest.json", "ptxas.json", "notes.txt"};
 constexpr const char *kCubinFile = "kernel.cubin";
 
 std::string hashOf(const std::string &bytes) {
@@ -166,7 +166,6 @@ std::optional<CompileResult> CompileCache::lookup(const std::string &key, std::s
 
     CompileResult result;
     result.ptx = std::move(files["kernel.ptx"]);
-    result.llvmIR = std::move(files["kernel.ll"]);
     result.manifest = Manifest::fromJson(files["manifest.json"]);
     result.ptxas = ptxasFromJson(files["ptxas.json"]);
     if (auto it = files.find(kCubinFile); it != files.end()) result.ptxas.cubin = std::move(it->second);
@@ -191,7 +190,6 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
   try {
     std::vector<std::pair<std::string, std::string>> files = {
         {"kernel.ptx", result.ptx},
-        {"kernel.ll", result.llvmIR},
         {"manifest.json", result.manifest.toJson()},
         {"ptxas.json", ptxasToJson(result.ptxas)},
         {"notes.txt", notesToText(result.notes)},

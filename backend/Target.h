@@ -11,12 +11,7 @@ namespace tt::backend {
 /// `module` before anything is added to it.
 void prepareModule(llvm::Module &module, const std::string &arch);
 
-/// Links the libdevice functions `module` calls (LinkOnlyNeeded), keeps only
-/// the kernel external and sets NVVMReflect's flush-to-zero flag to off.
-/// Returns an error message, or empty.
-std::string linkLibdevice(llvm::Module &module, const std::string &path);
-
-/// Runs LLVM's O3 pipeline, with the NVPTX target's own passes.
+/// Runs the LLVM passes the lowered code needs (Target.cpp's kPipeline).
 void optimize(llvm::Module &module, const std::string &arch);
 
 /// PTX text for `module`.

@@ -107,7 +107,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   bo.runPtxas = options.ptxas || options.last == Stage::SassInfo;
   if (auto d = assumptions(f, options, bo.assume)) return failure(std::move(r), *d);
   const std::pair<const char *, Stage> inner[] = {
-      {"axes", Stage::Axes}, {"layouts", Stage::Layouts}, {"llvm-raw", Stage::LlvmRaw}};
+      {"axes", Stage::Axes}, {"layouts", Stage::Layouts}, {"llvm-raw", Stage::LlvmRaw}, {"llvm", Stage::Llvm}};
   bo.observe.wants = [&](std::string_view s) {
     for (auto [n, stage] : inner)
       if (s == n) return observer.wants && observer.wants(stage);
@@ -127,7 +127,6 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   if (r.backend.cacheHit) r.notes.push_back("backend: cached");
   for (const std::string &n : r.backend.notes) r.notes.push_back(n);
   for (const backend::PhaseTime &p : r.backend.phases) r.phases.push_back({p.name, p.seconds});
-  offer(observer, Stage::Llvm, [&] { return r.backend.llvmIR; });
   offer(observer, Stage::Ptx, [&] { return r.backend.ptx; });
   if (options.last == Stage::SassInfo) offer(observer, Stage::SassInfo, [&] { return sassInfo(r.backend); });
   return r;

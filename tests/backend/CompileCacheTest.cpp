@@ -72,7 +72,6 @@ std::string replaced(std::string text, const std::string &from, const std::strin
 
 CompileResult sampleResult() {
   CompileResult r;
-  r.llvmIR = "define void @add1(ptr addrspace(1) %x, i32 %n) {\n  ret void\n}\n";
   r.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n.visible .entry add1() { ret; }\n";
   r.manifest.kernel = "add1";
   r.manifest.arch = "sm_90a";
@@ -95,7 +94,6 @@ CompileResult sampleResult() {
 }
 
 void checkSame(const CompileResult &a, const CompileResult &b) {
-  CHECK(a.llvmIR == b.llvmIR);
   CHECK(a.ptx == b.ptx);
   CHECK(a.manifest.toJson() == b.manifest.toJson());
   CHECK(a.ptxas.ran == b.ptxas.ran);
@@ -142,7 +140,7 @@ TEST_CASE("cache stores and looks up an entry", "[cache]") {
   CompileResult stored = sampleResult();
   cache.store(kKey, stored);
   fs::path entry = cache.directory() / kKey;
-  for (const char *file : {"kernel.ptx", "kernel.ll", "manifest.json", "kernel.cubin", "ptxas.json",
+  for (const char *file : {"kernel.ptx", "manifest.json", "kernel.cubin", "ptxas.json",
                            "notes.txt", "index.json"})
     CHECK(fs::is_regular_file(entry / file));
   CHECK(readAll(entry / "kernel.ptx") == stored.ptx);
@@ -177,7 +175,7 @@ TEST_CASE("cache drops an entry whose file changed", "[cache]") {
   TempDir tmp;
   CompileCache cache(tmp.path.string());
   fs::path entry = cache.directory() / kKey;
-  const char *file = GENERATE("kernel.ptx", "kernel.ll", "manifest.json", "kernel.cubin", "ptxas.json",
+  const char *file = GENERATE("kernel.ptx", "manifest.json", "kernel.cubin", "ptxas.json",
                               "notes.txt");
   INFO(file);
   cache.store(kKey, sampleResult());

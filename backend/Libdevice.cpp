@@ -1,6 +1,8 @@
 //===- Libdevice.cpp - linking CUDA's math library into a kernel ----------===//
 #include "backend/Libdevice.h"
 
+#include "ir/Diagnostic.h"
+
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/Constants.h>
@@ -38,7 +40,8 @@ void referencedGlobals(const llvm::Value *v, std::vector<const llvm::GlobalValue
 }
 
 /// libdevice's definitions of `names` and of everything they reach, as the
-/// bitcode of a module holding only those. Runs under the caller's lock, in
+/// bitcode of a module holding only those; empty and `error` (a sentence
+/// after "libdevice at PATH") if it cannot. Runs under the caller's lock, in
 /// a context of its own.
 std::string cutOut(const llvm::MemoryBuffer &bytes, const std::vector<std::string> &names, std::string &error) {
   llvm::LLVMContext ctx;
@@ -47,13 +50,19 @@ std::string cutOut(const llvm::MemoryBuffer &bytes, const std::vector<std::strin
   std::unique_ptr<llvm::Module> lib =
       llvm::getLazyIRModule(llvm::MemoryBuffer::getMemBuffer(bytes.getMemBufferRef(), false), diag, ctx);
   if (!lib) {
-    error = diag.getMessage().str();
+    error = "cannot be read: " + diag.getMessage().str();
     return {};
   }
   std::set<const llvm::GlobalValue *> needed;
   std::vector<const llvm::GlobalValue *> work;
-  for (const std::string &n : names)
-    if (const llvm::GlobalValue *g = lib->getNamedValue(n)) work.push_back(g);
+  for (const std::string &n : names) {
+    const llvm::GlobalValue *g = lib->getNamedValue(n);
+    if (!g || !llvm::isa<llvm::Function>(g)) {
+      error = "defines no function " + n + " (the backend needs CUDA 11's libdevice or later)";
+      return {};
+    }
+    work.push_back(g);
+  }
   std::set<const llvm::Value *> seen;
   while (!work.empty()) {
     const llvm::GlobalValue *g = work.back();
@@ -61,9 +70,10 @@ std::string cutOut(const llvm::MemoryBuffer &bytes, const std::vector<std::strin
     if (!needed.insert(g).second) continue;
     auto *mutableG = const_cast<llvm::GlobalValue *>(g);
     if (llvm::Error e = mutableG->materialize()) {
-      error = llvm::toString(std::move(e));
+      error = "cannot be read: " + llvm::toString(std::move(e));
       return {};
     }
+    if (const auto *alias = llvm::dyn_cast<llvm::GlobalAlias>(g)) referencedGlobals(alias->getAliasee(), work, seen);
     if (const auto *var = llvm::dyn_cast<llvm::GlobalVariable>(g); var && var->hasInitializer())
       referencedGlobals(var->getInitializer(), work, seen);
     if (const auto *f = llvm::dyn_cast<llvm::Function>(g))
@@ -97,7 +107,7 @@ const std::string *libdevicePart(const std::string &path, const std::vector<std:
   if (!bytes) {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
     if (!file) {
-      error = file.getError().message();
+      error = "cannot be read: " + file.getError().message();
       files.erase(path);
       return nullptr;
     }
@@ -118,10 +128,10 @@ std::string linkLibdevice(llvm::Module &module, const std::string &path) {
   std::sort(names.begin(), names.end());
   std::string error;
   const std::string *bitcode = libdevicePart(path, names, error);
-  if (!bitcode) return "cannot read libdevice at " + path + ": " + error;
+  if (!bitcode) return "libdevice at " + path + " " + error;
   llvm::Expected<std::unique_ptr<llvm::Module>> lib =
       llvm::parseBitcodeFile(llvm::MemoryBufferRef(*bitcode, "libdevice"), module.getContext());
-  if (!lib) return "cannot read libdevice at " + path + ": " + llvm::toString(lib.takeError());
+  if (!lib) throw ir::InternalError("libdevice's functions, cut out of " + path + ", do not read back: " + llvm::toString(lib.takeError()));
   (*lib)->setTargetTriple(module.getTargetTriple());
   (*lib)->setDataLayout(module.getDataLayout());
   if (llvm::Linker::linkModules(module, std::move(*lib), llvm::Linker::Flags::LinkOnlyNeeded))

@@ -3,7 +3,7 @@
 // The compile as one straight list, read top to bottom in Pipeline.cpp:
 //
 //   source ► tile ► tile-opt ► axes ► layouts ► llvm-raw ► llvm ► ptx ► sass-info
-//   (front end)    (cleanup)   (backend: analyses, lowering, O3, NVPTX)  (ptxas)
+//   (front end)    (cleanup)   (backend: analyses, lowering, LLVM passes, NVPTX)  (ptxas)
 //
 // After each stage the pipeline offers its text to an observer, which takes
 // the stages it wants (the text of the others is never made). The driver's

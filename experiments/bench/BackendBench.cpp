@@ -5,9 +5,9 @@
 //
 // One benchmark per registered corpus specialization and phase: `lower` is
 // the analyses, layouts and lowering to LLVM IR; `ptx` the whole compile to
-// PTX (libdevice link, O3, NVPTX) without the cache and without ptxas, whose
-// time is not ours. The tile IR is traced (and cleaned up) once, outside the
-// timed loop.
+// PTX (libdevice link, LLVM passes, NVPTX) without the cache and without
+// ptxas, whose time is not ours. The tile IR is traced (and cleaned up) once,
+// outside the timed loop.
 //===----------------------------------------------------------------------===//
 #include "backend/Backend.h"
 #include "frontends/trace/Trace.h"

@@ -1,5 +1,6 @@
 // Every corpus specialization, from both front ends, compiles for sm_90a and
-// sm_80: the LLVM verifier passes (compile() checks it before and after O3),
+// sm_80: the LLVM verifier passes (compile() checks it before and after the
+// LLVM passes),
 // ptxas accepts the PTX, and ptxas reports no stack frame and no spills.
 // Where ptxas is absent (scripts/setup not run) the ptxas checks say they
 // were skipped.

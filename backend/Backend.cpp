@@ -167,7 +167,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   std::unique_ptr<llvm::Module> module = lower(func, options, libdevicePath.has_value(), ctx, shared, r.notes);
   phase("lower");
   if (libdevicePath) {
-    if (std::string err = linkLibdevice(*module, *libdevicePath); !err.empty()) refuse(func, err);
+    if (std::string err = linkLibdevice(*module, *libdevicePath, options.cacheRoot); !err.empty()) refuse(func, err);
     phase("libdevice");
   } else if (options.useLibdevice) {
     r.notes.push_back("libdevice not found (run scripts/setup or set TWINTILE_LIBDEVICE): math uses fast approximations");

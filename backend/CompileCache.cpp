@@ -14,6 +14,7 @@
 #include "backend/CompileCache.h"
 
 #include "support/Cache.h"
+#include "support/Files.h"
 #include "ir/Printer.h"
 
 #include <nlohmann/json.hpp>
@@ -63,13 +64,6 @@ bool readFile(const fs::path &path, std::string &out) {
   if (in.bad()) return false;
   out = ss.str();
   return true;
-}
-
-bool writeFile(const fs::path &path, const std::string &bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  return !out.fail();
 }
 
 std::string randomHex() {
@@ -199,7 +193,7 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
     Json list = Json::array();
     bool written = true;
     for (const auto &[name, bytes] : files) {
-      written = written && writeFile(tmp / name, bytes);
+      written = written && tt::support::writeFile(tmp / name, bytes);
       list.push_back(Json{{"name", name}, {"size", bytes.size()}, {"hash", hashOf(bytes)}});
     }
     Json index;
@@ -207,7 +201,7 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
     index["key"] = key;
     index["files"] = std::move(list);
     // The index goes last: an entry is complete when its index is.
-    written = written && writeFile(tmp / "index.json", index.dump(2) + "\n");
+    written = written && tt::support::writeFile(tmp / "index.json", index.dump(2) + "\n");
     if (written) fs::rename(tmp, entry, ec);
     if (!written || ec) fs::remove_all(tmp, ec);
   } catch (...) {

@@ -2,9 +2,12 @@
 #include "backend/Libdevice.h"
 
 #include "ir/Diagnostic.h"
+#include "support/Cache.h"
+#include "support/Files.h"
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/LLVMContext.h>
@@ -17,15 +20,22 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
+#include <optional>
+#include <random>
 #include <memory>
 #include <mutex>
 #include <set>
 #include <vector>
 
+#include <unistd.h>
+
 namespace tt::backend {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 /// The global values `v` refers to, through constant expressions too.
 void referencedGlobals(const llvm::Value *v, std::vector<const llvm::GlobalValue *> &out,
@@ -94,15 +104,58 @@ std::string cutOut(const llvm::MemoryBuffer &bytes, const std::vector<std::strin
   return os.str();
 }
 
+constexpr const char *kPartRecordFormat = "twintile-libdevice-1";
+
+/// The disk cache's key for a part: libdevice's path, size and modification
+/// time (hashing its 500 KB would cost what the cache saves), LLVM's
+/// version, the names.
+std::string partKey(const std::string &path, const std::vector<std::string> &names) {
+  std::error_code ec;
+  tt::support::ContentHash h;
+  h.add(path);
+  h.add(std::to_string(fs::file_size(path, ec)));
+  h.add(std::to_string(fs::last_write_time(path, ec).time_since_epoch().count()));
+  h.add(LLVM_VERSION_STRING);
+  for (const std::string &n : names) h.add(n);
+  return h.hex();
+}
+
+/// Keeps `bitcode` in the disk cache (written aside, then renamed: a reader
+/// sees all or nothing). A cache that cannot be written only costs time.
+void keep(const fs::path &dir, const std::string &key, const std::string &bitcode) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;
+  std::string suffix = "." + std::to_string(::getpid()) + "." + std::to_string(std::random_device{}());
+  fs::path tmp = dir / (key + ".bc" + suffix), recordTmp = dir / (key + ".sum" + suffix);
+  bool written = tt::support::writeFile(tmp, bitcode) &&
+                 tt::support::writeFile(recordTmp, tt::support::cacheRecord(kPartRecordFormat, key, bitcode));
+  // The record first: a reader that finds the part finds its record too.
+  if (written) fs::rename(recordTmp, dir / (key + ".sum"), ec);
+  if (written && !ec) fs::rename(tmp, dir / (key + ".bc"), ec);
+  fs::remove(tmp, ec);
+  fs::remove(recordTmp, ec);
+}
+
 /// The bitcode of libdevice's `names` (sorted) and what they reach: cut out
-/// once per process, path and set of names.
-const std::string *libdevicePart(const std::string &path, const std::vector<std::string> &names, std::string &error) {
+/// once per process, path and set of names, and kept in the disk cache (as
+/// the parse front end keeps its precompiled header, whatever --no-cache
+/// says: it is the library's, not a kernel's), where a one-kernel process
+/// finds it; an entry that does not match its record is cut again.
+const std::string *libdevicePart(const std::string &path, const std::vector<std::string> &names,
+                                 const std::string &cacheRoot, std::string &error) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> files;
   static std::map<std::pair<std::string, std::vector<std::string>>, std::string> parts;
   std::lock_guard<std::mutex> lock(mutex);
   auto known = parts.find({path, names});
   if (known != parts.end()) return &known->second;
+  std::string key = partKey(path, names);
+  fs::path dir = tt::support::cacheDirectory("libdevice", cacheRoot);
+  fs::path entry = dir / (key + ".bc");
+  std::error_code ec;
+  if (fs::exists(entry, ec) && tt::support::checkCached(entry, dir / (key + ".sum"), kPartRecordFormat, key).empty())
+    if (std::optional<std::string> cached = tt::support::readFile(entry))
+      return &parts.emplace(std::make_pair(path, names), std::move(*cached)).first->second;
   std::unique_ptr<llvm::MemoryBuffer> &bytes = files[path];
   if (!bytes) {
     llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file = llvm::MemoryBuffer::getFile(path);
@@ -115,19 +168,20 @@ const std::string *libdevicePart(const std::string &path, const std::vector<std:
   }
   std::string bitcode = cutOut(*bytes, names, error);
   if (bitcode.empty()) return nullptr;
+  keep(dir, key, bitcode);
   return &parts.emplace(std::make_pair(path, names), std::move(bitcode)).first->second;
 }
 
 } // namespace
 
-std::string linkLibdevice(llvm::Module &module, const std::string &path) {
+std::string linkLibdevice(llvm::Module &module, const std::string &path, const std::string &cacheRoot) {
   std::vector<std::string> names;  // in the module's order, which is deterministic
   for (const llvm::Function &f : module)
     if (f.isDeclaration() && f.getName().starts_with("__nv_")) names.push_back(f.getName().str());
   if (names.empty()) return {};
   std::sort(names.begin(), names.end());
   std::string error;
-  const std::string *bitcode = libdevicePart(path, names, error);
+  const std::string *bitcode = libdevicePart(path, names, cacheRoot, error);
   if (!bitcode) return "libdevice at " + path + " " + error;
   llvm::Expected<std::unique_ptr<llvm::Module>> lib =
       llvm::parseBitcodeFile(llvm::MemoryBufferRef(*bitcode, "libdevice"), module.getContext());

@@ -14,7 +14,9 @@ namespace tt::backend {
 /// Reading libdevice (500 KB of bitcode) costs more than compiling most
 /// kernels, so a process reads it once per path and, once per set of
 /// functions asked for, cuts out those functions as a module of their own
-/// (a few KB); each compile parses only that, in its own context.
-std::string linkLibdevice(llvm::Module &module, const std::string &path);
+/// (a few KB), kept in memory and in the disk cache under `cacheRoot`
+/// (support::cacheDirectory's); each compile parses only that, in its own
+/// context.
+std::string linkLibdevice(llvm::Module &module, const std::string &path, const std::string &cacheRoot);
 
 } // namespace tt::backend

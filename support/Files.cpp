@@ -1,4 +1,4 @@
-//===- Files.cpp - reading a whole file, reading the environment ----------===//
+//===- Files.cpp - reading and writing a whole file, the environment ------===//
 #include "support/Files.h"
 
 #include <cstdlib>
@@ -14,6 +14,13 @@ std::optional<std::string> readFile(const std::filesystem::path &path) {
   os << in.rdbuf();
   if (in.bad()) return std::nullopt;
   return os.str();
+}
+
+bool writeFile(const std::filesystem::path &path, const std::string &bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  return !out.fail();
 }
 
 std::string envOr(const char *name, std::string fallback) {

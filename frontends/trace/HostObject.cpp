@@ -138,7 +138,11 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
              "}\n";
   }
   out.entrySource = entry;
-  std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-w",
+  // Linked without the default libraries: the object's calls into the C++
+  // runtime (and libgcc's helpers), like its calls into the tracer, resolve
+  // against the twintile process that loads it, where all are loaded
+  // already. Linking libstdc++ and libc took half of the host compile.
+  std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-nodefaultlibs", "-w",
                                     "-I" + root.string(), "-I" + (root / "include").string(),
                                     "-I" + fs::path(kernelPath).parent_path().string()};
   for (const std::string &d : opts.includeDirs) flags.push_back("-I" + d);

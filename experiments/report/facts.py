@@ -95,6 +95,10 @@ def compile_facts(c):
     f["cute_over_parse_one"] = _x(r("cute", "twintile_parse_one_process"))
     cute = R.cute_medians(c)
 
+    inproc = R.sweep_backend(c)
+    f["sweep_backend_ms"] = _ms(inproc.get("median"))
+    f["sweep_backend_first_ms"] = _ms(inproc.get("first"))
+
     ph = R.phase_medians(c)
     tri = R.triton_medians(c)
     pal, checks = R.pallas_medians(c)

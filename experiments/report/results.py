@@ -98,6 +98,17 @@ def sweep_summary(compile_result):
             for name, xs in sweep["samples"].items() if xs}
 
 
+def sweep_backend(compile_result, frontend="parse"):
+    """Median and per-spec medians (s) of the backend's time per variant inside the one-process
+    sweep (compile_probe compiling all 12): {"median": s, "first": s, "specs": {spec: s}}, or {}."""
+    runs = ((compile_result.get("sweep") or {}).get("backend_in_process") or {}).get(frontend) or []
+    if not runs:
+        return {}
+    specs = list(runs[0])
+    per_spec = {spec: median([r[spec] for r in runs if spec in r]) for spec in specs}
+    return {"median": median(list(per_spec.values())), "first": per_spec[specs[0]], "specs": per_spec}
+
+
 def scaling_summary(part):
     """{system: [(size, median frontend_s, median total_s)]} of a scaling part."""
     if not part:

@@ -21,7 +21,8 @@ Four parts, all written raw to experiments/results/compile.json:
            process per variant (caches off), nvcc -ptx of the CUDA template with the same 12
            instantiations (experiments/baselines/softmax.cu), Triton (one process,
            12 variants, fresh cache), Pallas (one process, to Triton IR); and
-           in process, twintile with one parse for all 12.
+           in process, twintile with one parse for all 12, whose own report
+           gives each variant's backend time in that process.
   stages   scaling in kernel size: one kernel of N chained elementwise stages.
   specs    scaling in specializations: one file compiled for S specializations.
 
@@ -32,8 +33,10 @@ scaling ranges: the same code paths in a few minutes.
 import argparse
 import json
 import random
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -159,9 +162,21 @@ def sweep(reps, missing):
         return whole([twintile, "compile", f"--frontend={frontend}", softmax_cpp, *specs, "--emit", "ptx",
                       "--no-cache", "-o", out / f"{frontend}-command"], "twintile compile")()
 
+    in_process = {"parse": [], "trace": []}  # per repetition, {spec: backend seconds} of one_process's run
+
     def one_process(frontend):
-        # The whole process, start-up included, as nvcc's and Triton's are timed; no ptxas.
-        return whole([common.tool("compile_probe"), "--frontend", frontend, softmax_cpp, *SWEEP], "compile_probe")()
+        # The whole process, start-up included, as nvcc's and Triton's are timed; no ptxas. Its own
+        # report also gives each variant's backend time in a process compiling all 12 (the first
+        # pays LLVM's one-time set-up, as in any such program).
+        cmd = [str(c) for c in (common.tool("compile_probe"), "--frontend", frontend, softmax_cpp, *SWEEP)]
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        secs = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise RuntimeError(f"compile_probe failed on the sweep: {proc.stderr[-2000:]}")
+        row = json.loads(proc.stdout.splitlines()[0])
+        in_process[frontend].append({s["spec"]: s["backend_s"] for s in row["specs"]})
+        return secs
 
     systems = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace"),
                "twintile_parse_command": lambda: one_command("parse"),
@@ -186,7 +201,7 @@ def sweep(reps, missing):
             secs = systems[name]()
             samples[name].append(secs)
             progress.step(f"12 softmax variants, {name}: {secs:.3f} s (rep {rep + 1}/{reps})")
-    return {"specs": SWEEP, "samples": samples,
+    return {"specs": SWEEP, "samples": samples, "backend_in_process": in_process,
             "notes": {"twintile_parse": "12 driver processes, --emit ptx --no-cache (no ptxas)",
                       "twintile_trace": "12 driver processes, each compiling the kernel file with clang++ "
                                         "(--no-cache; no ptxas)",

@@ -53,6 +53,11 @@ def check_compile(r):
     for name in ("twintile_parse", "twintile_trace", "twintile_parse_one_process", "twintile_trace_one_process"):
         expect(len(sweep.get(name, [])) == reps and all(positive(x) for x in sweep.get(name, [])),
                f"sweep {name}: {sweep.get(name)}")
+    for frontend in ("parse", "trace"):
+        runs = r["sweep"].get("backend_in_process", {}).get(frontend, [])
+        expect(len(runs) == reps and all(len(run) == len(r["sweep"]["specs"]) and all(positive(x) for x in run.values())
+                                         for run in runs),
+               f"sweep: the backend's time per variant in the {frontend} process: {runs}")
     for key in ("scaling_stages", "scaling_specs"):
         sizes = {s["size"] for s in r[key]["samples"]}
         expect(sizes == set(r[key]["sizes"]), f"{key}: sizes {sizes}")

@@ -11,6 +11,7 @@
 #include "runtime/PtxProgram.h"
 
 #include <array>
+#include <deque>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -35,6 +36,16 @@ struct Frame {
   uint32_t call = 0;        // the caller's CallInfo index that made this frame
 };
 
+/// One cp.async: the bytes read from global memory when it was issued, written
+/// to shared memory when a wait completes its group. A copy no wait completes
+/// is never written: only a wait makes it visible, to its thread and (after a
+/// barrier) to the others, so a kernel that forgets one reads stale data here.
+struct AsyncCopy {
+  uint64_t sharedOffset = 0;
+  std::array<uint8_t, 16> bytes{};
+  uint8_t size = 0;
+};
+
 struct Thread {
   uint32_t linear = 0;
   std::unordered_map<const Instr *, uint32_t> runs;  // with profiling: times each instruction was reached
@@ -47,6 +58,8 @@ struct Thread {
   bool carry = false;
   uint32_t barrier = 0;     // AtBarrier: which
   const Instr *waiting = nullptr;  // AtBarrier / AtWarpSync: the instruction
+  std::vector<AsyncCopy> asyncPending;             // issued since the last commit_group
+  std::deque<std::vector<AsyncCopy>> asyncGroups;  // committed, oldest first
 
   uint32_t lane() const { return linear % 32; }
   uint32_t warp() const { return linear / 32; }

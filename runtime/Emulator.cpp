@@ -164,6 +164,8 @@ void Machine::runBlock() {
     t.carry = false;
     t.waiting = nullptr;
     t.runs.clear();
+    t.asyncPending.clear();
+    t.asyncGroups.clear();
   }
   accesses_.clear();
   schedule();

@@ -366,6 +366,7 @@ void Decoder::dispatch() {
   if (b == "shfl") return shfl();
   if (b == "vote") return vote();
   if (b == "redux") return redux();
+  if (b == "cp") return asyncCopy();
   if (b == "activemask") {
     in_.op = Op::Activemask;
     in_.type = oneType();

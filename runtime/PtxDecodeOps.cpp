@@ -588,4 +588,54 @@ void Decoder::redux() {
   in_.ops[2] = src(op(2), Type::B32);
 }
 
+/// cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size};
+/// cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all. (The
+/// bulk and tensor forms, an ignore-src predicate and a cache-policy operand
+/// are refused.)
+void Decoder::asyncCopy() {
+  if (!take("async")) fail("unknown instruction '" + raw_.opcode + "'");
+  if (take("commit_group")) {
+    in_.op = Op::CpAsyncCommit;
+    return operands(0);
+  }
+  if (take("wait_all")) {
+    in_.op = Op::CpAsyncWait;
+    in_.mode = Mode::WaitAll;
+    return operands(0);
+  }
+  if (take("wait_group")) {
+    in_.op = Op::CpAsyncWait;
+    operands(1);
+    if (op(0).kind != RawOperand::Kind::Int || op(0).imm > 255)
+      fail("'" + raw_.opcode + "' takes the number of groups left pending, an integer constant");
+    in_.ops[0].kind = Operand::Kind::Imm;
+    in_.ops[0].imm = op(0).imm;
+    return;
+  }
+  if (take("bulk")) fail("'" + raw_.opcode + "' (Hopper's bulk copies) is not supported");
+  bool ca = take("ca"), cg = !ca && take("cg");
+  if (!ca && !cg) fail("'" + raw_.opcode + "' needs .ca or .cg");
+  if (!(take("shared") || take("shared::cta"))) fail("'" + raw_.opcode + "' copies to .shared");
+  if (!take("global")) fail("'" + raw_.opcode + "' copies from .global");
+  if (takeCacheHints()) fail("'" + raw_.opcode + "' with a cache-policy operand is not supported");
+  in_.op = Op::CpAsync;
+  in_.space = Space::Shared;
+  if (raw_.ops.size() != 3 && raw_.ops.size() != 4)
+    fail("'" + raw_.opcode + "' takes [dst], [src], cp-size and an optional src-size");
+  in_.nops = static_cast<int8_t>(raw_.ops.size());
+  in_.ops[0] = address(op(0));
+  in_.ops[1] = address(op(1));
+  uint64_t size = op(2).kind == RawOperand::Kind::Int ? op(2).imm : 0;
+  if (size != 4 && size != 8 && size != 16) fail("the cp-size of '" + raw_.opcode + "' is 4, 8 or 16");
+  if (cg && size != 16) fail("'" + raw_.opcode + "' copies 16 bytes (.cg caches in L2 only, whole lines)");
+  in_.ops[2].kind = Operand::Kind::Imm;
+  in_.ops[2].imm = size;
+  if (raw_.ops.size() == 4) {
+    uint32_t slot = op(3).kind == RawOperand::Kind::Name ? scope_.findReg(op(3).text) : Operand::kNoReg;
+    if (slot != Operand::kNoReg && fn_.regTypes[slot] == Type::Pred)
+      fail("'" + raw_.opcode + "' with an ignore-src predicate is not supported");
+    in_.ops[3] = src(op(3), Type::U32);
+  }
+}
+
 } // namespace tt::runtime::ptx

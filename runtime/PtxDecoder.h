@@ -104,6 +104,7 @@ private:
   void shfl();
   void vote();
   void redux();
+  void asyncCopy();
 };
 
 } // namespace tt::runtime::ptx

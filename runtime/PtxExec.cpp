@@ -437,6 +437,43 @@ reload:
       write(R, in.ops[0], m);
       break;
     }
+    case Op::CpAsync: {
+      uint64_t dst = addressOf(*f, R, in.ops[0]), src = addressOf(*f, R, in.ops[1]);
+      uint64_t size = in.ops[2].imm, from = in.nops == 4 ? val(in.ops[3]) & 0xffffffffu : size;
+      f->pc = pc;
+      if (from > size) {
+        fail(t, in, "src-size " + std::to_string(from) + " larger than the cp-size " + std::to_string(size) + " of " +
+                        in.text);
+        return Stop::Error;
+      }
+      if (src % size != 0) {
+        fail(t, in, "misaligned " + in.text + " source (" + std::to_string(size) + " bytes) at " + hex(src));
+        return Stop::Error;
+      }
+      uint8_t *to = access(t, in, dst, size, ptx::Space::Shared, true);
+      const uint8_t *bytes = to && from ? access(t, in, src, from, ptx::Space::Global, false) : nullptr;
+      if (!to || (from && !bytes)) return Stop::Error;
+      AsyncCopy c;
+      c.sharedOffset = static_cast<uint64_t>(to - shared_.data());
+      c.size = static_cast<uint8_t>(size);
+      if (from) std::memcpy(c.bytes.data(), bytes, from);  // the rest stays zero: the zero-filling form
+      t.asyncPending.push_back(c);
+      break;
+    }
+    case Op::CpAsyncCommit:
+      t.asyncGroups.push_back(std::move(t.asyncPending));
+      t.asyncPending.clear();
+      break;
+    case Op::CpAsyncWait: {
+      if (in.mode == ptx::Mode::WaitAll) {  // commit_group, then wait_group 0
+        t.asyncGroups.push_back(std::move(t.asyncPending));
+        t.asyncPending.clear();
+      }
+      size_t pending = in.mode == ptx::Mode::WaitAll ? 0 : in.ops[0].imm;
+      for (; t.asyncGroups.size() > pending; t.asyncGroups.pop_front())
+        for (const AsyncCopy &c : t.asyncGroups.front()) std::memcpy(shared_.data() + c.sharedOffset, c.bytes.data(), c.size);
+      break;
+    }
     case Op::Prefetch:
     case Op::Nop: break;
     default: {

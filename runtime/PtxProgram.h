@@ -89,6 +89,8 @@ enum class Op : uint8_t {
   Bra, Call, Ret, Exit, Trap, Nop,
   // block and warp synchronization
   BarSync, BarArrive, BarWarpSync, Shfl, Vote, Redux, Activemask,
+  // asynchronous copies, global to shared (cp.async, Ampere's)
+  CpAsync, CpAsyncCommit, CpAsyncWait,
 };
 
 /// What an operation's modifiers select beyond type and rounding.
@@ -101,6 +103,7 @@ enum class Mode : uint8_t {
   Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
   PrmtDefault, PrmtF4e, PrmtB4e, PrmtRc8, PrmtEcl, PrmtEcr, PrmtRc16,
   ToSpace,                               // cvta.to
+  WaitAll,                               // cp.async.wait_all (else wait_group N)
 };
 
 /// The most frequent instruction shapes, run inline by the interpreter loop

@@ -122,6 +122,10 @@ private:
   bool callBuiltin(Thread &t, const Instr &in);
   bool readString(Thread &t, const Instr &in, uint64_t addr, std::string &out);
 
+  // EmuMatrix.cpp: the warp at `base`, all 32 lanes waiting at `in`; false on an error.
+  bool warpLdmatrix(uint32_t base, const Instr &in);
+  bool warpMma(uint32_t base, const Instr &in);
+
   // PtxExec.cpp
   friend struct Exec;
   uint64_t special(const Thread &t, uint32_t which) const;

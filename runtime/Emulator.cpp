@@ -202,6 +202,19 @@ bool Machine::resolveWarps(bool &released) {
       if (t.state != State::AtWarpSync) continue;
       const Instr &in = *t.waiting;
       const Frame &f = t.frames.back();
+      if (in.op == Op::Ldmatrix || in.op == Op::Mma) {  // .aligned: the whole warp, every lane
+        if (n < 32) {
+          fail(t, in, in.text + " in a warp of " + std::to_string(n) + " threads (it needs all 32)");
+          return false;
+        }
+        for (uint32_t o = 0; o < 32; ++o)
+          if (threads_[base + o].state == State::Exited) {
+            fail(t, in, in.text + " after lane " + std::to_string(o) + " of its warp exited (it needs all 32)");
+            return false;
+          }
+        groups[0xffffffffu].push_back(l);
+        continue;
+      }
       const Operand &maskOp = in.op == Op::Shfl ? in.ops[4] : in.op == Op::BarWarpSync ? in.ops[0] : in.ops[2];
       uint32_t mask = static_cast<uint32_t>(value(t, f, t.regs.data() + f.regBase, maskOp));
       if (!((mask >> l) & 1)) {
@@ -230,6 +243,25 @@ bool Machine::resolveWarps(bool &released) {
                    " (line " + std::to_string(first.line) + ") while lane " + std::to_string(l) + " is at " + in.text);
           return false;
         }
+      }
+      if (first.op == Op::Ldmatrix || first.op == Op::Mma) {
+        for (uint32_t l : lanes)
+          if (threads_[base + l].waiting != &first) {
+            const Instr &in = *threads_[base + l].waiting;
+            fail(threads_[base + l], in,
+                 "warp " + std::to_string(w) + " diverges: lane " + std::to_string(lanes[0]) + " is at line " +
+                     std::to_string(first.line) + " while lane " + std::to_string(l) + " is at " + in.text);
+            return false;
+          }
+        if (!(first.op == Op::Ldmatrix ? warpLdmatrix(base, first) : warpMma(base, first))) return false;
+        for (uint32_t l : lanes) {
+          Thread &t = threads_[base + l];
+          t.frames.back().pc += 1;
+          t.state = State::Ready;
+          t.waiting = nullptr;
+        }
+        released = true;
+        continue;
       }
       // Read every lane's operands before writing any result (a result may overwrite a source).
       uint64_t a[32] = {}, b[32] = {}, c[32] = {};

@@ -367,6 +367,8 @@ void Decoder::dispatch() {
   if (b == "vote") return vote();
   if (b == "redux") return redux();
   if (b == "cp") return asyncCopy();
+  if (b == "ldmatrix") return ldmatrix();
+  if (b == "mma") return mma();
   if (b == "activemask") {
     in_.op = Op::Activemask;
     in_.type = oneType();

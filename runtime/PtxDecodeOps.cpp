@@ -638,4 +638,69 @@ void Decoder::asyncCopy() {
   }
 }
 
+/// ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}.shared{::cta}.b16 {d...}, [a]:
+/// 1, 2 or 4 matrices of 8x8 16-bit elements, each row at the address one
+/// lane gives (lanes 8m..8m+7 for matrix m), spread over the warp one
+/// 32-bit register per matrix and lane.
+void Decoder::ldmatrix() {
+  if (!take("sync") || !take("aligned")) fail("'" + raw_.opcode + "' needs .sync.aligned");
+  if (!take("m8n8")) fail("'" + raw_.opcode + "': only the m8n8 shape (16-bit elements) is supported");
+  in_.vec = take("x1") ? 1 : take("x2") ? 2 : take("x4") ? 4 : 0;
+  if (!in_.vec) fail("'" + raw_.opcode + "' needs .x1, .x2 or .x4");
+  if (take("trans")) in_.mode = Mode::Trans;
+  if (!(take("shared") || take("shared::cta"))) fail("'" + raw_.opcode + "' reads .shared");
+  if (!take("b16")) fail("'" + raw_.opcode + "' needs .b16");
+  in_.op = Op::Ldmatrix;
+  in_.type = Type::B32;
+  in_.space = Space::Shared;
+  operands(2);
+  if (op(0).kind == RawOperand::Kind::Vec ? op(0).elems.size() != in_.vec : in_.vec != 1)
+    fail("'" + raw_.opcode + "' needs " + std::to_string(in_.vec) + " destination registers");
+  if (op(0).kind == RawOperand::Kind::Vec) {
+    in_.ops[0] = vector(op(0), Type::B32, true);
+  } else {  // {d} written as d
+    in_.ops[0].kind = Operand::Kind::Vec;
+    in_.ops[0].reg = static_cast<uint32_t>(fn_.vecPool.size());
+    in_.ops[0].imm = 1;
+    fn_.vecPool.push_back(dst(op(0)));
+  }
+  in_.ops[1] = address(op(1));
+}
+
+/// mma.sync.aligned.SHAPE.row.col.D.A.B.C {d}, {a}, {b}, {c}: one warp's
+/// D = A*B + C on the fragments the ISA lays out per lane. Supported, with
+/// f32 (or, for 8-bit integers, s32) accumulators: m16n8k16 and m16n8k8 on
+/// f16 or bf16, m16n8k8 on tf32, m16n8k32 on s8/u8.
+void Decoder::mma() {
+  if (!take("sync") || !take("aligned")) fail("'" + raw_.opcode + "' needs .sync.aligned");
+  int k = take("m16n8k8") ? 8 : take("m16n8k16") ? 16 : take("m16n8k32") ? 32 : 0;
+  if (!k) fail("'" + raw_.opcode + "': only the m16n8k8, m16n8k16 and m16n8k32 shapes are supported");
+  if (!take("row") || !take("col")) fail("'" + raw_.opcode + "' needs .row.col");
+  if (mods_.size() != 4) fail("'" + raw_.opcode + "' needs four types: D, A, B, C");
+  auto typeOf = [&](const std::string &m) { return m == "tf32" ? Type::F32 : parseType(m); };
+  Type d = typeOf(mods_[0]), a = typeOf(mods_[1]), b = typeOf(mods_[2]), c = typeOf(mods_[3]);
+  bool tf32 = mods_[1] == "tf32" && mods_[2] == "tf32";
+  bool half = (a == Type::F16 || a == Type::BF16) && a == b && (k == 8 || k == 16);
+  bool integer = (a == Type::S8 || a == Type::U8) && (b == Type::S8 || b == Type::U8) && k == 32;
+  Type acc = integer ? Type::S32 : Type::F32;
+  if (!((half || (tf32 && k == 8) || integer) && d == acc && c == acc))
+    fail("'" + raw_.opcode + "' is not supported (f16 or bf16 at k8/k16, tf32 at k8, s8/u8 at k32; f32 or s32 "
+         "accumulators)");
+  mods_.clear();
+  in_.op = Op::Mma;
+  in_.vec = static_cast<uint8_t>(k);
+  in_.type = acc;
+  in_.type2 = a;
+  in_.type3 = b;
+  // Registers per lane: A and B hold 32 bits of elements each.
+  size_t aRegs = tf32 ? 4 : k == 8 ? 2 : 4, bRegs = tf32 ? 2 : k == 8 ? 1 : 2;
+  operands(4);
+  const size_t want[4] = {4, aRegs, bRegs, 4};
+  for (size_t i = 0; i < 4; ++i)
+    if (op(i).kind != RawOperand::Kind::Vec || op(i).elems.size() != want[i])
+      fail("'" + raw_.opcode + "' needs {" + std::to_string(want[i]) + " registers} for " + "DABC"[i]);
+  in_.ops[0] = vector(op(0), Type::B32, true);
+  for (size_t i = 1; i < 4; ++i) in_.ops[i] = vector(op(i), Type::B32, false);
+}
+
 } // namespace tt::runtime::ptx

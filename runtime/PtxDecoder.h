@@ -105,6 +105,8 @@ private:
   void vote();
   void redux();
   void asyncCopy();
+  void ldmatrix();
+  void mma();
 };
 
 } // namespace tt::runtime::ptx

@@ -425,6 +425,8 @@ reload:
     case Op::Vote:
     case Op::Redux:
     case Op::BarWarpSync:
+    case Op::Ldmatrix:
+    case Op::Mma:
       f->pc = pc;
       t.state = State::AtWarpSync;
       t.waiting = &in;

@@ -91,6 +91,8 @@ enum class Op : uint8_t {
   BarSync, BarArrive, BarWarpSync, Shfl, Vote, Redux, Activemask,
   // asynchronous copies, global to shared (cp.async, Ampere's)
   CpAsync, CpAsyncCommit, CpAsyncWait,
+  // warp-wide matrix fragments (tensor cores, Ampere's)
+  Ldmatrix, Mma,
 };
 
 /// What an operation's modifiers select beyond type and rounding.
@@ -104,6 +106,7 @@ enum class Mode : uint8_t {
   PrmtDefault, PrmtF4e, PrmtB4e, PrmtRc8, PrmtEcl, PrmtEcr, PrmtRc16,
   ToSpace,                               // cvta.to
   WaitAll,                               // cp.async.wait_all (else wait_group N)
+  Trans,                                 // ldmatrix .trans
 };
 
 /// The most frequent instruction shapes, run inline by the interpreter loop
@@ -141,13 +144,14 @@ struct Instr {
   Op op = Op::Nop;
   Fast fast = Fast::None;
   Type type = Type::None;   // the instruction type (cvt: the destination's)
-  Type type2 = Type::None;  // cvt, set, slct, dp4a: the source's
+  Type type2 = Type::None;  // cvt, set, slct, dp4a: the source's; mma: A's elements
+  Type type3 = Type::None;  // mma: B's elements
   Rnd rnd = Rnd::None;
   Mode mode = Mode::None;
   Cmp cmp = Cmp::Eq;
   BoolOp boolOp = BoolOp::None;
   Space space = Space::Generic;
-  uint8_t vec = 1;          // ld/st: 1, 2, 4 elements
+  uint8_t vec = 1;          // ld/st: 1, 2, 4 elements; ldmatrix: matrices; mma: K
   bool ftz = false;
   bool sat = false;
   bool approx = false;      // rcp/sqrt/div .approx; max/min .NaN; shr/shl: none

@@ -39,7 +39,8 @@ struct Frame {
 /// One cp.async: the bytes read from global memory when it was issued, written
 /// to shared memory when a wait completes its group. A copy no wait completes
 /// is never written: only a wait makes it visible, to its thread and (after a
-/// barrier) to the others, so a kernel that forgets one reads stale data here.
+/// barrier) to the others. Until then its bytes are in flight (Machine::
+/// inFlight_), and any access to them, by any thread, is reported as a race.
 struct AsyncCopy {
   uint64_t sharedOffset = 0;
   std::array<uint8_t, 16> bytes{};
@@ -111,6 +112,10 @@ private:
   std::vector<Thread> threads_;
   std::array<Barrier, 16> barriers_{};
   std::vector<Access> accesses_;  // this block's, with profiling
+  /// Per byte of shared memory, the cp.async copies in flight to it (issued,
+  /// not completed by a wait): any other access to such a byte is a race.
+  std::vector<uint16_t> inFlight_;
+  uint64_t inFlightCount_ = 0;  // copies in flight in the block
 
   // Emulator.cpp
   void runBlock();

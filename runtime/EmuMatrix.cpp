@@ -54,7 +54,9 @@ double element(const uint64_t *regs, int i, Type type) {
   switch (type) {
   case Type::F16: return fromF16(static_cast<uint16_t>(raw));
   case Type::BF16: return fromBF16(static_cast<uint16_t>(raw));
-  case Type::F32: return std::bit_cast<float>(raw & 0xffffe000u);  // tf32: 10 fraction bits
+  case Type::F32:  // tf32: 10 fraction bits (a NaN stays a NaN)
+    return (raw & 0x7f800000u) == 0x7f800000u && (raw & 0x7fffffu) ? std::bit_cast<float>(raw)
+                                                                    : std::bit_cast<float>(raw & 0xffffe000u);
   case Type::S8: return static_cast<int8_t>(raw);
   default: return raw;  // U8
   }

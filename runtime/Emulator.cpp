@@ -153,6 +153,8 @@ void Machine::run() {
 
 void Machine::runBlock() {
   std::fill(shared_.begin(), shared_.end(), 0);
+  inFlight_.assign(shared_.size(), 0);
+  inFlightCount_ = 0;
   barriers_ = {};
   for (Thread &t : threads_) {
     t.state = State::Ready;

@@ -648,7 +648,7 @@ void Decoder::ldmatrix() {
   in_.vec = take("x1") ? 1 : take("x2") ? 2 : take("x4") ? 4 : 0;
   if (!in_.vec) fail("'" + raw_.opcode + "' needs .x1, .x2 or .x4");
   if (take("trans")) in_.mode = Mode::Trans;
-  if (!(take("shared") || take("shared::cta"))) fail("'" + raw_.opcode + "' reads .shared");
+  take("shared") || take("shared::cta");  // without a state space: a generic address, which must be shared
   if (!take("b16")) fail("'" + raw_.opcode + "' needs .b16");
   in_.op = Op::Ldmatrix;
   in_.type = Type::B32;
@@ -670,16 +670,21 @@ void Decoder::ldmatrix() {
 /// mma.sync.aligned.SHAPE.row.col.D.A.B.C {d}, {a}, {b}, {c}: one warp's
 /// D = A*B + C on the fragments the ISA lays out per lane. Supported, with
 /// f32 (or, for 8-bit integers, s32) accumulators: m16n8k16 and m16n8k8 on
-/// f16 or bf16, m16n8k8 on tf32, m16n8k32 on s8/u8.
+/// f16 or bf16, m16n8k8 on tf32, m16n8k32 on s8/u8. (f16 accumulators, the
+/// other shapes and .satfinite are refused.)
 void Decoder::mma() {
   if (!take("sync") || !take("aligned")) fail("'" + raw_.opcode + "' needs .sync.aligned");
   int k = take("m16n8k8") ? 8 : take("m16n8k16") ? 16 : take("m16n8k32") ? 32 : 0;
   if (!k) fail("'" + raw_.opcode + "': only the m16n8k8, m16n8k16 and m16n8k32 shapes are supported");
-  if (!take("row") || !take("col")) fail("'" + raw_.opcode + "' needs .row.col");
+  auto row = std::find(mods_.begin(), mods_.end(), "row"), col = std::find(mods_.begin(), mods_.end(), "col");
+  if (row == mods_.end() || col != row + 1) fail("'" + raw_.opcode + "' needs .row.col (A row-major, B column-major)");
+  take("row");
+  take("col");
+  if (take("satfinite")) fail("'" + raw_.opcode + "': .satfinite is not supported");
   if (mods_.size() != 4) fail("'" + raw_.opcode + "' needs four types: D, A, B, C");
   auto typeOf = [&](const std::string &m) { return m == "tf32" ? Type::F32 : parseType(m); };
   Type d = typeOf(mods_[0]), a = typeOf(mods_[1]), b = typeOf(mods_[2]), c = typeOf(mods_[3]);
-  bool tf32 = mods_[1] == "tf32" && mods_[2] == "tf32";
+  bool tf32 = mods_[1] == "tf32" && mods_[2] == "tf32" && mods_[0] != "tf32" && mods_[3] != "tf32";
   bool half = (a == Type::F16 || a == Type::BF16) && a == b && (k == 8 || k == 16);
   bool integer = (a == Type::S8 || a == Type::U8) && (b == Type::S8 || b == Type::U8) && k == 32;
   Type acc = integer ? Type::S32 : Type::F32;
@@ -699,6 +704,9 @@ void Decoder::mma() {
   for (size_t i = 0; i < 4; ++i)
     if (op(i).kind != RawOperand::Kind::Vec || op(i).elems.size() != want[i])
       fail("'" + raw_.opcode + "' needs {" + std::to_string(want[i]) + " registers} for " + "DABC"[i]);
+  for (size_t i = 1; i < 4; ++i)
+    for (const RawOperand &e : op(i).elems)
+      if (e.kind != RawOperand::Kind::Name) fail("'" + raw_.opcode + "' takes registers for A, B and C");
   in_.ops[0] = vector(op(0), Type::B32, true);
   for (size_t i = 1; i < 4; ++i) in_.ops[i] = vector(op(i), Type::B32, false);
 }

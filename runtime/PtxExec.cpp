@@ -148,8 +148,14 @@ uint8_t *Machine::access(Thread &t, const Instr &in, uint64_t addr, uint64_t siz
   if (space != Space::Generic && space != window)
     return bad(std::string("wrong-space (not ") + spaceName(space) + " memory)");
   if (write && readOnly) return bad(std::string("read-only (") + spaceName(window) + " memory)");
+  if (window == Space::Shared && inFlightCount_)
+    for (uint64_t i = addr - kSharedBase, end = i + size; i < end; ++i)
+      if (inFlight_[i])
+        return bad(std::string(in.op == Op::CpAsync ? "overlapping" : "racing") + " (a cp.async to byte " +
+                   hex(kSharedBase + i) + " is in flight: no wait has completed it)");
   if (options_.profile && (window == Space::Global || window == Space::Shared) &&
-      (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red))
+      (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Ldmatrix ||
+       in.op == Op::CpAsync))
     accesses_.push_back({t.linear, &in, t.runs[&in], addr, static_cast<uint32_t>(size), window == Space::Shared});
   return p;
 }
@@ -460,6 +466,8 @@ reload:
       c.size = static_cast<uint8_t>(size);
       if (from) std::memcpy(c.bytes.data(), bytes, from);  // the rest stays zero: the zero-filling form
       t.asyncPending.push_back(c);
+      for (uint64_t i = 0; i < size; ++i) ++inFlight_[c.sharedOffset + i];
+      ++inFlightCount_;
       break;
     }
     case Op::CpAsyncCommit:
@@ -473,7 +481,11 @@ reload:
       }
       size_t pending = in.mode == ptx::Mode::WaitAll ? 0 : in.ops[0].imm;
       for (; t.asyncGroups.size() > pending; t.asyncGroups.pop_front())
-        for (const AsyncCopy &c : t.asyncGroups.front()) std::memcpy(shared_.data() + c.sharedOffset, c.bytes.data(), c.size);
+        for (const AsyncCopy &c : t.asyncGroups.front()) {
+          std::memcpy(shared_.data() + c.sharedOffset, c.bytes.data(), c.size);
+          for (uint64_t i = 0; i < c.size; ++i) --inFlight_[c.sharedOffset + i];
+          --inFlightCount_;
+        }
       break;
     }
     case Op::Prefetch:

@@ -1,7 +1,6 @@
 // cp.async in the emulator: the copy is read when issued and written to
-// shared memory only when a wait completes its group, so a kernel that reads
-// before waiting sees the old bytes (as it may on a GPU) and a checking run
-// catches it; the zero-filling form (src-size below cp-size); commit_group,
+// shared memory only when a wait completes its group; until then any access
+// to its bytes, by any thread, is reported as a race; the zero-filling form (src-size below cp-size); commit_group,
 // wait_group N (all but the N newest groups) and wait_all (which commits the
 // open group too); the rules it checks (alignment, sizes, spaces) and the
 // forms it refuses, each at its line.
@@ -61,17 +60,15 @@ std::pair<int, std::string> parseError(const std::string &ptx) {
 
 } // namespace
 
-TEST_CASE("cp.async writes shared memory when a wait completes its group, not before", "[emulator][cp.async]") {
+TEST_CASE("cp.async writes shared memory when a wait completes its group", "[emulator][cp.async]") {
   std::vector<uint32_t> out = run("\tcp.async.cg.shared.global [%rd1], [%rd2], 16;\n"
-                                  "\tld.shared.u32 %r1, [%rd1];\n"  // issued, not waited for: the old bytes
+                                  "\tld.shared.u32 %r1, [%rd1+16];\n"  // beside the copy: not in flight
                                   "\tcp.async.commit_group;\n"
-                                  "\tld.shared.u32 %r2, [%rd1+4];\n"  // committed, not waited for
                                   "\tcp.async.wait_group 0;\n"
                                   "\tld.shared.v4.u32 {%r3, %r4, %r5, %r6}, [%rd1];\n"
-                                  "\tst.global.v2.u32 [%rd0], {%r1, %r2};\n"
+                                  "\tst.global.u32 [%rd0], %r1;\n"
                                   "\tst.global.v4.u32 [%rd0+16], {%r3, %r4, %r5, %r6};\n");
   CHECK(out[0] == 0xffffffffu);
-  CHECK(out[1] == 0xffffffffu);
   CHECK(std::vector<uint32_t>(out.begin() + 4, out.begin() + 8) == std::vector<uint32_t>{1, 2, 3, 4});
 }
 
@@ -82,18 +79,44 @@ TEST_CASE("cp.async.wait_group N leaves the N newest groups pending; wait_all co
                                   "\tcp.async.ca.shared.global [%rd1+8], [%rd2+8], 8;\n"
                                   "\tcp.async.commit_group;\n"
                                   "\tcp.async.ca.shared.global [%rd1+16], [%rd2+16], 16;\n"  // not committed
-                                  "\tcp.async.wait_group 1;\n"  // the first group only
-                                  "\tld.shared.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n"
-                                  "\tld.shared.u32 %r5, [%rd1+16];\n"
+                                  "\tcp.async.wait_group 1;\n"  // the first group only: bytes 0-3 written
+                                  "\tld.shared.v2.u32 {%r1, %r2}, [%rd1];\n"
                                   "\tcp.async.wait_all;\n"
                                   "\tld.shared.v4.u32 {%r6, %r7, %r8, %r9}, [%rd1];\n"
                                   "\tld.shared.u32 %r10, [%rd1+16];\n"
-                                  "\tst.global.v4.u32 [%rd0], {%r1, %r2, %r3, %r4};\n"
-                                  "\tst.global.v4.u32 [%rd0+16], {%r5, %r6, %r7, %r8};\n"
-                                  "\tst.global.v2.u32 [%rd0+32], {%r9, %r10};\n");
-  CHECK(std::vector<uint32_t>(out.begin(), out.begin() + 5) ==
-        std::vector<uint32_t>{1, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu});
-  CHECK(std::vector<uint32_t>(out.begin() + 5, out.begin() + 10) == std::vector<uint32_t>{1, 0xffffffffu, 3, 4, 5});
+                                  "\tst.global.v2.u32 [%rd0], {%r1, %r2};\n"
+                                  "\tst.global.v4.u32 [%rd0+16], {%r6, %r7, %r8, %r9};\n"
+                                  "\tst.global.u32 [%rd0+32], %r10;\n");
+  CHECK(std::vector<uint32_t>(out.begin(), out.begin() + 2) == std::vector<uint32_t>{1, 0xffffffffu});
+  CHECK(std::vector<uint32_t>(out.begin() + 4, out.begin() + 9) == std::vector<uint32_t>{1, 0xffffffffu, 3, 4, 5});
+}
+
+TEST_CASE("any access to shared bytes a cp.async has in flight is a race, reported", "[emulator][cp.async]") {
+  // Read before the wait, by the copying thread.
+  CHECK_THAT(runError("\tcp.async.cg.shared.global [%rd1], [%rd2], 16;\n\tcp.async.commit_group;\n"
+                      "\tld.shared.u32 %r1, [%rd1+12];\n"),
+             Catch::Contains("racing (a cp.async to byte 0x100000c is in flight: no wait has completed it) "
+                             "ld.shared.u32 of 4 bytes"));
+  // Written before the wait; a second copy onto the first; a wait for the wrong group.
+  CHECK_THAT(runError("\tcp.async.ca.shared.global [%rd1+8], [%rd2], 8;\n\tst.shared.u32 [%rd1+12], %r63;\n"),
+             Catch::Contains("racing (a cp.async to byte 0x100000c is in flight"));
+  CHECK_THAT(runError("\tcp.async.ca.shared.global [%rd1], [%rd2], 8;\n"
+                      "\tcp.async.ca.shared.global [%rd1], [%rd2+8], 8;\n"),
+             Catch::Contains("overlapping (a cp.async to byte 0x1000000 is in flight"));
+  CHECK_THAT(runError("\tcp.async.ca.shared.global [%rd1], [%rd2], 8;\n\tcp.async.commit_group;\n"
+                      "\tcp.async.ca.shared.global [%rd1+8], [%rd2+8], 8;\n\tcp.async.commit_group;\n"
+                      "\tcp.async.wait_group 1;\n\tld.shared.u32 %r1, [%rd1+8];\n"),
+             Catch::Contains("racing (a cp.async to byte 0x1000008 is in flight"));
+  // Another thread's copy, read after a barrier that its thread reached without waiting.
+  std::string ptx = kernel(".param .u64 k_out, .param .u64 k_in",
+                           "\t.shared .align 16 .b8 smem[128];\n"
+                           "\tld.param.u64 %rd0, [k_out];\n\tld.param.u64 %rd2, [k_in];\n\tmov.u64 %rd1, smem;\n"
+                           "\tmov.u32 %r1, %tid.x;\n\tsetp.ne.u32 %p1, %r1, 0;\n"
+                           "\t@%p1 bra $L_read;\n\tcp.async.ca.shared.global [%rd1], [%rd2], 4;\n"
+                           "$L_read:\n\tbar.sync 0;\n\tld.shared.u32 %r2, [%rd1];\n");
+  std::vector<uint32_t> in(32, 7), out(32, 0);
+  CHECK_THAT(failure(ptx, {}, {32, 1, 1}, {EmuArg::buf(0), EmuArg::buf(1)}, {bytesOf(out), bytesOf(in)}),
+             Catch::Contains("racing (a cp.async to byte 0x1000000 is in flight"));
 }
 
 TEST_CASE("cp.async with a src-size below the cp-size fills the rest with zeros; src-size 0 reads nothing",

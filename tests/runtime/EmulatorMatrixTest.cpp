@@ -274,6 +274,18 @@ TEST_CASE("ldmatrix and mma.sync need the whole warp, converged, and the forms t
   refused("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2}, "
           "{%r1, %r2, %r3, %r4};",
           "'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32' needs {4 registers} for A");
+  refused("mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
+          "{%r1, %r2}, {%r1, %r2, %r3, %r4};",
+          "'mma.sync.aligned.m16n8k16.col.row.f32.f16.f16.f32' needs .row.col (A row-major, B column-major)");
+  refused("mma.sync.aligned.m16n8k8.row.col.tf32.tf32.tf32.tf32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
+          "{%r1, %r2}, {%r1, %r2, %r3, %r4};",
+          "'mma.sync.aligned.m16n8k8.row.col.tf32.tf32.tf32.tf32' is not supported (f16 or bf16 at k8/k16, tf32 at "
+          "k8, s8/u8 at k32; f32 or s32 accumulators)");
+  refused("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
+          "{%r1, %r2}, {%r1, %r2, %r3, %r4};",
+          "'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32': .satfinite is not supported");
+  refused("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, %r4}, {%r1, _}, {%r1}, {0, 0, 0, 0};",
+          "'mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32' takes registers for A, B and C");
   refused("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1}, [%rd1];",
           "'ldmatrix.sync.aligned.m8n8.x2.shared.b16' needs 2 destination registers");
   refused("ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1}, [%rd1];",

@@ -9,7 +9,7 @@
 // 2t + i % 2; A's and B's are in aRow/aCol/bRow below.
 //
 // Arithmetic: products are exact and summed in double, then rounded once to
-// f32 (the hardware's order and intermediate rounding are unspecified; the
+// f32 or f16 (the hardware's order and intermediate rounding are unspecified; the
 // IR's semantics state the tolerance that covers both); tf32 inputs keep
 // the upper 19 bits of their f32 (sign, exponent, 10 fraction bits), as the
 // tensor core reads them; 8-bit integers accumulate exactly into s32,
@@ -103,7 +103,7 @@ bool Machine::warpMma(uint32_t base, const Instr &in) {
     auto read = [&](const Operand &vec, uint64_t *out) {
       for (uint64_t j = 0; j < vec.imm; ++j) out[j] = value(t, f, regs, f.fn->vecPool[vec.reg + j]);
     };
-    uint64_t ar[4], br[2], cr[4];
+    uint64_t ar[4], br[2], cr[4];  // an f16 accumulator: c0,c1 in cr[0], c2,c3 in cr[1]
     read(in.ops[1], ar);
     read(in.ops[2], br);
     read(in.ops[3], cr);
@@ -112,9 +112,13 @@ bool Machine::warpMma(uint32_t base, const Instr &in) {
       a[aRow(i, g, k, elemBits)][aCol(i, tg, k, elemBits)] = element(ar, i, in.type2);
     for (int i = 0; i < static_cast<int>(bRegs) * perRegA; ++i) b[bRow(i, tg, k, elemBits)][g] = element(br, i, in.type3);
     for (int i = 0; i < 4; ++i) {
+      double &to = c[g + 8 * (i / 2)][2 * tg + i % 2];
+      if (in.type == Type::F16) {
+        to = fromF16(static_cast<uint16_t>(cr[i / 2] >> (16 * (i % 2))));
+        continue;
+      }
       uint32_t word = static_cast<uint32_t>(cr[i]);
-      c[g + 8 * (i / 2)][2 * tg + i % 2] =
-          in.type == Type::S32 ? static_cast<double>(static_cast<int32_t>(word)) : std::bit_cast<float>(word);
+      to = in.type == Type::S32 ? static_cast<double>(static_cast<int32_t>(word)) : std::bit_cast<float>(word);
     }
   }
   for (uint32_t l = 0; l < 32; ++l) {
@@ -122,6 +126,7 @@ bool Machine::warpMma(uint32_t base, const Instr &in) {
     Frame &f = t.frames.back();
     uint64_t *regs = t.regs.data() + f.regBase;
     int g = static_cast<int>(l / 4), tg = static_cast<int>(l % 4);
+    uint32_t halves[2] = {0, 0};  // an f16 accumulator's two registers
     for (int i = 0; i < 4; ++i) {
       int row = g + 8 * (i / 2), col = 2 * tg + i % 2;
       uint32_t word;
@@ -132,10 +137,18 @@ bool Machine::warpMma(uint32_t base, const Instr &in) {
       } else {
         double sum = c[row][col];
         for (int kk = 0; kk < k; ++kk) sum += a[row][kk] * b[kk][col];
+        if (in.type == Type::F16) {
+          halves[i / 2] |= uint32_t(toF16(sum)) << (16 * (i % 2));
+          continue;
+        }
         word = std::bit_cast<uint32_t>(toF32(sum));
       }
       const Operand &d = f.fn->vecPool[in.ops[0].reg + i];
       if (d.kind == Operand::Kind::Reg) regs[d.reg] = word & d.imm;
+    }
+    for (int j = 0; j < 2 && in.type == Type::F16; ++j) {
+      const Operand &d = f.fn->vecPool[in.ops[0].reg + j];
+      if (d.kind == Operand::Kind::Reg) regs[d.reg] = halves[j] & d.imm;
     }
   }
   return true;

@@ -669,9 +669,9 @@ void Decoder::ldmatrix() {
 
 /// mma.sync.aligned.SHAPE.row.col.D.A.B.C {d}, {a}, {b}, {c}: one warp's
 /// D = A*B + C on the fragments the ISA lays out per lane. Supported, with
-/// f32 (or, for 8-bit integers, s32) accumulators: m16n8k16 and m16n8k8 on
-/// f16 or bf16, m16n8k8 on tf32, m16n8k32 on s8/u8. (f16 accumulators, the
-/// other shapes and .satfinite are refused.)
+/// f32 (or, for 8-bit integers, s32; for f16, f16 too) accumulators:
+/// m16n8k16 and m16n8k8 on f16 or bf16, m16n8k8 on tf32, m16n8k32 on s8/u8.
+/// (Mixed f16/f32 accumulators, the other shapes and .satfinite are refused.)
 void Decoder::mma() {
   if (!take("sync") || !take("aligned")) fail("'" + raw_.opcode + "' needs .sync.aligned");
   int k = take("m16n8k8") ? 8 : take("m16n8k16") ? 16 : take("m16n8k32") ? 32 : 0;
@@ -687,10 +687,11 @@ void Decoder::mma() {
   bool tf32 = mods_[1] == "tf32" && mods_[2] == "tf32" && mods_[0] != "tf32" && mods_[3] != "tf32";
   bool half = (a == Type::F16 || a == Type::BF16) && a == b && (k == 8 || k == 16);
   bool integer = (a == Type::S8 || a == Type::U8) && (b == Type::S8 || b == Type::U8) && k == 32;
-  Type acc = integer ? Type::S32 : Type::F32;
+  // f16 inputs may also accumulate in f16 (D and C both .f16: two f16x2 registers each).
+  Type acc = integer ? Type::S32 : a == Type::F16 && d == Type::F16 ? Type::F16 : Type::F32;
   if (!((half || (tf32 && k == 8) || integer) && d == acc && c == acc))
     fail("'" + raw_.opcode + "' is not supported (f16 or bf16 at k8/k16, tf32 at k8, s8/u8 at k32; f32 or s32 "
-         "accumulators)");
+         "accumulators, or f16 for f16)");
   mods_.clear();
   in_.op = Op::Mma;
   in_.vec = static_cast<uint8_t>(k);
@@ -700,7 +701,8 @@ void Decoder::mma() {
   // Registers per lane: A and B hold 32 bits of elements each.
   size_t aRegs = tf32 ? 4 : k == 8 ? 2 : 4, bRegs = tf32 ? 2 : k == 8 ? 1 : 2;
   operands(4);
-  const size_t want[4] = {4, aRegs, bRegs, 4};
+  size_t accRegs = acc == Type::F16 ? 2 : 4;
+  const size_t want[4] = {accRegs, aRegs, bRegs, accRegs};
   for (size_t i = 0; i < 4; ++i)
     if (op(i).kind != RawOperand::Kind::Vec || op(i).elems.size() != want[i])
       fail("'" + raw_.opcode + "' needs {" + std::to_string(want[i]) + " registers} for " + "DABC"[i]);

@@ -150,9 +150,11 @@ Pos bPos(int i, int g, int t, In type) {
 /// Runs mma `form` (e.g. "m16n8k16.row.col.f32.f16.f16.f32") on A, B, C and
 /// returns D (16 x 8, row-major) as the lanes' registers say.
 std::vector<double> mma(const std::string &form, int k, In ta, In tb, const std::vector<double> &a,
-                        const std::vector<double> &b, const std::vector<double> &c, bool integer) {
+                        const std::vector<double> &b, const std::vector<double> &c, bool integer,
+                        bool f16acc = false) {
   int aRegs = static_cast<int>(16 * k / 32 * widthOf(ta) / 32), bRegs = static_cast<int>(8 * k / 32 * widthOf(tb) / 32);
-  int words = aRegs + bRegs + 4;
+  int accRegs = f16acc ? 2 : 4;  // f16: c0,c1 in the first register (low half c0), c2,c3 in the second
+  int words = aRegs + bRegs + accRegs;
   std::vector<uint32_t> in(32 * words, 0);
   for (int l = 0; l < 32; ++l) {
     int g = l / 4, t = l % 4;
@@ -169,8 +171,9 @@ std::vector<double> mma(const std::string &form, int k, In ta, In tb, const std:
     }
     for (int i = 0; i < 4; ++i) {  // c0,c1 (g, 2t..2t+1) c2,c3 (g+8, 2t..)
       double v = c[(g + (i >= 2 ? 8 : 0)) * 8 + 2 * t + i % 2];
-      lane[aRegs + bRegs + i] = integer ? static_cast<uint32_t>(static_cast<int32_t>(v))
-                                        : std::bit_cast<uint32_t>(static_cast<float>(v));
+      if (f16acc) lane[aRegs + bRegs + i / 2] |= uint32_t(tt::runtime::ptx::toF16(v)) << (16 * (i % 2));
+      else lane[aRegs + bRegs + i] = integer ? static_cast<uint32_t>(static_cast<int32_t>(v))
+                                             : std::bit_cast<uint32_t>(static_cast<float>(v));
     }
   }
   auto list = [](int first, int n) {
@@ -181,16 +184,18 @@ std::vector<double> mma(const std::string &form, int k, In ta, In tb, const std:
   std::string loads;
   for (int i = 0; i < words; ++i)
     loads += "\tld.global.u32 %r" + std::to_string(10 + i) + ", [%rd4+" + std::to_string(4 * i) + "];\n";
-  std::string body = loads + "\tmma.sync.aligned." + form + " " + list(1, 4) + ", " + list(10, aRegs) + ", " +
-                     list(10 + aRegs, bRegs) + ", " + list(10 + aRegs + bRegs, 4) + ";\n" +
+  std::string body = loads + "\tmma.sync.aligned." + form + " " + list(1, accRegs) + ", " + list(10, aRegs) + ", " +
+                     list(10 + aRegs, bRegs) + ", " + list(10 + aRegs + bRegs, accRegs) + ";\n" +
                      "\tst.global.v4.u32 [%rd5], {%r1, %r2, %r3, %r4};\n";
   std::vector<uint32_t> out = runWarp(warpKernel(body, words, 4), in, 128);
   std::vector<double> d(16 * 8);
   for (int l = 0; l < 32; ++l)
     for (int i = 0; i < 4; ++i) {
-      uint32_t w = out[4 * l + i];
+      uint32_t w = f16acc ? (out[4 * l + i / 2] >> (16 * (i % 2))) & 0xffff : out[4 * l + i];
       d[(l / 4 + (i >= 2 ? 8 : 0)) * 8 + 2 * (l % 4) + i % 2] =
-          integer ? static_cast<double>(static_cast<int32_t>(w)) : static_cast<double>(std::bit_cast<float>(w));
+          f16acc    ? tt::runtime::ptx::fromF16(static_cast<uint16_t>(w))
+          : integer ? static_cast<double>(static_cast<int32_t>(w))
+                    : static_cast<double>(std::bit_cast<float>(w));
     }
   return d;
 }
@@ -225,6 +230,15 @@ TEST_CASE("mma.sync on f16, bf16 and tf32 fragments: D = A*B + C with f32 accumu
     INFO(cs.form);
     std::vector<double> a = values(16 * cs.k, 1, -4, 5), b = values(cs.k * 8, 2, -3, 6), c = values(128, 3, -50, 50);
     CHECK(mma(cs.form, cs.k, cs.type, cs.type, a, b, c, false) == product(cs.k, a, b, c));
+  }
+}
+
+TEST_CASE("mma.sync on f16 with f16 accumulators: C and D in two f16x2 registers per lane", "[emulator][mma]") {
+  for (int k : {8, 16}) {
+    INFO("k" << k);
+    std::vector<double> a = values(16 * k, 8, -4, 5), b = values(k * 8, 9, -3, 6), c = values(128, 10, -50, 50);
+    std::string form = "m16n8k" + std::to_string(k) + ".row.col.f16.f16.f16.f16";
+    CHECK(mma(form, k, In::F16, In::F16, a, b, c, false, true) == product(k, a, b, c));
   }
 }
 
@@ -265,9 +279,10 @@ TEST_CASE("ldmatrix and mma.sync need the whole warp, converged, and the forms t
       CHECK(e.message == message);
     }
   };
-  refused("mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 {%r1, %r2}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r1, %r2};",
-          "'mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16' is not supported (f16 or bf16 at k8/k16, tf32 at k8, "
-          "s8/u8 at k32; f32 or s32 accumulators)");
+  refused("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
+          "{%r1, %r2}, {%r1, %r2};",
+          "'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f16' is not supported (f16 or bf16 at k8/k16, tf32 at k8, "
+          "s8/u8 at k32; f32 or s32 accumulators, or f16 for f16)");
   refused("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%r1, %r2}, {%r1, %r2}, {%r1, %r2}, {%r1, %r2};",
           "'mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32': only the m16n8k8, m16n8k16 and m16n8k32 shapes are "
           "supported");
@@ -280,7 +295,7 @@ TEST_CASE("ldmatrix and mma.sync need the whole warp, converged, and the forms t
   refused("mma.sync.aligned.m16n8k8.row.col.tf32.tf32.tf32.tf32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
           "{%r1, %r2}, {%r1, %r2, %r3, %r4};",
           "'mma.sync.aligned.m16n8k8.row.col.tf32.tf32.tf32.tf32' is not supported (f16 or bf16 at k8/k16, tf32 at "
-          "k8, s8/u8 at k32; f32 or s32 accumulators)");
+          "k8, s8/u8 at k32; f32 or s32 accumulators, or f16 for f16)");
   refused("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
           "{%r1, %r2}, {%r1, %r2, %r3, %r4};",
           "'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32': .satfinite is not supported");

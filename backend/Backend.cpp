@@ -176,8 +176,11 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   phase("optimize");
   if (std::string bad = verify(*module); !bad.empty())
     throw ir::InternalError("the optimized LLVM IR does not verify: " + bad, func.loc);
-  options.observe.offer("llvm", [&] { return print(*module); });
   phase("verify");
+  if (options.observe.wants && options.observe.wants("llvm")) {
+    options.observe.offer("llvm", [&] { return print(*module); });
+    phase("print");
+  }
   r.ptx = emitPtx(*module, options.arch);
   r.manifest = manifestOf(func, options, shared);
   phase("nvptx");

@@ -72,7 +72,7 @@ struct CompileOptions {
 
 /// Wall time of one step of the backend's pipeline.
 struct PhaseTime {
-  std::string name;  // lower, libdevice, optimize, verify, nvptx, ptxas
+  std::string name;  // lower, libdevice, optimize, verify, print (when a dump asks), nvptx, ptxas
   double seconds = 0;
 };
 

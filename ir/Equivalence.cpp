@@ -8,6 +8,20 @@ namespace tt::ir {
 
 namespace {
 
+/// `attrs` without those that say what their absence says: an atomic's
+/// default `sem = "relaxed"` and `scope = "gpu"`, which the builder omits but
+/// hand-written IR may spell out.
+AttrMap withoutDefaults(const AttrMap &attrs) {
+  AttrMap out = attrs;
+  auto drop = [&](const char *name, std::string_view byDefault) {
+    auto it = out.find(name);
+    if (it != out.end() && it->second == Attr::string(std::string(byDefault))) out.erase(it);
+  };
+  drop("sem", kAtomicSems[0]);
+  drop("scope", kAtomicScopes[0]);
+  return out;
+}
+
 std::string where(const Op &op) {
   return "'" + std::string(op.name()) + "' at " + toString(op.loc.pos);
 }
@@ -79,7 +93,8 @@ private:
   std::optional<std::string> op(const Op &a, const Op &b) {
     std::string pair = where(a) + " vs " + where(b);
     if (a.kind != b.kind) return "ops differ: " + pair;
-    if (a.attrs != b.attrs) return "attributes differ: " + pair;
+    if (a.attrs != b.attrs && withoutDefaults(a.attrs) != withoutDefaults(b.attrs))
+      return "attributes differ: " + pair;
     if (a.operands.size() != b.operands.size()) return "operand counts differ: " + pair;
     for (size_t i = 0; i < a.operands.size(); ++i) {
       auto it = map_.find(a.operand(i));

@@ -130,3 +130,17 @@ func @k(%n: i32, %p: ptr<i32>) {
   REQUIRE(t);
   CHECK(t->find("operand 0 differs: 'yield'") == 0);
 }
+
+TEST_CASE("an atomic's default sem and scope, spelled out, equal their absence", "[equivalence]") {
+  const char *implicit = R"(
+func @k(%p: ptr<i32>, %v: i32) {
+  %old = atomic_add %p, %v : i32
+  return
+}
+)";
+  std::string spelled = replaceOnce(implicit, "atomic_add %p", "atomic_add {scope = \"gpu\", sem = \"relaxed\"} %p");
+  CHECK_FALSE(diff(implicit, spelled).has_value());
+  auto d = diff(implicit, replaceOnce(implicit, "atomic_add %p", "atomic_add {sem = \"acquire\"} %p"));
+  REQUIRE(d);
+  CHECK(d->find("attributes differ: 'atomic_add'") == 0);
+}

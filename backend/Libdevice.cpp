@@ -22,10 +22,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <optional>
-#include <random>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <random>
 #include <set>
 #include <vector>
 

@@ -301,6 +301,13 @@ TEST_CASE("ldmatrix and mma.sync need the whole warp, converged, and the forms t
           "'mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32': .satfinite is not supported");
   refused("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, %r4}, {%r1, _}, {%r1}, {0, 0, 0, 0};",
           "'mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32' takes registers for A, B and C");
+  refused("mma.m16n8k16.row.col.f32.f16.f16.f32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, "
+          "{%r1, %r2, %r3, %r4};",
+          "'mma.m16n8k16.row.col.f32.f16.f16.f32' needs .sync.aligned");
+  refused("ldmatrix.sync.aligned.m8n8.shared.b16 {%r1}, [%rd1];",
+          "'ldmatrix.sync.aligned.m8n8.shared.b16' needs .x1, .x2 or .x4");
+  refused("ldmatrix.sync.aligned.m8n8.x1.shared.b32 {%r1}, [%rd1];",
+          "'ldmatrix.sync.aligned.m8n8.x1.shared.b32' needs .b16");
   refused("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r1}, [%rd1];",
           "'ldmatrix.sync.aligned.m8n8.x2.shared.b16' needs 2 destination registers");
   refused("ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r1}, [%rd1];",

@@ -67,6 +67,11 @@ template <class F> auto Recorder::at(const ir::Location &loc, F &&build) {
   try {
     auto result = build(b);
     for (size_t i = before; i < into.ops.size(); ++i) visible(into.ops[i]->operands, loc);
+    recorded_ += static_cast<int64_t>(into.ops.size() - before);
+    if (recorded_ > kMaxRecordedOps)
+      fail(loc, "the kernel records more than " + std::to_string(kMaxRecordedOps) +
+                    " ops here: a host loop that never ends, or one unrolled too far (a device loop, for_range, "
+                    "records its body once)");
     return result;
   } catch (const ir::BuildError &e) {
     throw KernelError{loc, e.what()};

@@ -134,7 +134,7 @@ private:
 /// Ops one kernel may record: far above any real kernel (the corpus's largest
 /// records a few thousand), low enough that a host loop that never ends is
 /// refused at its line before it exhausts memory.
-inline constexpr int64_t kMaxRecordedOps = 1 << 20;
+inline constexpr int64_t kMaxRecordedOps = 1 << 18;
 
 /// The NumPy broadcast of two shapes, if they broadcast.
 std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b);

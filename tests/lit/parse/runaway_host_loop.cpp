@@ -15,4 +15,4 @@ TT_KERNEL void runaway(Ptr<f32> x) {
   store(x + offs, v);
 }
 
-// CHECK: runaway_host_loop.cpp:14:{{[0-9]+}}: error: the kernel records more than 1048576 ops here: a host loop that never ends, or one unrolled too far (a device loop, for_range, records its body once)
+// CHECK: runaway_host_loop.cpp:14:{{[0-9]+}}: error: the kernel records more than 262144 ops here: a host loop that never ends, or one unrolled too far (a device loop, for_range, records its body once)

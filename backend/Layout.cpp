@@ -142,6 +142,44 @@ Layout blockedLayout(const Shape &shape, int numWarps, int vec, std::vector<int>
   return l;
 }
 
+bool recomputable(const Value *v, int budget) {
+  const Op *d = v->def;
+  if (!d || budget <= 0 || !d->info().has(Pure)) return false;
+  switch (d->kind) {
+  case OpKind::Arange: case OpKind::Constant: case OpKind::Splat:
+  case OpKind::Broadcast: case OpKind::ExpandDims: case OpKind::Trans: break;
+  default:
+    if (!d->info().has(Elementwise)) return false;
+  }
+  for (const Value *o : d->operands)
+    if (o->type.isTile() && !recomputable(o, budget - 1)) return false;
+  return true;
+}
+
+int mmaK(ScalarKind k) { return k == ScalarKind::I8 ? 32 : 16; }
+
+std::optional<Layout> mmaLayout(const Type &a, const Type &acc, int numWarps) {
+  bool f16 = (a.elem == ScalarKind::F16 || a.elem == ScalarKind::BF16) && acc.elem == ScalarKind::F32;
+  bool i8 = a.elem == ScalarKind::I8 && acc.elem == ScalarKind::I32;
+  if (!f16 && !i8) return std::nullopt;
+  int64_t M = acc.shape[0], N = acc.shape[1], K = a.shape[1];
+  if (M % 16 != 0 || N % 8 != 0 || K % mmaK(a.elem) != 0) return std::nullopt;
+  // Warps over M while each keeps whole 16-row tiles, the rest over N (where
+  // N is too narrow for them, warps hold copies of the same columns).
+  int wm = 1, wn = 1;
+  while (wm * wn < numWarps) {
+    if (M % (32 * int64_t(wm)) == 0) wm *= 2;
+    else wn *= 2;
+  }
+  Layout l;
+  l.sizePerThread = {1, 2};
+  l.threadsPerWarp = {8, 4};
+  l.warpsPerCTA = {wm, wn};
+  l.order = {1, 0};
+  l.dims = {0, 1};
+  return l;
+}
+
 int vectorWidth(const Type &ptrType, const AxisInfo &ptr, const AxisInfo *mask, int dim) {
   size_t d = static_cast<size_t>(dim);
   int64_t bytes = byteSize(ptrType.pointee);
@@ -196,11 +234,23 @@ public:
     for (const auto &op : b.ops) visit(*op);
   }
 
+  /// Loops whose body yielded a value in another layout than it carries it
+  /// in: the next pass carries it in that one (a conversion of the initial
+  /// value once, instead of the yielded value every iteration).
+  bool adoptYieldedLayouts() {
+    if (yieldedNow_.empty()) return false;
+    for (auto &[key, l] : yieldedNow_) yieldedBefore_[key] = l;
+    yieldedNow_.clear();
+    out_.clear();
+    return true;
+  }
+
 private:
   const AxisInfoMap &axes_;
   int numWarps_;
   LayoutMap &out_;
   std::map<Shape, Layout> preferred_;
+  std::map<std::pair<const Op *, size_t>, Layout> yieldedBefore_, yieldedNow_;  // (loop, operand) -> layout
 
   const Layout *layoutOf(const Value *v) const {
     auto it = out_.find(v);
@@ -224,14 +274,22 @@ private:
     case OpKind::For:
     case OpKind::While: {
       size_t first = op.kind == OpKind::For ? 3 : 0, argOff = op.kind == OpKind::For ? 1 : 0;
+      std::vector<Layout> carried(op.operands.size());
       for (size_t i = first; i < op.operands.size(); ++i) {
         const Value *init = op.operand(i);
         if (!init->type.isTile()) continue;
-        Layout l = *layoutOf(init);
-        for (const auto &r : op.regions) set(r->arg(i - first + (r.get() == &op.region(0) ? argOff : 0)), l);
-        set(op.result(i - first), l);
+        auto hint = yieldedBefore_.find({&op, i});
+        carried[i] = hint != yieldedBefore_.end() ? hint->second : *layoutOf(init);
+        for (const auto &r : op.regions) set(r->arg(i - first + (r.get() == &op.region(0) ? argOff : 0)), carried[i]);
+        set(op.result(i - first), carried[i]);
       }
       for (const auto &r : op.regions) block(*r);
+      // What the body yields, for the next pass.
+      const Op *y = op.regions.back()->terminator();
+      for (size_t i = first; i < op.operands.size(); ++i)
+        if (const Layout *l = op.operand(i)->type.isTile() ? layoutOf(y->operand(i - first)) : nullptr;
+            l && !(*l == carried[i]))
+          yieldedNow_[{&op, i}] = *l;
       return;
     }
     case OpKind::If: {
@@ -263,7 +321,10 @@ private:
     case OpKind::Argmax: case OpKind::Argmin: case OpKind::Reduce:
       return set(op.result(), layoutOf(op.operand(0))->sliced(static_cast<int>(op.intAttr("axis"))));
     case OpKind::Cumsum: case OpKind::Scan: return set(op.result(), *layoutOf(op.operand(0)));
-    case OpKind::Dot: return set(op.result(), *layoutOf(op.operand(2)));
+    case OpKind::Dot: {
+      std::optional<Layout> mma = mmaLayout(op.operand(0)->type, *t, numWarps_);
+      return set(op.result(), mma ? *mma : *layoutOf(op.operand(2)));
+    }
     case OpKind::Load: case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
     case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:
     case OpKind::AtomicCas:
@@ -272,16 +333,27 @@ private:
     default: break;
     }
     // Elementwise: the preferred layout if an operand has it, else the
-    // first tile operand's.
+    // first tile operand's. Operands that lowering recomputes in any layout
+    // (index arithmetic, splats) and the values a loop carries (whose layout
+    // echoes their initial value's until the second pass) only count when
+    // no other operand does: x * scale stays in x's layout.
     const Layout &pref = preferred(t->shape);
-    const Layout *first = nullptr;
-    for (const Value *v : op.operands) {
-      const Layout *l = layoutOf(v);
-      if (!l) continue;
-      if (*l == pref) return set(op.result(), pref);
-      if (!first) first = l;
+    for (bool all : {false, true}) {
+      const Layout *first = nullptr;
+      for (const Value *v : op.operands) {
+        const Layout *l = layoutOf(v);
+        if (!l || (!all && (recomputable(v) || isCarried(v)))) continue;
+        if (*l == pref) return set(op.result(), pref);
+        if (!first) first = l;
+      }
+      if (first) return set(op.result(), *first);
     }
-    set(op.result(), first ? *first : pref);
+    set(op.result(), pref);
+  }
+
+  static bool isCarried(const Value *v) {
+    const Op *owner = v->def ? nullptr : v->owner ? v->owner->parentOp : nullptr;
+    return owner && (owner->kind == OpKind::For || owner->kind == OpKind::While);
   }
 };
 
@@ -292,6 +364,7 @@ LayoutMap assignLayouts(const Func &func, const AxisInfoMap &axes, int numWarps)
   Assigner a(axes, numWarps, map);
   a.collectPreferences(func.body);
   a.block(func.body);
+  if (a.adoptYieldedLayouts()) a.block(func.body);
   return map;
 }
 

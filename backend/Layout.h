@@ -27,6 +27,7 @@
 #include "backend/AxisInfo.h"
 #include "ir/IR.h"
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -78,13 +79,36 @@ bool hasReplication(const Layout &l, const ir::Shape &shape);
 /// along `order[0]`, threads and warps filling the fastest dims first.
 Layout blockedLayout(const ir::Shape &shape, int numWarps, int vec, std::vector<int> order);
 
+/// The accumulator layout of a dot on tensor cores (mma.sync m16n8k16 for
+/// f16/bf16 into f32, m16n8k32 for i8 into i32), or nothing if the dot's
+/// types or shape (M % 16, N % 8, K % 16 or 32) do not fit the instruction.
+///
+/// The m16n8 accumulator fragment gives lane 4g+t the elements (g, 2t..2t+1)
+/// and (g+8, 2t..2t+1): two 8-row groups of a blocked layout with
+/// sizePerThread [1,2] and threadsPerWarp [8,4]. So the MMA layout *is* that
+/// blocked layout, with warps tiled over M first (keeping a row's elements in
+/// one warp, for the row reductions of attention) and then over N. A warp's
+/// 16-row mma tile is its row registers 2i and 2i+1, which lie 8*warpsPerCTA[0]
+/// rows apart; ldmatrix takes a row address per lane, so the tile's rows need
+/// not be adjacent.
+std::optional<Layout> mmaLayout(const ir::Type &a, const ir::Type &acc, int numWarps);
+/// The k of the mma instruction for operands of kind `k` (16 or 32).
+int mmaK(ir::ScalarKind k);
+
+/// True if `v` is index arithmetic over constants, splats and aranges
+/// (within `budget` ops): lowering recomputes it in whatever layout a user
+/// wants instead of converting it, so its layout should not steer others.
+bool recomputable(const ir::Value *v, int budget = 12);
+
 using LayoutMap = std::unordered_map<const ir::Value *, Layout>;
 
 /// Chooses a layout for every tile value of `func` (scalars have none):
 /// loads and stores fix a layout per shape from the pointer's contiguity and
 /// alignment (16-byte accesses where possible), values flow forward from
-/// their operands, reductions take the slice of their input, control flow
-/// carries the layout of the initial value. Where an operand arrives in
+/// their operands, reductions take the slice of their input, a dot that fits
+/// the tensor cores gets the MMA layout. A loop carries its values in the
+/// layout its body yields them (found by a first pass; the initial values
+/// are converted once, before the loop), else in that of the initial value. Where an operand arrives in
 /// another layout than its user needs, lowering converts it (recomputing
 /// cheap index arithmetic, else through shared memory).
 LayoutMap assignLayouts(const ir::Func &func, const AxisInfoMap &axes, int numWarps);

@@ -6,14 +6,16 @@
 // driver (LowerFunc.cpp) walks the body, builds control flow and dispatches
 // each op to its family:
 //
+//   LowerConvert.cpp      values in registers; layout conversion (recomputed
+//                         or through shared memory)
 //   LowerControlFlow.cpp  for, if, while: loops and branches, one phi per register
 //   LowerElementwise.cpp  arithmetic, comparisons, casts, math, constants,
 //                         arange, splat, broadcast, expand_dims, trans
-//   LowerMemory.cpp       load, store, atomic_add (vectorized by axis info)
+//   LowerMemory.cpp       load, store, atomics (vectorized by axis info)
 //   LowerReduce.cpp       sum/max/min/argmax/argmin and reduce (registers,
 //                         shuffles, shared memory), cumsum and scan
-//   LowerShared.cpp       layout conversion and reshape through shared memory
-//   LowerDot.cpp          dot on the FMA units
+//   LowerShared.cpp       reshape through shared memory
+//   LowerDot.cpp          dot: mma.sync and ldmatrix, else the FMA units
 //   LowerDebug.cpp        device_print (vprintf), device_assert
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -151,6 +153,11 @@ public:
   llvm::Value *combineRegion(const ir::Op &op, llvm::Value *x, llvm::Value *y);
   TileVal lowerReshape(const ir::Op &op);
   TileVal lowerDot(const ir::Op &op);
+  TileVal dotOnTensorCores(const ir::Op &op, const Layout &mma);
+  TileVal dotOnFma(const ir::Op &op);
+  /// Writes 2-D tile `v` to shared memory at `base` as a matrix whose rows
+  /// run along tile dim `rowDim`, its 16-byte chunks swizzled (LowerDot.cpp).
+  void stageSwizzled(const ir::Type &t, const TileVal &v, llvm::Value *base, int rowDim);
   void lowerDebug(const ir::Op &op);
   /// The kernel's first block, where allocas go.
   llvm::BasicBlock *kernelEntry() const { return prologue_; }
@@ -195,7 +202,6 @@ private:
   void lowerBlock(const ir::Block &block);
   void lowerOp(const ir::Op &op);
   TileVal lowerPure(const ir::Op &op, const Layout *l);
-  bool canRecompute(const ir::Value *v, int budget) const;
   void lowerFor(const ir::Op &op);
   void lowerIf(const ir::Op &op);
   void lowerWhile(const ir::Op &op);

@@ -88,7 +88,12 @@
 // * debug_barrier waits until every thread of the program has reached it
 //   (bar.sync): no op moves across it. The interpreter runs a program's ops
 //   in order, so it is a no-op there.
-// * dot(a[M,K], b[K,N], acc[M,N]) = acc + a @ b.
+// * dot(a[M,K], b[K,N], acc[M,N]) = acc + a @ b. Integer dots wrap like any
+//   integer sum. For floats the interpreter adds acc and the products in k
+//   order with one fma each; the GPU may add them in another order (tensor
+//   cores sum a k-step of exact f16/bf16 products at once), so each result
+//   may differ from the interpreter's by the rounding of a reordered f32 sum:
+//   at most about K * 2^-23 * (|acc| + sum over k of |a[m,k] * b[k,n]|).
 // * for %lo, %hi, %step, inits... runs its body with iv = lo, lo+step, ...
 //   while iv < hi (step > 0); the body yields the next carried values; the
 //   results are the last carried values. if has a then and an else region,

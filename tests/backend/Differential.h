@@ -30,6 +30,7 @@ struct DiffOptions {
   int numWarps = 0;  // 0: the kernel's
   std::vector<backend::ParamAssumption> assume;
   double atol = 1e-6;  // absolute slack for floats (sums reassociate)
+  std::vector<std::string> mustEmit;  // text the PTX must contain
 };
 
 /// Compiles `f`, runs it in the emulator and in the interpreter over `grid`
@@ -53,6 +54,10 @@ inline void runsLikeInterpreter(const ir::Func &f, ir::Grid grid, const std::vec
     r = backend::compile(f, co);
   } catch (const backend::BackendError &e) {
     FAIL(e.diag.str());
+  }
+  for (const std::string &text : o.mustEmit) {
+    INFO("the PTX must contain '" << text << "'");
+    CHECK(r.ptx.find(text) != std::string::npos);
   }
   std::vector<runtime::EmuArg> eargs;
   for (size_t i = 0; i < args.size(); ++i) {

@@ -35,11 +35,14 @@ Value *offsets(Builder &b, const Shape &shape) {
 
 Value *at(Builder &b, Value *base, Value *offs) { return b.addptr(b.splat(base, offs->type.shape), offs); }
 
-Buffer randomBuffer(ScalarKind k, size_t n, const std::string &name, unsigned seed) {
+/// Random contents: floats in [-2, 2], integers in [-20, 20]; with
+/// `integral`, floats too are small integers (then sums are exact in any
+/// order).
+Buffer randomBuffer(ScalarKind k, size_t n, const std::string &name, unsigned seed, bool integral = false) {
   std::mt19937 rng(seed);
   Buffer buf(k, n, name);
   for (size_t i = 0; i < n; ++i) {
-    if (isFloat(k)) buf.set(i, std::uniform_real_distribution<double>(-2, 2)(rng));
+    if (isFloat(k) && !integral) buf.set(i, std::uniform_real_distribution<double>(-2, 2)(rng));
     else buf.setInt(i, std::uniform_int_distribution<int64_t>(-20, 20)(rng));
   }
   return buf;
@@ -47,11 +50,13 @@ Buffer randomBuffer(ScalarKind k, size_t n, const std::string &name, unsigned se
 
 /// Runs `k` on one program (or `grid`) with warps in {1, 4, 8}; buffers of
 /// `sizes` elements of `kinds`, random.
-void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Grid grid = {1, 1, 1}) {
+/// `mustEmit`: text every compile's PTX must contain.
+void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Grid grid = {1, 1, 1},
+           bool integral = false, const std::vector<std::string> &mustEmit = {}) {
   std::vector<Buffer> buffers;
   std::vector<KernelArg> args;
   for (size_t i = 0; i < bufs.size(); ++i) {
-    buffers.push_back(randomBuffer(bufs[i].first, bufs[i].second, k.f.param(i)->name, static_cast<unsigned>(i + 1)));
+    buffers.push_back(randomBuffer(bufs[i].first, bufs[i].second, k.f.param(i)->name, static_cast<unsigned>(i + 1), integral));
     args.push_back(KernelArg::buf(i));
   }
   k.b.ret();
@@ -61,6 +66,7 @@ void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Gr
     o.numWarps = warps;
     o.arch = arch;
     o.atol = 1e-4;
+    o.mustEmit = mustEmit;
     tt::test::runsLikeInterpreter(k.f, grid, buffers, args, o);
   }
 }
@@ -141,18 +147,38 @@ TEST_CASE("cumsum along each axis", "[backend][layouts]") {
     }
 }
 
+/// c = dot(a, b, c) on one program, a [m, k] and b [k, n] of `in`, c of `acc`.
+void checkDot(int64_t m, int64_t n, int64_t kk, ScalarKind in, ScalarKind acc, bool integral = false,
+              const std::vector<std::string> &mustEmit = {}) {
+  INFO(m << "x" << n << "x" << kk << " " << scalarName(in));
+  Kernel k;
+  Value *a = k.ptr(in, "a"), *b = k.ptr(in, "b"), *c = k.ptr(acc, "c");
+  Value *av = k.b.load(at(k.b, a, offsets(k.b, {m, kk}))), *bv = k.b.load(at(k.b, b, offsets(k.b, {kk, n})));
+  Value *co = offsets(k.b, {m, n});
+  k.b.store(at(k.b, c, co), k.b.dot(av, bv, k.b.load(at(k.b, c, co))));
+  check(k, {{in, static_cast<size_t>(m * kk)}, {in, static_cast<size_t>(kk * n)}, {acc, static_cast<size_t>(m * n)}},
+        {1, 1, 1}, integral, mustEmit);
+}
+
 TEST_CASE("dot of f32, f16 and i8 tiles of several shapes", "[backend][layouts]") {
   for (auto [m, n, kk] : {std::tuple{1, 1, 1}, {4, 8, 2}, {16, 16, 16}, {32, 8, 64}, {8, 64, 16}})
     for (auto [in, acc] : {std::pair{ScalarKind::F32, ScalarKind::F32}, {ScalarKind::F16, ScalarKind::F32},
-                           {ScalarKind::I8, ScalarKind::I32}}) {
-      INFO(m << "x" << n << "x" << kk << " " << scalarName(in));
-      Kernel k;
-      Value *a = k.ptr(in, "a"), *b = k.ptr(in, "b"), *c = k.ptr(acc, "c");
-      Value *av = k.b.load(at(k.b, a, offsets(k.b, {m, kk}))), *bv = k.b.load(at(k.b, b, offsets(k.b, {kk, n})));
-      Value *co = offsets(k.b, {m, n});
-      k.b.store(at(k.b, c, co), k.b.dot(av, bv, k.b.load(at(k.b, c, co))));
-      check(k, {{in, static_cast<size_t>(m * kk)}, {in, static_cast<size_t>(kk * n)}, {acc, static_cast<size_t>(m * n)}});
-    }
+                           {ScalarKind::I8, ScalarKind::I32}})
+      checkDot(m, n, kk, in, acc);
+}
+
+TEST_CASE("dot on tensor cores: every operand type over shapes on the mma grid", "[backend][layouts]") {
+  // Integer-valued inputs make every sum exact, so any fragment or swizzle
+  // mistake shows, whatever order the tensor cores add in. 16-row tiles
+  // with 8 warps leave warps holding copies of the same columns.
+  for (auto [m, n, kk] : {std::tuple{16, 8, 32}, {16, 16, 64}, {32, 64, 32}, {64, 32, 64}, {128, 16, 32}, {16, 128, 32},
+                          {64, 64, 128}, {48, 24, 96}})
+    for (auto [in, acc] : {std::pair{ScalarKind::F16, ScalarKind::F32}, {ScalarKind::BF16, ScalarKind::F32},
+                           {ScalarKind::I8, ScalarKind::I32}})
+      checkDot(m, n, kk, in, acc, true, {"mma.sync.aligned", "ldmatrix.sync.aligned"});
+  // And on random values, within the tolerance of a reordered f32 sum (IR.h).
+  checkDot(64, 64, 64, ScalarKind::F16, ScalarKind::F32);
+  checkDot(32, 16, 128, ScalarKind::BF16, ScalarKind::F32);
 }
 
 TEST_CASE("atomics on tiles smaller than the program return each old value once", "[backend][layouts]") {

@@ -1,0 +1,251 @@
+//===- LowerDot.cpp - dot: on tensor cores where it fits, else on FMA units --===//
+//
+// On tensor cores (when mmaLayout in Layout.h gives a layout, which layout
+// assignment then gave the result): each operand is written to shared memory
+// as a matrix of 16-byte chunks, XOR-swizzled by row, and read back into
+// mma.sync fragments with ldmatrix; each warp issues one mma.sync per
+// (16-row tile, 8-column tile, k step) of the accumulator it holds, which
+// stays in the registers of the MMA layout.
+//
+//   a [M,K]   rows m, k contiguous; ldmatrix.x4 reads one 16 x k-step tile.
+//   b [K,N]   16-bit elements: rows k, n contiguous, read with ldmatrix.trans
+//             (x4: two 8-column tiles). i8: stored transposed, rows n, k
+//             contiguous, and read without .trans, since ldmatrix transposes
+//             16-bit units only.
+//
+// ldmatrix reads eight 16-byte rows per 8x8 matrix, one address per lane. In
+// a row-major tile whose rows are a multiple of 128 bytes apart, those rows
+// would all fall in the same four of the 32 banks; the swizzle stores chunk c
+// of row r at chunk c ^ ((r / perPhase) % maxPhase), which spreads any eight
+// consecutive rows over all banks (perPhase rows share a 128-byte line when
+// rows are shorter than it).
+//
+// Elsewhere (other types, shapes off the instruction's grid), the FMA units:
+// both operands are staged in shared memory row-major, and each thread walks
+// k for the accumulator elements it holds.
+//===----------------------------------------------------------------------===//
+#include "backend/Lowering.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace tt::backend {
+
+using namespace tt::ir;
+
+namespace {
+
+/// A matrix in shared memory whose rows are `rowBytes` long (a multiple of
+/// 16), its 16-byte chunks swizzled per row.
+struct SwizzledMatrix {
+  llvm::Value *base;  // ptr addrspace(3)
+  int64_t rowBytes;
+  int elemBytes;
+  int perPhase = 1, maxPhase = 1;
+
+  SwizzledMatrix(llvm::Value *base, int64_t rowElems, int elemBytes)
+      : base(base), rowBytes(rowElems * elemBytes), elemBytes(elemBytes) {
+    int64_t chunks = rowBytes / 16;
+    // XOR within the largest power-of-two group of chunks that divides the
+    // row, so that the swizzled chunk stays inside it.
+    maxPhase = static_cast<int>(std::min<int64_t>(8, chunks & -chunks));
+    perPhase = chunks >= 8 ? 1 : static_cast<int>(8 / chunks);
+  }
+
+  /// The byte offset of element (row, col).
+  llvm::Value *offset(llvm::IRBuilder<> &b, llvm::Value *row, llvm::Value *col) const {
+    llvm::Value *bytes = b.CreateMul(col, b.getInt32(static_cast<uint32_t>(elemBytes)));
+    llvm::Value *chunk = b.CreateLShr(bytes, 4), *within = b.CreateAnd(bytes, 15);
+    llvm::Value *phase = b.CreateURem(b.CreateUDiv(row, b.getInt32(static_cast<uint32_t>(perPhase))),
+                                      b.getInt32(static_cast<uint32_t>(maxPhase)));
+    llvm::Value *swizzled = b.CreateShl(b.CreateXor(chunk, phase), 4);
+    return b.CreateAdd(b.CreateMul(row, b.getInt32(static_cast<uint32_t>(rowBytes))), b.CreateOr(swizzled, within));
+  }
+  llvm::Value *address(llvm::IRBuilder<> &b, llvm::Value *row, llvm::Value *col) const {
+    return b.CreateGEP(b.getInt8Ty(), base, offset(b, row, col));
+  }
+};
+
+} // namespace
+
+TileVal Lowerer::lowerDot(const Op &op) {
+  std::optional<Layout> mma = mmaLayout(op.operand(0)->type, op.result()->type, numWarps);
+  if (mma && *mma == layoutOf(op.result())) return dotOnTensorCores(op, *mma);
+  return dotOnFma(op);
+}
+
+void Lowerer::stageSwizzled(const Type &t, const TileVal &v, llvm::Value *base, int rowDim) {
+  int colDim = 1 - rowDim;
+  int eb = static_cast<int>(byteSize(t.elem));
+  SwizzledMatrix s(base, t.shape[static_cast<size_t>(colDim)], eb);
+  const std::vector<RegCoord> &cs = coords(v.layout, t.shape);
+  std::vector<DimPlan> plan = planDims(v.layout, t.shape);
+  // Registers that hold consecutive columns (the layout's fastest dim is the
+  // matrix's contiguous one) go out as one vector, up to a 16-byte chunk.
+  int vec = 1;
+  if (v.layout.tileOrder()[0] == colDim)
+    while (vec * 2 <= plan[static_cast<size_t>(colDim)].spt && vec * 2 * eb <= 16 &&
+           plan[static_cast<size_t>(colDim)].spt % (vec * 2) == 0 && t.shape[static_cast<size_t>(colDim)] % (vec * 2) == 0)
+      vec *= 2;
+  llvm::Type *st = storageType(t.elem);
+  for (size_t r = 0; r < v.regs.size(); r += static_cast<size_t>(vec)) {
+    llvm::Value *value = v.regs[r];
+    if (vec > 1) {
+      value = llvm::PoisonValue::get(llvm::FixedVectorType::get(st, static_cast<unsigned>(vec)));
+      for (int e = 0; e < vec; ++e) value = b.CreateInsertElement(value, v.regs[r + static_cast<size_t>(e)], uint64_t(e));
+    }
+    const RegCoord &c = cs[r];
+    b.CreateAlignedStore(value, s.address(b, c.idx[static_cast<size_t>(rowDim)], c.idx[static_cast<size_t>(colDim)]),
+                         llvm::Align(static_cast<uint64_t>(vec * eb)));
+  }
+}
+
+TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
+  const Type &at = op.operand(0)->type, &bt = op.operand(1)->type, &ct = op.result()->type;
+  int64_t M = ct.shape[0], N = ct.shape[1], K = at.shape[1];
+  ScalarKind ek = at.elem;
+  int eb = static_cast<int>(byteSize(ek)), kStep = mmaK(ek), chunkElems = 16 / eb;
+  bool bTrans = ek != ScalarKind::I8;  // b's rows are k, read with ldmatrix.trans
+  TileVal a = get(op.operand(0)), bv = get(op.operand(1)), c = get(op.operand(2), &l);
+
+  int64_t aBytes = M * K * eb;
+  llvm::Value *aBase = sharedBase(aBytes + K * N * eb, op);
+  llvm::Value *bBase = b.CreateGEP(b.getInt8Ty(), aBase, b.getInt64(static_cast<uint64_t>(aBytes)));
+  SwizzledMatrix sa(aBase, K, eb), sb(bBase, bTrans ? N : K, eb);
+  barrier();  // earlier readers of the buffer are done
+  stageSwizzled(at, a, aBase, 0);
+  stageSwizzled(bt, bv, bBase, bTrans ? 0 : 1);
+  barrier();
+
+  // Lane 8*mat + i supplies the address of row i of the instruction's
+  // matrix `mat`; `half` and `upper` are that matrix's place in the tile.
+  int wm = l.warpsPerCTA[0], wn = l.warpsPerCTA[1];
+  int64_t mTiles = M / (16 * wm), nTiles = (N + 8 * wn - 1) / (8 * wn);  // per warp
+  llvm::Value *lane = laneId(), *i = b.CreateAnd(lane, 7), *mat = b.CreateLShr(lane, 3);
+  llvm::Value *half = b.CreateAnd(mat, 1), *upper = b.CreateLShr(mat, 1);
+  llvm::Value *warpM = warpCoord(l, 0), *warpN = warpCoord(l, 1);
+  bool nWraps = nTiles * 8 * wn != N;
+  auto ldmatrix = [&](int count, bool trans, llvm::Value *addr) {
+    using namespace llvm::Intrinsic;
+    ID id = count == 4 ? (trans ? nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16 : nvvm_ldmatrix_sync_aligned_m8n8_x4_b16)
+                       : (trans ? nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16 : nvvm_ldmatrix_sync_aligned_m8n8_x2_b16);
+    llvm::Value *r = b.CreateIntrinsic(id, {addr->getType()}, {addr});
+    std::vector<llvm::Value *> out;
+    for (int k = 0; k < count; ++k) out.push_back(b.CreateExtractValue(r, {static_cast<unsigned>(k)}));
+    return out;
+  };
+  // The first column of this warp's 8-column tile q (a value, or per lane).
+  auto tileColumn = [&](llvm::Value *q) {
+    llvm::Value *col = b.CreateMul(b.CreateAdd(warpN, b.CreateMul(q, c32(wn))), c32(8));
+    return nWraps ? b.CreateURem(col, c32(N)) : col;
+  };
+
+  std::vector<llvm::Value *> acc = c.regs;
+  for (int64_t ks = 0; ks < K / kStep; ++ks) {
+    std::vector<std::vector<llvm::Value *>> af, bf(static_cast<size_t>(nTiles));
+    for (int64_t mi = 0; mi < mTiles; ++mi) {
+      llvm::Value *row = b.CreateAdd(b.CreateAdd(b.CreateMul(warpM, c32(8)), i),
+                                     b.CreateMul(b.CreateAdd(c32(2 * mi), half), c32(8 * wm)));
+      llvm::Value *col = b.CreateAdd(c32(ks * kStep), b.CreateMul(upper, c32(chunkElems)));
+      af.push_back(ldmatrix(4, false, sa.address(b, row, col)));
+    }
+    for (int64_t q = 0; q < nTiles; q += 2) {
+      bool pair = q + 1 < nTiles;
+      llvm::Value *n0 = tileColumn(pair ? b.CreateAdd(c32(q), upper) : c32(q));
+      llvm::Value *addr = bTrans ? sb.address(b, b.CreateAdd(c32(ks * kStep), b.CreateAdd(b.CreateMul(half, c32(8)), i)), n0)
+                                 : sb.address(b, b.CreateAdd(n0, i), b.CreateAdd(c32(ks * kStep), b.CreateMul(half, c32(chunkElems))));
+      std::vector<llvm::Value *> r = ldmatrix(pair ? 4 : 2, bTrans, addr);
+      bf[static_cast<size_t>(q)] = {r[0], r[1]};
+      if (pair) bf[static_cast<size_t>(q + 1)] = {r[2], r[3]};
+    }
+    for (int64_t mi = 0; mi < mTiles; ++mi)
+      for (int64_t q = 0; q < nTiles; ++q) {
+        std::array<int64_t, 4> at4 = {regIndex(l, ct.shape, {2 * mi, 2 * q}), regIndex(l, ct.shape, {2 * mi, 2 * q + 1}),
+                                      regIndex(l, ct.shape, {2 * mi + 1, 2 * q}), regIndex(l, ct.shape, {2 * mi + 1, 2 * q + 1})};
+        std::vector<llvm::Value *> args;
+        auto operand = [&](llvm::Value *reg) {
+          return ek == ScalarKind::F16 ? b.CreateBitCast(reg, llvm::FixedVectorType::get(b.getHalfTy(), 2)) : reg;
+        };
+        for (llvm::Value *reg : af[static_cast<size_t>(mi)]) args.push_back(operand(reg));
+        for (llvm::Value *reg : bf[static_cast<size_t>(q)]) args.push_back(operand(reg));
+        for (int64_t r : at4) args.push_back(acc[static_cast<size_t>(r)]);
+        llvm::Intrinsic::ID id = ek == ScalarKind::F16    ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32
+                                 : ek == ScalarKind::BF16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
+                                                          : llvm::Intrinsic::nvvm_mma_m16n8k32_row_col_s8;
+        llvm::Value *d = b.CreateIntrinsic(id, {}, args);
+        for (unsigned k = 0; k < 4; ++k) acc[static_cast<size_t>(at4[k])] = b.CreateExtractValue(d, {k});
+      }
+  }
+  return {false, l, acc};
+}
+
+TileVal Lowerer::dotOnFma(const Op &op) {
+  const Type &at = op.operand(0)->type, &bt = op.operand(1)->type, &ct = op.result()->type;
+  int64_t M = at.shape[0], K = at.shape[1], N = bt.shape[1];
+  ScalarKind ak = at.elem, ck = ct.elem;
+  const Layout &l = layoutOf(op.result());
+  TileVal a = get(op.operand(0)), bv = get(op.operand(1)), c = get(op.operand(2), &l);
+  llvm::Type *st = storageType(ak);
+  int64_t elemBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(st));
+  llvm::Value *base = sharedBase((M * K + K * N) * elemBytes, op);
+  llvm::Value *bBase = b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(M * K * elemBytes)));
+  barrier();
+  for (auto [val, ty, buf] : {std::tuple{&a, &at, base}, std::tuple{&bv, &bt, bBase}}) {
+    const std::vector<RegCoord> &cs = coords(val->layout, ty->shape);
+    for (size_t r = 0; r < val->regs.size(); ++r)
+      b.CreateStore(val->regs[r], b.CreateGEP(st, buf, linearIndex(cs[r].idx, ty->shape)));
+  }
+  barrier();
+
+  // The accumulator's rows and columns this thread holds, by register index.
+  const std::vector<RegCoord> &cc = coords(l, ct.shape);
+  std::map<int64_t, llvm::Value *> rowOf, colOf;
+  for (int64_t r = 0; r < numRegisters(l, ct.shape); ++r) {
+    std::vector<int64_t> rd = regDims(l, ct.shape, r);
+    rowOf.emplace(rd[0], cc[static_cast<size_t>(r)].idx[0]);
+    colOf.emplace(rd[1], cc[static_cast<size_t>(r)].idx[1]);
+  }
+
+  bool fp = isFloat(ck);
+  llvm::Type *accTy = llvmType(ck);
+  llvm::Function *f = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *pre = b.GetInsertBlock();
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "dot.k", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "dot.done", f);
+  b.CreateBr(header);
+  b.SetInsertPoint(header);
+  llvm::PHINode *k = b.CreatePHI(i32(), 2, "k");
+  k->addIncoming(c32(0), pre);
+  std::vector<llvm::PHINode *> acc;
+  for (llvm::Value *v : c.regs) {
+    acc.push_back(b.CreatePHI(accTy, 2));
+    acc.back()->addIncoming(v, pre);
+  }
+  auto operand = [&](llvm::Value *buf, llvm::Value *index) {
+    llvm::Value *v = b.CreateLoad(st, b.CreateGEP(st, buf, index));
+    if (fp) return v->getType() == accTy ? v : b.CreateFPExt(v, accTy);
+    return b.CreateSExt(v, accTy);
+  };
+  std::map<int64_t, llvm::Value *> aRow, bCol;
+  for (auto &[r0, m] : rowOf) aRow[r0] = operand(base, b.CreateAdd(b.CreateMul(m, c32(K)), k));
+  for (auto &[r1, n] : colOf) bCol[r1] = operand(bBase, b.CreateAdd(b.CreateMul(k, c32(N)), n));
+  std::vector<llvm::Value *> next;
+  for (int64_t r = 0; r < numRegisters(l, ct.shape); ++r) {
+    std::vector<int64_t> rd = regDims(l, ct.shape, r);
+    llvm::Value *x = aRow[rd[0]], *y = bCol[rd[1]], *s = acc[static_cast<size_t>(r)];
+    next.push_back(fp ? b.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, s}) : b.CreateAdd(s, b.CreateMul(x, y)));
+  }
+  llvm::Value *kNext = b.CreateAdd(k, c32(1));
+  k->addIncoming(kNext, b.GetInsertBlock());
+  for (size_t r = 0; r < acc.size(); ++r) acc[r]->addIncoming(next[r], b.GetInsertBlock());
+  b.CreateCondBr(b.CreateICmpSLT(kNext, c32(K)), header, exit);
+  b.SetInsertPoint(exit);
+  // The loop exits after its last step: the result is that step's sums.
+  return {false, l, next};
+}
+
+} // namespace tt::backend

@@ -1,0 +1,66 @@
+// dot on tensor cores: kernels no other test has seen, through both front
+// ends. Tiles on the mma grid (M % 16, N % 8, K % 16, or % 32 for i8) lower
+// to ldmatrix (.trans for the k-major b of 16-bit types) and mma.sync; the
+// emulator runs them against the interpreter, ragged M, N and K tails masked.
+// RUN: twintile compile --frontend=trace %s --kernel 'linear_relu<64, 32, 32>' --target sm_80 --emit ptx --resources 2>%t.err | FileCheck %s --check-prefix=BF16
+// RUN: FileCheck %s --check-prefix=RES < %t.err
+// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --emit ptx | FileCheck %s --check-prefix=BF16
+// RUN: twintile compile --frontend=parse %s --kernel 'qgemm<32, 64, 64>' --target sm_80 --num-warps 8 --emit ptx | FileCheck %s --check-prefix=I8
+// RUN: twintile run --frontend=trace %s --kernel 'linear_relu<64, 32, 32>' --grid 2,3 --arg x=8000 --arg w=5600 --arg bias=70 --arg y=7000 --arg M=100 --arg N=70 --arg K=80 | FileCheck %s --check-prefix=RUN-BF16
+// RUN: twintile run --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --grid 2,3 --arg x=8000 --arg w=5600 --arg bias=70 --arg y=7000 --arg M=100 --arg N=70 --arg K=80 --target sm_80 | FileCheck %s --check-prefix=RUN-BF16
+// RUN: twintile run --frontend=parse %s --kernel 'qgemm<32, 64, 64>' --grid 4,2 --arg a=9600 --arg b=9600 --arg c=10000 --arg M=100 --arg N=100 --arg K=96 --num-warps 8 | FileCheck %s --check-prefix=RUN-I8
+// A tile off the grid (8 rows) stays on the FMA units:
+// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<8, 32, 32>' --emit ptx | FileCheck %s --check-prefix=FMA
+// The corpus matmul at Triton's tile sizes:
+// RUN: twintile compile %S/../../../experiments/kernels/matmul.cpp --kernel 'matmul<128, 128, 32>' --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit ptx --resources 2>%t.mm.err | FileCheck %s --check-prefix=MATMUL
+// RUN: FileCheck %s --check-prefix=RES < %t.mm.err
+#include <twintile.h>
+using namespace tt;
+
+// y = relu(x @ w + bias): bf16 in, f32 out.
+template <int BM, int BN, int BK>
+TT_KERNEL void linear_relu(Ptr<bf16> x, Ptr<bf16> w, Ptr<f32> bias, Ptr<f32> y, i32 M, i32 N, i32 K) {
+  auto rm = program_id(0) * BM + arange(0, BM);
+  auto rn = program_id(1) * BN + arange(0, BN);
+  auto rk = arange(0, BK);
+  auto acc = for_range(0, K, BK, zeros<f32>({BM, BN}), [&](i32 k, Tile<f32> acc) {
+    auto ka = rk + k;
+    auto tx = load(x + expand_dims(rm, 1) * K + expand_dims(ka, 0), (expand_dims(rm, 1) < M) & (expand_dims(ka, 0) < K), 0.0f);
+    auto tw = load(w + expand_dims(ka, 1) * N + expand_dims(rn, 0), (expand_dims(ka, 1) < K) & (expand_dims(rn, 0) < N), 0.0f);
+    return dot(tx, tw, acc);
+  });
+  auto out = maximum(acc + expand_dims(load(bias + rn, rn < N, 0.0f), 0), 0.0f);
+  store(y + expand_dims(rm, 1) * N + expand_dims(rn, 0), out, (expand_dims(rm, 1) < M) & (expand_dims(rn, 0) < N));
+}
+
+// c = a @ b on int8, accumulated in i32.
+template <int BM, int BN, int BK>
+TT_KERNEL void qgemm(Ptr<i8> a, Ptr<i8> b, Ptr<i32> c, i32 M, i32 N, i32 K) {
+  auto rm = program_id(0) * BM + arange(0, BM);
+  auto rn = program_id(1) * BN + arange(0, BN);
+  auto rk = arange(0, BK);
+  auto acc = for_range(0, K, BK, zeros<i32>({BM, BN}), [&](i32 k, Tile<i32> acc) {
+    auto ka = rk + k;
+    auto ta = load(a + expand_dims(rm, 1) * K + expand_dims(ka, 0), (expand_dims(rm, 1) < M) & (expand_dims(ka, 0) < K), 0);
+    auto tb = load(b + expand_dims(ka, 1) * N + expand_dims(rn, 0), (expand_dims(ka, 1) < K) & (expand_dims(rn, 0) < N), 0);
+    return dot(ta, tb, acc);
+  });
+  store(c + expand_dims(rm, 1) * N + expand_dims(rn, 0), acc, (expand_dims(rm, 1) < M) & (expand_dims(rn, 0) < N));
+}
+
+// BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// BF16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// RES: ptxas: {{[0-9]+ registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack|skipped}}
+// I8: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// I8-NOT: .trans
+// I8: mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32
+// RUN-BF16: ok: linear_relu on emu, grid (2, 3, 1), 128 threads, {{sm_90a|sm_80}}: matches the interpreter on 20670 elements of 4 buffers
+// RUN-I8: ok: qgemm on emu, grid (4, 2, 1), 256 threads, sm_90a: matches the interpreter on 29200 elements of 3 buffers
+// FMA-NOT: mma.sync
+// FMA-NOT: ldmatrix
+// FMA: fma.rn.f32
+// MATMUL: .maxntid 128, 1, 1
+// MATMUL: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// MATMUL: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// MATMUL: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -144,41 +144,63 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
     return nWraps ? b.CreateURem(col, c32(N)) : col;
   };
 
+  // One k step's fragments: a's 16-row tile mi (4 registers), b's 8-column
+  // tiles q and q+1 (2 registers each; one tile if q is the last).
+  auto aTile = [&](int64_t ks, int64_t mi) {
+    llvm::Value *row = b.CreateAdd(b.CreateAdd(b.CreateMul(warpM, c32(8)), i),
+                                   b.CreateMul(b.CreateAdd(c32(2 * mi), half), c32(8 * wm)));
+    llvm::Value *col = b.CreateAdd(c32(ks * kStep), b.CreateMul(upper, c32(chunkElems)));
+    return ldmatrix(4, false, sa.address(b, row, col));
+  };
+  auto bTiles = [&](int64_t ks, int64_t q) {
+    bool pair = q + 1 < nTiles;
+    llvm::Value *n0 = tileColumn(pair ? b.CreateAdd(c32(q), upper) : c32(q));
+    llvm::Value *addr = bTrans ? sb.address(b, b.CreateAdd(c32(ks * kStep), b.CreateAdd(b.CreateMul(half, c32(8)), i)), n0)
+                               : sb.address(b, b.CreateAdd(n0, i), b.CreateAdd(c32(ks * kStep), b.CreateMul(half, c32(chunkElems))));
+    std::vector<llvm::Value *> r = ldmatrix(pair ? 4 : 2, bTrans, addr);
+    std::vector<std::vector<llvm::Value *>> out = {{r[0], r[1]}};
+    if (pair) out.push_back({r[2], r[3]});
+    return out;
+  };
   std::vector<llvm::Value *> acc = c.regs;
+  auto mma = [&](const std::vector<llvm::Value *> &af, const std::vector<llvm::Value *> &bf, int64_t mi, int64_t q) {
+    std::array<int64_t, 4> at4 = {regIndex(l, ct.shape, {2 * mi, 2 * q}), regIndex(l, ct.shape, {2 * mi, 2 * q + 1}),
+                                  regIndex(l, ct.shape, {2 * mi + 1, 2 * q}), regIndex(l, ct.shape, {2 * mi + 1, 2 * q + 1})};
+    std::vector<llvm::Value *> args;
+    auto operand = [&](llvm::Value *reg) {
+      return ek == ScalarKind::F16 ? b.CreateBitCast(reg, llvm::FixedVectorType::get(b.getHalfTy(), 2)) : reg;
+    };
+    for (llvm::Value *reg : af) args.push_back(operand(reg));
+    for (llvm::Value *reg : bf) args.push_back(operand(reg));
+    for (int64_t r : at4) args.push_back(acc[static_cast<size_t>(r)]);
+    llvm::Intrinsic::ID id = ek == ScalarKind::F16    ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32
+                             : ek == ScalarKind::BF16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
+                                                      : llvm::Intrinsic::nvvm_mma_m16n8k32_row_col_s8;
+    llvm::Value *d = b.CreateIntrinsic(id, {}, args);
+    for (unsigned k = 0; k < 4; ++k) acc[static_cast<size_t>(at4[k])] = b.CreateExtractValue(d, {k});
+  };
+  // Per k step, the operand with fewer fragment registers is read whole and
+  // the other streamed past it, so that few fragments are live at once
+  // beside the accumulator.
+  bool streamB = 4 * mTiles <= 2 * nTiles;
   for (int64_t ks = 0; ks < K / kStep; ++ks) {
-    std::vector<std::vector<llvm::Value *>> af, bf(static_cast<size_t>(nTiles));
-    for (int64_t mi = 0; mi < mTiles; ++mi) {
-      llvm::Value *row = b.CreateAdd(b.CreateAdd(b.CreateMul(warpM, c32(8)), i),
-                                     b.CreateMul(b.CreateAdd(c32(2 * mi), half), c32(8 * wm)));
-      llvm::Value *col = b.CreateAdd(c32(ks * kStep), b.CreateMul(upper, c32(chunkElems)));
-      af.push_back(ldmatrix(4, false, sa.address(b, row, col)));
-    }
-    for (int64_t q = 0; q < nTiles; q += 2) {
-      bool pair = q + 1 < nTiles;
-      llvm::Value *n0 = tileColumn(pair ? b.CreateAdd(c32(q), upper) : c32(q));
-      llvm::Value *addr = bTrans ? sb.address(b, b.CreateAdd(c32(ks * kStep), b.CreateAdd(b.CreateMul(half, c32(8)), i)), n0)
-                                 : sb.address(b, b.CreateAdd(n0, i), b.CreateAdd(c32(ks * kStep), b.CreateMul(half, c32(chunkElems))));
-      std::vector<llvm::Value *> r = ldmatrix(pair ? 4 : 2, bTrans, addr);
-      bf[static_cast<size_t>(q)] = {r[0], r[1]};
-      if (pair) bf[static_cast<size_t>(q + 1)] = {r[2], r[3]};
-    }
-    for (int64_t mi = 0; mi < mTiles; ++mi)
-      for (int64_t q = 0; q < nTiles; ++q) {
-        std::array<int64_t, 4> at4 = {regIndex(l, ct.shape, {2 * mi, 2 * q}), regIndex(l, ct.shape, {2 * mi, 2 * q + 1}),
-                                      regIndex(l, ct.shape, {2 * mi + 1, 2 * q}), regIndex(l, ct.shape, {2 * mi + 1, 2 * q + 1})};
-        std::vector<llvm::Value *> args;
-        auto operand = [&](llvm::Value *reg) {
-          return ek == ScalarKind::F16 ? b.CreateBitCast(reg, llvm::FixedVectorType::get(b.getHalfTy(), 2)) : reg;
-        };
-        for (llvm::Value *reg : af[static_cast<size_t>(mi)]) args.push_back(operand(reg));
-        for (llvm::Value *reg : bf[static_cast<size_t>(q)]) args.push_back(operand(reg));
-        for (int64_t r : at4) args.push_back(acc[static_cast<size_t>(r)]);
-        llvm::Intrinsic::ID id = ek == ScalarKind::F16    ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32
-                                 : ek == ScalarKind::BF16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
-                                                          : llvm::Intrinsic::nvvm_mma_m16n8k32_row_col_s8;
-        llvm::Value *d = b.CreateIntrinsic(id, {}, args);
-        for (unsigned k = 0; k < 4; ++k) acc[static_cast<size_t>(at4[k])] = b.CreateExtractValue(d, {k});
+    if (streamB) {
+      std::vector<std::vector<llvm::Value *>> af;
+      for (int64_t mi = 0; mi < mTiles; ++mi) af.push_back(aTile(ks, mi));
+      for (int64_t q = 0; q < nTiles; q += 2) {
+        std::vector<std::vector<llvm::Value *>> bf = bTiles(ks, q);
+        for (size_t e = 0; e < bf.size(); ++e)
+          for (int64_t mi = 0; mi < mTiles; ++mi) mma(af[static_cast<size_t>(mi)], bf[e], mi, q + static_cast<int64_t>(e));
       }
+    } else {
+      std::vector<std::vector<llvm::Value *>> bf;
+      for (int64_t q = 0; q < nTiles; q += 2)
+        for (auto &t : bTiles(ks, q)) bf.push_back(std::move(t));
+      for (int64_t mi = 0; mi < mTiles; ++mi) {
+        std::vector<llvm::Value *> af = aTile(ks, mi);
+        for (int64_t q = 0; q < nTiles; ++q) mma(af, bf[static_cast<size_t>(q)], mi, q);
+      }
+    }
   }
   return {false, l, acc};
 }

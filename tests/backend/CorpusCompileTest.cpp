@@ -25,7 +25,8 @@ nlohmann::json corpus() {
   return nlohmann::json::parse(in);
 }
 
-be::CompileResult compileClean(ir::Func &f, const std::string &arch, std::vector<be::ParamAssumption> assume = {}) {
+be::CompileResult compileClean(ir::Func &f, const std::string &arch, std::vector<be::ParamAssumption> assume = {},
+                               int numWarps = 0) {
   ir::PassManager pm;
   pm.addDefaultPipeline();
   pm.run(f);
@@ -33,6 +34,7 @@ be::CompileResult compileClean(ir::Func &f, const std::string &arch, std::vector
   o.arch = arch;
   o.useCache = false;
   o.assume = std::move(assume);
+  o.numWarps = numWarps;
   try {
     return be::compile(f, o);
   } catch (const be::BackendError &e) {
@@ -100,18 +102,44 @@ TEST_CASE("every parsed corpus kernel compiles for sm_90a and sm_80 and ptxas ac
   }
 }
 
+/// Every pointer aligned, every integer divisible by 16: what Triton's JIT
+/// assumes of such arguments.
+static std::vector<be::ParamAssumption> assumeAll(const ir::Func &f) {
+  std::vector<be::ParamAssumption> assume;
+  for (size_t i = 0; i < f.numParams(); ++i) assume.push_back({f.param(i)->type.isPtr(), f.param(i)->type.isInt()});
+  return assume;
+}
+
+TEST_CASE("matmul and attention at Triton's tile sizes run on tensor cores without spilling", "[backend][corpus]") {
+  // Triton's usual configurations, with the alignment and divisibility its
+  // JIT would infer from such arguments.
+  for (auto [file, spec] : {std::pair{"matmul.cpp", "matmul<128,128,32>"}, {"matmul.cpp", "matmul<64,64,64>"},
+                            {"flash_attention.cpp", "flash_attention<64,64,64>"},
+                            {"flash_attention.cpp", "flash_attention<128,64,64>"}}) {
+    auto parsed = twintile::ParsedFile::parse(std::string(TWINTILE_CORPUS_DIR) + "/" + file, {spec});
+    INFO(parsed->error());
+    REQUIRE(parsed->ok());
+    for (int warps : {4, 8})
+      for (const char *arch : {"sm_90a", "sm_80"}) {
+        if (std::string(spec) == "flash_attention<128,64,64>" && warps == 4) continue;  // Triton runs it with 8
+        twintile::FrontendResult p = parsed->walk(spec);
+        REQUIRE(p.ok());
+        be::CompileResult r = compileClean(*p.func, arch, assumeAll(*p.func), warps);
+        std::string what = std::string(spec) + " " + std::to_string(warps) + " warps " + arch;
+        INFO(what);
+        CHECK(r.ptx.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") != std::string::npos);
+        CHECK(r.ptx.find("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") != std::string::npos);
+        checkResources(r, what);
+      }
+  }
+}
+
 TEST_CASE("an elementwise kernel under the alignment assumptions uses 128-bit accesses", "[backend][corpus]") {
   for (const char *spec : {"vector_add<1024>", "swiglu<f32,1024>", "gelu<f32,1024>"}) {
     INFO(spec);
     twintile::TraceResult t = twintile::findRegistered(spec)->trace({});
     REQUIRE(t.ok());
-    // Every pointer aligned, every integer divisible by 16.
-    std::vector<be::ParamAssumption> assume;
-    for (size_t i = 0; i < t.func->numParams(); ++i) {
-      const ir::Type &ty = t.func->param(i)->type;
-      assume.push_back({ty.isPtr(), ty.isInt()});
-    }
-    be::CompileResult r = compileClean(*t.func, "sm_90a", assume);
+    be::CompileResult r = compileClean(*t.func, "sm_90a", assumeAll(*t.func));
     CHECK(r.ptx.find("ld.global.v4.b32") != std::string::npos);
     CHECK(r.ptx.find("st.global.v4.b32") != std::string::npos);
     checkResources(r, spec);

@@ -68,6 +68,9 @@ Manifest manifestOf(const ir::Func &func, const CompileOptions &o, int sharedByt
   return m;
 }
 
+/// Triton's default software-pipelining depth.
+constexpr int kDefaultStages = 3;
+
 /// Elements one thread may hold of one tile: beyond it, registers spill and
 /// the unrolled code grows without bound.
 constexpr int64_t kMaxRegistersPerThread = 1024;
@@ -108,12 +111,28 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   LayoutMap layouts = assignLayouts(func, axes, warps);
   o.observe.offer("layouts", [&] { return annotated(func, layouts); });
   checkTileSizes(func, layouts, warps);
-  auto module = std::make_unique<llvm::Module>(func.name, ctx);
-  prepareModule(*module, o.arch);
-  Lowerer lowerer(func, o, warps, libdevice, axes, layouts, *module);
-  lowerer.run();
-  sharedBytes = lowerer.sharedBytes();
-  notes = lowerer.notes();
+  // Pipelines as deep as asked, or as fit in static shared memory (at the
+  // last, without the shared memory that loop-invariant dot operands keep).
+  int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : kDefaultStages;
+  std::unique_ptr<llvm::Module> module;
+  for (int stages = wanted;; --stages) {
+    module = std::make_unique<llvm::Module>(func.name, ctx);
+    prepareModule(*module, o.arch);
+    Lowerer lowerer(func, o, warps, libdevice, axes, layouts, *module);
+    lowerer.numStages = stages;
+    try {
+      lowerer.run();
+    } catch (const SharedMemoryExceeded &) {
+      if (stages < 1) throw;
+      continue;
+    }
+    sharedBytes = lowerer.sharedBytes();
+    notes = lowerer.notes();
+    if (stages < wanted && lowerer.pipelined())
+      notes.push_back("num_stages " + std::to_string(wanted) + " needs more shared memory than a kernel may declare " +
+                      "statically; pipelined with " + std::to_string(stages));
+    break;
+  }
   if (std::string bad = verify(*module); !bad.empty())
     throw ir::InternalError("the lowered LLVM IR does not verify: " + bad, func.loc);
   o.observe.offer("llvm-raw", [&] { return print(*module); });

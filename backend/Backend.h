@@ -42,6 +42,9 @@ using runtime::Manifest;
 struct CompileOptions {
   std::string arch = "sm_90a";  // sm_90a or sm_80
   int numWarps = 0;             // 0: the kernel's own (Func::numWarps)
+  /// Software-pipelining depth of loops feeding tensor cores (below 2:
+  /// none); 0: the kernel's own (Func::numStages), else 3, Triton's default.
+  int numStages = 0;
   /// One entry per kernel parameter, or empty (nothing assumed).
   std::vector<ParamAssumption> assume;
   bool useLibdevice = true;     // link libdevice for math when it is found

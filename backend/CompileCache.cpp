@@ -219,6 +219,8 @@ std::string compileKey(const ir::Func &func, const CompileOptions &options) {
   h.add(options.arch);
   h.add("num_warps");
   h.add(std::to_string(options.numWarps > 0 ? options.numWarps : func.numWarps));
+  h.add("num_stages");
+  h.add(std::to_string(options.numStages > 0 ? options.numStages : func.numStages));
   // No assumptions and all-false ones for every parameter compile alike.
   h.add("assume");
   bool none = true;

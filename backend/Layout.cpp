@@ -142,18 +142,35 @@ Layout blockedLayout(const Shape &shape, int numWarps, int vec, std::vector<int>
   return l;
 }
 
-bool recomputable(const Value *v, int budget) {
+namespace {
+
+/// The depth of recomputable ops `v` needs (1 for an arange or a splat of a
+/// scalar), or a large number if something in it cannot be recomputed.
+int recomputeDepth(const Value *v, std::unordered_map<const Value *, int> &memo) {
+  constexpr int kNever = 1 << 20;
+  if (auto it = memo.find(v); it != memo.end()) return it->second;
   const Op *d = v->def;
-  if (!d || budget <= 0 || !d->info().has(Pure)) return false;
-  switch (d->kind) {
-  case OpKind::Arange: case OpKind::Constant: case OpKind::Splat:
-  case OpKind::Broadcast: case OpKind::ExpandDims: case OpKind::Trans: break;
-  default:
-    if (!d->info().has(Elementwise)) return false;
+  int depth = kNever;
+  bool kind = d && d->info().has(Pure);
+  if (kind) switch (d->kind) {
+    case OpKind::Arange: case OpKind::Constant: case OpKind::Splat:
+    case OpKind::Broadcast: case OpKind::ExpandDims: case OpKind::Trans: break;
+    default: kind = d->info().has(Elementwise);
+    }
+  if (kind) {
+    depth = 1;
+    for (const Value *o : d->operands)
+      if (o->type.isTile()) depth = std::max(depth, 1 + recomputeDepth(o, memo));
+    depth = std::min(depth, kNever);
   }
-  for (const Value *o : d->operands)
-    if (o->type.isTile() && !recomputable(o, budget - 1)) return false;
-  return true;
+  return memo[v] = depth;
+}
+
+} // namespace
+
+bool recomputable(const Value *v, int budget) {
+  std::unordered_map<const Value *, int> memo;
+  return recomputeDepth(v, memo) <= budget;
 }
 
 int mmaK(ScalarKind k) { return k == ScalarKind::I8 ? 32 : 16; }
@@ -202,22 +219,45 @@ public:
   /// than keeps every thread busy).
   void collectPreferences(const Block &b) {
     for (const auto &op : b.ops) {
+      for (const Value *v : op->operands) users_[v].push_back(op.get());
       for (const auto &r : op->regions) collectPreferences(*r);
       if (familyOf(op->kind) != OpFamily::Memory) continue;
       const Type &p = op->operand(0)->type;
-      if (p.isScalar() || preferred_.count(p.shape)) continue;
-      const AxisInfo &info = axes_.at(op->operand(0));
-      std::vector<int> order(p.shape.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [&](int a, int b) {  // a total order: ties by dim
-        if (info.contiguity[a] != info.contiguity[b]) return info.contiguity[a] > info.contiguity[b];
-        return a > b;  // row-major on ties
-      });
-      int vec = vectorWidth(p, info, nullptr, order[0]);
-      int64_t perThread = std::max<int64_t>(1, p.numElements() / (32 * numWarps_));
-      vec = static_cast<int>(std::min<int64_t>(vec, std::min<int64_t>(perThread, p.shape[order[0]])));
-      preferred_.emplace(p.shape, blockedLayout(p.shape, numWarps_, std::max(1, vec), order));
+      if (p.isScalar() || preferred_.count(p.shape) || feedsDotsOnly(*op)) continue;
+      preferred_.emplace(p.shape, accessLayout(*op));
     }
+  }
+
+  /// The layout `op`'s own pointer asks for: its most contiguous dim
+  /// fastest, as many elements per thread as one 16-byte access allows (but
+  /// no more than keeps every thread busy).
+  Layout accessLayout(const Op &op) const {
+    const Type &p = op.operand(0)->type;
+    const AxisInfo &info = axes_.at(op.operand(0));
+    std::vector<int> order(p.shape.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {  // a total order: ties by dim
+      if (info.contiguity[a] != info.contiguity[b]) return info.contiguity[a] > info.contiguity[b];
+      return a > b;  // row-major on ties
+    });
+    int vec = vectorWidth(p, info, nullptr, order[0]);
+    int64_t perThread = std::max<int64_t>(1, p.numElements() / (32 * numWarps_));
+    vec = static_cast<int>(std::min<int64_t>(vec, std::min<int64_t>(perThread, p.shape[order[0]])));
+    return blockedLayout(p.shape, numWarps_, std::max(1, vec), order);
+  }
+
+  /// A load whose only users multiply it on tensor cores: its tile goes to
+  /// shared memory as it is (or is copied there by cp.async), so it takes
+  /// the layout of its own pointer, whatever other accesses of its shape do.
+  bool feedsDotsOnly(const Op &op) const {
+    if (op.kind != OpKind::Load || !op.result()->type.isTile()) return false;
+    auto it = users_.find(op.result());
+    if (it == users_.end()) return false;
+    for (const Op *u : it->second)
+      if (u->kind != OpKind::Dot || u->operand(2) == op.result() ||
+          !mmaLayout(u->operand(0)->type, u->result()->type, numWarps_))
+        return false;
+    return true;
   }
 
   const Layout &preferred(const Shape &s) {
@@ -250,6 +290,7 @@ private:
   int numWarps_;
   LayoutMap &out_;
   std::map<Shape, Layout> preferred_;
+  std::unordered_map<const Value *, std::vector<const Op *>> users_;
   std::map<std::pair<const Op *, size_t>, Layout> yieldedBefore_, yieldedNow_;  // (loop, operand) -> layout
 
   const Layout *layoutOf(const Value *v) const {
@@ -325,7 +366,9 @@ private:
       std::optional<Layout> mma = mmaLayout(op.operand(0)->type, *t, numWarps_);
       return set(op.result(), mma ? *mma : *layoutOf(op.operand(2)));
     }
-    case OpKind::Load: case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
+    case OpKind::Load:
+      return set(op.result(), feedsDotsOnly(op) ? accessLayout(op) : preferred(t->shape));
+    case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
     case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:
     case OpKind::AtomicCas:
     case OpKind::Arange: case OpKind::Constant: case OpKind::Splat: case OpKind::Reshape:
@@ -364,7 +407,10 @@ LayoutMap assignLayouts(const Func &func, const AxisInfoMap &axes, int numWarps)
   Assigner a(axes, numWarps, map);
   a.collectPreferences(func.body);
   a.block(func.body);
-  if (a.adoptYieldedLayouts()) a.block(func.body);
+  // Nested loops may need another pass (an inner loop's new layout changes
+  // what the outer body yields); a few settle every kernel seen, and any
+  // assignment is correct, the last one only converting more.
+  for (int pass = 0; pass < 4 && a.adoptYieldedLayouts(); ++pass) a.block(func.body);
   return map;
 }
 

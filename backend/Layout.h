@@ -87,7 +87,8 @@ Layout blockedLayout(const ir::Shape &shape, int numWarps, int vec, std::vector<
 /// and (g+8, 2t..2t+1): two 8-row groups of a blocked layout with
 /// sizePerThread [1,2] and threadsPerWarp [8,4]. So the MMA layout *is* that
 /// blocked layout, with warps tiled over M first (keeping a row's elements in
-/// one warp, for the row reductions of attention) and then over N. A warp's
+/// one warp when M >= 16 * numWarps, for the row reductions of attention) and
+/// then over N. A warp's
 /// 16-row mma tile is its row registers 2i and 2i+1, which lie 8*warpsPerCTA[0]
 /// rows apart; ldmatrix takes a row address per lane, so the tile's rows need
 /// not be adjacent.
@@ -95,8 +96,8 @@ std::optional<Layout> mmaLayout(const ir::Type &a, const ir::Type &acc, int numW
 /// The k of the mma instruction for operands of kind `k` (16 or 32).
 int mmaK(ir::ScalarKind k);
 
-/// True if `v` is index arithmetic over constants, splats and aranges
-/// (within `budget` ops): lowering recomputes it in whatever layout a user
+/// True if `v` is index arithmetic over constants, splats and aranges, at
+/// most `budget` ops deep: lowering recomputes it in whatever layout a user
 /// wants instead of converting it, so its layout should not steer others.
 bool recomputable(const ir::Value *v, int budget = 12);
 

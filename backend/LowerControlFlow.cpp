@@ -71,6 +71,9 @@ void Lowerer::lowerFor(const Op &op) {
   // on the GPU it traps instead of hanging.
   ifThen(b.CreateICmpSLE(step, llvm::ConstantInt::get(step->getType(), 0)),
          [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
+  // Loads feeding tensor cores, copied ahead into shared memory.
+  std::unique_ptr<Pipeline> pipe = planPipeline(op);
+  if (pipe) pipelinePrologue(*pipe, lo, hi, step);
   // Accesses of an earlier iteration are pending when an iteration starts.
   appendAccesses(body, pending_);
   std::vector<Access> entering = pending_;
@@ -89,6 +92,7 @@ void Lowerer::lowerFor(const Op &op) {
   b.SetInsertPoint(bodyBB);
   set(body.arg(0), {true, {}, {iv}});
   for (size_t i = 0; i < carried.size(); ++i) set(body.arg(i + 1), carried[i]);
+  if (pipe) pipelineIteration(*pipe, iv, lo, hi, step);
   lowerBlock(body);
   remat_.emplace_back();
   std::vector<TileVal> next = yielded(body, like);
@@ -102,6 +106,7 @@ void Lowerer::lowerFor(const Op &op) {
   b.CreateBr(header);
   b.SetInsertPoint(exit);
   pending_.insert(pending_.end(), entering.begin(), entering.end());
+  if (pipe) pipelineEpilogue(*pipe);
   for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
 }
 

@@ -49,20 +49,43 @@ TileVal Lowerer::convert(const Type &type, const TileVal &t, const Layout &want,
 TileVal Lowerer::throughShared(const Type &type, const TileVal &t, const Layout &want, const Op &at,
                                const Shape *readShape, bool ownersOnly) {
   llvm::Type *st = storageType(type.elem);
-  int64_t bytes = type.numElements() * static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(st));
-  llvm::Value *base = sharedBase(bytes, at);
-  barrier();  // earlier readers of the buffer are done
-  // Copies of an element hold the same value, so every register may write.
+  int64_t elemBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(st));
+  int64_t n = type.numElements();
+  // A tile larger than the shared memory left goes in row-major chunks, each
+  // thread writing and then reading the elements of the chunk it holds.
+  int64_t room = (kMaxStaticShared - sharedReserved_) / 16 * 16 / elemBytes;
+  int64_t chunk = std::max<int64_t>(1, std::min(n, room));
   const std::vector<RegCoord> &from = coords(t.layout, type.shape);
-  for (size_t r = 0; r < t.regs.size(); ++r)
-    ifThen(ownersOnly ? from[r].canonical : nullptr, [&] {
-      b.CreateStore(toStorage(t.regs[r], type.elem), b.CreateGEP(st, base, linearIndex(from[r].idx, type.shape)));
-    });
-  barrier();
   const Shape &shape = readShape ? *readShape : type.shape;
-  TileVal out{false, want, {}};
-  for (const RegCoord &c : coords(want, shape))
-    out.regs.push_back(fromStorage(b.CreateLoad(st, b.CreateGEP(st, base, linearIndex(c.idx, shape))), type.elem));
+  const std::vector<RegCoord> &to = coords(want, shape);
+  std::vector<llvm::Value *> fromLin, toLin;
+  for (const RegCoord &c : from) fromLin.push_back(linearIndex(c.idx, type.shape));
+  for (const RegCoord &c : to) toLin.push_back(linearIndex(c.idx, shape));
+  TileVal out{false, want, std::vector<llvm::Value *>(to.size(), nullptr)};
+  for (int64_t lo = 0; lo < n; lo += chunk) {
+    bool whole = chunk >= n;
+    // In this chunk, and where in it (0 outside, an address in bounds).
+    auto place = [&](llvm::Value *lin, llvm::Value *&in) {
+      if (whole) return lin;
+      in = b.CreateAnd(b.CreateICmpSGE(lin, c32(lo)), b.CreateICmpSLT(lin, c32(std::min(n, lo + chunk))));
+      return b.CreateSelect(in, b.CreateSub(lin, c32(lo)), c32(0));
+    };
+    llvm::Value *base = sharedBase(std::min(n, chunk) * elemBytes, at);
+    barrier();  // earlier readers of the buffer are done
+    // Copies of an element hold the same value, so every register may write.
+    for (size_t r = 0; r < t.regs.size(); ++r) {
+      llvm::Value *in = nullptr;
+      llvm::Value *slot = place(fromLin[r], in);
+      ifThen(andMaybe(in, ownersOnly ? from[r].canonical : nullptr),
+             [&] { b.CreateStore(toStorage(t.regs[r], type.elem), b.CreateGEP(st, base, slot)); });
+    }
+    barrier();
+    for (size_t r = 0; r < to.size(); ++r) {
+      llvm::Value *in = nullptr;
+      llvm::Value *v = fromStorage(b.CreateLoad(st, b.CreateGEP(st, base, place(toLin[r], in))), type.elem);
+      out.regs[r] = out.regs[r] && in ? b.CreateSelect(in, v, out.regs[r]) : v;
+    }
+  }
   return out;
 }
 

@@ -8,17 +8,21 @@
 // stays in the registers of the MMA layout.
 //
 //   a [M,K]   rows m, k contiguous; ldmatrix.x4 reads one 16 x k-step tile.
-//   b [K,N]   16-bit elements: rows k, n contiguous, read with ldmatrix.trans
-//             (x4: two 8-column tiles). i8: stored transposed, rows n, k
-//             contiguous, and read without .trans, since ldmatrix transposes
-//             16-bit units only.
+//   b [K,N]   16-bit elements held n-fastest: rows k, n contiguous, read with
+//             ldmatrix.trans (x4: two 8-column tiles). Otherwise (i8, whose
+//             8-bit units ldmatrix cannot transpose, or b held k-fastest):
+//             rows n, k contiguous, read without .trans.
+//
+// An operand a pipelined load brought (LowerPipeline.cpp) is already there,
+// in the same form; only the others are staged, between two barriers.
 //
 // ldmatrix reads eight 16-byte rows per 8x8 matrix, one address per lane. In
 // a row-major tile whose rows are a multiple of 128 bytes apart, those rows
 // would all fall in the same four of the 32 banks; the swizzle stores chunk c
-// of row r at chunk c ^ ((r / perPhase) % maxPhase), which spreads any eight
-// consecutive rows over all banks (perPhase rows share a 128-byte line when
-// rows are shorter than it).
+// of row r at chunk c ^ ((r / perPhase) % maxPhase), which spreads eight
+// consecutive rows from a multiple of 8 over all banks when a row's chunk
+// count is a power of two (perPhase rows share a 128-byte line when rows are
+// shorter than it).
 //
 // Elsewhere (other types, shapes off the instruction's grid), the FMA units:
 // both operands are staged in shared memory row-major, and each thread walks
@@ -32,6 +36,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 
 namespace tt::backend {
 
@@ -78,6 +83,15 @@ TileVal Lowerer::lowerDot(const Op &op) {
   return dotOnFma(op);
 }
 
+llvm::Value *Lowerer::stagedAddress(llvm::Value *base, const Type &t, int rowDim, llvm::Value *row, llvm::Value *col) {
+  return SwizzledMatrix(base, t.shape[static_cast<size_t>(1 - rowDim)], static_cast<int>(byteSize(t.elem))).address(b, row, col);
+}
+
+int Lowerer::stagedRowDim(int i, const Layout &l, ScalarKind k) {
+  if (i == 0) return 0;
+  return byteSize(k) == 2 && l.tileOrder()[0] == 1 ? 0 : 1;
+}
+
 void Lowerer::stageSwizzled(const Type &t, const TileVal &v, llvm::Value *base, int rowDim) {
   int colDim = 1 - rowDim;
   int eb = static_cast<int>(byteSize(t.elem));
@@ -109,17 +123,27 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
   int64_t M = ct.shape[0], N = ct.shape[1], K = at.shape[1];
   ScalarKind ek = at.elem;
   int eb = static_cast<int>(byteSize(ek)), kStep = mmaK(ek), chunkElems = 16 / eb;
-  bool bTrans = ek != ScalarKind::I8;  // b's rows are k, read with ldmatrix.trans
-  TileVal a = get(op.operand(0)), bv = get(op.operand(1)), c = get(op.operand(2), &l);
-
-  int64_t aBytes = M * K * eb;
-  llvm::Value *aBase = sharedBase(aBytes + K * N * eb, op);
-  llvm::Value *bBase = b.CreateGEP(b.getInt8Ty(), aBase, b.getInt64(static_cast<uint64_t>(aBytes)));
+  TileVal c = get(op.operand(2), &l);
+  // Each operand in shared memory: where a pipelined load put it this
+  // iteration, else staged from registers now. a's rows are m; b's are k
+  // (read with ldmatrix.trans) for 16-bit elements held n-fastest, else n.
+  auto pipelined = [&](const Value *v) { auto it = inShared.find(v); return it == inShared.end() ? nullptr : &it->second; };
+  const SharedOperand *pa = pipelined(op.operand(0)), *pb = pipelined(op.operand(1));
+  std::optional<TileVal> a, bv;
+  if (!pa) a = get(op.operand(0));
+  if (!pb) bv = get(op.operand(1));
+  int bRowDim = pb ? pb->rowDim : stagedRowDim(1, bv->layout, ek);
+  int64_t aBytes = pa ? 0 : M * K * eb, bBytes = pb ? 0 : K * N * eb;
+  llvm::Value *aBase = pa ? pa->base : nullptr, *bBase = pb ? pb->base : nullptr;
+  if (aBytes + bBytes) {
+    llvm::Value *window = sharedBase(aBytes + bBytes, op);
+    barrier();  // earlier readers of the window are done
+    if (!pa) stageSwizzled(at, *a, aBase = window, 0);
+    if (!pb) stageSwizzled(bt, *bv, bBase = b.CreateGEP(b.getInt8Ty(), window, c32(aBytes)), bRowDim);
+    barrier();
+  }
+  bool bTrans = bRowDim == 0;
   SwizzledMatrix sa(aBase, K, eb), sb(bBase, bTrans ? N : K, eb);
-  barrier();  // earlier readers of the buffer are done
-  stageSwizzled(at, a, aBase, 0);
-  stageSwizzled(bt, bv, bBase, bTrans ? 0 : 1);
-  barrier();
 
   // Lane 8*mat + i supplies the address of row i of the instruction's
   // matrix `mat`; `half` and `upper` are that matrix's place in the tile.
@@ -133,7 +157,8 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
     using namespace llvm::Intrinsic;
     ID id = count == 4 ? (trans ? nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16 : nvvm_ldmatrix_sync_aligned_m8n8_x4_b16)
                        : (trans ? nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16 : nvvm_ldmatrix_sync_aligned_m8n8_x2_b16);
-    llvm::Value *r = b.CreateIntrinsic(id, {addr->getType()}, {addr});
+    llvm::CallInst *r = b.CreateIntrinsic(id, {addr->getType()}, {addr});
+    r->addFnAttr(llvm::Attribute::Convergent);  // warp-wide: never moved under a divergent branch
     std::vector<llvm::Value *> out;
     for (int k = 0; k < count; ++k) out.push_back(b.CreateExtractValue(r, {static_cast<unsigned>(k)}));
     return out;
@@ -176,7 +201,8 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
     llvm::Intrinsic::ID id = ek == ScalarKind::F16    ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32
                              : ek == ScalarKind::BF16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
                                                       : llvm::Intrinsic::nvvm_mma_m16n8k32_row_col_s8;
-    llvm::Value *d = b.CreateIntrinsic(id, {}, args);
+    llvm::CallInst *d = b.CreateIntrinsic(id, {}, args);
+    d->addFnAttr(llvm::Attribute::Convergent);
     for (unsigned k = 0; k < 4; ++k) acc[static_cast<size_t>(at4[k])] = b.CreateExtractValue(d, {k});
   };
   // Per k step, the operand with fewer fragment registers is read whole and

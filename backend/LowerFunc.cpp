@@ -12,9 +12,6 @@ namespace tt::backend {
 
 using namespace tt::ir;
 
-/// Static shared memory a kernel may declare (larger needs the dynamic kind).
-constexpr int64_t kMaxStaticShared = 48 * 1024;
-
 Lowerer::Lowerer(const Func &func, const CompileOptions &options, int numWarps, bool libdevice,
                  const AxisInfoMap &axes, const LayoutMap &layouts, llvm::Module &module)
     : func(func), options(options), numWarps(numWarps), libdevice(libdevice), axes(axes), layouts(layouts),
@@ -234,18 +231,29 @@ llvm::Value *Lowerer::linearIndex(const std::vector<llvm::Value *> &idx, const S
 // --- shared memory, barriers, shuffles -------------------------------------
 
 llvm::Value *Lowerer::sharedBase(int64_t bytes, const Op &at) {
-  if (bytes > kMaxStaticShared)
-    fail(at, "'" + std::string(at.name()) + "' needs " + std::to_string(bytes) +
-                 " bytes of shared memory, more than the " + std::to_string(kMaxStaticShared) +
-                 " a kernel may declare statically; use smaller tiles");
-  sharedBytes_ = std::max(sharedBytes_, (bytes + 15) / 16 * 16);
+  int64_t end = sharedReserved_ + bytes;
+  if (end > kMaxStaticShared)
+    throw SharedMemoryExceeded(Diagnostic{
+        at.loc, "'" + std::string(at.name()) + "' needs " + std::to_string(end) + " bytes of shared memory" +
+                    (sharedReserved_ ? " (" + std::to_string(sharedReserved_) + " of them a pipeline's ring)" : "") +
+                    ", more than the " + std::to_string(kMaxStaticShared) + " a kernel may declare statically; use smaller tiles" +
+                    (sharedReserved_ ? " or fewer stages" : "")});
+  sharedBytes_ = std::max(sharedBytes_, (end + 15) / 16 * 16);
   if (!shared_) {
     // A placeholder; run() replaces it by an array of the final size.
     shared_ = new llvm::GlobalVariable(mod, llvm::ArrayType::get(b.getInt8Ty(), 0), false,
                                        llvm::GlobalValue::ExternalLinkage, nullptr, "twintile_smem_placeholder",
                                        nullptr, llvm::GlobalValue::NotThreadLocal, 3);
   }
-  return shared_;
+  if (!sharedReserved_) return shared_;
+  return b.CreateGEP(b.getInt8Ty(), shared_, b.getInt32(static_cast<uint32_t>(sharedReserved_)));
+}
+
+llvm::Value *Lowerer::reserveShared(int64_t bytes, const Op &at) {
+  assert(bytes % 16 == 0 && "reservations keep windows 16-byte aligned");
+  llvm::Value *base = sharedBase(bytes, at);
+  sharedReserved_ += bytes;
+  return base;
 }
 
 void Lowerer::barrier() {
@@ -326,7 +334,10 @@ void Lowerer::lowerOp(const Op &op) {
     llvm::Value *v = b.CreateIntrinsic(op.kind == OpKind::ProgramId ? ctaid[axis] : nctaid[axis], {}, {});
     return set(op.result(), {true, {}, {v}});
   }
-  case OpKind::Load: case OpKind::Store: case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
+  case OpKind::Load:
+    if (inShared.count(op.result())) return;  // a pipelined load: its copies are issued ahead
+    return lowerMemory(op);
+  case OpKind::Store: case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
   case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:
   case OpKind::AtomicCas: return lowerMemory(op);
   case OpKind::Sum: case OpKind::Max: case OpKind::Min: case OpKind::Argmax: case OpKind::Argmin:

@@ -16,6 +16,7 @@
 //                         shuffles, shared memory), cumsum and scan
 //   LowerShared.cpp       reshape through shared memory
 //   LowerDot.cpp          dot: mma.sync and ldmatrix, else the FMA units
+//   LowerPipeline.cpp     cp.async software pipelining of the loads a dot reads
 //   LowerDebug.cpp        device_print (vprintf), device_assert
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -29,6 +30,7 @@
 #include <llvm/IR/Module.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +53,15 @@ struct RegCoord {
   std::vector<llvm::Value *> inside;  // per tile dim: not a wrapped copy (null: never wraps)
 };
 
+/// Static shared memory a kernel may declare (larger needs the dynamic kind).
+inline constexpr int64_t kMaxStaticShared = 48 * 1024;
+
+/// Shared memory beyond what a kernel may declare statically. Lowering with
+/// fewer pipeline stages may fit (Backend.cpp retries).
+struct SharedMemoryExceeded : BackendError {
+  using BackendError::BackendError;
+};
+
 class Lowerer {
 public:
   Lowerer(const ir::Func &func, const CompileOptions &options, int numWarps, bool libdevice,
@@ -59,12 +70,17 @@ public:
   /// Emits the kernel. Throws BackendError at an op the backend refuses.
   void run();
   int sharedBytes() const { return static_cast<int>(sharedBytes_); }
+  /// True if some loop was software-pipelined.
+  bool pipelined() const { return pipelined_; }
   const std::vector<std::string> &notes() const { return notes_; }
 
   // --- for the op families ------------------------------------------------
   const ir::Func &func;
   const CompileOptions &options;
   const int numWarps;
+  /// Stages of the software pipeline (LowerPipeline.cpp); 1: none, but
+  /// loop-invariant dot operands still staged once; 0: neither.
+  int numStages = 1;
   const bool libdevice;
   const AxisInfoMap &axes;
   const LayoutMap &layouts;
@@ -107,9 +123,14 @@ public:
   static std::vector<int64_t> regDims(const Layout &l, const ir::Shape &shape, int64_t r);
 
   /// A shared-memory window of `bytes` at the start of the kernel's one
-  /// shared buffer (uses are separated by barriers); the buffer grows to the
-  /// largest request. Errors at `at` beyond the static limit.
+  /// shared buffer (uses are separated by barriers), after what is reserved;
+  /// the buffer grows to the largest request. Throws SharedMemoryExceeded at
+  /// `at` beyond the static limit.
   llvm::Value *sharedBase(int64_t bytes, const ir::Op &at);
+  /// Reserves `bytes` of shared memory that windows do not touch until
+  /// released (last reserved, first released): a pipeline's ring.
+  llvm::Value *reserveShared(int64_t bytes, const ir::Op &at);
+  void releaseShared(int64_t bytes) { sharedReserved_ -= bytes; }
   /// bar.sync: all threads of the program arrive; their shared and global
   /// memory accesses before it are visible to each other after it.
   void barrier();
@@ -154,10 +175,23 @@ public:
   TileVal lowerReshape(const ir::Op &op);
   TileVal lowerDot(const ir::Op &op);
   TileVal dotOnTensorCores(const ir::Op &op, const Layout &mma);
+  /// A pipelined load's tile in shared memory for the current iteration: a
+  /// swizzled matrix whose rows run along tile dim rowDim (see LowerDot.cpp).
+  struct SharedOperand {
+    llvm::Value *base;
+    int rowDim;
+  };
+  std::unordered_map<const ir::Value *, SharedOperand> inShared;
   TileVal dotOnFma(const ir::Op &op);
   /// Writes 2-D tile `v` to shared memory at `base` as a matrix whose rows
   /// run along tile dim `rowDim`, its 16-byte chunks swizzled (LowerDot.cpp).
   void stageSwizzled(const ir::Type &t, const TileVal &v, llvm::Value *base, int rowDim);
+  /// The rows of the matrix a dot's operand `i` (0: a, 1: b) held in layout
+  /// `l` is staged as: a by m; b by k for 16-bit elements held n-fastest
+  /// (read with ldmatrix.trans), else by n.
+  static int stagedRowDim(int i, const Layout &l, ir::ScalarKind k);
+  /// Where element (row, col) of such a matrix of tile type `t` lies.
+  llvm::Value *stagedAddress(llvm::Value *base, const ir::Type &t, int rowDim, llvm::Value *row, llvm::Value *col);
   void lowerDebug(const ir::Op &op);
   /// The kernel's first block, where allocas go.
   llvm::BasicBlock *kernelEntry() const { return prologue_; }
@@ -173,7 +207,41 @@ public:
   llvm::Value *narrow(llvm::Value *v, ir::ScalarKind k);
   static ir::ScalarKind computeKind(ir::ScalarKind k);
 
+  /// A for loop's pipelined loads and loop-invariant dot operands
+  /// (LowerPipeline.cpp): planned before the loop; the invariants and the
+  /// copies for the first stages before it, copies for a later iteration at
+  /// the start of each, drained after it.
+  struct Pipeline {
+    struct Load {
+      const ir::Op *op;
+      Layout layout;   // the load's: which thread copies which runs
+      int rowDim;      // the staged matrix's rows run along this tile dim
+      int width;       // elements per copy
+      int64_t bytes;   // one stage, 128-byte aligned
+      int64_t offset;  // stage 0's, in the ring
+    };
+    /// A tile a dot in the loop multiplies that is defined before it: staged
+    /// once, before the loop.
+    struct Invariant {
+      const ir::Value *value;
+      int rowDim;
+      int64_t offset;  // in the ring
+    };
+    const ir::Op *loop = nullptr;
+    int stages = 0;  // of the loads; 0 without any
+    std::vector<Load> loads;
+    std::vector<Invariant> invariants;
+    std::vector<const ir::Op *> slice;  // the body's pure ops the addresses need, in order
+    llvm::Value *ring = nullptr;
+    int64_t ringBytes = 0;
+  };
+  std::unique_ptr<Pipeline> planPipeline(const ir::Op &loop);
+  void pipelinePrologue(Pipeline &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step);
+  void pipelineIteration(Pipeline &p, llvm::Value *iv, llvm::Value *lo, llvm::Value *hi, llvm::Value *step);
+  void pipelineEpilogue(Pipeline &p);
+
 private:
+  void issueCopies(Pipeline &p, llvm::Value *stage, llvm::Value *iv, llvm::Value *inRange);
   std::unordered_map<const ir::Value *, TileVal> values_;
   std::map<std::string, std::vector<RegCoord>> coords_;
   std::map<std::string, llvm::Value *> prologueValues_;
@@ -185,6 +253,8 @@ private:
   llvm::BasicBlock *prologue_ = nullptr;
   llvm::GlobalVariable *shared_ = nullptr;
   int64_t sharedBytes_ = 0;
+  int64_t sharedReserved_ = 0;
+  bool pipelined_ = false;
   std::map<std::string, llvm::Value *> strings_;
 
   /// A global memory access since the last barrier.

@@ -93,7 +93,10 @@
 //   order with one fma each; the GPU may add them in another order (tensor
 //   cores sum a k-step of exact f16/bf16 products at once), so each result
 //   may differ from the interpreter's by the rounding of a reordered f32 sum:
-//   at most about K * 2^-23 * (|acc| + sum over k of |a[m,k] * b[k,n]|).
+//   at most about K * 2^-22 * (|acc| + sum over k of |a[m,k] * b[k,n]|)
+//   (tensor cores may truncate where the interpreter rounds). Attention-like
+//   kernels that round such a sum to f16 before using it may see that
+//   rounding go the other way: an f16 ulp.
 // * for %lo, %hi, %step, inits... runs its body with iv = lo, lo+step, ...
 //   while iv < hi (step > 0); the body yields the next carried values; the
 //   results are the last carried values. if has a then and an else region,

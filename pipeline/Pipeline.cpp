@@ -83,6 +83,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   r.func = std::move(func);
   ir::Func &f = *r.func;
   if (options.numWarps > 0) f.numWarps = options.numWarps;  // the command line over the kernel's own
+  if (options.numStages > 0) f.numStages = options.numStages;
   offer(observer, Stage::Tile, [&] { return irText(f, options); });
   if (options.last == Stage::Tile) return r;
 
@@ -103,6 +104,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   bo.arch = options.target;
   bo.fastMath = options.fastMath;
   bo.numWarps = options.numWarps;
+  bo.numStages = options.numStages;
   bo.useCache = options.useCache;
   bo.runPtxas = options.ptxas || options.last == Stage::SassInfo;
   if (auto d = assumptions(f, options, bo.assume)) return failure(std::move(r), *d);

@@ -29,6 +29,7 @@ namespace tt::pipeline {
 struct Options {
   std::string frontend = "trace";  // trace or parse (compileSource)
   int numWarps = 0;  // 0: the kernel's own (kernel_options in its file), else 4
+  int numStages = 0;  // 0: the kernel's own, else 3 (software pipelining of tensor-core loops)
   std::string target = "sm_90a";
   bool fastMath = false;  // --math=fast (backend::CompileOptions::fastMath)
   /// Parameters promised 16-byte aligned / divisible by 16, by name ('*':

@@ -31,6 +31,7 @@ struct DiffOptions {
   std::vector<backend::ParamAssumption> assume;
   double atol = 1e-6;  // absolute slack for floats (sums reassociate)
   std::vector<std::string> mustEmit;  // text the PTX must contain
+  int numStages = 0;                  // 0: the kernel's
 };
 
 /// Compiles `f`, runs it in the emulator and in the interpreter over `grid`
@@ -46,6 +47,7 @@ inline void runsLikeInterpreter(const ir::Func &f, ir::Grid grid, const std::vec
   backend::CompileOptions co;
   co.arch = o.arch;
   co.numWarps = o.numWarps;
+  co.numStages = o.numStages;
   co.assume = o.assume;
   co.useCache = false;
   co.runPtxas = false;

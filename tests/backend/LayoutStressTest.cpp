@@ -97,6 +97,16 @@ TEST_CASE("reductions along each axis, expanded and broadcast back", "[backend][
       }
 }
 
+TEST_CASE("a conversion larger than static shared memory goes through it in chunks", "[backend][layouts]") {
+  // 16384 f32 (64 KiB) reshaped to 128 x 128 and reduced along the rows: two
+  // chunks of the row-major order, each written and read by whoever holds it.
+  Kernel k;
+  Value *x = k.ptr(ScalarKind::F32, "x"), *out = k.ptr(ScalarKind::F32, "out");
+  Value *v = k.b.load(at(k.b, x, k.b.arange(0, 16384)));
+  k.b.store(at(k.b, out, k.b.arange(0, 128)), k.b.reduce(OpKind::Sum, k.b.reshape(v, {128, 128}), 0));
+  check(k, {{ScalarKind::F32, 16384}, {ScalarKind::F32, 128}});
+}
+
 TEST_CASE("trans and reshape move elements between threads", "[backend][layouts]") {
   for (const Shape &s : kShapes2d) {
     INFO(shapeString(s));
@@ -176,6 +186,8 @@ TEST_CASE("dot on tensor cores: every operand type over shapes on the mma grid",
     for (auto [in, acc] : {std::pair{ScalarKind::F16, ScalarKind::F32}, {ScalarKind::BF16, ScalarKind::F32},
                            {ScalarKind::I8, ScalarKind::I32}})
       checkDot(m, n, kk, in, acc, true, {"mma.sync.aligned", "ldmatrix.sync.aligned"});
+  // An accumulator of 64 KiB comes into the MMA layout in chunks.
+  checkDot(128, 128, 32, ScalarKind::F16, ScalarKind::F32, true, {"mma.sync.aligned"});
   // And on random values, within the tolerance of a reordered f32 sum (IR.h).
   checkDot(64, 64, 64, ScalarKind::F16, ScalarKind::F32);
   checkDot(32, 16, 128, ScalarKind::BF16, ScalarKind::F32);

@@ -67,23 +67,6 @@ TEST_CASE("f32 math without libdevice uses the fast approximations and says so",
   CHECK(r.notes[0].find("fast approximations") != std::string::npos);
 }
 
-TEST_CASE("a conversion larger than static shared memory is refused at the op", "[backend][refusals]") {
-  auto m = parse(R"(
-func @big(%p: ptr<f32>) options {num_warps = 4} {
-  %0 = arange {end = 16384, start = 0} : tile<16384xi32> loc("k.cpp":2:3)
-  %1 = splat %p : tile<16384xptr<f32>> loc("k.cpp":3:3)
-  %2 = addptr %1, %0 : tile<16384xptr<f32>> loc("k.cpp":3:3)
-  %3 = load %2 : tile<16384xf32> loc("k.cpp":4:3)
-  %4 = reshape %3 : tile<128x128xf32> loc("k.cpp":5:14)
-  %5 = sum {axis = 0} %4 : tile<128xf32> loc("k.cpp":6:3)
-  return loc("k.cpp":7:1)
-}
-)");
-  CHECK(refusal(*m->funcs[0], {}) ==
-        "k.cpp:5:14: error: 'reshape' needs 65536 bytes of shared memory, more than the 49152 a kernel may "
-        "declare statically; use smaller tiles");
-}
-
 TEST_CASE("the backend's options are checked against the kernel", "[backend][refusals]") {
   auto m = parse(R"(
 func @k(%p: ptr<f32>, %n: i32) options {num_warps = 4} {

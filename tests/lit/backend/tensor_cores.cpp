@@ -14,6 +14,17 @@
 // The corpus matmul at Triton's tile sizes:
 // RUN: twintile compile %S/../../../experiments/kernels/matmul.cpp --kernel 'matmul<128, 128, 32>' --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit ptx --resources 2>%t.mm.err | FileCheck %s --check-prefix=MATMUL
 // RUN: FileCheck %s --check-prefix=RES < %t.mm.err
+// With the alignment Triton's JIT would infer, the loads feeding the dots
+// become cp.async copies num_stages - 1 iterations ahead (3 by default; 1:
+// none), still matching the interpreter with the K tail masked; a loop that
+// stores is not pipelined (a copy issued ahead must not pass a store).
+// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=PIPE3
+// RUN: twintile compile --frontend=trace %s --kernel 'linear_relu<64, 32, 32>' --num-stages 2 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=PIPE2
+// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --num-stages 1 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=NOPIPE
+// RUN: twintile run --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --assume-aligned '*' --assume-divisible '*' --grid 2,3 --arg x=8960 --arg w=6400 --arg bias=80 --arg y=8960 --arg M=112 --arg N=80 --arg K=80 | FileCheck %s --check-prefix=RUN-PIPE
+// RUN: twintile run --frontend=trace %s --kernel 'qgemm<32, 64, 64>' --num-stages 4 --assume-aligned '*' --assume-divisible '*' --grid 4,2 --arg a=12288 --arg b=12288 --arg c=12288 --arg M=128 --arg N=96 --arg K=96 | FileCheck %s --check-prefix=RUN-PIPE-I8
+// RUN: twintile compile --frontend=parse %s --kernel 'progressive<32, 32, 32>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=STORES
+// RUN: twintile run --frontend=parse %s --kernel 'progressive<32, 32, 32>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=2048 --arg b=2048 --arg c=1024 --arg partial=1024 --arg K=64 | FileCheck %s --check-prefix=RUN-STORES
 #include <twintile.h>
 using namespace tt;
 
@@ -48,6 +59,22 @@ TT_KERNEL void qgemm(Ptr<i8> a, Ptr<i8> b, Ptr<i32> c, i32 M, i32 N, i32 K) {
   store(c + expand_dims(rm, 1) * N + expand_dims(rn, 0), acc, (expand_dims(rm, 1) < M) & (expand_dims(rn, 0) < N));
 }
 
+// c = a @ b, and after each k step the running sum also to `partial`.
+template <int BM, int BN, int BK>
+TT_KERNEL void progressive(Ptr<f16> a, Ptr<f16> b, Ptr<f32> c, Ptr<f32> partial, i32 K) {
+  auto rm = arange(0, BM);
+  auto rn = arange(0, BN);
+  auto rk = arange(0, BK);
+  auto acc = for_range(0, K, BK, zeros<f32>({BM, BN}), [&](i32 k, Tile<f32> acc) {
+    auto ta = load(a + expand_dims(rm, 1) * K + expand_dims(rk + k, 0));
+    auto tb = load(b + expand_dims(rk + k, 1) * BN + expand_dims(rn, 0));
+    auto next = dot(ta, tb, acc);
+    store(partial + expand_dims(rm, 1) * BN + expand_dims(rn, 0), next);
+    return next;
+  });
+  store(c + expand_dims(rm, 1) * BN + expand_dims(rn, 0), acc);
+}
+
 // BF16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // BF16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
@@ -64,3 +91,17 @@ TT_KERNEL void qgemm(Ptr<i8> a, Ptr<i8> b, Ptr<i32> c, i32 M, i32 N, i32 K) {
 // MATMUL: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // MATMUL: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // MATMUL: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// PIPE3: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+// PIPE3: cp.async.commit_group;
+// PIPE3: cp.async.wait_group 1;
+// PIPE3: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// PIPE3: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// PIPE3: cp.async.wait_all;
+// PIPE2: cp.async.wait_group 0;
+// NOPIPE-NOT: cp.async
+// NOPIPE: mma.sync.aligned
+// RUN-PIPE: ok: linear_relu on emu, grid (2, 3, 1), 128 threads, sm_90a: matches the interpreter
+// RUN-PIPE-I8: ok: qgemm on emu, grid (4, 2, 1), 128 threads, sm_90a: matches the interpreter
+// STORES-NOT: cp.async
+// STORES: mma.sync.aligned
+// RUN-STORES: ok: progressive on emu

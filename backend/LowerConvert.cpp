@@ -50,17 +50,23 @@ TileVal Lowerer::throughShared(const Type &type, const TileVal &t, const Layout 
                                const Shape *readShape, bool ownersOnly) {
   llvm::Type *st = storageType(type.elem);
   int64_t elemBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(st));
-  int64_t n = type.numElements();
-  // A tile larger than the shared memory left goes in row-major chunks, each
-  // thread writing and then reading the elements of the chunk it holds.
+  // Rows a multiple of 128 bytes long would all start in bank 0: then each
+  // row gets 16 bytes of padding, so that the rows a warp touches at once
+  // (the MMA layout writes eight rows four lanes at a time) spread over the
+  // banks. Not for reshape, whose read shape is another.
+  Shape stored = type.shape;
+  if (!readShape && type.rank() >= 2 && stored.back() * elemBytes % 128 == 0) stored.back() += 16 / elemBytes;
+  int64_t n = numElements(stored);
+  // A tile larger than the shared memory left goes in chunks of that order,
+  // each thread writing and then reading the elements of the chunk it holds.
   int64_t room = (kMaxStaticShared - sharedReserved_) / 16 * 16 / elemBytes;
   int64_t chunk = std::max<int64_t>(1, std::min(n, room));
   const std::vector<RegCoord> &from = coords(t.layout, type.shape);
   const Shape &shape = readShape ? *readShape : type.shape;
   const std::vector<RegCoord> &to = coords(want, shape);
   std::vector<llvm::Value *> fromLin, toLin;
-  for (const RegCoord &c : from) fromLin.push_back(linearIndex(c.idx, type.shape));
-  for (const RegCoord &c : to) toLin.push_back(linearIndex(c.idx, shape));
+  for (const RegCoord &c : from) fromLin.push_back(linearIndex(c.idx, stored));
+  for (const RegCoord &c : to) toLin.push_back(linearIndex(c.idx, readShape ? shape : stored));
   TileVal out{false, want, std::vector<llvm::Value *>(to.size(), nullptr)};
   for (int64_t lo = 0; lo < n; lo += chunk) {
     bool whole = chunk >= n;

@@ -273,6 +273,11 @@ private:
         return in(0);
       AxisInfo r = unknown(t);
       r.constancy = in(0).constancy;
+      // Truncating keeps the low bits: a multiple of 2^k stays one (a loop
+      // counting in i64, cast to i32 for its offsets).
+      if (src.isInt() && t.isInt() && src.elem != ScalarKind::I1 && t.elem != ScalarKind::I1)
+        for (size_t d = 0; d < r.divisibility.size(); ++d)
+          r.divisibility[d] = std::min<int64_t>(in(0).divisibility[d] & -in(0).divisibility[d], int64_t(1) << std::min(30, static_cast<int>(bitWidth(t.elem)) - 1));
       return r;
     }
     default: break;

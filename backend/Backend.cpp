@@ -42,6 +42,8 @@ void checkOptions(const ir::Func &func, const CompileOptions &o) {
   int w = effectiveWarps(func, o);
   if (w < 1 || w > 32 || (w & (w - 1)) != 0)
     refuse(func, "num_warps must be a power of two from 1 to 32, got " + std::to_string(w));
+  if (o.numStages < 0 || o.numStages > ir::kMaxStages)
+    refuse(func, "num_stages must be from 1 to " + std::to_string(ir::kMaxStages) + ", got " + std::to_string(o.numStages));
   if (!o.assume.empty() && o.assume.size() != func.numParams())
     refuse(func, "assumptions given for " + std::to_string(o.assume.size()) + " parameters, the kernel has " +
                      std::to_string(func.numParams()));
@@ -128,9 +130,12 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
     }
     sharedBytes = lowerer.sharedBytes();
     notes = lowerer.notes();
-    if (stages < wanted && lowerer.pipelined())
+    if (stages < wanted)
       notes.push_back("num_stages " + std::to_string(wanted) + " needs more shared memory than a kernel may declare " +
-                      "statically; pipelined with " + std::to_string(stages));
+                      "statically; " +
+                      (stages >= 2 ? "pipelined with " + std::to_string(stages)
+                       : stages == 1 ? std::string("not pipelined")
+                                     : std::string("not pipelined, and loop-invariant dot operands staged every iteration")));
     break;
   }
   if (std::string bad = verify(*module); !bad.empty())

@@ -217,9 +217,15 @@ public:
   /// of each shape decides the order (most contiguous dim fastest) and the
   /// elements per thread (as wide as a 16-byte access allows, but no wider
   /// than keeps every thread busy).
+  /// Every op that uses each value, anywhere in `b`.
+  void collectUsers(const Block &b) {
+    walk(b, [&](const Op &op) {
+      for (const Value *v : op.operands) users_[v].push_back(&op);
+    });
+  }
+
   void collectPreferences(const Block &b) {
     for (const auto &op : b.ops) {
-      for (const Value *v : op->operands) users_[v].push_back(op.get());
       for (const auto &r : op->regions) collectPreferences(*r);
       if (familyOf(op->kind) != OpFamily::Memory) continue;
       const Type &p = op->operand(0)->type;
@@ -405,6 +411,7 @@ private:
 LayoutMap assignLayouts(const Func &func, const AxisInfoMap &axes, int numWarps) {
   LayoutMap map;
   Assigner a(axes, numWarps, map);
+  a.collectUsers(func.body);
   a.collectPreferences(func.body);
   a.block(func.body);
   // Nested loops may need another pass (an inner loop's new layout changes

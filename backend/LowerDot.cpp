@@ -129,6 +129,7 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
   // (read with ldmatrix.trans) for 16-bit elements held n-fastest, else n.
   auto pipelined = [&](const Value *v) { auto it = inShared.find(v); return it == inShared.end() ? nullptr : &it->second; };
   const SharedOperand *pa = pipelined(op.operand(0)), *pb = pipelined(op.operand(1));
+  if (pa && pa->rowDim != 0) throw ir::InternalError("a dot's a was staged with rows along k", op.loc);
   std::optional<TileVal> a, bv;
   if (!pa) a = get(op.operand(0));
   if (!pb) bv = get(op.operand(1));

@@ -25,8 +25,12 @@
 //     equally masked bytes along the dim the staged matrix keeps contiguous,
 //     and no element to two threads;
 //   - the loop writes no global memory (a copy issued ahead must not pass a
-//     store).
-// Iterations past the end copy nothing (src-size 0) into stages nobody reads.
+//     store), and the load asks for no cache or eviction policy (cp.async has
+//     its own);
+//   - no integer division or remainder is among the ops its address needs
+//     (they are evaluated for iterations that may not run, where a divisor
+//     may be zero).
+// Iterations past the end copy zeros (src-size 0) into stages nobody reads.
 // The ring is reserved for the loop's length; shared memory the body uses
 // otherwise comes after it. When the ring does not fit in static shared
 // memory, the backend lowers the kernel again with fewer stages.
@@ -36,7 +40,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
-#include <map>
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -53,12 +58,12 @@ bool isZero(const Value *v) {
   if (d->kind == OpKind::Splat) return isZero(d->operand(0));
   if (d->kind != OpKind::Constant) return false;
   const Attr &a = d->attr("value");
-  return a.kind == Attr::Kind::Float ? a.f == 0.0 : a.i == 0;
+  return a.kind == Attr::Kind::Float ? a.f == 0.0 && !std::signbit(a.f) : a.i == 0;  // the zero fill is +0
 }
 
 /// Ops whose lowering recomputes them for another iteration (lowerPure).
 bool evaluable(const Op &op) {
-  if (!op.info().has(Pure)) return false;
+  if (!op.info().has(Pure) || op.kind == OpKind::Div || op.kind == OpKind::Rem) return false;
   switch (op.kind) {
   case OpKind::Arange: case OpKind::Constant: case OpKind::Splat: case OpKind::Broadcast:
   case OpKind::ExpandDims: case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous: return true;
@@ -98,19 +103,21 @@ std::unique_ptr<Lowerer::Pipeline> Lowerer::planPipeline(const Op &loop) {
   };
 
   // Dot operands from before the loop, staged once for all its iterations
-  // (attention's q) when every dot of the loop reads them alike.
-  std::map<const Value *, int> rows;  // value -> row dim, -1: read two ways
-  for (const auto &o : body.ops) {
-    if (o->kind != OpKind::Dot || !onTensorCores(*o)) continue;
+  // (attention's q) when every dot in the loop, at any depth, reads them
+  // alike; in the order first met, so that the ring's layout is the same
+  // from run to run.
+  std::vector<std::pair<const Value *, int>> rows;  // value, row dim (-1: read two ways)
+  walk(body, [&](const Op &o) {
+    if (o.kind != OpKind::Dot) return;
     for (int i = 0; i < 2; ++i) {
-      const Value *v = o->operand(static_cast<size_t>(i));
-      bool outside = v->def ? v->def->parent != &body : v->owner != &body;
-      if (!outside || !values_.count(v)) continue;
-      int r = stagedRowDim(i, values_.at(v).layout, v->type.elem);
-      auto [it, fresh] = rows.emplace(v, r);
-      if (!fresh && it->second != r) it->second = -1;
+      const Value *v = o.operand(static_cast<size_t>(i));
+      if (!values_.count(v) || values_.at(v).scalar) continue;  // lowered already: from before the loop
+      int r = onTensorCores(o) ? stagedRowDim(i, values_.at(v).layout, v->type.elem) : -1;
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto &e) { return e.first == v; });
+      if (it == rows.end()) rows.emplace_back(v, r);
+      else if (it->second != r) it->second = -1;
     }
-  }
+  });
   for (auto &[v, r] : rows) {
     if (r < 0) continue;
     int64_t bytes = (v->type.numElements() * byteSize(v->type.elem) + 127) / 128 * 128;
@@ -126,7 +133,7 @@ std::unique_ptr<Lowerer::Pipeline> Lowerer::planPipeline(const Op &loop) {
     const Type &pt = o->operand(0)->type;
     const Value *maskV = o->operands.size() > 1 ? o->operand(1) : nullptr;
     const Value *otherV = o->operands.size() > 2 ? o->operand(2) : nullptr;
-    if (pt.rank() != 2 || (otherV && !isZero(otherV))) continue;
+    if (pt.rank() != 2 || (otherV && !isZero(otherV)) || o->attrs.count("cache") || o->attrs.count("evict")) continue;
     Layout l = layoutOf(r);
     if (hasReplication(l, pt.shape)) continue;
     int f = l.tileOrder()[0];
@@ -218,12 +225,12 @@ void Lowerer::issueCopies(Pipeline &p, llvm::Value *stage, llvm::Value *iv, llvm
 }
 
 void Lowerer::pipelinePrologue(Pipeline &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
-  // Global writes before the loop are visible to every thread's copies.
-  for (const Pipeline::Load &ld : p.loads) orderMemory(*ld.op);
   p.ring = reserveShared(p.ringBytes, *p.loop);
   pipelined_ = pipelined_ || p.stages > 0;
+  // Earlier users of this shared memory are done with it, and global writes
+  // before the loop are visible to every thread's copies.
+  barrier();
   if (!p.invariants.empty()) {
-    barrier();  // earlier users of this memory are done
     for (const Pipeline::Invariant &inv : p.invariants) {
       llvm::Value *base = b.CreateGEP(b.getInt8Ty(), p.ring, c32(inv.offset));
       stageSwizzled(inv.value->type, get(inv.value), base, inv.rowDim);
@@ -242,7 +249,8 @@ void Lowerer::pipelinePrologue(Pipeline &p, llvm::Value *lo, llvm::Value *hi, ll
 void Lowerer::pipelineIteration(Pipeline &p, llvm::Value *iv, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
   int S = p.stages;
   if (!S) return;
-  llvm::Value *i = b.CreateUDiv(b.CreateSub(iv, lo), step);  // this iteration's number
+  // This iteration's number (the bounds may be any integer type).
+  llvm::Value *i = b.CreateIntCast(b.CreateUDiv(b.CreateSub(iv, lo), step), i32(), false);
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {}, {c32(S - 2)});
   barrier();
   llvm::Value *step64 = b.CreateSExt(step, b.getInt64Ty());

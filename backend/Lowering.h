@@ -175,8 +175,9 @@ public:
   TileVal lowerReshape(const ir::Op &op);
   TileVal lowerDot(const ir::Op &op);
   TileVal dotOnTensorCores(const ir::Op &op, const Layout &mma);
-  /// A pipelined load's tile in shared memory for the current iteration: a
-  /// swizzled matrix whose rows run along tile dim rowDim (see LowerDot.cpp).
+  /// A tile a dot finds in shared memory: a pipelined load's for the current
+  /// iteration, or a loop invariant staged before the loop; a swizzled
+  /// matrix whose rows run along tile dim rowDim (see LowerDot.cpp).
   struct SharedOperand {
     llvm::Value *base;
     int rowDim;

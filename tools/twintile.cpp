@@ -52,7 +52,7 @@ void targetOptions(CLI::App *cmd, tt::pipeline::Options &o) {
       ->check(CLI::IsMember({"precise", "fast"}));
   cmd->add_option("--num-warps", o.numWarps, "warps per program (default: the kernel's kernel_options, else 4)")->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
   cmd->add_option("--num-stages", o.numStages,
-                  "software-pipelining depth of loops that load a tensor-core dot's tiles: cp.async copies that many iterations ahead, 1 none (default: the kernel's kernel_options, else 3, or fewer where shared memory is short)")
+                  "software-pipelining depth of loops that load a tensor-core dot's tiles: cp.async copies num_stages - 1 iterations ahead, 1 none (default: the kernel's kernel_options, else 3, or fewer where shared memory is short)")
       ->check(CLI::Range(1, 8));
   cmd->add_option("--assume-aligned", o.alignedNames, "pointer parameters promised 16-byte aligned ('*': all)")
       ->delimiter(',')

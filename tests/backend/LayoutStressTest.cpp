@@ -193,6 +193,38 @@ TEST_CASE("dot on tensor cores: every operand type over shapes on the mma grid",
   checkDot(32, 16, 128, ScalarKind::BF16, ScalarKind::F32);
 }
 
+TEST_CASE("a pipelined k loop with 64-bit bounds", "[backend][layouts]") {
+  // c += a[32, 64] @ b[64, 32], 16 columns of a and rows of b per step; the
+  // loop counts in i64, its stage numbers in i32.
+  Kernel k;
+  Value *a = k.ptr(ScalarKind::F16, "a"), *b = k.ptr(ScalarKind::F16, "b"), *c = k.ptr(ScalarKind::F32, "c");
+  auto i64 = [&](int64_t v) { return k.b.constInt(Type::scalar(ScalarKind::I64), v); };
+  auto grid = [&](Value *rows, int64_t stride, Value *cols) {  // rows[:, None] * stride + cols[None, :]
+    int64_t m = rows->type.shape[0], n = cols->type.shape[0];
+    Value *r = k.b.binary(OpKind::Mul, k.b.broadcast(k.b.expandDims(rows, 1), {m, n}), k.b.splat(i32(k.b, stride), {m, n}));
+    return k.b.binary(OpKind::Add, r, k.b.broadcast(k.b.expandDims(cols, 0), {m, n}));
+  };
+  Value *co = grid(k.b.arange(0, 32), 32, k.b.arange(0, 32));
+  Op *loop = k.b.forOp(i64(0), i64(64), i64(16), {k.b.load(at(k.b, c, co))});
+  Block &body = loop->region(0);
+  k.b.setBlock(body);
+  Value *kk = k.b.splat(k.b.cast(body.arg(0), ScalarKind::I32), {16});
+  Value *ks = k.b.binary(OpKind::Add, k.b.arange(0, 16), kk);
+  Value *av = k.b.load(at(k.b, a, grid(k.b.arange(0, 32), 64, ks)));
+  Value *bv = k.b.load(at(k.b, b, grid(ks, 32, k.b.arange(0, 32))));
+  k.b.yield({k.b.dot(av, bv, body.arg(1))});
+  k.b.setBlock(k.f.body);
+  k.b.store(at(k.b, c, co), loop->result(0));
+  // Every pointer aligned, so that the loads qualify for cp.async.
+  Buffer ab = randomBuffer(ScalarKind::F16, 32 * 64, "a", 1, true), bb = randomBuffer(ScalarKind::F16, 64 * 32, "b", 2, true),
+         cb = randomBuffer(ScalarKind::F32, 32 * 32, "c", 3, true);
+  k.b.ret();
+  DiffOptions o;
+  o.assume = {{true, false}, {true, false}, {true, false}};
+  o.mustEmit = {"cp.async.commit_group", "mma.sync.aligned"};
+  tt::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
+}
+
 TEST_CASE("atomics on tiles smaller than the program return each old value once", "[backend][layouts]") {
   for (int64_t n : {1, 2, 16, 64, 512}) {
     INFO("tile of " << n);

@@ -23,6 +23,11 @@
 // RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --num-stages 1 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=NOPIPE
 // RUN: twintile run --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --assume-aligned '*' --assume-divisible '*' --grid 2,3 --arg x=8960 --arg w=6400 --arg bias=80 --arg y=8960 --arg M=112 --arg N=80 --arg K=80 | FileCheck %s --check-prefix=RUN-PIPE
 // RUN: twintile run --frontend=trace %s --kernel 'qgemm<32, 64, 64>' --num-stages 4 --assume-aligned '*' --assume-divisible '*' --grid 4,2 --arg a=12288 --arg b=12288 --arg c=12288 --arg M=128 --arg N=96 --arg K=96 | FileCheck %s --check-prefix=RUN-PIPE-I8
+// An accumulator loaded before the loop comes into the MMA layout through
+// shared memory that the ring's first copies then reuse: without a barrier
+// between, the emulator reports the copies racing with the conversion's reads.
+// RUN: twintile run --frontend=parse %s --kernel 'addmm<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --grid 2,2 --arg a=10240 --arg b=10240 --arg c=16384 --arg M=128 --arg N=128 --arg K=80 | FileCheck %s --check-prefix=RUN-ADDMM
+// RUN: twintile run --frontend=trace %s --kernel 'addmm<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --num-stages 4 --grid 2,2 --arg a=10240 --arg b=10240 --arg c=16384 --arg M=128 --arg N=128 --arg K=80 | FileCheck %s --check-prefix=RUN-ADDMM
 // RUN: twintile compile --frontend=parse %s --kernel 'progressive<32, 32, 32>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=STORES
 // RUN: twintile run --frontend=parse %s --kernel 'progressive<32, 32, 32>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=2048 --arg b=2048 --arg c=1024 --arg partial=1024 --arg K=64 | FileCheck %s --check-prefix=RUN-STORES
 #include <twintile.h>
@@ -57,6 +62,22 @@ TT_KERNEL void qgemm(Ptr<i8> a, Ptr<i8> b, Ptr<i32> c, i32 M, i32 N, i32 K) {
     return dot(ta, tb, acc);
   });
   store(c + expand_dims(rm, 1) * N + expand_dims(rn, 0), acc, (expand_dims(rm, 1) < M) & (expand_dims(rn, 0) < N));
+}
+
+// c = c + a @ b.
+template <int BM, int BN, int BK>
+TT_KERNEL void addmm(Ptr<f16> a, Ptr<f16> b, Ptr<f32> c, i32 M, i32 N, i32 K) {
+  auto rm = program_id(0) * BM + arange(0, BM);
+  auto rn = program_id(1) * BN + arange(0, BN);
+  auto rk = arange(0, BK);
+  auto cp = c + expand_dims(rm, 1) * N + expand_dims(rn, 0);
+  auto acc = for_range(0, K, BK, load(cp), [&](i32 k, Tile<f32> acc) {
+    auto ka = rk + k;
+    auto ta = load(a + expand_dims(rm, 1) * K + expand_dims(ka, 0), expand_dims(ka, 0) < K, 0.0f);
+    auto tb = load(b + expand_dims(ka, 1) * N + expand_dims(rn, 0), expand_dims(ka, 1) < K, 0.0f);
+    return dot(ta, tb, acc);
+  });
+  store(cp, acc);
 }
 
 // c = a @ b, and after each k step the running sum also to `partial`.
@@ -105,3 +126,4 @@ TT_KERNEL void progressive(Ptr<f16> a, Ptr<f16> b, Ptr<f32> c, Ptr<f32> partial,
 // STORES-NOT: cp.async
 // STORES: mma.sync.aligned
 // RUN-STORES: ok: progressive on emu
+// RUN-ADDMM: ok: addmm on emu, grid (2, 2, 1), 128 threads, sm_90a: matches the interpreter

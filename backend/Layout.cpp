@@ -173,12 +173,15 @@ bool recomputable(const Value *v, int budget) {
   return recomputeDepth(v, memo) <= budget;
 }
 
-int mmaK(ScalarKind k) { return k == ScalarKind::I8 ? 32 : 16; }
+int mmaK(ScalarKind k) { return k == ScalarKind::I8 ? 32 : k == ScalarKind::F32 ? 8 : 16; }
 
-std::optional<Layout> mmaLayout(const Type &a, const Type &acc, int numWarps) {
+std::optional<Layout> mmaLayout(const Op &dot, int numWarps) {
+  const Type &a = dot.operand(0)->type, &acc = dot.result()->type;
+  auto precision = dot.attrs.find("precision");
   bool f16 = (a.elem == ScalarKind::F16 || a.elem == ScalarKind::BF16) && acc.elem == ScalarKind::F32;
   bool i8 = a.elem == ScalarKind::I8 && acc.elem == ScalarKind::I32;
-  if (!f16 && !i8) return std::nullopt;
+  bool tf32 = a.elem == ScalarKind::F32 && precision != dot.attrs.end() && precision->second.s == "tf32";
+  if (!f16 && !i8 && !tf32) return std::nullopt;
   int64_t M = acc.shape[0], N = acc.shape[1], K = a.shape[1];
   if (M % 16 != 0 || N % 8 != 0 || K % mmaK(a.elem) != 0) return std::nullopt;
   // Warps over M while each keeps whole 16-row tiles, the rest over N (where
@@ -261,7 +264,7 @@ public:
     if (it == users_.end()) return false;
     for (const Op *u : it->second)
       if (u->kind != OpKind::Dot || u->operand(2) == op.result() ||
-          !mmaLayout(u->operand(0)->type, u->result()->type, numWarps_))
+          !mmaLayout(*u, numWarps_))
         return false;
     return true;
   }
@@ -369,7 +372,7 @@ private:
       return set(op.result(), layoutOf(op.operand(0))->sliced(static_cast<int>(op.intAttr("axis"))));
     case OpKind::Cumsum: case OpKind::Scan: return set(op.result(), *layoutOf(op.operand(0)));
     case OpKind::Dot: {
-      std::optional<Layout> mma = mmaLayout(op.operand(0)->type, *t, numWarps_);
+      std::optional<Layout> mma = mmaLayout(op, numWarps_);
       return set(op.result(), mma ? *mma : *layoutOf(op.operand(2)));
     }
     case OpKind::Load:

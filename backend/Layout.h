@@ -79,9 +79,10 @@ bool hasReplication(const Layout &l, const ir::Shape &shape);
 /// along `order[0]`, threads and warps filling the fastest dims first.
 Layout blockedLayout(const ir::Shape &shape, int numWarps, int vec, std::vector<int> order);
 
-/// The accumulator layout of a dot on tensor cores (mma.sync m16n8k16 for
-/// f16/bf16 into f32, m16n8k32 for i8 into i32), or nothing if the dot's
-/// types or shape (M % 16, N % 8, K % 16 or 32) do not fit the instruction.
+/// The accumulator layout of dot `op` on tensor cores (mma.sync m16n8k16 for
+/// f16/bf16 into f32, m16n8k32 for i8 into i32, m16n8k8 for f32 into f32
+/// with precision tf32), or nothing if its types, precision or shape (M %
+/// 16, N % 8, K % the instruction's k) do not fit one.
 ///
 /// The m16n8 accumulator fragment gives lane 4g+t the elements (g, 2t..2t+1)
 /// and (g+8, 2t..2t+1): two 8-row groups of a blocked layout with
@@ -92,8 +93,9 @@ Layout blockedLayout(const ir::Shape &shape, int numWarps, int vec, std::vector<
 /// 16-row mma tile is its row registers 2i and 2i+1, which lie 8*warpsPerCTA[0]
 /// rows apart; ldmatrix takes a row address per lane, so the tile's rows need
 /// not be adjacent.
-std::optional<Layout> mmaLayout(const ir::Type &a, const ir::Type &acc, int numWarps);
-/// The k of the mma instruction for operands of kind `k` (16 or 32).
+std::optional<Layout> mmaLayout(const ir::Op &dot, int numWarps);
+/// The k of the mma instruction for operands of kind `k` (8 for f32 as
+/// TF32, 16 or 32).
 int mmaK(ir::ScalarKind k);
 
 /// True if `v` is index arithmetic over constants, splats and aranges, at

@@ -78,7 +78,7 @@ struct SwizzledMatrix {
 } // namespace
 
 TileVal Lowerer::lowerDot(const Op &op) {
-  std::optional<Layout> mma = mmaLayout(op.operand(0)->type, op.result()->type, numWarps);
+  std::optional<Layout> mma = mmaLayout(op, numWarps);
   if (mma && *mma == layoutOf(op.result())) return dotOnTensorCores(op, *mma);
   return dotOnFma(op);
 }
@@ -201,6 +201,7 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
     for (int64_t r : at4) args.push_back(acc[static_cast<size_t>(r)]);
     llvm::Intrinsic::ID id = ek == ScalarKind::F16    ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32
                              : ek == ScalarKind::BF16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
+                             : ek == ScalarKind::F32  ? llvm::Intrinsic::nvvm_mma_m16n8k8_row_col_tf32
                                                       : llvm::Intrinsic::nvvm_mma_m16n8k32_row_col_s8;
     llvm::CallInst *d = b.CreateIntrinsic(id, {}, args);
     d->addFnAttr(llvm::Attribute::Convergent);

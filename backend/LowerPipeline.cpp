@@ -98,7 +98,7 @@ std::unique_ptr<Lowerer::Pipeline> Lowerer::planPipeline(const Op &loop) {
   p->loop = &loop;
   p->stages = writes || numStages < 2 ? 0 : numStages;
   auto onTensorCores = [&](const Op &dot) {
-    std::optional<Layout> mma = mmaLayout(dot.operand(0)->type, dot.result()->type, numWarps);
+    std::optional<Layout> mma = mmaLayout(dot, numWarps);
     return mma && *mma == layoutOf(dot.result());
   };
 

@@ -229,7 +229,7 @@ void store(Node *ptr, Node *value, Node *mask, int cache, int evict, Loc loc);
 /// An atomic (cmp: atomic_cas's expected values; sem and scope: indices of
 /// tt::Sem and tt::Scope).
 Node *atomic(Op op, Node *ptr, Node *cmp, Node *value, Node *mask, int sem, int scope, Loc loc);
-Node *dot(Node *a, Node *b, Node *acc, Loc loc);
+Node *dot(Node *a, Node *b, Node *acc, int precision, Loc loc);
 void print(const char *prefix, Node *const *values, int n, Loc loc);
 void assertTrue(Node *cond, const char *msg, Loc loc);
 void barrier(Loc loc);
@@ -779,10 +779,19 @@ Tile<E> associative_scan(const Tile<E> &x, int axis, const F &combine, detail::L
   return detail::make<Tile<E>>(detail::combined<E>(true, x.node(), axis, false, combine, l));
 }
 
+/// How a dot of f32 tiles multiplies (Triton's input_precision): Ieee in
+/// full f32 (the default), Tf32 on tensor cores, each operand cut to TF32's
+/// 10-bit mantissa first.
+enum class Precision { Ieee, Tf32 };
+
 /// dot(a, b, acc) = acc + a @ b, for a [M, K] and b [K, N].
 template <class E, class C>
 Tile<C> dot(const Tile<E> &a, const Tile<E> &b, const Tile<C> &acc, detail::Loc l = TT_HERE_) {
-  return detail::make<Tile<C>>(detail::dot(a.node(), b.node(), acc.node(), l));
+  return detail::make<Tile<C>>(detail::dot(a.node(), b.node(), acc.node(), 0, l));
+}
+template <class E, class C>
+Tile<C> dot(const Tile<E> &a, const Tile<E> &b, const Tile<C> &acc, Precision p, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<C>>(detail::dot(a.node(), b.node(), acc.node(), static_cast<int>(p), l));
 }
 
 //===-- Random numbers ------------------------------------------------------===//

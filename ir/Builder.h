@@ -77,7 +77,12 @@ public:
   /// reduce or scan of `v` along `axis`: returns the op, whose region takes
   /// two scalars of v's element type; fill it and yield their combination.
   Op *combine(OpKind kind, Value *v, int64_t axis);
-  Value *dot(Value *a, Value *b, Value *acc) { return value(OpKind::Dot, {a, b, acc}); }
+  /// precision: "" (the default, IEEE) or "tf32" (f32 operands read as TF32).
+  Value *dot(Value *a, Value *b, Value *acc, std::string_view precision = "") {
+    AttrMap attrs;
+    if (!precision.empty()) attrs["precision"] = Attr::string(std::string(precision));
+    return value(OpKind::Dot, {a, b, acc}, std::move(attrs));
+  }
   void print(std::string prefix, std::vector<Value *> vals);
   void assertTrue(Value *cond, std::string msg);
   void barrier();

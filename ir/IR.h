@@ -96,7 +96,10 @@
 //   at most about K * 2^-22 * (|acc| + sum over k of |a[m,k] * b[k,n]|)
 //   (tensor cores may truncate where the interpreter rounds). Attention-like
 //   kernels that round such a sum to f16 before using it may see that
-//   rounding go the other way: an f16 ulp.
+//   rounding go the other way: an f16 ulp. With precision = "tf32" (f32
+//   operands only; Triton's input_precision), a and b are first cut to
+//   TF32, their mantissa's low 13 bits dropped, as the tensor cores read
+//   them; the default, "ieee" (or no attribute), multiplies full f32.
 // * for %lo, %hi, %step, inits... runs its body with iv = lo, lo+step, ...
 //   while iv < hi (step > 0); the body yields the next carried values; the
 //   results are the last carried values. if has a then and an else region,

@@ -5,6 +5,7 @@
 #include "ir/Semantics.h"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 #include <cmath>
 #include <cstring>
@@ -475,11 +476,17 @@ private:
     const Tile &a = val(op.operand(0)), &b = val(op.operand(1));
     Tile c = val(op.operand(2));
     bool fp = ct.isFloat();
+    auto it = op.attrs.find("precision");
+    bool tf32 = it != op.attrs.end() && it->second.s == "tf32";
+    auto operand = [&](Elem e) {  // TF32: the upper 19 bits of the f32
+      if (tf32) e.f = std::bit_cast<float>(std::bit_cast<uint32_t>(static_cast<float>(e.f)) & 0xffffe000u);
+      return e;
+    };
     for (int64_t m = 0; m < M; ++m)
       for (int64_t n = 0; n < N; ++n) {
         Elem &acc = c[m * N + n];
         for (int64_t k = 0; k < K; ++k) {
-          Elem x = a[m * K + k], y = b[k * N + n];
+          Elem x = operand(a[m * K + k]), y = operand(b[k * N + n]);
           if (fp) acc.f = roundToFloat(std::fma(x.f, y.f, acc.f), ct.elem);
           else acc.i = wrapInt(static_cast<int64_t>(static_cast<uint64_t>(acc.i) + static_cast<uint64_t>(x.i * y.i)), ct.elem);
         }

@@ -11,7 +11,8 @@ namespace tt::ir {
 
 Attr::Kind attrKind(std::string_view name) {
   if (name == "perm" || name == "values") return Attr::Kind::Ints;
-  if (name == "prefix" || name == "msg" || name == "sem" || name == "scope" || name == "cache" || name == "evict")
+  if (name == "prefix" || name == "msg" || name == "sem" || name == "scope" || name == "cache" || name == "evict" ||
+      name == "precision")
     return Attr::Kind::String;
   return Attr::Kind::Int;  // axis, start, end; "value" is checked per type
 }
@@ -295,6 +296,12 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
       return fail("'dot' of " + std::string(scalarName(a.elem)) + " cannot accumulate in " +
                   std::string(scalarName(c.elem)) + " (f16, bf16, f32 into f32; f64 into f64; " +
                   "i8 into i32)");
+    if (auto it = attrs.find("precision"); it != attrs.end()) {
+      if (it->second.s != "ieee" && it->second.s != "tf32")
+        return fail("'dot' precision must be ieee or tf32, got '" + it->second.s + "'");
+      if (it->second.s == "tf32" && (a.elem != ScalarKind::F32 || c.elem != ScalarKind::F32))
+        return fail("'dot' precision tf32 is for f32 operands accumulating in f32, got " + t(a) + " and " + t(c));
+    }
     return ok(c);
   }
   case OpKind::Print:

@@ -289,9 +289,10 @@ ir::Value *Recorder::atomic(ir::OpKind kind, ir::Value *ptr, ir::Value *cmp, ir:
   return at(loc, [&](ir::Builder &b) { return b.atomic(kind, vs, ir::kAtomicSems[sem], ir::kAtomicScopes[scope]); });
 }
 
-ir::Value *Recorder::dot(ir::Value *a, ir::Value *b, ir::Value *acc, const ir::Location &loc) {
+ir::Value *Recorder::dot(ir::Value *a, ir::Value *b, ir::Value *acc, int precision, const ir::Location &loc) {
   ir::Value *x = use(a, loc, "dot"), *y = use(b, loc, "dot"), *z = use(acc, loc, "dot");
-  return at(loc, [&](ir::Builder &bd) { return bd.dot(x, y, z); });
+  if (precision != 0 && precision != 1) fail(loc, "dot: the precision must be Precision::Ieee or Precision::Tf32");
+  return at(loc, [&](ir::Builder &bd) { return bd.dot(x, y, z, precision == 1 ? "tf32" : ""); });
 }
 
 void Recorder::print(const std::string &prefix, const std::vector<ir::Value *> &values, const ir::Location &loc) {

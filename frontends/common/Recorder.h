@@ -82,7 +82,8 @@ public:
   /// order and scope named by their index in ir::kAtomicSems/kAtomicScopes.
   ir::Value *atomic(ir::OpKind kind, ir::Value *ptr, ir::Value *cmp, ir::Value *value, ir::Value *mask, int sem,
                     int scope, const ir::Location &loc);
-  ir::Value *dot(ir::Value *a, ir::Value *b, ir::Value *acc, const ir::Location &loc);
+  /// precision: 0 IEEE, 1 TF32 (twintile.h's Precision).
+  ir::Value *dot(ir::Value *a, ir::Value *b, ir::Value *acc, int precision, const ir::Location &loc);
   void print(const std::string &prefix, const std::vector<ir::Value *> &values, const ir::Location &loc);
   void assertTrue(ir::Value *cond, const std::string &msg, const ir::Location &loc);
   void barrier(const ir::Location &loc);

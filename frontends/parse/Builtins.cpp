@@ -217,7 +217,8 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
   }
   if (name == "dot") {
     ir::Value *x = device(arg(0), "dot"), *y = device(arg(1), "dot"), *z = device(arg(2), "dot");
-    return Val::dev(rec_.dot(x, y, z, l));
+    int precision = a.size() > 3 ? static_cast<int>(hostInt(arg(3), "the precision")) : 0;
+    return Val::dev(rec_.dot(x, y, z, precision, l));
   }
   if (name == "device_print") {
     Val prefix = eval(arg(0));

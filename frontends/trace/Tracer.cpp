@@ -457,7 +457,9 @@ void store(Node *ptr, Node *value, Node *mask, int cache, int evict, Loc loc) {
 Node *atomic(Op op, Node *ptr, Node *cmp, Node *value, Node *mask, int sem, int scope, Loc loc) {
   return node(recorder().atomic(kindOf(op), val(ptr), val(cmp), val(value), val(mask), sem, scope, toLoc(loc)));
 }
-Node *dot(Node *a, Node *b, Node *acc, Loc loc) { return node(recorder().dot(val(a), val(b), val(acc), toLoc(loc))); }
+Node *dot(Node *a, Node *b, Node *acc, int precision, Loc loc) {
+  return node(recorder().dot(val(a), val(b), val(acc), precision, toLoc(loc)));
+}
 
 void print(const char *prefix, Node *const *values, int n, Loc loc) {
   std::vector<ir::Value *> vs;

@@ -159,13 +159,13 @@ TEST_CASE("cumsum along each axis", "[backend][layouts]") {
 
 /// c = dot(a, b, c) on one program, a [m, k] and b [k, n] of `in`, c of `acc`.
 void checkDot(int64_t m, int64_t n, int64_t kk, ScalarKind in, ScalarKind acc, bool integral = false,
-              const std::vector<std::string> &mustEmit = {}) {
-  INFO(m << "x" << n << "x" << kk << " " << scalarName(in));
+              const std::vector<std::string> &mustEmit = {}, std::string_view precision = "") {
+  INFO(m << "x" << n << "x" << kk << " " << scalarName(in) << " " << precision);
   Kernel k;
   Value *a = k.ptr(in, "a"), *b = k.ptr(in, "b"), *c = k.ptr(acc, "c");
   Value *av = k.b.load(at(k.b, a, offsets(k.b, {m, kk}))), *bv = k.b.load(at(k.b, b, offsets(k.b, {kk, n})));
   Value *co = offsets(k.b, {m, n});
-  k.b.store(at(k.b, c, co), k.b.dot(av, bv, k.b.load(at(k.b, c, co))));
+  k.b.store(at(k.b, c, co), k.b.dot(av, bv, k.b.load(at(k.b, c, co)), precision));
   check(k, {{in, static_cast<size_t>(m * kk)}, {in, static_cast<size_t>(kk * n)}, {acc, static_cast<size_t>(m * n)}},
         {1, 1, 1}, integral, mustEmit);
 }
@@ -186,6 +186,12 @@ TEST_CASE("dot on tensor cores: every operand type over shapes on the mma grid",
     for (auto [in, acc] : {std::pair{ScalarKind::F16, ScalarKind::F32}, {ScalarKind::BF16, ScalarKind::F32},
                            {ScalarKind::I8, ScalarKind::I32}})
       checkDot(m, n, kk, in, acc, true, {"mma.sync.aligned", "ldmatrix.sync.aligned"});
+  // f32 as TF32 (m16n8k8): small integers are exact in TF32 too; random
+  // values are cut to TF32 alike by the interpreter and the tensor cores.
+  for (auto [m, n, kk] : {std::tuple{16, 8, 8}, {32, 64, 32}, {64, 32, 16}, {48, 24, 40}})
+    checkDot(m, n, kk, ScalarKind::F32, ScalarKind::F32, true, {"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
+             "tf32");
+  checkDot(64, 64, 64, ScalarKind::F32, ScalarKind::F32, false, {"mma.sync.aligned.m16n8k8"}, "tf32");
   // An accumulator of 64 KiB comes into the MMA layout in chunks.
   checkDot(128, 128, 32, ScalarKind::F16, ScalarKind::F32, true, {"mma.sync.aligned"});
   // And on random values, within the tolerance of a reordered f32 sum (IR.h).

@@ -184,6 +184,20 @@ TEST_CASE("verifier: dot with mismatched inner dimensions", "[verifier]") {
         "'dot' shapes do not match: tile<16x32xf16> @ tile<16x8xf16> + tile<16x8xf32>");
 }
 
+TEST_CASE("verifier: dot precision is ieee or tf32, and tf32 only for f32", "[verifier]") {
+  for (auto [elem, precision, message] :
+       {std::tuple{ScalarKind::F32, "fp8", "'dot' precision must be ieee or tf32, got 'fp8'"},
+        {ScalarKind::F16, "tf32", "'dot' precision tf32 is for f32 operands accumulating in f32, got tile<16x16xf16> and "
+                                  "tile<16x16xf32>"}}) {
+    Kernel k;
+    Value *a = k.b.constFloat(Type::tile({16, 16}, elem), 1.0);
+    Value *acc = k.b.constFloat(Type::tile({16, 16}, ScalarKind::F32), 0.0);
+    appendRaw(k.f.body, OpKind::Dot, at(14), {a, a, acc}, {acc->type}, {{"precision", Attr::string(precision)}});
+    k.b.ret();
+    CHECK(onlyDiagnostic(k.f, at(14)).message == message);
+  }
+}
+
 TEST_CASE("verifier: a value defined in a loop body is used after the loop", "[verifier]") {
   Kernel k;
   Op *loop = k.b.forOp(k.b.constInt(kI32, 0), k.n, k.b.constInt(kI32, 1), {});

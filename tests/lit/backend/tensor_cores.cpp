@@ -23,6 +23,15 @@
 // RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --num-stages 1 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=NOPIPE
 // RUN: twintile run --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --assume-aligned '*' --assume-divisible '*' --grid 2,3 --arg x=8960 --arg w=6400 --arg bias=80 --arg y=8960 --arg M=112 --arg N=80 --arg K=80 | FileCheck %s --check-prefix=RUN-PIPE
 // RUN: twintile run --frontend=trace %s --kernel 'qgemm<32, 64, 64>' --num-stages 4 --assume-aligned '*' --assume-divisible '*' --grid 4,2 --arg a=12288 --arg b=12288 --arg c=12288 --arg M=128 --arg N=96 --arg K=96 | FileCheck %s --check-prefix=RUN-PIPE-I8
+// f32 operands as TF32 (Precision::Tf32, Triton's input_precision="tf32"):
+// mma.sync m16n8k8, both front ends, against the interpreter's TF32; a
+// precision that is neither is refused at the call.
+// RUN: twintile compile --frontend=trace %s --kernel 'tf32_matmul<32, 32, 16>' --target sm_80 --emit ptx | FileCheck %s --check-prefix=TF32
+// RUN: twintile compile --frontend=parse %s --kernel 'tf32_matmul<32, 32, 16>' --emit tile | FileCheck %s --check-prefix=TF32-IR
+// RUN: twintile run --frontend=parse %s --kernel 'tf32_matmul<32, 32, 16>' --grid 2,2 --arg a=2400 --arg b=2400 --arg c=3600 --arg M=60 --arg N=60 --arg K=40 | FileCheck %s --check-prefix=RUN-TF32
+// RUN: twintile run --frontend=trace %s --kernel 'tf32_matmul<32, 32, 16>' --assume-aligned '*' --assume-divisible '*' --grid 2,2 --arg a=2048 --arg b=2048 --arg c=4096 --arg M=64 --arg N=64 --arg K=32 | FileCheck %s --check-prefix=RUN-TF32
+// RUN: not twintile compile --frontend=trace %s --kernel 'bad_precision<2>' 2>&1 | FileCheck %s --check-prefix=BAD-PRECISION
+// RUN: not twintile compile --frontend=parse %s --kernel 'bad_precision<2>' 2>&1 | FileCheck %s --check-prefix=BAD-PRECISION
 // An accumulator loaded before the loop comes into the MMA layout through
 // shared memory that the ring's first copies then reuse: without a barrier
 // between, the emulator reports the copies racing with the conversion's reads.
@@ -62,6 +71,27 @@ TT_KERNEL void qgemm(Ptr<i8> a, Ptr<i8> b, Ptr<i32> c, i32 M, i32 N, i32 K) {
     return dot(ta, tb, acc);
   });
   store(c + expand_dims(rm, 1) * N + expand_dims(rn, 0), acc, (expand_dims(rm, 1) < M) & (expand_dims(rn, 0) < N));
+}
+
+// c = a @ b on f32 tiles, multiplied as TF32.
+template <int BM, int BN, int BK>
+TT_KERNEL void tf32_matmul(Ptr<f32> a, Ptr<f32> b, Ptr<f32> c, i32 M, i32 N, i32 K) {
+  auto rm = program_id(0) * BM + arange(0, BM);
+  auto rn = program_id(1) * BN + arange(0, BN);
+  auto rk = arange(0, BK);
+  auto acc = for_range(0, K, BK, zeros<f32>({BM, BN}), [&](i32 k, Tile<f32> acc) {
+    auto ka = rk + k;
+    auto ta = load(a + expand_dims(rm, 1) * K + expand_dims(ka, 0), (expand_dims(rm, 1) < M) & (expand_dims(ka, 0) < K), 0.0f);
+    auto tb = load(b + expand_dims(ka, 1) * N + expand_dims(rn, 0), (expand_dims(ka, 1) < K) & (expand_dims(rn, 0) < N), 0.0f);
+    return dot(ta, tb, acc, Precision::Tf32);
+  });
+  store(c + expand_dims(rm, 1) * N + expand_dims(rn, 0), acc, (expand_dims(rm, 1) < M) & (expand_dims(rn, 0) < N));
+}
+
+template <int P>
+TT_KERNEL void bad_precision(Ptr<f32> a) {
+  auto t = load(a + expand_dims(arange(0, 16), 1) * 16 + expand_dims(arange(0, 16), 0));
+  store(a + expand_dims(arange(0, 16), 1) * 16 + expand_dims(arange(0, 16), 0), dot(t, t, t, static_cast<Precision>(P)));
 }
 
 // c = c + a @ b.
@@ -127,3 +157,7 @@ TT_KERNEL void progressive(Ptr<f16> a, Ptr<f16> b, Ptr<f32> c, Ptr<f32> partial,
 // STORES: mma.sync.aligned
 // RUN-STORES: ok: progressive on emu
 // RUN-ADDMM: ok: addmm on emu, grid (2, 2, 1), 128 threads, sm_90a: matches the interpreter
+// TF32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// TF32-IR: dot {precision = "tf32"}
+// RUN-TF32: ok: tf32_matmul on emu, grid (2, 2, 1), 128 threads, sm_90a: matches the interpreter
+// BAD-PRECISION: tensor_cores.cpp:{{[0-9]+}}:81: error: dot: the precision must be Precision::Ieee or Precision::Tf32

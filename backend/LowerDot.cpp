@@ -275,8 +275,14 @@ TileVal Lowerer::dotOnFma(const Op &op) {
     acc.push_back(b.CreatePHI(accTy, 2));
     acc.back()->addIncoming(v, pre);
   }
+  auto precision = op.attrs.find("precision");
+  bool tf32 = precision != op.attrs.end() && precision->second.s == "tf32";
   auto operand = [&](llvm::Value *buf, llvm::Value *index) {
     llvm::Value *v = b.CreateLoad(st, b.CreateGEP(st, buf, index));
+    if (tf32) {  // the upper 19 bits, as on tensor cores (a NaN stays one)
+      llvm::Value *cut = b.CreateBitCast(b.CreateAnd(b.CreateBitCast(v, b.getInt32Ty()), 0xffffe000u), v->getType());
+      v = b.CreateSelect(b.CreateFCmpUNO(v, v), v, cut);
+    }
     if (fp) return v->getType() == accTy ? v : b.CreateFPExt(v, accTy);
     return b.CreateSExt(v, accTy);
   };

@@ -9,8 +9,8 @@ namespace tt::ir {
 namespace {
 
 /// `attrs` without those that say what their absence says: an atomic's
-/// default `sem = "relaxed"` and `scope = "gpu"`, which the builder omits but
-/// hand-written IR may spell out.
+/// default `sem = "relaxed"` and `scope = "gpu"`, a dot's `precision =
+/// "ieee"`, which the builder omits but hand-written IR may spell out.
 AttrMap withoutDefaults(const AttrMap &attrs) {
   AttrMap out = attrs;
   auto drop = [&](const char *name, std::string_view byDefault) {
@@ -19,6 +19,7 @@ AttrMap withoutDefaults(const AttrMap &attrs) {
   };
   drop("sem", kAtomicSems[0]);
   drop("scope", kAtomicScopes[0]);
+  drop("precision", "ieee");
   return out;
 }
 

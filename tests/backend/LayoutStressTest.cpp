@@ -192,6 +192,9 @@ TEST_CASE("dot on tensor cores: every operand type over shapes on the mma grid",
     checkDot(m, n, kk, ScalarKind::F32, ScalarKind::F32, true, {"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
              "tf32");
   checkDot(64, 64, 64, ScalarKind::F32, ScalarKind::F32, false, {"mma.sync.aligned.m16n8k8"}, "tf32");
+  // Off the grid, on FMA units: still TF32 operands, as the IR says.
+  checkDot(16, 16, 4, ScalarKind::F32, ScalarKind::F32, false, {}, "tf32");
+  checkDot(8, 24, 12, ScalarKind::F32, ScalarKind::F32, false, {}, "tf32");
   // An accumulator of 64 KiB comes into the MMA layout in chunks.
   checkDot(128, 128, 32, ScalarKind::F16, ScalarKind::F32, true, {"mma.sync.aligned"});
   // And on random values, within the tolerance of a reordered f32 sum (IR.h).

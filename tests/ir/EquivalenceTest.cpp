@@ -144,3 +144,16 @@ func @k(%p: ptr<i32>, %v: i32) {
   REQUIRE(d);
   CHECK(d->find("attributes differ: 'atomic_add'") == 0);
 }
+
+TEST_CASE("a dot's default precision, spelled out, equals its absence; tf32 does not", "[equivalence]") {
+  const char *implicit = R"(
+func @k(%a: tile<16x16xf32>, %c: tile<16x16xf32>) {
+  %d = dot %a, %a, %c : tile<16x16xf32>
+  return
+}
+)";
+  CHECK_FALSE(diff(implicit, replaceOnce(implicit, "dot %a", "dot {precision = \"ieee\"} %a")).has_value());
+  auto d = diff(implicit, replaceOnce(implicit, "dot %a", "dot {precision = \"tf32\"} %a"));
+  REQUIRE(d);
+  CHECK(d->find("attributes differ: 'dot'") == 0);
+}

@@ -77,6 +77,20 @@ struct SwizzledMatrix {
 
 } // namespace
 
+bool Lowerer::feedsTensorCoresOnly(const Value *v) {
+  if (users_.empty())
+    walk(func.body, [&](const Op &o) {
+      for (const Value *x : o.operands) users_[x].push_back(&o);
+    });
+  auto it = users_.find(v);
+  if (it == users_.end()) return false;
+  for (const Op *u : it->second) {
+    std::optional<Layout> mma = u->kind == OpKind::Dot ? mmaLayout(*u, numWarps) : std::nullopt;
+    if (!mma || u->operand(2) == v || !(*mma == layoutOf(u->result()))) return false;
+  }
+  return true;
+}
+
 TileVal Lowerer::lowerDot(const Op &op) {
   std::optional<Layout> mma = mmaLayout(op, numWarps);
   if (mma && *mma == layoutOf(op.result())) return dotOnTensorCores(op, *mma);

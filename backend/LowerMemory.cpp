@@ -229,7 +229,11 @@ void Lowerer::lowerMemory(const Op &op) {
   // with hints, predicated PTX (LLVM has no words for them).
   auto scalarAccess = [&](llvm::Value *ptr, llvm::Value *pred, llvm::Value *value, llvm::Value *other,
                           llvm::Value *cmp = nullptr) -> llvm::Value * {
-    if (!hints.empty()) return hintedAccess(*this, op, hints, ptr, pred, value, other);
+    // A masked tile feeding tensor cores loads element by element without
+    // promises; predicated PTX keeps that straight-line code (a branch per
+    // element left flash attention at 64 at the edge of the register file).
+    if (!hints.empty() || (pred && op.kind == OpKind::Load && feedsTensorCoresOnly(op.result())))
+      return hintedAccess(*this, op, hints, ptr, pred, value, other);
     if (!pred && op.kind == OpKind::Load) return fromStorage(b.CreateAlignedLoad(st, ptr, align), k);
     llvm::BasicBlock *from = b.GetInsertBlock();
     llvm::Value *result = nullptr;

@@ -70,6 +70,8 @@ public:
   /// Emits the kernel. Throws BackendError at an op the backend refuses.
   void run();
   int sharedBytes() const { return static_cast<int>(sharedBytes_); }
+  /// True if every user of `v` is a dot on tensor cores, as operand a or b.
+  bool feedsTensorCoresOnly(const ir::Value *v);
   /// True if some loop was software-pipelined.
   bool pipelined() const { return pipelined_; }
   const std::vector<std::string> &notes() const { return notes_; }
@@ -256,6 +258,7 @@ private:
   int64_t sharedBytes_ = 0;
   int64_t sharedReserved_ = 0;
   bool pipelined_ = false;
+  std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> users_;  // filled on first use
   std::map<std::string, llvm::Value *> strings_;
 
   /// A global memory access since the last barrier.

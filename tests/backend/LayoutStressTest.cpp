@@ -43,6 +43,7 @@ Buffer randomBuffer(ScalarKind k, size_t n, const std::string &name, unsigned se
   Buffer buf(k, n, name);
   for (size_t i = 0; i < n; ++i) {
     if (isFloat(k) && !integral) buf.set(i, std::uniform_real_distribution<double>(-2, 2)(rng));
+    else if (isFloat(k)) buf.set(i, static_cast<double>(std::uniform_int_distribution<int64_t>(-20, 20)(rng)));
     else buf.setInt(i, std::uniform_int_distribution<int64_t>(-20, 20)(rng));
   }
   return buf;

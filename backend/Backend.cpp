@@ -64,6 +64,7 @@ Manifest manifestOf(const ir::Func &func, const CompileOptions &o, int sharedByt
   m.numWarps = effectiveWarps(func, o);
   m.threadsPerProgram = 32 * m.numWarps;
   m.sharedBytes = sharedBytes;
+  m.dynamicSharedBytes = sharedBytes > kMaxStaticShared ? sharedBytes : 0;  // as Lowerer::dynamicShared
   for (size_t i = 0; i < func.numParams(); ++i)
     m.params.push_back({func.param(i)->name, ir::toString(func.param(i)->type),
                         i < o.assume.size() ? o.assume[i] : ParamAssumption{}});
@@ -113,8 +114,8 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   LayoutMap layouts = assignLayouts(func, axes, warps);
   o.observe.offer("layouts", [&] { return annotated(func, layouts); });
   checkTileSizes(func, layouts, warps);
-  // Pipelines as deep as asked, or as fit in static shared memory (at the
-  // last, without the shared memory that loop-invariant dot operands keep).
+  // Pipelines as deep as asked, or as fit in the shared memory of a block
+  // (at the last, without the shared memory loop-invariant dot operands keep).
   int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : kDefaultStages;
   std::unique_ptr<llvm::Module> module;
   for (int stages = wanted;; --stages) {
@@ -131,8 +132,8 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
     sharedBytes = lowerer.sharedBytes();
     notes = lowerer.notes();
     if (stages < wanted)
-      notes.push_back("num_stages " + std::to_string(wanted) + " needs more shared memory than a kernel may declare " +
-                      "statically; " +
+      notes.push_back("num_stages " + std::to_string(wanted) + " needs more shared memory than a block may use on " +
+                      o.arch + "; " +
                       (stages >= 2 ? "pipelined with " + std::to_string(stages)
                        : stages == 1 ? std::string("not pipelined")
                                      : std::string("not pipelined, and loop-invariant dot operands staged every iteration")));

@@ -59,7 +59,9 @@ TileVal Lowerer::throughShared(const Type &type, const TileVal &t, const Layout 
   int64_t n = numElements(stored);
   // A tile larger than the shared memory left goes in chunks of that order,
   // each thread writing and then reading the elements of the chunk it holds.
-  int64_t room = (kMaxStaticShared - sharedReserved_) / 16 * 16 / elemBytes;
+  // The room is what a kernel may declare statically, or the dynamic buffer
+  // a pipeline already made: a conversion alone never makes it dynamic.
+  int64_t room = (std::max(kMaxStaticShared, sharedBytes_) - sharedReserved_) / 16 * 16 / elemBytes;
   int64_t chunk = std::max<int64_t>(1, std::min(n, room));
   const std::vector<RegCoord> &from = coords(t.layout, type.shape);
   const Shape &shape = readShape ? *readShape : type.shape;

@@ -1,5 +1,6 @@
 //===- LowerFunc.cpp - the kernel, the walk over its ops, coordinates ---===//
 #include "backend/Lowering.h"
+#include "backend/Target.h"
 
 #include "ir/Type.h"
 
@@ -232,12 +233,12 @@ llvm::Value *Lowerer::linearIndex(const std::vector<llvm::Value *> &idx, const S
 
 llvm::Value *Lowerer::sharedBase(int64_t bytes, const Op &at) {
   int64_t end = sharedReserved_ + bytes;
-  if (end > kMaxStaticShared)
+  if (int64_t limit = maxSharedBytes(options.arch); end > limit)
     throw SharedMemoryExceeded(Diagnostic{
         at.loc, "'" + std::string(at.name()) + "' needs " + std::to_string(end) + " bytes of shared memory" +
                     (sharedReserved_ ? " (" + std::to_string(sharedReserved_) + " of them a pipeline's ring)" : "") +
-                    ", more than the " + std::to_string(kMaxStaticShared) + " a kernel may declare statically; use smaller tiles" +
-                    (sharedReserved_ ? " or fewer stages" : "")});
+                    ", more than the " + std::to_string(limit) + " a block may use on " + options.arch +
+                    "; use smaller tiles" + (sharedReserved_ ? " or fewer stages" : "")});
   sharedBytes_ = std::max(sharedBytes_, (end + 15) / 16 * 16);
   if (!shared_) {
     // A placeholder; run() replaces it by an array of the final size.
@@ -391,11 +392,16 @@ void Lowerer::run() {
   lowerBlock(func.body);
   b.CreateRetVoid();
 
-  // The shared buffer, now that its size is known.
+  // The shared buffer, now that its size is known: an array of that size,
+  // or, past what a kernel may declare statically, `.extern .shared` (its
+  // size is the launch's dynamic shared memory).
   if (shared_) {
-    auto *real = new llvm::GlobalVariable(mod, llvm::ArrayType::get(b.getInt8Ty(), static_cast<uint64_t>(sharedBytes_)),
-                                          false, llvm::GlobalValue::InternalLinkage, llvm::UndefValue::get(llvm::ArrayType::get(b.getInt8Ty(), static_cast<uint64_t>(sharedBytes_))),
-                                          "twintile_smem", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+    bool dynamic = dynamicShared();
+    auto *type = llvm::ArrayType::get(b.getInt8Ty(), dynamic ? 0 : static_cast<uint64_t>(sharedBytes_));
+    auto *real = new llvm::GlobalVariable(mod, type, false,
+                                          dynamic ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
+                                          dynamic ? nullptr : llvm::UndefValue::get(type), "twintile_smem", nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, 3);
     real->setAlignment(llvm::Align(16));
     shared_->replaceAllUsesWith(real);
     shared_->eraseFromParent();

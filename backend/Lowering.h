@@ -53,10 +53,12 @@ struct RegCoord {
   std::vector<llvm::Value *> inside;  // per tile dim: not a wrapped copy (null: never wraps)
 };
 
-/// Static shared memory a kernel may declare (larger needs the dynamic kind).
+/// Static shared memory a kernel may declare. A kernel that needs more (up
+/// to the target's maxSharedBytes) declares its buffer `.extern .shared`,
+/// and its launches pass the size (Manifest::dynamicSharedBytes).
 inline constexpr int64_t kMaxStaticShared = 48 * 1024;
 
-/// Shared memory beyond what a kernel may declare statically. Lowering with
+/// Shared memory beyond what a block may use on the target. Lowering with
 /// fewer pipeline stages may fit (Backend.cpp retries).
 struct SharedMemoryExceeded : BackendError {
   using BackendError::BackendError;
@@ -70,6 +72,8 @@ public:
   /// Emits the kernel. Throws BackendError at an op the backend refuses.
   void run();
   int sharedBytes() const { return static_cast<int>(sharedBytes_); }
+  /// True if the kernel's shared buffer is dynamic (over kMaxStaticShared).
+  bool dynamicShared() const { return sharedBytes_ > kMaxStaticShared; }
   /// True if every user of `v` is a dot on tensor cores, as operand a or b.
   bool feedsTensorCoresOnly(const ir::Value *v);
   /// True if some loop was software-pipelined.

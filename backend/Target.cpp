@@ -53,6 +53,8 @@ llvm::TargetMachine &targetMachine(const std::string &arch) {
 
 } // namespace
 
+int64_t maxSharedBytes(const std::string &arch) { return arch == "sm_80" ? 163 * 1024 : 227 * 1024; }
+
 void prepareModule(llvm::Module &module, const std::string &arch) {
   module.setTargetTriple(kTriple);
   module.setDataLayout(targetMachine(arch).createDataLayout());

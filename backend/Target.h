@@ -3,6 +3,7 @@
 
 #include <llvm/IR/Module.h>
 
+#include <cstdint>
 #include <string>
 
 namespace tt::backend {
@@ -10,6 +11,11 @@ namespace tt::backend {
 /// The NVPTX triple and data layout for `arch` ("sm_90a", "sm_80"), set on
 /// `module` before anything is added to it.
 void prepareModule(llvm::Module &module, const std::string &arch);
+
+/// The most shared memory one block may use on `arch`: 163 KiB on sm_80
+/// (A100), 227 KiB on sm_90a (H100, H200). Beyond the 48 KiB a kernel may
+/// declare statically it is dynamic shared memory, which a launch opts into.
+int64_t maxSharedBytes(const std::string &arch);
 
 /// Runs the LLVM passes the lowered code needs (Target.cpp's kPipeline).
 void optimize(llvm::Module &module, const std::string &arch);

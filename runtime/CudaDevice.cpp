@@ -7,6 +7,9 @@
 //   once per distinct image, with the JIT's error log on failure); allocate
 //   every buffer (at least one byte); then warmup + repeat times: copy the
 //   buffers in, launch (timed launches between two events); copy back; free.
+//   A kernel with dynamic shared memory (the manifest's) gets it at launch,
+//   opted into with cuFuncSetAttribute past 48 KiB; one needing more than
+//   the GPU gives a block is refused before anything is loaded.
 //
 // Copying the buffers in before every launch makes the result that of ONE
 // launch, also for kernels that accumulate into their output. Kernel
@@ -80,6 +83,7 @@ std::unique_ptr<Driver> Driver::open(std::string &why) {
   find(d->cuModuleLoadDataEx, {"cuModuleLoadDataEx"});
   find(d->cuModuleGetFunction, {"cuModuleGetFunction"});
   find(d->cuModuleUnload, {"cuModuleUnload"});
+  find(d->cuFuncSetAttribute, {"cuFuncSetAttribute"});
   find(d->cuMemAlloc, {"cuMemAlloc_v2"});
   find(d->cuMemFree, {"cuMemFree_v2"});
   find(d->cuMemcpyHtoD, {"cuMemcpyHtoD_v2"});
@@ -138,9 +142,9 @@ struct EventPair {
 class CudaDevice final : public Device {
 public:
   CudaDevice(std::unique_ptr<Driver> driver, CUdevice device, CUcontext context, std::string description,
-             Dim3 maxGrid)
+             Dim3 maxGrid, int maxSharedPerBlock)
       : d_(std::move(driver)), device_(device), context_(context), description_(std::move(description)),
-        maxGrid_(maxGrid) {}
+        maxGrid_(maxGrid), maxSharedPerBlock_(maxSharedPerBlock) {}
 
   ~CudaDevice() override {
     d_->cuCtxSetCurrent(context_);
@@ -208,6 +212,10 @@ private:
     if (grid.x > maxGrid_.x || grid.y > maxGrid_.y || grid.z > maxGrid_.z)
       return "grid " + dim(grid) + " exceeds the device's largest " + dim(maxGrid_);
     const Manifest &manifest = kernel.manifest;
+    if (manifest.sharedBytes > maxSharedPerBlock_)
+      return "kernel '" + manifest.kernel + "' needs " + std::to_string(manifest.sharedBytes) +
+             " bytes of shared memory; this GPU gives a block at most " + std::to_string(maxSharedPerBlock_) +
+             " (compile it with fewer stages or smaller tiles)";
     if (CUresult r = d_->cuCtxSetCurrent(context_)) return failure("cuCtxSetCurrent", r);
 
     CUmodule module = nullptr;
@@ -215,6 +223,11 @@ private:
     CUfunction function = nullptr;
     if (CUresult r = d_->cuModuleGetFunction(&function, module, manifest.kernel.c_str()))
       return failure("cuModuleGetFunction('" + manifest.kernel + "')", r);
+    // Dynamic shared memory beyond 48 KiB is opted into per function.
+    unsigned dynamicShared = unsigned(manifest.dynamicSharedBytes);
+    if (dynamicShared > 48 * 1024)
+      if (CUresult r = d_->cuFuncSetAttribute(function, kFuncMaxDynamicSharedSizeBytes, int(dynamicShared)))
+        return failure("cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, " + std::to_string(dynamicShared) + ")", r);
 
     DeviceBuffers device{*d_, {}};
     for (std::span<uint8_t> b : buffers) {
@@ -249,7 +262,7 @@ private:
       bool timed = i >= options.warmup;
       if (timed)
         if (CUresult r = d_->cuEventRecord(events.start, nullptr)) return failure("cuEventRecord", r);
-      if (CUresult r = d_->cuLaunchKernel(function, grid.x, grid.y, grid.z, threads, 1, 1, 0, nullptr,
+      if (CUresult r = d_->cuLaunchKernel(function, grid.x, grid.y, grid.z, threads, 1, 1, dynamicShared, nullptr,
                                           params.data(), nullptr))
         return failure("cuLaunchKernel", r);
       if (!timed) {
@@ -276,6 +289,7 @@ private:
   CUcontext context_;
   std::string description_;
   Dim3 maxGrid_;
+  int maxSharedPerBlock_;  // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
   std::map<std::string, CUmodule> modules_;  // by "ptx:" + text or "cubin:" + bytes
   std::string lost_;                         // the sticky error that lost the context
 };
@@ -300,10 +314,10 @@ std::unique_ptr<Device> makeCudaDevice(std::string &why) {
   if (CUresult r = d->cuDeviceGet(&device, 0)) return fail("cuDeviceGet", r);
   char name[256] = {};
   if (CUresult r = d->cuDeviceGetName(name, int(sizeof name) - 1, device)) return fail("cuDeviceGetName", r);
-  int attrs[6] = {};
-  const int kinds[6] = {kComputeCapabilityMajor, kComputeCapabilityMinor, kMultiprocessorCount,
-                        kMaxGridDimX,           kMaxGridDimY,           kMaxGridDimZ};
-  for (int i = 0; i < 6; ++i)
+  int attrs[7] = {};
+  const int kinds[7] = {kComputeCapabilityMajor, kComputeCapabilityMinor, kMultiprocessorCount, kMaxGridDimX,
+                        kMaxGridDimY,           kMaxGridDimZ,           kMaxSharedMemoryPerBlockOptin};
+  for (int i = 0; i < 7; ++i)
     if (CUresult r = d->cuDeviceGetAttribute(&attrs[i], kinds[i], device))
       return fail("cuDeviceGetAttribute(" + std::to_string(kinds[i]) + ")", r);
   int version = 0;
@@ -319,7 +333,7 @@ std::unique_ptr<Device> makeCudaDevice(std::string &why) {
                             std::to_string(version % 1000 / 10) + ")";
   auto positive = [](int v) { return uint32_t(v > 0 ? v : 1); };
   Dim3 maxGrid{positive(attrs[3]), positive(attrs[4]), positive(attrs[5])};
-  return std::make_unique<CudaDevice>(std::move(d), device, context, std::move(description), maxGrid);
+  return std::make_unique<CudaDevice>(std::move(d), device, context, std::move(description), maxGrid, attrs[6]);
 }
 
 } // namespace tt::runtime

@@ -34,7 +34,12 @@ enum Attribute : int {
   kMultiprocessorCount = 16,
   kComputeCapabilityMajor = 75,
   kComputeCapabilityMinor = 76,
+  kMaxSharedMemoryPerBlockOptin = 97,
 };
+
+/// CUfunction_attribute: the dynamic shared memory a launch may ask for,
+/// above 48 KiB only once set.
+constexpr int kFuncMaxDynamicSharedSizeBytes = 8;
 
 /// CUjit_option values for cuModuleLoadDataEx's logs.
 enum JitOption : int {
@@ -66,6 +71,7 @@ struct Driver {
                                  void **optionValues) = nullptr;
   CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module, const char *name) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule module) = nullptr;
+  CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value) = nullptr;
   CUresult (*cuMemAlloc)(CUdeviceptr *pointer, size_t bytes) = nullptr;
   CUresult (*cuMemFree)(CUdeviceptr pointer) = nullptr;
   CUresult (*cuMemcpyHtoD)(CUdeviceptr destination, const void *source, size_t bytes) = nullptr;

@@ -8,6 +8,7 @@
 //     "num_warps": 4,
 //     "threads_per_program": 128,
 //     "shared_bytes": 0,
+//     "dynamic_shared_bytes": 0,
 //     "params": [
 //       {"name": "x", "type": "ptr<f32>", "aligned16": true, "divisible16": false},
 //       ...
@@ -102,6 +103,7 @@ std::string Manifest::toJson() const {
   j["num_warps"] = numWarps;
   j["threads_per_program"] = threadsPerProgram;
   j["shared_bytes"] = sharedBytes;
+  j["dynamic_shared_bytes"] = dynamicSharedBytes;
   j["params"] = std::move(params);
   return j.dump(2) + "\n";
 }
@@ -127,6 +129,11 @@ Manifest Manifest::fromJson(const std::string &text) {
   m.numWarps = getInt(j, "num_warps", 1);
   m.threadsPerProgram = getInt(j, "threads_per_program", 1);
   m.sharedBytes = getInt(j, "shared_bytes", 0);
+  if (j.contains("dynamic_shared_bytes"))  // absent from manifests written before it: all static
+    m.dynamicSharedBytes = getInt(j, "dynamic_shared_bytes", 0);
+  if (m.dynamicSharedBytes > m.sharedBytes)
+    fail("field 'dynamic_shared_bytes' (" + std::to_string(m.dynamicSharedBytes) + ") exceeds 'shared_bytes' (" +
+         std::to_string(m.sharedBytes) + ")");
   const Json &params = field(j, "params", {});
   if (!params.is_array()) fail(std::string("field 'params' must be an array, not ") + params.type_name());
   for (size_t i = 0; i < params.size(); ++i) {

@@ -48,7 +48,8 @@ struct Manifest {
   std::string math = "precise";  // or "fast" (--math)
   int numWarps = 4;
   int threadsPerProgram = 128;
-  int sharedBytes = 0;     // static shared memory the kernel declares
+  int sharedBytes = 0;         // shared memory the kernel uses
+  int dynamicSharedBytes = 0;  // of which its launches provide (.extern .shared); 0: all static
   std::vector<Param> params;
 
   std::string toJson() const;

@@ -73,8 +73,11 @@ inline void runsLikeInterpreter(const ir::Func &f, ir::Grid grid, const std::vec
   std::vector<std::span<uint8_t>> spans;
   for (ir::Buffer &b : got) spans.emplace_back(b.bytes());
   runtime::Dim3 g{static_cast<uint32_t>(grid.x), static_cast<uint32_t>(grid.y), static_cast<uint32_t>(grid.z)};
+  runtime::EmuOptions eo;
+  eo.dynamicSharedBytes = static_cast<uint32_t>(r.manifest.dynamicSharedBytes);
   runtime::EmuResult run = runtime::emulate(runtime::PtxModule::parse(r.ptx), r.manifest.kernel, g,
-                                            {static_cast<uint32_t>(r.manifest.threadsPerProgram), 1, 1}, eargs, spans);
+                                            {static_cast<uint32_t>(r.manifest.threadsPerProgram), 1, 1}, eargs, spans,
+                                            eo);
   INFO(run.error);
   REQUIRE(run.ok());
   for (size_t b = 0; b < got.size(); ++b) {

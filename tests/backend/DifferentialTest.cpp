@@ -204,9 +204,11 @@ TEST_CASE("matmul and attention pipelined 2 to 4 stages deep compute what the in
     for (int stages : {1, 2, 3, 4})
       for (const char *arch : {"sm_90a", "sm_80"}) {
         std::vector<std::string> emits = {"mma.sync.aligned"};
-        // (Attention at 64 has room for 2 stages beside its other shared memory.)
-        bool room = stages == 2 || c.spec.find("<64,64,64>") == std::string::npos;
-        if (stages > 1) emits.push_back("cp.async.wait_group " + std::to_string(room ? stages - 2 : 0) + ";");
+        if (stages > 1) emits.push_back("cp.async.wait_group " + std::to_string(stages - 2) + ";");
+        // Attention at 64 with 3 or 4 stages (56 and 72 KiB) needs more than
+        // the 48 KiB a kernel may declare statically: dynamic shared memory.
+        if (stages > 2 && c.spec == "flash_attention<64,64,64>")
+          emits.push_back(".extern .shared .align 16 .b8 twintile_smem[];");
         differential(c, true, arch, nullptr, stages, emits);
       }
 }

@@ -80,6 +80,11 @@ func @k(%p: ptr<f32>, %n: i32) options {num_warps = 4} {
   be::CompileOptions warps;
   warps.numWarps = 3;
   CHECK(refusal(f, warps).find("num_warps must be a power of two from 1 to 32, got 3") != std::string::npos);
+  be::CompileOptions stages;
+  stages.numStages = 9;
+  CHECK(refusal(f, stages).find("num_stages must be from 1 to 8, got 9") != std::string::npos);
+  stages.numStages = -1;
+  CHECK(refusal(f, stages).find("num_stages must be from 1 to 8, got -1") != std::string::npos);
   be::CompileOptions count;
   count.assume.resize(1);
   CHECK(refusal(f, count).find("assumptions given for 1 parameters, the kernel has 2") != std::string::npos);

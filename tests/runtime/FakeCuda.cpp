@@ -40,6 +40,7 @@ struct CUmod_st;
 struct CUfunc_st {
   CUmod_st *module;
   std::string name;
+  int maxDynamicShared = 48 * 1024;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 };
 struct CUmod_st {
   PtxModule ptx;
@@ -130,6 +131,7 @@ FAKE_EXPORT int cuDeviceGetAttribute(int *value, int attribute, int) {
   case 16: *value = 4; return 0;
   case 75: *value = 9; return 0;
   case 76: *value = 0; return 0;
+  case 97: *value = 227 * 1024; return 0;
   }
   return kInvalidValue;
 }
@@ -214,10 +216,19 @@ FAKE_EXPORT int cuMemcpyDtoH_v2(void *destination, CUdeviceptr source, size_t by
   return 0;
 }
 
+FAKE_EXPORT int cuFuncSetAttribute(CUfunc_st *function, int attribute, int value) {
+  FAKE_CHECK("cuFuncSetAttribute");
+  if (!function || attribute != 8 || value < 0 || value > 227 * 1024) return kInvalidValue;
+  function->maxDynamicShared = value;
+  return 0;
+}
+
 FAKE_EXPORT int cuLaunchKernel(CUfunc_st *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                unsigned bz, unsigned shared, void *, void **params, void **extra) {
   FAKE_CHECK("cuLaunchKernel");
-  if (!function || extra || shared || uint64_t(bx) * by * bz > 1024) return kInvalidValue;
+  // As the driver: dynamic shared memory past 48 KiB needs cuFuncSetAttribute first.
+  if (!function || extra || int64_t(shared) > function->maxDynamicShared || uint64_t(bx) * by * bz > 1024)
+    return kInvalidValue;
   const tt::runtime::ptx::Function *entry = nullptr;
   for (const auto &f : function->module->ptx.program().functions)
     if (f.isEntry && f.name == function->name) entry = &f;
@@ -237,7 +248,9 @@ FAKE_EXPORT int cuLaunchKernel(CUfunc_st *function, unsigned gx, unsigned gy, un
       args.push_back(EmuArg::scalar(bits));
     }
   }
-  EmuResult r = emulate(function->module->ptx, function->name, {gx, gy, gz}, {bx, by, bz}, args, buffers);
+  EmuOptions options;
+  options.dynamicSharedBytes = shared;
+  EmuResult r = emulate(function->module->ptx, function->name, {gx, gy, gz}, {bx, by, bz}, args, buffers, options);
   if (!r.ok()) state().sticky = kIllegalAddress;  // reported at the next synchronization, as on a GPU
   return 0;
 }

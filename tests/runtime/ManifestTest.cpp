@@ -19,7 +19,8 @@ Manifest sample() {
   m.math = "fast";
   m.numWarps = 8;
   m.threadsPerProgram = 256;
-  m.sharedBytes = 4096;
+  m.sharedBytes = 65536;
+  m.dynamicSharedBytes = 65536;
   m.params = {{"x", "ptr<f32>", {true, false}},
               {"y", "ptr<f16>", {false, false}},
               {"n", "i32", {false, true}}};
@@ -29,7 +30,7 @@ Manifest sample() {
 bool equal(const Manifest &a, const Manifest &b) {
   if (a.kernel != b.kernel || a.arch != b.arch || a.math != b.math || a.numWarps != b.numWarps ||
       a.threadsPerProgram != b.threadsPerProgram || a.sharedBytes != b.sharedBytes ||
-      a.params.size() != b.params.size())
+      a.dynamicSharedBytes != b.dynamicSharedBytes || a.params.size() != b.params.size())
     return false;
   for (size_t i = 0; i < a.params.size(); ++i)
     if (a.params[i].name != b.params[i].name || a.params[i].type != b.params[i].type ||
@@ -87,6 +88,7 @@ TEST_CASE("manifest JSON is pretty, in a stable order", "[manifest]") {
   "num_warps": 4,
   "threads_per_program": 128,
   "shared_bytes": 0,
+  "dynamic_shared_bytes": 0,
   "params": [
     {
       "name": "x",
@@ -123,15 +125,21 @@ TEST_CASE("manifest fields that are missing or ill-typed are named", "[manifest]
         "manifest: field 'num_warps' must be an integer, not number");
   CHECK(errorOf(edited("\"num_warps\": 8", "\"num_warps\": 0")) ==
         "manifest: field 'num_warps' must be at least 1 and fit in an int, not 0");
-  CHECK(errorOf(edited("\"shared_bytes\": 4096", "\"shared_bytes\": -1")) ==
+  CHECK(errorOf(edited("\"shared_bytes\": 65536", "\"shared_bytes\": -1")) ==
         "manifest: field 'shared_bytes' must be at least 0 and fit in an int, not -1");
-  CHECK(errorOf(edited("\"shared_bytes\": 4096", "\"shared_bytes\": 99999999999")) ==
+  CHECK(errorOf(edited("\"shared_bytes\": 65536", "\"shared_bytes\": 99999999999")) ==
         "manifest: field 'shared_bytes' must be at least 0 and fit in an int, not 99999999999");
   CHECK(errorOf(edited("\"threads_per_program\"", "\"threads\"")) ==
         "manifest: missing field 'threads_per_program'");
   CHECK(errorOf(edited("\"math\": \"fast\"", "\"math\": \"sloppy\"")) ==
         "manifest: field 'math' is 'sloppy', expected 'precise' or 'fast'");
   CHECK(errorOf(edited("\"math\": \"fast\"", "\"math\": 1")) == "manifest: field 'math' must be a string, not number");
+  CHECK(errorOf(edited("\"dynamic_shared_bytes\": 65536", "\"dynamic_shared_bytes\": -16")) ==
+        "manifest: field 'dynamic_shared_bytes' must be at least 0 and fit in an int, not -16");
+  CHECK(errorOf(edited("\"shared_bytes\": 65536", "\"shared_bytes\": 4096")) ==
+        "manifest: field 'dynamic_shared_bytes' (65536) exceeds 'shared_bytes' (4096)");
+  // Written before the field existed: all shared memory static.
+  CHECK(Manifest::fromJson(edited("\"dynamic_shared_bytes\": 65536,", "")).dynamicSharedBytes == 0);
   // Written before the field existed: precise.
   CHECK(Manifest::fromJson(edited("\"math\": \"fast\",", "")).math == "precise");
   CHECK(errorOf(edited("\"params\": [", "\"params\": {\"a\": [")).find("not valid JSON") != std::string::npos);

@@ -33,12 +33,18 @@ void printStage(std::ostream &os, pipeline::Stage s, const std::string &text) {
   if (!text.empty() && text.back() != '\n') os << "\n";
 }
 
-void printResources(std::ostream &os, const backend::PtxasReport &p) {
-  if (!p.ran) os << "ptxas: skipped (" << p.skipped << ")\n";
-  else
-    os << "ptxas: " << p.registers << " registers, " << p.spillStoreBytes << " bytes spill stores, "
-       << p.spillLoadBytes << " bytes spill loads, " << p.stackBytes << " bytes stack, " << p.sharedBytes
-       << " bytes smem\n";
+/// ptxas's figures; shared memory as ptxas counts it (static), plus the
+/// dynamic shared memory the launch provides, which ptxas does not see.
+void printResources(std::ostream &os, const backend::PtxasReport &p, int dynamicSharedBytes) {
+  if (!p.ran) {
+    os << "ptxas: skipped (" << p.skipped << ")\n";
+    return;
+  }
+  os << "ptxas: " << p.registers << " registers, " << p.spillStoreBytes << " bytes spill stores, "
+     << p.spillLoadBytes << " bytes spill loads, " << p.stackBytes << " bytes stack, " << p.sharedBytes
+     << " bytes smem";
+  if (dynamicSharedBytes) os << " + " << dynamicSharedBytes << " bytes dynamic smem";
+  os << "\n";
 }
 
 nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) {
@@ -61,7 +67,8 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
                                                 {"spill_store_bytes", p.spillStoreBytes},
                                                 {"spill_load_bytes", p.spillLoadBytes},
                                                 {"stack_bytes", p.stackBytes},
-                                                {"shared_bytes", p.sharedBytes}}
+                                                {"shared_bytes", p.sharedBytes},
+                                                {"dynamic_shared_bytes", r.backend.manifest.dynamicSharedBytes}}
                        : nlohmann::ordered_json{{"skipped", p.skipped}};
   }
   j["output"] = f.output;
@@ -157,7 +164,7 @@ int compileCommand(const CompileFlags &f) {
     }
     if (f.resources && pipeline::isBackendStage(emit)) {
       std::cerr << prefix;
-      printResources(std::cerr, r.backend.ptxas);
+      printResources(std::cerr, r.backend.ptxas, r.backend.manifest.dynamicSharedBytes);
     }
     if (output == "-") {
       if (f.json) j["text"] = emitted[i];

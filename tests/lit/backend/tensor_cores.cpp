@@ -23,6 +23,16 @@
 // RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --num-stages 1 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=NOPIPE
 // RUN: twintile run --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --assume-aligned '*' --assume-divisible '*' --grid 2,3 --arg x=8960 --arg w=6400 --arg bias=80 --arg y=8960 --arg M=112 --arg N=80 --arg K=80 | FileCheck %s --check-prefix=RUN-PIPE
 // RUN: twintile run --frontend=trace %s --kernel 'qgemm<32, 64, 64>' --num-stages 4 --assume-aligned '*' --assume-divisible '*' --grid 4,2 --arg a=12288 --arg b=12288 --arg c=12288 --arg M=128 --arg N=96 --arg K=96 | FileCheck %s --check-prefix=RUN-PIPE-I8
+// A ring larger than the 48 KiB a kernel may declare statically lives in
+// dynamic shared memory: the PTX declares it .extern, the manifest gives the
+// size a launch provides, and the emulator runs it with that size. On sm_80
+// (163 KiB a block) six stages of 128x128x64 do not fit: five, with a note.
+// RUN: twintile compile --frontend=trace %s --kernel 'linear_relu<64, 64, 64>' --num-stages 4 --assume-aligned '*' --assume-divisible '*' --emit ptx -o %t.dyn.ptx --resources 2>%t.dyn.err
+// RUN: FileCheck %s --check-prefix=DYN < %t.dyn.ptx
+// RUN: FileCheck %s --check-prefix=DYN-MANIFEST < %t.dyn.json
+// RUN: FileCheck %s --check-prefix=DYN-RES < %t.dyn.err
+// RUN: twintile run --frontend=parse %s --kernel 'linear_relu<64, 64, 64>' --num-stages 4 --assume-aligned '*' --assume-divisible '*' --grid 2,2 --arg x=24576 --arg w=24576 --arg bias=128 --arg y=16384 --arg M=128 --arg N=128 --arg K=192 | FileCheck %s --check-prefix=RUN-DYN
+// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<128, 128, 64>' --num-stages 6 --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit ptx 2>&1 >/dev/null | FileCheck %s --check-prefix=DYN-80
 // f32 operands as TF32 (Precision::Tf32, Triton's input_precision="tf32"):
 // mma.sync m16n8k8, both front ends, against the interpreter's TF32; a
 // precision that is neither is refused at the call.
@@ -161,3 +171,10 @@ TT_KERNEL void progressive(Ptr<f16> a, Ptr<f16> b, Ptr<f32> c, Ptr<f32> partial,
 // TF32-IR: dot {precision = "tf32"}
 // RUN-TF32: ok: tf32_matmul on emu, grid (2, 2, 1), 128 threads, sm_90a: matches the interpreter
 // BAD-PRECISION: tensor_cores.cpp:{{[0-9]+}}:81: error: dot: the precision must be Precision::Ieee or Precision::Tf32
+// DYN: .extern .shared .align 16 .b8 twintile_smem[];
+// DYN: cp.async.wait_group 2;
+// DYN-MANIFEST: "shared_bytes": 65536,
+// DYN-MANIFEST-NEXT: "dynamic_shared_bytes": 65536,
+// DYN-RES: ptxas: {{[0-9]+ registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack, 0 bytes smem \+ 65536 bytes dynamic smem|skipped}}
+// RUN-DYN: ok: linear_relu on emu, grid (2, 2, 1), 128 threads, sm_90a: matches the interpreter
+// DYN-80: note: num_stages 6 needs more shared memory than a block may use on sm_80; pipelined with 5

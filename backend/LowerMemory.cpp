@@ -33,11 +33,18 @@ std::string vectorSuffix(int words) { return words == 1 ? ".b32" : ".v" + std::t
 
 } // namespace
 
+/// True if a word of kind `k`'s elements travels as an f32 register: f32
+/// elements are words, and LLVM 19's NVPTX keeps f32 and b32 registers apart,
+/// so giving an f32 to "r" costs a mov.b32 per word each way (ptxas removes
+/// them, but the PTX is read and measured).
+static bool floatWords(ScalarKind k) { return k == ScalarKind::F32; }
+
 /// The group's elements as `words` 32-bit words, or back. Two f16 or bf16
 /// elements just narrowed from f32 pack with one cvt.rn.{f16,bf16}x2.f32
 /// (LLVM 19 converts each alone and moves the halves together).
 static std::vector<llvm::Value *> packWords(Lowerer &L, const std::vector<llvm::Value *> &elems, ScalarKind k, int words) {
   llvm::IRBuilder<> &b = L.b;
+  if (floatWords(k)) return elems;
   llvm::Type *st = L.storageType(k);
   llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(st, static_cast<unsigned>(elems.size())));
   for (size_t i = 0; i < elems.size(); ++i) vec = b.CreateInsertElement(vec, L.toStorage(elems[i], k), i);
@@ -59,6 +66,7 @@ static std::vector<llvm::Value *> packWords(Lowerer &L, const std::vector<llvm::
 
 static std::vector<llvm::Value *> unpackWords(Lowerer &L, const std::vector<llvm::Value *> &words, ScalarKind k, size_t n) {
   llvm::IRBuilder<> &b = L.b;
+  if (floatWords(k)) return words;
   llvm::Value *w = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(words.size())));
   for (size_t i = 0; i < words.size(); ++i) w = b.CreateInsertElement(w, words[i], i);
   llvm::Value *vec = b.CreateBitCast(w, llvm::FixedVectorType::get(L.storageType(k), static_cast<unsigned>(n)));
@@ -76,10 +84,11 @@ static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hi
   ScalarKind k = op.operand(0)->type.pointee;
   llvm::Type *st = L.storageType(k);
   unsigned bits = st->getPrimitiveSizeInBits();
-  llvm::Type *reg = b.getIntNTy(std::max(16u, bits));
-  const char *constraint = bits == 64 ? "l" : bits == 32 ? "r" : "h";
+  llvm::Type *reg = floatWords(k) ? st : b.getIntNTy(std::max(16u, bits));
+  const char *constraint = floatWords(k) ? "f" : bits == 64 ? "l" : bits == 32 ? "r" : "h";
   std::string type = ".b" + std::to_string(bits), regType = ".b" + std::to_string(std::max(16u, bits));
   auto toReg = [&](llvm::Value *v) {  // an element as the register's bits
+    if (floatWords(k)) return v;
     llvm::Value *x = b.CreateBitCast(L.toStorage(v, k), b.getIntNTy(bits));
     return bits < 16 ? b.CreateZExt(x, reg) : x;
   };
@@ -110,6 +119,7 @@ static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hi
   llvm::Type *retTy = op.kind == OpKind::Load ? reg : b.getVoidTy();
   llvm::Value *r = b.CreateCall(llvm::InlineAsm::get(llvm::FunctionType::get(retTy, argTys, false), text, constraints, true), args);
   if (op.kind != OpKind::Load) return nullptr;
+  if (floatWords(k)) return r;
   if (bits < 16) r = b.CreateTrunc(r, b.getIntNTy(bits));
   return L.fromStorage(b.CreateBitCast(r, st), k);
 }
@@ -305,7 +315,8 @@ void Lowerer::lowerMemory(const Op &op) {
       continue;
     }
     // Predicated PTX for the whole group.
-    llvm::Type *i32 = b.getInt32Ty();
+    llvm::Type *i32 = floatWords(k) ? b.getFloatTy() : b.getInt32Ty();
+    const std::string reg = floatWords(k) ? "f" : "r";
     std::vector<llvm::Value *> args;
     std::vector<llvm::Type *> argTys;
     std::string constraints, text;
@@ -316,14 +327,14 @@ void Lowerer::lowerMemory(const Op &op) {
         for (size_t g : group) elems.push_back(otherV ? other.regs[g] : llvm::Constant::getNullValue(llvmType(k)));
         init = packWords(*this, elems, k, words);
       }
-      for (int i = 0; i < words; ++i) constraints += "=r,";
+      for (int i = 0; i < words; ++i) constraints += "=" + reg + ",";
       constraints += "l";
       args.push_back(ptrs.regs[r0]);
       if (pred) {
         constraints += ",b";
         args.push_back(pred);
         for (int i = 0; i < words; ++i) {
-          constraints += ",r";
+          constraints += "," + reg;
           args.push_back(init[static_cast<size_t>(i)]);
           text += "mov.b32 $" + std::to_string(i) + ", $" + std::to_string(words + 2 + i) + ";\n\t";
         }
@@ -344,7 +355,7 @@ void Lowerer::lowerMemory(const Op &op) {
     std::vector<llvm::Value *> elems;
     for (size_t g : group) elems.push_back(value.regs[g]);
     args = packWords(*this, elems, k, words);
-    for (int i = 0; i < words; ++i) constraints += "r,";
+    for (int i = 0; i < words; ++i) constraints += reg + ",";
     constraints += "l";
     args.push_back(ptrs.regs[r0]);
     if (pred) {

@@ -32,8 +32,9 @@
 //     may be zero).
 // Iterations past the end copy zeros (src-size 0) into stages nobody reads.
 // The ring is reserved for the loop's length; shared memory the body uses
-// otherwise comes after it. When the ring does not fit in static shared
-// memory, the backend lowers the kernel again with fewer stages.
+// otherwise comes after it (past 48 KiB, in dynamic shared memory). When
+// the ring does not fit in the shared memory a block may use on the target,
+// the backend lowers the kernel again with fewer stages.
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 

@@ -69,7 +69,9 @@ std::string sassInfo(const backend::CompileResult &c) {
   if (!p.ran) return "// ptxas skipped: " + p.skipped + "\n";
   os << "// ptxas: " << p.registers << " registers, " << p.spillStoreBytes << " bytes spill stores, "
      << p.spillLoadBytes << " bytes spill loads, " << p.stackBytes << " bytes stack, " << p.sharedBytes
-     << " bytes shared memory\n";
+     << " bytes shared memory";
+  if (int dynamic = c.manifest.dynamicSharedBytes) os << " + " << dynamic << " bytes dynamic shared memory";
+  os << "\n";
   std::istringstream log(p.log);
   for (std::string line; std::getline(log, line);) os << "// " << line << "\n";
   std::string why;

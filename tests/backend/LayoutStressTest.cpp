@@ -235,6 +235,51 @@ TEST_CASE("a pipelined k loop with 64-bit bounds", "[backend][layouts]") {
   tt::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
 }
 
+TEST_CASE("a conversion inside a loop whose ring is dynamic shared memory", "[backend][layouts]") {
+  // acc += a @ b and s += a @ b flattened and back over four k steps of 64,
+  // 4 stages: the ring (64 KiB) is past what a kernel may declare
+  // statically, and the reshapes go through shared memory beyond it, whole,
+  // each step.
+  Kernel k;
+  Value *a = k.ptr(ScalarKind::F16, "a"), *b = k.ptr(ScalarKind::F16, "b"), *c = k.ptr(ScalarKind::F32, "c");
+  auto grid = [&](Value *rows, int64_t stride, Value *cols) {  // rows[:, None] * stride + cols[None, :]
+    int64_t m = rows->type.shape[0], n = cols->type.shape[0];
+    Value *r = k.b.binary(OpKind::Mul, k.b.broadcast(k.b.expandDims(rows, 1), {m, n}), k.b.splat(i32(k.b, stride), {m, n}));
+    return k.b.binary(OpKind::Add, r, k.b.broadcast(k.b.expandDims(cols, 0), {m, n}));
+  };
+  Value *co = grid(k.b.arange(0, 64), 64, k.b.arange(0, 64));
+  Value *zero = k.b.splat(k.b.constFloat(Type::scalar(ScalarKind::F32), 0.0), {64, 64});
+  Op *loop = k.b.forOp(i32(k.b, 0), i32(k.b, 256), i32(k.b, 64), {zero, zero});
+  Block &body = loop->region(0);
+  k.b.setBlock(body);
+  Value *ks = k.b.binary(OpKind::Add, k.b.arange(0, 64), k.b.splat(body.arg(0), {64}));
+  Value *av = k.b.load(at(k.b, a, grid(k.b.arange(0, 64), 256, ks)));
+  Value *bv = k.b.load(at(k.b, b, grid(ks, 64, k.b.arange(0, 64))));
+  Value *step = k.b.dot(av, bv, k.b.splat(k.b.constFloat(Type::scalar(ScalarKind::F32), 0.0), {64, 64}));
+  k.b.yield({k.b.binary(OpKind::Add, body.arg(1), step),
+             k.b.binary(OpKind::Add, body.arg(2), k.b.reshape(k.b.reshape(step, {4096}), {64, 64}))});
+  k.b.setBlock(k.f.body);
+  k.b.store(at(k.b, c, co), k.b.binary(OpKind::Add, loop->result(0), loop->result(1)));
+  k.b.ret();
+  Buffer ab = randomBuffer(ScalarKind::F16, 64 * 256, "a", 1, true), bb = randomBuffer(ScalarKind::F16, 256 * 64, "b", 2, true),
+         cb(ScalarKind::F32, 64 * 64, "c");
+  DiffOptions o;
+  o.assume = {{true, false}, {true, false}, {true, false}};
+  o.numStages = 4;
+  o.mustEmit = {".extern .shared", "cp.async.wait_group 2;", "mma.sync.aligned"};
+  tt::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
+  // Whole: two barriers for each reshape, not two per chunk.
+  tt::backend::CompileOptions co4;
+  co4.numStages = 4;
+  co4.assume = o.assume;
+  co4.useCache = false;
+  co4.runPtxas = false;
+  std::string ptx = tt::backend::compile(k.f, co4).ptx;
+  size_t barriers = 0;
+  for (size_t at = ptx.find("bar.sync"); at != std::string::npos; at = ptx.find("bar.sync", at + 1)) ++barriers;
+  CHECK(barriers < 24);
+}
+
 TEST_CASE("atomics on tiles smaller than the program return each old value once", "[backend][layouts]") {
   for (int64_t n : {1, 2, 16, 64, 512}) {
     INFO("tile of " << n);

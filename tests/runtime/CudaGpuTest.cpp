@@ -1,5 +1,6 @@
-// The CUDA device on a real GPU: corpus kernels (tests/runtime/ptx/) give
-// what the emulator gives, a launch times and still holds one launch's
+// The CUDA device on a real GPU: corpus kernels (tests/runtime/ptx/) and a
+// kernel with 64 KiB of dynamic shared memory give what the emulator gives,
+// a launch times and still holds one launch's
 // result, and a PTX the JIT refuses comes back with its log, leaving the
 // device usable. Its own executable: without a GPU (makeCudaDevice gives
 // null) it prints "SKIP: <why>" and exits 77, which ctest reports as
@@ -90,6 +91,13 @@ TEST_CASE("gpu: softmax and row argmax as the emulator computes them", "[gpu]") 
                               {x, index, value}, {rows, 1, 1});
   CHECK(std::memcmp(ga[1].data(), ea[1].data(), rows * 4) == 0);
   CHECK(ga[2] == ea[2]);
+}
+
+TEST_CASE("gpu: dynamic shared memory past 48 KiB, opted into", "[gpu]") {
+  std::vector<int32_t> out(64, -1);
+  auto [g, e] = both<int32_t>(farSharedKernel(), {EmuArg::buf(0)}, {out}, {2, 1, 1});
+  CHECK(g[0] == e[0]);
+  for (int t = 0; t < 64; ++t) CHECK(g[0][t] == 63 - t);
 }
 
 TEST_CASE("gpu: timed launches leave one launch's result", "[gpu]") {

@@ -54,26 +54,6 @@ KernelImage widths() {
   return k;
 }
 
-/// 64 threads reverse their ids through the far end of 64 KiB of dynamic
-/// shared memory (more than a kernel may declare statically): out[t] = 63 - t.
-KernelImage farShared() {
-  KernelImage k;
-  k.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n.extern .shared .align 16 .b8 far_smem[];\n"
-          ".visible .entry far(.param .u64 far_out)\n{\n"
-          "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
-          "\tld.param.u64 %rd1, [far_out];\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, far_smem;\n"
-          "\tshl.b32 %r3, %r1, 2;\n\tadd.s32 %r4, %r2, 65532;\n\tsub.s32 %r5, %r4, %r3;\n"
-          "\tst.shared.u32 [%r5], %r1;\n\tbar.sync 0;\n"
-          "\tadd.s32 %r6, %r3, 65280;\n\tadd.s32 %r6, %r6, %r2;\n\tld.shared.u32 %r7, [%r6];\n"
-          "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r7;\n"
-          "\tret;\n}\n";
-  k.manifest.kernel = "far";
-  k.manifest.threadsPerProgram = 64;
-  k.manifest.sharedBytes = k.manifest.dynamicSharedBytes = 65536;
-  k.manifest.params = {{"out", "ptr<i32>", {}}};
-  return k;
-}
-
 std::vector<LaunchArg> widthArgs() {
   // Bits above each parameter's width must not reach the kernel.
   return {EmuArg::buf(0), EmuArg::scalar(0xffffffffffffff85ull), EmuArg::scalar(0x12345678abcdull),
@@ -308,11 +288,11 @@ TEST_CASE("cuda device on a stand-in driver: results as the emulator's, timings,
     // Dynamic shared memory past 48 KiB: opted into, then passed at launch.
     std::vector<int32_t> far(64, -1), emuFar(64, -1), expected(64);
     for (int t = 0; t < 64; ++t) expected[t] = 63 - t;
-    r = gpu->launch(farShared(), {EmuArg::buf(0)}, {bytesOf(far)}, {{1, 1, 1}, 0, 1, false});
+    r = gpu->launch(farSharedKernel(), {EmuArg::buf(0)}, {bytesOf(far)}, {{1, 1, 1}, 0, 1, false});
     INFO(r.error);
     REQUIRE(r.ok());
     CHECK(far == expected);
-    REQUIRE(makeEmuDevice()->launch(farShared(), {EmuArg::buf(0)}, {bytesOf(emuFar)}, {{1, 1, 1}, 0, 1, false}).ok());
+    REQUIRE(makeEmuDevice()->launch(farSharedKernel(), {EmuArg::buf(0)}, {bytesOf(emuFar)}, {{1, 1, 1}, 0, 1, false}).ok());
     CHECK(emuFar == expected);
   }
   fake.checkNothingAlive();
@@ -373,19 +353,21 @@ TEST_CASE("cuda device on a stand-in driver: every failure is a message", "[devi
 
     // Dynamic shared memory: more than the GPU gives a block is refused before loading; a refused opt-in is named.
     std::vector<int32_t> far(64);
-    k = farShared();
+    k = farSharedKernel();
     k.manifest.sharedBytes = k.manifest.dynamicSharedBytes = 300000;
+    long loads = fake.countOf("loads");
     CHECK(gpu->launch(k, {EmuArg::buf(0)}, {bytesOf(far)}, options).error ==
           "kernel 'far' needs 300000 bytes of shared memory; this GPU gives a block at most 232448 (compile it with "
           "fewer stages or smaller tiles)");
+    CHECK(fake.countOf("loads") == loads);  // refused before loading
     {
       ScopedEnv fail("FAKE_CUDA_FAIL", "cuFuncSetAttribute=1");
-      CHECK(gpu->launch(farShared(), {EmuArg::buf(0)}, {bytesOf(far)}, options).error ==
+      CHECK(gpu->launch(farSharedKernel(), {EmuArg::buf(0)}, {bytesOf(far)}, options).error ==
             "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES, 65536) failed: CUDA_ERROR_INVALID_VALUE (invalid "
             "argument)");
     }
     // Without the manifest's dynamic bytes the kernel reaches outside shared memory: an error, not a wrong answer.
-    k = farShared();
+    k = farSharedKernel();
     k.manifest.dynamicSharedBytes = 0;
     CHECK(makeEmuDevice()->launch(k, {EmuArg::buf(0)}, {bytesOf(far)}, options).error.rfind(
               "out-of-bounds st.shared.u32", 0) == 0);

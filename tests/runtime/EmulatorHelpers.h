@@ -101,4 +101,24 @@ inline tt::runtime::KernelImage accumulateKernel() {
   return k;
 }
 
+/// 64 threads reverse their ids through the far end of 64 KiB of dynamic
+/// shared memory (more than a kernel may declare statically): out[t] = 63 - t.
+inline tt::runtime::KernelImage farSharedKernel() {
+  tt::runtime::KernelImage k;
+  k.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n.extern .shared .align 16 .b8 far_smem[];\n"
+          ".visible .entry far(.param .u64 far_out)\n{\n"
+          "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
+          "\tld.param.u64 %rd1, [far_out];\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, far_smem;\n"
+          "\tshl.b32 %r3, %r1, 2;\n\tadd.s32 %r4, %r2, 65532;\n\tsub.s32 %r5, %r4, %r3;\n"
+          "\tst.shared.u32 [%r5], %r1;\n\tbar.sync 0;\n"
+          "\tadd.s32 %r6, %r3, 65280;\n\tadd.s32 %r6, %r6, %r2;\n\tld.shared.u32 %r7, [%r6];\n"
+          "\tmul.wide.u32 %rd2, %r1, 4;\n\tadd.s64 %rd3, %rd1, %rd2;\n\tst.global.u32 [%rd3], %r7;\n"
+          "\tret;\n}\n";
+  k.manifest.kernel = "far";
+  k.manifest.threadsPerProgram = 64;
+  k.manifest.sharedBytes = k.manifest.dynamicSharedBytes = 65536;
+  k.manifest.params = {{"out", "ptr<i32>", {}}};
+  return k;
+}
+
 } // namespace tt::test

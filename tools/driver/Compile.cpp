@@ -63,12 +63,13 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
   if (r.ok() && pipeline::isBackendStage(*pipeline::parseStage(f.emit))) {
     const backend::PtxasReport &p = r.backend.ptxas;
     j["cache_hit"] = r.backend.cacheHit;
+    j["shared_bytes"] = r.backend.manifest.sharedBytes;  // ptxas counts only the static part
+    j["dynamic_shared_bytes"] = r.backend.manifest.dynamicSharedBytes;
     j["ptxas"] = p.ran ? nlohmann::ordered_json{{"registers", p.registers},
                                                 {"spill_store_bytes", p.spillStoreBytes},
                                                 {"spill_load_bytes", p.spillLoadBytes},
                                                 {"stack_bytes", p.stackBytes},
-                                                {"shared_bytes", p.sharedBytes},
-                                                {"dynamic_shared_bytes", r.backend.manifest.dynamicSharedBytes}}
+                                                {"shared_bytes", p.sharedBytes}}
                        : nlohmann::ordered_json{{"skipped", p.skipped}};
   }
   j["output"] = f.output;

@@ -268,6 +268,11 @@ llvm::Value *Lowerer::shuffleXor(llvm::Value *v, int mask) {
     return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
                              {b.getInt32(0xffffffffu), x, c32(mask), c32(0x1f)});
   };
+  // An f32 moves as itself (LLVM 19's NVPTX would copy it into a b32
+  // register and back around an i32 shuffle).
+  if (t->isFloatTy())
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_f32, {},
+                             {b.getInt32(0xffffffffu), v, c32(mask), c32(0x1f)});
   unsigned bits = t->isPointerTy() ? 64 : t->getPrimitiveSizeInBits();
   llvm::Value *asInt = t->isPointerTy() ? b.CreatePtrToInt(v, b.getInt64Ty())
                        : t->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));

@@ -1,12 +1,13 @@
-// softmax reduces a row within each warp by shfl.sync butterflies, and across
-// the four warps through shared memory, with no local memory (stack).
+// softmax reduces a row within each warp by shfl.sync butterflies (of f32
+// registers: no copies into b32 ones and back), and across the four warps
+// through shared memory, with no local memory (stack).
 // RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit ptx | FileCheck %s
 // RUN: twintile compile --frontend=parse %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f16,256>' --emit ptx --target sm_80 | FileCheck %s
 // The LLVM IR carries the kernel annotations the NVPTX target reads.
 // RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit llvm | FileCheck %s --check-prefix=LLVM
 
 // CHECK: .shared .align 16 .b8 twintile_smem[
-// CHECK: shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// CHECK: shfl.sync.bfly.b32 %f{{[0-9]+}}, %f{{[0-9]+}}, 1, 31, -1;
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
 // CHECK: bar.sync 0;
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
@@ -14,6 +15,6 @@
 // CHECK: ret;
 
 // LLVM: define ptx_kernel void @softmax(ptr addrspace(1) {{.*}}%x, ptr addrspace(1) {{.*}}%y, i32 %n_cols, i32 %stride)
-// LLVM: @llvm.nvvm.shfl.sync.bfly.i32
+// LLVM: @llvm.nvvm.shfl.sync.bfly.f32
 // LLVM: !{ptr @softmax, !"kernel", i32 1}
 // LLVM: !{ptr @softmax, !"maxntidx", i32 128}

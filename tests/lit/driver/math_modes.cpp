@@ -1,6 +1,7 @@
 // --math=precise (the default: libdevice) and --math=fast (Triton's defaults:
 // the GPU's approximations for f32 exp, log, rsqrt, sin, cos, tanh, and
-// div.full for f32 division), from both front ends; each kept apart in the
+// div.full for f32 division, a multiply fused into the add that uses it),
+// from both front ends; each kept apart in the
 // cache and recorded in the manifest; in the emulator, each matches the
 // interpreter within its mode's tolerance.
 // RUN: rm -rf %t && mkdir -p %t
@@ -15,6 +16,9 @@
 // RUN: twintile run --frontend=trace %s --kernel 'math<bf16>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=parse %s --kernel 'math<f64>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN
 // RUN: not twintile compile %s --kernel 'math<f32>' --math=sloppy 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: twintile compile --frontend=parse %s --kernel 'muladd<f32>' --emit ptx --math=fast | FileCheck %s --check-prefix=FUSED
+// RUN: twintile compile --frontend=trace %s --kernel 'muladd<f32>' --emit ptx | FileCheck %s --check-prefix=UNFUSED
+// RUN: twintile run --frontend=trace %s --kernel 'muladd<f32>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-MULADD
 #include <twintile.h>
 using namespace tt;
 
@@ -24,6 +28,13 @@ TT_KERNEL void math(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
   auto v = load(x + offs), w = load(y + offs);
   auto a = abs(v) + T(0.5f);
   store(z + offs, exp(v) + exp2(v) + log(a) + log2(a) + rsqrt(a) + sin(v) + cos(v) + tanh(v) + sigmoid(v) + v / a);
+}
+
+template <class T>
+TT_KERNEL void muladd(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
+  auto offs = program_id(0) * 128 + arange(0, 128);
+  auto v = load(x + offs), w = load(y + offs);
+  store(z + offs, v * w - w);
 }
 
 // FAST-DAG: ex2.approx.f32
@@ -42,3 +53,10 @@ TT_KERNEL void math(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
 // RAN: ok: math on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 3 buffers
 
 // BAD: --math: sloppy not in {precise,fast}
+
+// FUSED: fma.rn.f32
+// FUSED-NOT: mul.rn.f32
+// UNFUSED-NOT: fma.rn.f32
+// UNFUSED: mul.rn.f32
+// UNFUSED: sub.rn.f32
+// RAN-MULADD: ok: muladd on emu, {{.*}}: matches the interpreter

@@ -16,6 +16,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <numeric>
 
 namespace tt::backend {
 
@@ -271,12 +272,47 @@ TileVal Lowerer::lowerElementwise(const Op &op, const Layout *l) {
   std::vector<TileVal> ins;
   for (const Value *v : op.operands) ins.push_back(get(v, l));
   size_t n = l ? static_cast<size_t>(numRegisters(*l, t.shape)) : 1;
+  std::vector<size_t> first = l ? runStarts(*l, op.result()) : std::vector<size_t>{0};
+  out.regs.assign(n, nullptr);
   for (size_t r = 0; r < n; ++r) {
+    if (first[r] != r) continue;
     std::vector<llvm::Value *> x;
     for (const TileVal &in : ins) x.push_back(in.scalar ? in.regs[0] : in.regs[r]);
-    out.regs.push_back(elementOf(*this, op, x));
+    out.regs[r] = elementOf(*this, op, x);
   }
+  for (size_t r = 0; r < n; ++r) out.regs[r] = out.regs[first[r]];
   return out;
+}
+
+std::vector<size_t> Lowerer::runStarts(const Layout &l, const Value *v) const {
+  // Where the axis analysis knows v's elements come in aligned runs of equal
+  // values (a mask `cols < n` with n divisible by 16), a thread's registers
+  // within one run hold the same value: each is computed once, as Triton's
+  // lowering deduplicates by constancy. Along tile dim d a thread holds runs
+  // of spt consecutive elements starting at multiples of spt (when spt
+  // divides the extent, so nothing wraps inside a run); the register at
+  // index i along d holds an element congruent to i mod spt.
+  const Shape &shape = v->type.shape;
+  size_t n = static_cast<size_t>(numRegisters(l, shape));
+  std::vector<size_t> first(n);
+  for (size_t r = 0; r < n; ++r) first[r] = r;
+  auto it = axes.find(v);
+  if (it == axes.end() || shape.empty()) return first;
+  std::vector<DimPlan> plan = planDims(l, shape);
+  std::vector<int64_t> run(shape.size(), 1);
+  bool any = false;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (plan[d].spt > 1 && plan[d].size % plan[d].spt == 0) {
+      run[d] = std::gcd(it->second.constancy[d], static_cast<int64_t>(plan[d].spt));
+      any = any || run[d] > 1;
+    }
+  if (!any) return first;
+  for (size_t r = 0; r < n; ++r) {
+    std::vector<int64_t> rd = regDims(l, shape, static_cast<int64_t>(r));
+    for (size_t d = 0; d < shape.size(); ++d) rd[d] -= rd[d] % plan[d].spt % run[d];
+    first[r] = static_cast<size_t>(regIndex(l, shape, rd));
+  }
+  return first;
 }
 
 TileVal Lowerer::lowerShapeOp(const Op &op, const Layout *l) {

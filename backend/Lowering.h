@@ -127,6 +127,9 @@ public:
   static int64_t regIndex(const Layout &l, const ir::Shape &shape, const std::vector<int64_t> &regDims);
   /// The per-dim register indices of register `r`.
   static std::vector<int64_t> regDims(const Layout &l, const ir::Shape &shape, int64_t r);
+  /// Per register of `v` (in layout `l`), the register that holds the same
+  /// value by the axis analysis' constancy (itself if none does).
+  std::vector<size_t> runStarts(const Layout &l, const ir::Value *v) const;
 
   /// A shared-memory window of `bytes` at the start of the kernel's one
   /// shared buffer (uses are separated by barriers), after what is reserved;

@@ -270,17 +270,22 @@ void Lowerer::barrier() {
   pending_.clear();
 }
 
-llvm::Value *Lowerer::shuffleXor(llvm::Value *v, int mask) {
+llvm::Value *Lowerer::shuffleXor(llvm::Value *v, int mask) { return shuffle(v, Shuffle::Xor, c32(mask)); }
+
+llvm::Value *Lowerer::shuffle(llvm::Value *v, Shuffle mode, llvm::Value *lane) {
+  using llvm::Intrinsic::ID;
+  static constexpr ID kI32[] = {llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, llvm::Intrinsic::nvvm_shfl_sync_up_i32,
+                                llvm::Intrinsic::nvvm_shfl_sync_idx_i32};
+  static constexpr ID kF32[] = {llvm::Intrinsic::nvvm_shfl_sync_bfly_f32, llvm::Intrinsic::nvvm_shfl_sync_up_f32,
+                                llvm::Intrinsic::nvvm_shfl_sync_idx_f32};
+  // The c operand: the top lane for bfly and idx, the bottom one (0) for up.
+  llvm::Value *clamp = c32(mode == Shuffle::Up ? 0 : 0x1f);
+  int m = static_cast<int>(mode);
   llvm::Type *t = v->getType();
-  auto shfl32 = [&](llvm::Value *x) {
-    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
-                             {b.getInt32(0xffffffffu), x, c32(mask), c32(0x1f)});
-  };
   // An f32 moves as itself (LLVM 19's NVPTX would copy it into a b32
   // register and back around an i32 shuffle).
-  if (t->isFloatTy())
-    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_f32, {},
-                             {b.getInt32(0xffffffffu), v, c32(mask), c32(0x1f)});
+  if (t->isFloatTy()) return b.CreateIntrinsic(kF32[m], {}, {b.getInt32(0xffffffffu), v, lane, clamp});
+  auto shfl32 = [&](llvm::Value *x) { return b.CreateIntrinsic(kI32[m], {}, {b.getInt32(0xffffffffu), x, lane, clamp}); };
   unsigned bits = t->isPointerTy() ? 64 : t->getPrimitiveSizeInBits();
   llvm::Value *asInt = t->isPointerTy() ? b.CreatePtrToInt(v, b.getInt64Ty())
                        : t->isIntegerTy() ? v : b.CreateBitCast(v, b.getIntNTy(bits));

@@ -17,9 +17,21 @@
 // identity to stand for a wrapped copy, so each partial carries a flag
 // instead (does it hold any element?), which folds away where nothing wraps.
 //
-// cumsum and `scan` are inclusive scans through shared memory (Hillis-Steele,
-// log2 n steps), simple and exact in their data movement; each step combines
-// an element with the one s places before it, in that order.
+// cumsum and `scan` are inclusive scans at the same three levels, as
+// Triton's are, when the layout tiles the axis exactly (no wrapped copies):
+//   1. registers: each run of spt consecutive elements a thread holds is
+//      scanned in order;
+//   2. lanes: a Kogge-Stone scan of the runs' totals by shfl.sync.up over the
+//      lanes along the axis; each run then takes the total of the lanes
+//      before it (shfl.sync.up by one lane);
+//   3. warps: the last lane of each warp writes the warp's total to shared
+//      memory, and each run takes the totals of the warps before it;
+// and when a thread holds several runs along the axis (the tile is larger
+// than the layout's cover), run c takes the tile totals of runs 0..c-1.
+// Every combination keeps its operands in order (earlier elements on the
+// left), which is all an associative scan needs (IR.h). A layout that wraps
+// along the axis scans through shared memory instead (Hillis-Steele, log2 n
+// steps; each step combines an element with the one s places before it).
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 
@@ -182,42 +194,167 @@ TileVal Lowerer::lowerCumsum(const Op &op) {
   const Type &in = inV->type;
   bool user = op.kind == OpKind::Scan;  // the region combines, in the element type
   ScalarKind k = in.elem, acc = user ? k : computeKind(k);
-  llvm::Type *accTy = llvmType(acc);
   size_t axis = static_cast<size_t>(op.intAttr("axis"));
   const Layout &l = layoutOf(op.result());
   TileVal x = get(inV, &l);
-  const std::vector<RegCoord> &cs = coords(l, in.shape);
-  int64_t n = in.numElements(), len = in.shape[axis], stride = 1;
-  for (size_t d = axis + 1; d < in.shape.size(); ++d) stride *= in.shape[d];
-  int64_t bytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(accTy));
+  std::vector<llvm::Value *> vals;
+  for (llvm::Value *r : x.regs) vals.push_back(user ? r : widen(r, k));
+  // `earlier` then `later`, in that order.
+  auto combine = [&](llvm::Value *earlier, llvm::Value *later) {
+    return user ? combineRegion(op, earlier, later) : binary(OpKind::Add, earlier, later, acc);
+  };
+  if (planDims(l, in.shape)[axis].wraps) scanThroughShared(op, l, vals, combine);
+  else scanInRegisters(op, l, vals, combine);
+  TileVal out{false, l, {}};
+  for (llvm::Value *v : vals) out.regs.push_back(user ? v : narrow(v, k));
+  return out;
+}
+
+void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine) {
+  const Shape &shape = op.operand(0)->type.shape;
+  size_t axis = static_cast<size_t>(op.intAttr("axis"));
+  DimPlan d = planDims(l, shape)[axis];
+  int p = d.parent, spt = d.spt, lanes = d.tpw, warps = d.wpc;
+  int64_t runs = d.regs / spt;
+  int laneStride = 1;
+  for (int q : l.order) {
+    if (q == p) break;
+    laneStride *= l.threadsPerWarp[q];
+  }
+  llvm::Value *lc = laneCoord(l, p), *wc = warpCoord(l, p);
+  // The lines along the axis (one per register of the sliced layout), each
+  // as its registers in order along the axis.
+  Layout lineL = l.sliced(static_cast<int>(axis));
+  Shape lineShape = shape;
+  lineShape.erase(lineShape.begin() + static_cast<std::ptrdiff_t>(axis));
+  int64_t nLines = numRegisters(lineL, lineShape);
+  std::vector<std::vector<size_t>> line(static_cast<size_t>(nLines));
+  for (int64_t r = 0; r < static_cast<int64_t>(vals.size()); ++r) {
+    std::vector<int64_t> rd = regDims(l, shape, r);
+    int64_t along = rd[axis];
+    rd.erase(rd.begin() + static_cast<std::ptrdiff_t>(axis));
+    std::vector<size_t> &regs = line[static_cast<size_t>(regIndex(lineL, lineShape, rd))];
+    regs.resize(static_cast<size_t>(d.regs));
+    regs[static_cast<size_t>(along)] = static_cast<size_t>(r);
+  }
+  auto reg = [&](size_t o, int64_t run, int j) -> llvm::Value *& { return vals[line[o][static_cast<size_t>(run * spt + j)]]; };
+  // A prefix `pre` (when `has`) combined into every element of a run; with
+  // an identity (cumsum's -0, which leaves every sum as it is, signed zeros
+  // too) by choosing the prefix once rather than each result.
+  llvm::Value *identity = nullptr;
+  if (op.kind == OpKind::Cumsum) {
+    llvm::Type *ty = vals.front()->getType();
+    identity = ty->isFloatingPointTy() ? llvm::ConstantFP::getNegativeZero(ty) : llvm::Constant::getNullValue(ty);
+  }
+  auto prepend = [&](size_t o, int64_t run, llvm::Value *has, llvm::Value *pre) {
+    if (identity) pre = b.CreateSelect(has, pre, identity);
+    for (int j = 0; j < spt; ++j) {
+      llvm::Value *&v = reg(o, run, j);
+      v = identity ? combine(pre, v) : b.CreateSelect(has, combine(pre, v), v);
+    }
+  };
+
+  // 1. Within each run; totals[o][c]: what the thread's run c sums to.
+  std::vector<std::vector<llvm::Value *>> totals(static_cast<size_t>(nLines));
+  for (size_t o = 0; o < line.size(); ++o)
+    for (int64_t c = 0; c < runs; ++c) {
+      for (int j = 1; j < spt; ++j) reg(o, c, j) = combine(reg(o, c, j - 1), reg(o, c, j));
+      totals[o].push_back(reg(o, c, spt - 1));
+    }
+
+  // 2. Across the lanes along the axis: totals become the warp's inclusive
+  // prefix of run totals, and each run takes the lanes' before it.
+  if (lanes > 1)
+    for (size_t o = 0; o < line.size(); ++o)
+      for (int64_t c = 0; c < runs; ++c) {
+        llvm::Value *&t = totals[o][static_cast<size_t>(c)];
+        for (int m = 1; m < lanes; m *= 2)
+          t = b.CreateSelect(b.CreateICmpUGE(lc, c32(m)), combine(shuffle(t, Shuffle::Up, c32(m * laneStride)), t), t);
+        prepend(o, c, b.CreateICmpUGE(lc, c32(1)), shuffle(t, Shuffle::Up, c32(laneStride)));
+      }
+
+  // 3. Across the warps: the last lane writes each warp's totals; each run
+  // takes the totals of the warps before it, and learns the tile's total.
+  std::vector<std::vector<llvm::Value *>> tileTotal = totals;  // per line and run, once complete
+  if (warps > 1) {
+    // Slot (warp, line, run), the line by its coordinates: threads apart
+    // along the other dims hold other lines under the same register.
+    llvm::Type *ty = vals.front()->getType();
+    int64_t slots = std::max<int64_t>(1, numElements(lineShape)) * runs;
+    int64_t bytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(ty));
+    const std::vector<RegCoord> &lc2 = coords(lineL, lineShape);
+    auto lineSlot = [&](size_t o, int64_t c) {
+      llvm::Value *at = lineShape.empty() ? c32(0) : linearIndex(lc2[o].idx, lineShape);
+      return b.CreateAdd(b.CreateMul(at, c32(runs)), c32(c));
+    };
+    llvm::Value *base = sharedBase(warps * slots * bytes, op);
+    barrier();
+    ifThen(b.CreateICmpEQ(lc, c32(lanes - 1)), [&] {
+      for (size_t o = 0; o < line.size(); ++o)
+        for (int64_t c = 0; c < runs; ++c) {
+          llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), lineSlot(o, c));
+          b.CreateStore(totals[o][static_cast<size_t>(c)], b.CreateGEP(ty, base, slot));
+        }
+    });
+    barrier();
+    for (size_t o = 0; o < line.size(); ++o)
+      for (int64_t c = 0; c < runs; ++c) {
+        // prefix[w]: the totals of warps 0..w-1 combined.
+        llvm::Value *prefix = nullptr, *before = nullptr, *at = lineSlot(o, c);
+        for (int w = 0; w < warps; ++w) {
+          llvm::Value *t = b.CreateLoad(ty, b.CreateGEP(ty, base, b.CreateAdd(at, c32(w * slots))));
+          if (w > 0) before = before ? b.CreateSelect(b.CreateICmpEQ(wc, c32(w)), prefix, before) : prefix;
+          prefix = prefix ? combine(prefix, t) : t;
+        }
+        prepend(o, c, b.CreateICmpUGE(wc, c32(1)), before);
+        tileTotal[o][static_cast<size_t>(c)] = prefix;
+      }
+  } else if (lanes > 1 && runs > 1) {
+    // The tile's total of each run is the last lane's inclusive prefix.
+    llvm::Value *last = b.CreateAdd(b.CreateSub(laneId(), b.CreateMul(lc, c32(laneStride))), c32((lanes - 1) * laneStride));
+    for (size_t o = 0; o < line.size(); ++o)
+      for (int64_t c = 0; c < runs; ++c) tileTotal[o][static_cast<size_t>(c)] = shuffle(totals[o][static_cast<size_t>(c)], Shuffle::Idx, last);
+  }
+
+  // 4. Run c after runs 0..c-1 of the whole tile.
+  for (size_t o = 0; o < line.size(); ++o) {
+    llvm::Value *carried = tileTotal[o][0];
+    for (int64_t c = 1; c < runs; ++c) {
+      prepend(o, c, b.getTrue(), carried);
+      if (c + 1 < runs) carried = combine(carried, tileTotal[o][static_cast<size_t>(c)]);
+    }
+  }
+}
+
+void Lowerer::scanThroughShared(const Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine) {
+  const Shape &shape = op.operand(0)->type.shape;
+  size_t axis = static_cast<size_t>(op.intAttr("axis"));
+  llvm::Type *ty = vals.front()->getType();
+  const std::vector<RegCoord> &cs = coords(l, shape);
+  int64_t n = numElements(shape), len = shape[axis], stride = 1;
+  for (size_t d = axis + 1; d < shape.size(); ++d) stride *= shape[d];
+  int64_t bytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(ty));
   // Two buffers, ping-ponged: step s adds the element s places back.
   llvm::Value *base = sharedBase(2 * n * bytes, op);
   llvm::Value *bufs[2] = {base, b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(n * bytes)))};
   std::vector<llvm::Value *> lin;
-  for (const RegCoord &c : cs) lin.push_back(linearIndex(c.idx, in.shape));
+  for (const RegCoord &c : cs) lin.push_back(linearIndex(c.idx, shape));
   barrier();
-  for (size_t r = 0; r < x.regs.size(); ++r)
-    b.CreateStore(user ? x.regs[r] : widen(x.regs[r], k), b.CreateGEP(accTy, bufs[0], lin[r]));
+  for (size_t r = 0; r < vals.size(); ++r) b.CreateStore(vals[r], b.CreateGEP(ty, bufs[0], lin[r]));
   int cur = 0;
   for (int64_t s = 1; s < len; s *= 2) {
     barrier();
-    for (size_t r = 0; r < x.regs.size(); ++r) {
-      llvm::Value *self = b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], lin[r]));
+    for (size_t r = 0; r < vals.size(); ++r) {
+      llvm::Value *self = b.CreateLoad(ty, b.CreateGEP(ty, bufs[cur], lin[r]));
       llvm::Value *has = b.CreateICmpSGE(cs[r].idx[axis], c32(s));
       llvm::Value *back = b.CreateSelect(has, b.CreateSub(lin[r], c32(s * stride)), lin[r]);
-      llvm::Value *prev = b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], back));
-      llvm::Value *sum = user ? combineRegion(op, prev, self) : binary(OpKind::Add, self, prev, acc);
-      b.CreateStore(b.CreateSelect(has, sum, self), b.CreateGEP(accTy, bufs[1 - cur], lin[r]));
+      llvm::Value *prev = b.CreateLoad(ty, b.CreateGEP(ty, bufs[cur], back));
+      b.CreateStore(b.CreateSelect(has, combine(prev, self), self), b.CreateGEP(ty, bufs[1 - cur], lin[r]));
     }
     cur = 1 - cur;
   }
   barrier();
-  TileVal out{false, l, {}};
-  for (size_t r = 0; r < x.regs.size(); ++r) {
-    llvm::Value *v = b.CreateLoad(accTy, b.CreateGEP(accTy, bufs[cur], lin[r]));
-    out.regs.push_back(user ? v : narrow(v, k));
-  }
-  return out;
+  for (size_t r = 0; r < vals.size(); ++r) vals[r] = b.CreateLoad(ty, b.CreateGEP(ty, bufs[cur], lin[r]));
 }
 
 llvm::Value *Lowerer::combineRegion(const Op &op, llvm::Value *x, llvm::Value *y) {

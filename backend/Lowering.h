@@ -164,6 +164,11 @@ public:
 
   /// Shuffles `v` (any element kind) from lane (self xor mask).
   llvm::Value *shuffleXor(llvm::Value *v, int mask);
+  /// shfl.sync over the whole warp of a value of any type (split into 32-bit
+  /// words): from lane ^ `lane` (Xor), lane - `lane` (Up; a lane below that
+  /// keeps its own), or lane `lane` (Idx).
+  enum class Shuffle { Xor, Up, Idx };
+  llvm::Value *shuffle(llvm::Value *v, Shuffle mode, llvm::Value *lane);
   /// Emits `if (cond) { body }` around code built by `body`.
   void ifThen(llvm::Value *cond, const std::function<void()> &body);
   /// A string constant (generic address) for vprintf and assertions.
@@ -179,6 +184,13 @@ public:
   llvm::Value *atomicAccess(const ir::Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp, llvm::Align align);
   TileVal lowerReduce(const ir::Op &op);
   TileVal lowerCumsum(const ir::Op &op);
+  /// combine(earlier, later) for a scan's elements.
+  using Combine = std::function<llvm::Value *(llvm::Value *, llvm::Value *)>;
+  /// cumsum/scan's inclusive scan of `vals` (layout `l`) along the op's
+  /// axis, in place: in registers, lanes and warps where `l` tiles the axis
+  /// exactly, else through shared memory (LowerReduce.cpp).
+  void scanInRegisters(const ir::Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine);
+  void scanThroughShared(const ir::Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine);
   /// The region of reduce or scan `op` applied to scalars x and y, emitted here.
   llvm::Value *combineRegion(const ir::Op &op, llvm::Value *x, llvm::Value *y);
   TileVal lowerReshape(const ir::Op &op);

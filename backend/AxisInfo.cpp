@@ -209,11 +209,13 @@ private:
       AxisInfo r = unknown(t);
       for (size_t d = 0; d < r.contiguity.size(); ++d) {
         r.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
-        if (b.constancy[d] > 1 || t.isScalar()) {
-          // (x mod m) keeps x's runs as long as m's multiples bound them.
-          r.contiguity[d] = gcd(a.contiguity[d], b.divisibility[d]);
+        // The remainder truncates toward zero (IR.h), so x % m of a run of x
+        // that crosses zero does not count up (-33 % 32, -32 % 32, -31 % 32
+        // are -1, 0, -31): without knowing x's sign, no runs survive. Each
+        // element keeps what x and m share as divisors when x's elements
+        // are themselves multiples (runs of one).
+        if ((b.constancy[d] > 1 || t.isScalar()) && a.contiguity[d] == 1)
           r.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
-        }
       }
       return r;
     }

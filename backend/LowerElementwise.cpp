@@ -97,6 +97,13 @@ llvm::Value *Lowerer::fmod(llvm::Value *x, llvm::Value *y, ScalarKind elem) {
 
 llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKind elem) {
   if (isFloat(elem)) {
+    // --math=fast, as Triton's default enable_fp_fusion: an f32 multiply
+    // feeding an add may become one fma (the product unrounded). Precise
+    // mode, f64 and f16/bf16 (rounded after every op) keep each op.
+    llvm::FastMathFlags fusable;
+    fusable.setAllowContract(options.fastMath && elem == ScalarKind::F32);
+    llvm::IRBuilder<>::FastMathFlagGuard keep(b);
+    b.setFastMathFlags(fusable);
     switch (k) {
     case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum: return b.CreateFAdd(x, y);
     case OpKind::Sub: return b.CreateFSub(x, y);

@@ -16,15 +16,7 @@ using namespace tt::ir;
 Lowerer::Lowerer(const Func &func, const CompileOptions &options, int numWarps, bool libdevice,
                  const AxisInfoMap &axes, const LayoutMap &layouts, llvm::Module &module)
     : func(func), options(options), numWarps(numWarps), libdevice(libdevice), axes(axes), layouts(layouts),
-      mod(module), ctx(module.getContext()), b(module.getContext()) {
-  // --math=fast, as Triton's default enable_fp_fusion: a multiply feeding an
-  // add may become one fma (the product unrounded). Precise keeps each op.
-  if (options.fastMath) {
-    llvm::FastMathFlags contract;
-    contract.setAllowContract();
-    b.setFastMathFlags(contract);
-  }
-}
+      mod(module), ctx(module.getContext()), b(module.getContext()) {}
 
 void Lowerer::fail(const Op &op, const std::string &message) const {
   throw BackendError(Diagnostic{op.loc, message});

@@ -30,10 +30,12 @@
 //   of f16/bf16, computed in f32) is div.full: by the PTX ISA, div.full, ex2 and rsqrt within about 2 ulp, lg2,
 //   sin and cos within an absolute 2^-21 or so (sin/cos on moderate
 //   arguments; far outside [-100pi, 100pi] much worse), tanh within a
-//   relative 2^-11; and a multiply whose product only an add or subtract
-//   uses may be fused with it into one fma (Triton's enable_fp_fusion): the
-//   product is not rounded, which moves the result by up to half an ulp of
-//   the product. Nothing is flushed to zero. sqrt, erf, pow, f64 and the
+//   relative 2^-11; and an f32 multiply feeding an add or subtract (a sum
+//   or cumsum too) may be fused there into one fma (Triton's
+//   enable_fp_fusion), even where its product is also used elsewhere: the
+//   product is not rounded there, which moves that result by up to half an
+//   ulp of the product (so a*b - a*b need not be 0). Nothing is flushed to
+//   zero. sqrt, erf, pow, f64 and the
 //   other arithmetic stay precise. `twintile run` compares f32 results of a
 //   fast compile with a relative 2e-3 instead of 1e-4. pow is C's
 //   (NaN for a negative base and an exponent that is not an integer). floor

@@ -48,7 +48,7 @@ void targetOptions(CLI::App *cmd, tt::pipeline::Options &o) {
   cmd->add_option_function<std::string>(
          "--math", [&o](const std::string &m) { o.fastMath = m == "fast"; },
          "precise (default: the IR's semantics, libdevice) or fast (Triton's defaults: f32 exp, log, rsqrt, sin, "
-         "cos, tanh by the GPU's approximations, division in f32 as div.full, a multiply fused into the add "
+         "cos, tanh by the GPU's approximations, division in f32 as div.full, an f32 multiply fused into the add "
          "that uses it; bounds in ir/IR.h)")
       ->check(CLI::IsMember({"precise", "fast"}));
   cmd->add_option("--num-warps", o.numWarps, "warps per program (default: the kernel's kernel_options, else 4)")->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));

@@ -19,6 +19,8 @@
 // RUN: twintile compile --frontend=parse %s --kernel 'muladd<f32>' --emit ptx --math=fast | FileCheck %s --check-prefix=FUSED
 // RUN: twintile compile --frontend=trace %s --kernel 'muladd<f32>' --emit ptx | FileCheck %s --check-prefix=UNFUSED
 // RUN: twintile run --frontend=trace %s --kernel 'muladd<f32>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-MULADD
+// f64 stays precise in the fast mode: no fusion.
+// RUN: twintile compile --frontend=parse %s --kernel 'muladd<f64>' --emit ptx --math=fast | FileCheck %s --check-prefix=F64
 #include <twintile.h>
 using namespace tt;
 
@@ -60,3 +62,6 @@ TT_KERNEL void muladd(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
 // UNFUSED: mul.rn.f32
 // UNFUSED: sub.rn.f32
 // RAN-MULADD: ok: muladd on emu, {{.*}}: matches the interpreter
+// F64-NOT: fma.rn.f64
+// F64: mul.rn.f64
+// F64-NOT: fma.rn.f64

@@ -179,7 +179,7 @@ def codegen(cg):
     gm = R.geomean([r for _, r, _ in ratios_t])
     gm_regs = R.geomean([r for _, _, r in ratios_t if r])
     ratios_f = R.codegen_ratios(cg, "fast", "sm_90a", "triton")
-    fast = (f" With --math=fast (Triton's defaults: approximate exp, log, rsqrt, div.full), over "
+    fast = (f" With --math=fast (Triton's defaults: approximate exp, log, rsqrt, div.full, f32 fma fusion), over "
             f"{len(ratios_f)}: {ratio(R.geomean([r for _, r, _ in ratios_f]))} instructions, "
             f"{ratio(R.geomean([r for _, _, r in ratios_f if r]))} registers.") if ratios_f else ""
     return ("### PTX per specialization, sm_90a (instructions / registers)\n\n" + env_line(cg) + "\n" +

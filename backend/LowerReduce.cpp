@@ -238,19 +238,34 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
     regs[static_cast<size_t>(along)] = static_cast<size_t>(r);
   }
   auto reg = [&](size_t o, int64_t run, int j) -> llvm::Value *& { return vals[line[o][static_cast<size_t>(run * spt + j)]]; };
-  // A prefix `pre` (when `has`) combined into every element of a run; with
-  // an identity (cumsum's -0, which leaves every sum as it is, signed zeros
-  // too) by choosing the prefix once rather than each result.
+  // What comes before each run from other lanes, warps and runs gathers in
+  // one prefix per run (`has`: whether there is any; null: always), applied
+  // to the run's elements once at the end, as Triton's scan does. With an
+  // identity (cumsum's -0, which leaves every sum as it is, signed zeros
+  // too) an absent part is the identity instead of a flag.
   llvm::Value *identity = nullptr;
   if (op.kind == OpKind::Cumsum) {
     llvm::Type *ty = vals.front()->getType();
     identity = ty->isFloatingPointTy() ? llvm::ConstantFP::getNegativeZero(ty) : llvm::Constant::getNullValue(ty);
   }
+  struct Prefix {
+    llvm::Value *value = nullptr, *has = nullptr;
+  };
+  std::vector<std::vector<Prefix>> before(static_cast<size_t>(nLines), std::vector<Prefix>(static_cast<size_t>(runs)));
+  // The prefix of run c of line o becomes `pre` (when `has`) followed by it.
   auto prepend = [&](size_t o, int64_t run, llvm::Value *has, llvm::Value *pre) {
-    if (identity) pre = b.CreateSelect(has, pre, identity);
-    for (int j = 0; j < spt; ++j) {
-      llvm::Value *&v = reg(o, run, j);
-      v = identity ? combine(pre, v) : b.CreateSelect(has, combine(pre, v), v);
+    Prefix &p = before[o][static_cast<size_t>(run)];
+    if (identity && has) pre = b.CreateSelect(has, pre, identity), has = nullptr;
+    if (!p.value) {
+      p = {pre, has};
+    } else if (!has && !p.has) {
+      p.value = combine(pre, p.value);
+    } else {
+      llvm::Value *both = combine(pre, p.value);
+      if (!has) p.value = b.CreateSelect(p.has, both, pre);
+      else if (!p.has) p.value = b.CreateSelect(has, both, p.value);
+      else p.value = b.CreateSelect(b.CreateAnd(has, p.has), both, b.CreateSelect(has, pre, p.value));
+      p.has = has && p.has ? b.CreateOr(has, p.has) : nullptr;
     }
   };
 
@@ -320,10 +335,21 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
   for (size_t o = 0; o < line.size(); ++o) {
     llvm::Value *carried = tileTotal[o][0];
     for (int64_t c = 1; c < runs; ++c) {
-      prepend(o, c, b.getTrue(), carried);
+      prepend(o, c, nullptr, carried);
       if (c + 1 < runs) carried = combine(carried, tileTotal[o][static_cast<size_t>(c)]);
     }
   }
+
+  // Each element after its prefix.
+  for (size_t o = 0; o < line.size(); ++o)
+    for (int64_t c = 0; c < runs; ++c) {
+      const Prefix &p = before[o][static_cast<size_t>(c)];
+      if (!p.value) continue;
+      for (int j = 0; j < spt; ++j) {
+        llvm::Value *&v = reg(o, c, j);
+        v = p.has ? b.CreateSelect(p.has, combine(p.value, v), v) : combine(p.value, v);
+      }
+    }
 }
 
 void Lowerer::scanThroughShared(const Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine) {

@@ -71,7 +71,8 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   // What a wrapped copy counts as; reduce has nothing to use: its partials carry `holds`.
   llvm::Value *identity = nullptr;
   if (!user) {
-    if (op.kind == OpKind::Sum) identity = llvm::Constant::getNullValue(accTy);
+    if (op.kind == OpKind::Sum)  // -0 for floats: x + -0 is x, signed zeros too
+      identity = fp ? llvm::ConstantFP::getNegativeZero(accTy) : llvm::Constant::getNullValue(accTy);
     else if (fp) identity = llvm::ConstantFP::getNaN(accTy);  // ignored by maxnum/minnum
     else if (k == ScalarKind::I1) identity = b.getInt1(!wantMax);  // i1 holds 0 or 1
     else {

@@ -414,7 +414,7 @@ private:
         auto at = [&](int64_t j) { return static_cast<size_t>((o * n + j) * inner + in_); };
         size_t dst = static_cast<size_t>(o * inner + in_);
         if (op.kind == OpKind::Sum || scan) {
-          double fs = 0;
+          double fs = -0.0;  // the identity of IEEE addition: a sum of -0s is -0
           int64_t is = 0;
           for (int64_t j = 0; j < n; ++j) {
             if (fp) fs = roundToFloat(fs + a[at(j)].f, acc);

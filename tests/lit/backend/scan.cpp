@@ -8,6 +8,11 @@
 // RUN: twintile run --frontend=parse %s --kernel 'running<512>' --arg x=1600 --arg sums=1600 --arg last=1600 --arg n=400 --grid 4 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=trace %s --kernel 'running<512>' --arg x=1600 --arg sums=1600 --arg last=1600 --arg n=400 --grid 4 --num-warps 8 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=trace %s --kernel 'running<64>' --arg x=1600 --arg sums=1600 --arg last=1600 --arg n=50 --grid 4 | FileCheck %s --check-prefix=RAN
+// One warp (a run's tile total from the last lane), and four elements per
+// thread (aligned rows of n divisible by 16: runs scanned in registers first).
+// RUN: twintile run --frontend=parse %s --kernel 'running<512>' --arg x=1600 --arg sums=1600 --arg last=1600 --arg n=400 --grid 4 --num-warps 1 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=parse %s --kernel 'running<512>' --arg x=1600 --arg sums=1600 --arg last=1600 --arg n=400 --grid 4 --assume-aligned '*' --assume-divisible n | FileCheck %s --check-prefix=RAN
+// RUN: twintile compile --frontend=parse %s --kernel 'running<512>' --assume-aligned '*' --assume-divisible n --emit layouts | FileCheck %s --check-prefix=RUNS
 #include <twintile.h>
 using namespace tt;
 
@@ -25,3 +30,5 @@ TT_KERNEL void running(Ptr<i32> x, Ptr<i32> sums, Ptr<i32> last, i32 n) {
 // PTX-NOT: .local
 // PTX: ret;
 // RAN: ok: running on emu, {{.*}}: matches the interpreter
+// RUNS: = cumsum {{.*}}spt=[4]
+// RUNS: } loc({{.*}}#blocked<spt=[4]

@@ -82,7 +82,10 @@
 //   (inclusive). The backend combines partial results in a tree, in an order
 //   that is unspecified: reduce's region must be associative and commutative,
 //   scan's associative (it keeps the order of its operands), and floating
-//   point may round differently from the interpreter. f16 and bf16 combine in
+//   point may round differently from the interpreter. The region may also
+//   be evaluated on operands whose result is then discarded (lanes with
+//   nothing to combine), so it must not trap or divide by zero on any
+//   values of the element type. f16 and bf16 combine in
 //   their own type, as the region says, not in f32.
 // * multiple_of(x, values) and max_contiguous(x, values) are x, with a promise
 //   per dimension that the backend's axis analysis takes as given, as

@@ -4,6 +4,7 @@
 
 #include "ir/Type.h"
 
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
@@ -292,6 +293,28 @@ llvm::Value *Lowerer::shuffle(llvm::Value *v, Shuffle mode, llvm::Value *lane) {
   }
   if (t->isPointerTy()) return b.CreateIntToPtr(r, t);
   return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
+}
+
+void Lowerer::storeSharedIf(llvm::Value *cond, llvm::Value *value, llvm::Value *ptr) {
+  // Predicated PTX, not a branch around a store: the kernel stays one block
+  // (as Triton's do), so LLVM does not sink comparisons and addresses into
+  // the blocks after and compute them again there.
+  llvm::Type *t = value->getType();
+  unsigned bits = t->getPrimitiveSizeInBits();
+  std::string constraint = "f", type = "b32";
+  llvm::Value *v = value;
+  if (t->isDoubleTy()) {
+    constraint = "d", type = "b64";
+  } else if (!t->isFloatTy()) {
+    if (!t->isIntegerTy()) v = b.CreateBitCast(v, b.getIntNTy(bits));  // f16, bf16
+    if (bits < 16) v = b.CreateZExt(v, b.getInt16Ty());                 // i1, i8: a byte from a 16-bit register
+    constraint = bits == 64 ? "l" : bits == 32 ? "r" : "h";
+    type = bits < 16 ? "b8" : "b" + std::to_string(bits);
+  }
+  llvm::Value *at = b.CreatePtrToInt(ptr, b.getInt64Ty());
+  auto *fty = llvm::FunctionType::get(b.getVoidTy(), {b.getInt1Ty(), b.getInt64Ty(), v->getType()}, false);
+  b.CreateCall(llvm::InlineAsm::get(fty, "@$0 st.shared." + type + " [$1], $2;", "b,l," + constraint + ",~{memory}", true),
+               {cond, at, v});
 }
 
 void Lowerer::ifThen(llvm::Value *cond, const std::function<void()> &body) {

@@ -159,12 +159,11 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     barrier();
     for (size_t o = 0; o < part.size(); ++o) {
       llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape));
-      ifThen(b.CreateICmpEQ(lc, c32(0)), [&] {
-        b.CreateStore(part[o].value, b.CreateGEP(accTy, base, slot));
-        if (second)
-          b.CreateStore(arg ? part[o].index : b.CreateZExt(part[o].holds, b.getInt32Ty()),
-                        b.CreateGEP(b.getInt32Ty(), indexBase, slot));
-      });
+      llvm::Value *first = b.CreateICmpEQ(lc, c32(0));
+      storeSharedIf(first, part[o].value, b.CreateGEP(accTy, base, slot));
+      if (second)
+        storeSharedIf(first, arg ? part[o].index : b.CreateZExt(part[o].holds, b.getInt32Ty()),
+                      b.CreateGEP(b.getInt32Ty(), indexBase, slot));
     }
     barrier();
     for (size_t o = 0; o < part.size(); ++o) {
@@ -305,13 +304,12 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
     };
     llvm::Value *base = sharedBase(warps * slots * bytes, op);
     barrier();
-    ifThen(b.CreateICmpEQ(lc, c32(lanes - 1)), [&] {
-      for (size_t o = 0; o < line.size(); ++o)
-        for (int64_t c = 0; c < runs; ++c) {
-          llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), lineSlot(o, c));
-          b.CreateStore(totals[o][static_cast<size_t>(c)], b.CreateGEP(ty, base, slot));
-        }
-    });
+    llvm::Value *last = b.CreateICmpEQ(lc, c32(lanes - 1));
+    for (size_t o = 0; o < line.size(); ++o)
+      for (int64_t c = 0; c < runs; ++c) {
+        llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), lineSlot(o, c));
+        storeSharedIf(last, totals[o][static_cast<size_t>(c)], b.CreateGEP(ty, base, slot));
+      }
     barrier();
     for (size_t o = 0; o < line.size(); ++o)
       for (int64_t c = 0; c < runs; ++c) {

@@ -169,6 +169,9 @@ public:
   /// keeps its own), or lane `lane` (Idx).
   enum class Shuffle { Xor, Up, Idx };
   llvm::Value *shuffle(llvm::Value *v, Shuffle mode, llvm::Value *lane);
+  /// Stores `value` (a scalar of any type) to shared memory at `ptr` where
+  /// `cond` holds, as one predicated st.shared.
+  void storeSharedIf(llvm::Value *cond, llvm::Value *value, llvm::Value *ptr);
   /// Emits `if (cond) { body }` around code built by `body`.
   void ifThen(llvm::Value *cond, const std::function<void()> &body);
   /// A string constant (generic address) for vprintf and assertions.

@@ -3,6 +3,9 @@
 // through shared memory, with no local memory (stack).
 // RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit ptx | FileCheck %s
 // RUN: twintile compile --frontend=parse %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f16,256>' --emit ptx --target sm_80 | FileCheck %s
+// Each warp's partial goes to shared memory by one predicated st.shared,
+// not a branch: with aligned rows the kernel is one block, no branch at all.
+// RUN: twintile compile --frontend=parse %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=ONEBLOCK
 // The LLVM IR carries the kernel annotations the NVPTX target reads.
 // RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit llvm | FileCheck %s --check-prefix=LLVM
 
@@ -13,6 +16,13 @@
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
 // CHECK-NOT: .local
 // CHECK: ret;
+
+// ONEBLOCK-NOT: bra
+// ONEBLOCK: @%p{{[0-9]+}} st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// ONEBLOCK-NOT: bra
+// ONEBLOCK: @%p{{[0-9]+}} st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// ONEBLOCK-NOT: bra
+// ONEBLOCK: ret;
 
 // LLVM: define ptx_kernel void @softmax(ptr addrspace(1) {{.*}}%x, ptr addrspace(1) {{.*}}%y, i32 %n_cols, i32 %stride)
 // LLVM: @llvm.nvvm.shfl.sync.bfly.f32

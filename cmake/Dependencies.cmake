@@ -38,3 +38,93 @@ if(NOT LLVM_PACKAGE_VERSION VERSION_GREATER_EQUAL 19 OR LLVM_PACKAGE_VERSION VER
 endif()
 # Clang's resource directory (builtin headers), for the parsing front end.
 set(TWINTILE_CLANG_RESOURCE_DIR "${TWINTILE_LLVM_ROOT}/lib/clang/${LLVM_VERSION_MAJOR}")
+
+# How LLVM and Clang are linked: their static libraries by default. Loading
+# libLLVM.so and libclang-cpp.so costs every process about 20 ms of dynamic
+# relocation before main() (`twintile --help`: 20 ms against 5 ms), a
+# fifth of compiling the 12-variant softmax sweep in one driver command. The
+# static link pulls in only what is used, and gold links it in seconds.
+# twintile_llvm and twintile_clang stand for whichever way was chosen.
+option(TWINTILE_STATIC_LLVM "Link LLVM's and Clang's static libraries into each executable" ON)
+add_library(twintile_llvm INTERFACE)
+add_library(twintile_clang INTERFACE)
+if(TWINTILE_STATIC_LLVM AND (TWINTILE_SANITIZE OR TWINTILE_FUZZ))
+  # Under AddressSanitizer LLVM's headers poison the slabs of the allocators
+  # they inline; linked statically, the linker keeps one copy of each inline
+  # function, ours or the archives' uninstrumented one, and the two disagree
+  # (a use-after-poison in Clang's identifier table). A shared libLLVM.so keeps
+  # its own copies.
+  message(STATUS "twintile: sanitizers: LLVM and Clang linked as shared libraries, whatever TWINTILE_STATIC_LLVM says")
+  set(TWINTILE_STATIC_LLVM OFF)
+endif()
+if(TWINTILE_STATIC_LLVM)
+  # Clang's and LLVM's exported targets name libLLVM.so in their link
+  # interfaces (Debian builds them against it), so the archives are named by
+  # file: Clang's, then LLVM's as llvm-config orders them for our components,
+  # then the system libraries LLVM uses.
+  set(llvm_config "${LLVM_TOOLS_BINARY_DIR}/llvm-config")
+  execute_process(COMMAND "${llvm_config}" --link-static --libfiles NVPTXCodeGen NVPTXDesc NVPTXInfo passes linker
+                          bitreader bitwriter irreader option frontendopenmp frontendhlsl windowsdriver target mc core
+                          support
+                  OUTPUT_VARIABLE llvm_archives OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE llvm_config_failed)
+  execute_process(COMMAND "${llvm_config}" --link-static --system-libs
+                  OUTPUT_VARIABLE llvm_system OUTPUT_STRIP_TRAILING_WHITESPACE)
+  separate_arguments(llvm_archives UNIX_COMMAND "${llvm_archives}")
+  separate_arguments(llvm_system UNIX_COMMAND "${llvm_system}")
+  set(archives "")
+  foreach(lib Tooling Format ToolingInclusions ToolingCore Rewrite Frontend Driver Serialization Parse Sema APINotes
+              Support Analysis ASTMatchers Edit AST Lex Basic)
+    list(APPEND archives "${TWINTILE_LLVM_ROOT}/lib/libclang${lib}.a")
+  endforeach()
+  list(APPEND archives ${llvm_archives})
+  set(missing "")
+  if(llvm_config_failed)
+    set(missing "llvm-config")
+  endif()
+  foreach(file ${archives})
+    if(NOT EXISTS "${file}")
+      list(APPEND missing "${file}")
+    endif()
+  endforeach()
+  set(system "")
+  foreach(flag ${llvm_system})  # -lz, or a library's path
+    if(flag MATCHES "^-l(.+)$")
+      set(name "${CMAKE_MATCH_1}")
+      find_library(twintile_system_${name} NAMES "${name}")
+      if(NOT twintile_system_${name})
+        list(APPEND missing "lib${name}.so (its -dev package)")
+      endif()
+    elseif(NOT EXISTS "${flag}")
+      list(APPEND missing "${flag}")
+    endif()
+    list(APPEND system "${flag}")
+  endforeach()
+  if(missing)
+    list(JOIN missing ", " missing)
+    message(STATUS "twintile: LLVM's static libraries need ${missing}, which this machine lacks (scripts/setup "
+                   "installs them); linking libLLVM.so and libclang-cpp.so instead")
+    set(TWINTILE_STATIC_LLVM OFF)
+  endif()
+endif()
+if(TWINTILE_STATIC_LLVM)
+  # One group, searched until nothing is left unresolved (Clang's archives
+  # refer to each other): an executable gets only the members it uses, so
+  # the backend's alone carry no Clang.
+  list(JOIN archives "," group)
+  target_link_libraries(twintile_llvm INTERFACE "$<LINK_GROUP:RESCAN,${group}>" ${system})
+  target_link_libraries(twintile_clang INTERFACE twintile_llvm)
+  # LLVM's system libraries include libz3 (for Clang's static analyser, not
+  # linked here): --as-needed keeps what is not used out of the executables.
+  add_link_options(LINKER:--as-needed)
+  find_program(TWINTILE_GOLD ld.gold)
+  if(TWINTILE_GOLD)
+    add_link_options(-fuse-ld=gold)
+    message(STATUS "twintile: LLVM and Clang linked statically, by gold")
+  else()
+    message(STATUS "twintile: LLVM and Clang linked statically")
+  endif()
+else()
+  target_link_libraries(twintile_llvm INTERFACE LLVM)
+  target_link_libraries(twintile_clang INTERFACE clang-cpp twintile_llvm)
+  message(STATUS "twintile: LLVM and Clang linked as shared libraries")
+endif()

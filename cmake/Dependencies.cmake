@@ -58,10 +58,10 @@ if(TWINTILE_STATIC_LLVM AND (TWINTILE_SANITIZE OR TWINTILE_FUZZ))
   set(TWINTILE_STATIC_LLVM OFF)
 endif()
 if(TWINTILE_STATIC_LLVM)
-  # Clang's and LLVM's exported targets name libLLVM.so in their link
-  # interfaces (Debian builds them against it), so the archives are named by
-  # file: Clang's, then LLVM's as llvm-config orders them for our components,
-  # then the system libraries LLVM uses.
+  # Clang's exported targets name libLLVM.so in their link interfaces
+  # (Debian builds Clang against it), so the archives are named by file:
+  # Clang's, then LLVM's as llvm-config orders them for our components, then
+  # the system libraries LLVM uses.
   set(llvm_config "${LLVM_TOOLS_BINARY_DIR}/llvm-config")
   execute_process(COMMAND "${llvm_config}" --link-static --libfiles NVPTXCodeGen NVPTXDesc NVPTXInfo passes linker
                           bitreader bitwriter irreader option frontendopenmp frontendhlsl windowsdriver target mc core

@@ -317,6 +317,11 @@ void Lowerer::storeSharedIf(llvm::Value *cond, llvm::Value *value, llvm::Value *
                {cond, at, v});
 }
 
+llvm::Value *Lowerer::loadShared(llvm::Type *t, llvm::Value *ptr) {
+  if (!t->isIntegerTy(1)) return b.CreateLoad(t, ptr);
+  return b.CreateTrunc(b.CreateLoad(b.getInt8Ty(), ptr), t);  // the asm wrote a whole byte
+}
+
 void Lowerer::ifThen(llvm::Value *cond, const std::function<void()> &body) {
   if (!cond) return body();
   llvm::Function *f = b.GetInsertBlock()->getParent();

@@ -159,11 +159,20 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     barrier();
     for (size_t o = 0; o < part.size(); ++o) {
       llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape));
+      llvm::Value *at = b.CreateGEP(accTy, base, slot), *indexAt = second ? b.CreateGEP(b.getInt32Ty(), indexBase, slot) : nullptr;
+      if (!user) {
+        // The built-in combines are commutative, so after the butterfly every
+        // lane along the axis holds the same bits: all of them store (as
+        // Triton's reductions do), with no lane test or predicate.
+        b.CreateStore(part[o].value, at);
+        if (arg) b.CreateStore(part[o].index, indexAt);
+        continue;
+      }
+      // A region need not be commutative: its lanes may disagree, and the
+      // first along the axis speaks for them.
       llvm::Value *first = b.CreateICmpEQ(lc, c32(0));
-      storeSharedIf(first, part[o].value, b.CreateGEP(accTy, base, slot));
-      if (second)
-        storeSharedIf(first, arg ? part[o].index : b.CreateZExt(part[o].holds, b.getInt32Ty()),
-                      b.CreateGEP(b.getInt32Ty(), indexBase, slot));
+      storeSharedIf(first, part[o].value, at);
+      storeSharedIf(first, b.CreateZExt(part[o].holds, b.getInt32Ty()), indexAt);
     }
     barrier();
     for (size_t o = 0; o < part.size(); ++o) {
@@ -172,7 +181,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       for (int w = 0; w < warps; ++w) {
         llvm::Value *slot = b.CreateAdd(c32(w * slots), lin);
         llvm::Value *more = second ? b.CreateLoad(b.getInt32Ty(), b.CreateGEP(b.getInt32Ty(), indexBase, slot)) : nullptr;
-        Acc e{b.CreateLoad(accTy, b.CreateGEP(accTy, base, slot)), arg ? more : nullptr,
+        Acc e{loadShared(accTy, b.CreateGEP(accTy, base, slot)), arg ? more : nullptr,
               user ? b.CreateICmpNE(more, c32(0)) : nullptr};
         total = w == 0 ? e : combine(total, e);
       }
@@ -316,7 +325,7 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
         // prefix[w]: the totals of warps 0..w-1 combined.
         llvm::Value *prefix = nullptr, *before = nullptr, *at = lineSlot(o, c);
         for (int w = 0; w < warps; ++w) {
-          llvm::Value *t = b.CreateLoad(ty, b.CreateGEP(ty, base, b.CreateAdd(at, c32(w * slots))));
+          llvm::Value *t = loadShared(ty, b.CreateGEP(ty, base, b.CreateAdd(at, c32(w * slots))));
           if (w > 0) before = before ? b.CreateSelect(b.CreateICmpEQ(wc, c32(w)), prefix, before) : prefix;
           prefix = prefix ? combine(prefix, t) : t;
         }

@@ -169,9 +169,11 @@ public:
   /// keeps its own), or lane `lane` (Idx).
   enum class Shuffle { Xor, Up, Idx };
   llvm::Value *shuffle(llvm::Value *v, Shuffle mode, llvm::Value *lane);
-  /// Stores `value` (a scalar of any type) to shared memory at `ptr` where
-  /// `cond` holds, as one predicated st.shared.
+  /// Stores `value` (a scalar integer or float) to shared memory at `ptr`
+  /// where `cond` holds, as one predicated st.shared; an i1 as a 0/1 byte.
   void storeSharedIf(llvm::Value *cond, llvm::Value *value, llvm::Value *ptr);
+  /// Loads a `t` that storeSharedIf stored at `ptr` (an i1 from its byte).
+  llvm::Value *loadShared(llvm::Type *t, llvm::Value *ptr);
   /// Emits `if (cond) { body }` around code built by `body`.
   void ifThen(llvm::Value *cond, const std::function<void()> &body);
   /// A string constant (generic address) for vprintf and assertions.

@@ -3,9 +3,14 @@
 // through shared memory, with no local memory (stack).
 // RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit ptx | FileCheck %s
 // RUN: twintile compile --frontend=parse %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f16,256>' --emit ptx --target sm_80 | FileCheck %s
-// Each warp's partial goes to shared memory by one predicated st.shared,
-// not a branch: with aligned rows the kernel is one block, no branch at all.
+// Each warp's partial goes to shared memory from every lane (after the
+// butterfly they hold the same bits), with no lane test, predicate or
+// branch: with aligned rows the kernel is one block, no branch at all.
 // RUN: twintile compile --frontend=parse %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=ONEBLOCK
+// A combine region need not be commutative, so its lanes may disagree: the
+// first lane along the axis stores the value and whether it holds any, by
+// predicated st.shared.
+// RUN: twintile compile --frontend=parse %S/../../../experiments/features/combine_function.cpp --kernel 'combine_function<1024>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=REGION
 // The LLVM IR carries the kernel annotations the NVPTX target reads.
 // RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit llvm | FileCheck %s --check-prefix=LLVM
 
@@ -18,11 +23,21 @@
 // CHECK: ret;
 
 // ONEBLOCK-NOT: bra
-// ONEBLOCK: @%p{{[0-9]+}} st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// ONEBLOCK: {{^[[:space:]]+}}st.shared.f32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
 // ONEBLOCK-NOT: bra
-// ONEBLOCK: @%p{{[0-9]+}} st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// ONEBLOCK: {{^[[:space:]]+}}st.shared.f32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
 // ONEBLOCK-NOT: bra
 // ONEBLOCK: ret;
+
+// The scan's warp totals (the last lane's), then the reduction's partials.
+// REGION: @%p[[S:[0-9]+]] st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// REGION: @%p[[S]] st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// REGION: bar.sync 0;
+// REGION: @%p[[R:[0-9]+]] st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// REGION-NOT: st.shared
+// REGION: @%p[[R]] st.shared.b32 [%rd{{[0-9]+}}], %r{{[0-9]+}};
+// REGION-NOT: st.shared
+// REGION: ret;
 
 // LLVM: define ptx_kernel void @softmax(ptr addrspace(1) {{.*}}%x, ptr addrspace(1) {{.*}}%y, i32 %n_cols, i32 %stride)
 // LLVM: @llvm.nvvm.shfl.sync.bfly.f32

@@ -85,13 +85,22 @@ TileVal Lowerer::lowerReduce(const Op &op) {
 
   // Combines two partials; for arg reductions, the better value, the lower
   // index on ties, a NaN never better.
-  auto combine = [&](Acc p, Acc q) -> Acc {
+  // `acrossLanes`: every lane along the axis must come out with the same
+  // bits (all of them store the partial), so a sum there fuses no lane's own
+  // product under --math=fast: fma(a, b, shuffled) in one lane would differ
+  // from the partner's fma of its own product.
+  auto combine = [&](Acc p, Acc q, bool acrossLanes = false) -> Acc {
     if (user) {  // a partial without elements leaves the other as it is
       llvm::Value *both = combineRegion(op, p.value, q.value);
       llvm::Value *v = b.CreateSelect(b.CreateAnd(p.holds, q.holds), both, b.CreateSelect(p.holds, p.value, q.value));
       return {v, nullptr, b.CreateOr(p.holds, q.holds)};
     }
-    if (!arg) return {binary(op.kind, p.value, q.value, acc), nullptr, nullptr};
+    if (!arg) {
+      llvm::Value *v = binary(op.kind, p.value, q.value, acc);
+      if (auto *i = llvm::dyn_cast<llvm::Instruction>(v); acrossLanes && i && llvm::isa<llvm::FPMathOperator>(i))
+        i->setHasAllowContract(false);
+      return {v, nullptr, nullptr};
+    }
     bool u = k == ScalarKind::I1;
     llvm::Value *better =
         fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OLT, q.value, p.value)
@@ -144,7 +153,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   for (int m = 1; m < l.threadsPerWarp[p]; m *= 2)
     for (Acc &a : part)
       a = combine(a, {shuffleXor(a.value, m * laneStride), arg ? shuffleXor(a.index, m * laneStride) : nullptr,
-                      user ? shuffleXor(a.holds, m * laneStride) : nullptr});
+                      user ? shuffleXor(a.holds, m * laneStride) : nullptr}, true);
 
   // 3. Across the warps along the axis, through shared memory.
   int warps = l.warpsPerCTA[p];
@@ -161,14 +170,17 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape));
       llvm::Value *at = b.CreateGEP(accTy, base, slot), *indexAt = second ? b.CreateGEP(b.getInt32Ty(), indexBase, slot) : nullptr;
       if (!user) {
-        // The built-in combines are commutative, so after the butterfly every
-        // lane along the axis holds the same bits: all of them store (as
-        // Triton's reductions do), with no lane test or predicate.
+        // The built-in combines are commutative to the bit (max.f32 orders
+        // -0 below +0; ties in arg reductions go to the lower index), so
+        // after the butterfly every lane along the axis holds the same bits:
+        // all of them store (as Triton's reductions do), with no lane test
+        // or predicate.
         b.CreateStore(part[o].value, at);
         if (arg) b.CreateStore(part[o].index, indexAt);
         continue;
       }
-      // A region need not be commutative: its lanes may disagree, and the
+      // A region is commutative as a value, not necessarily to the bit (a
+      // select-based max of -0 and +0): its lanes may disagree, and the
       // first along the axis speaks for them.
       llvm::Value *first = b.CreateICmpEQ(lc, c32(0));
       storeSharedIf(first, part[o].value, at);

@@ -21,6 +21,11 @@
 // RUN: twintile run --frontend=trace %s --kernel 'muladd<f32>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-MULADD
 // f64 stays precise in the fast mode: no fusion.
 // RUN: twintile compile --frontend=parse %s --kernel 'muladd<f64>' --emit ptx --math=fast | FileCheck %s --check-prefix=F64
+// A sum of products fuses within each thread, never across lanes: every
+// lane of a warp stores the warp's partial, so each must add its partner's
+// value the same way round (an fma of its own product would differ).
+// RUN: twintile compile --frontend=parse %s --kernel 'dotsum<f32>' --emit ptx --math=fast | FileCheck %s --check-prefix=BUTTERFLY
+// RUN: twintile run --frontend=parse %s --kernel 'dotsum<f32>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-DOTSUM
 #include <twintile.h>
 using namespace tt;
 
@@ -37,6 +42,12 @@ TT_KERNEL void muladd(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
   auto offs = program_id(0) * 128 + arange(0, 128);
   auto v = load(x + offs), w = load(y + offs);
   store(z + offs, v * w - w);
+}
+
+template <class T>
+TT_KERNEL void dotsum(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
+  auto offs = program_id(0) * 128 + arange(0, 128);
+  store(z + program_id(0), sum(load(x + offs) * load(y + offs), 0));
 }
 
 // FAST-DAG: ex2.approx.f32
@@ -65,3 +76,9 @@ TT_KERNEL void muladd(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
 // F64-NOT: fma.rn.f64
 // F64: mul.rn.f64
 // F64-NOT: fma.rn.f64
+// BUTTERFLY: mul.rn.f32
+// BUTTERFLY-NOT: fma.rn.f32
+// BUTTERFLY: shfl.sync.bfly.b32
+// BUTTERFLY-NOT: fma.rn.f32
+// BUTTERFLY: st.shared.f32
+// RAN-DOTSUM: ok: dotsum on emu, {{.*}}: matches the interpreter

@@ -93,8 +93,14 @@ llvm::Value *Lowerer::laneId() {
     llvm::Value *tid = p.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, {}, {}, nullptr, "tid");
     v = p.CreateAnd(tid, 31, "lane");
     prologueValues_["warp"] = p.CreateLShr(tid, 5, "warp");
+    prologueValues_["tid"] = tid;
   }
   return v;
+}
+
+llvm::Value *Lowerer::threadId() {
+  laneId();
+  return prologueValues_["tid"];
 }
 
 llvm::Value *Lowerer::isThreadZero() {
@@ -182,7 +188,18 @@ const std::vector<RegCoord> &Lowerer::coords(const Layout &l, const Shape &shape
   std::vector<DimPlan> plan = planDims(l, shape);
   std::vector<llvm::Value *> base;
   for (const DimPlan &d : plan) {
-    llvm::Value *lc = laneCoord(l, d.parent), *wc = warpCoord(l, d.parent);
+    int p = d.parent;
+    if (l.threadsPerWarp[p] == 32 && levelStride(l.warpsPerCTA, l.order, p) == 1) {
+      // Every lane, then the first warps, along this dim: the thread's place
+      // along it is tid.x itself, or its low bits. LLVM does not see that
+      // (lane + 32 * (warp % w)) is that, and would compute both halves.
+      llvm::IRBuilder<> q = atPrologue();
+      llvm::Value *t = threadId();
+      if (l.warpsPerCTA[p] != numWarps) t = q.CreateAnd(t, q.getInt32(32 * l.warpsPerCTA[p] - 1));
+      base.push_back(q.CreateMul(t, q.getInt32(d.spt)));
+      continue;
+    }
+    llvm::Value *lc = laneCoord(l, p), *wc = warpCoord(l, p);
     llvm::IRBuilder<> q = atPrologue();
     base.push_back(q.CreateAdd(q.CreateMul(lc, q.getInt32(d.spt)), q.CreateMul(wc, q.getInt32(d.spt * d.tpw))));
   }

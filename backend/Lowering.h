@@ -121,6 +121,7 @@ public:
   /// dim at the lane and warp level (prologue values).
   llvm::Value *laneId();
   llvm::Value *warpId();
+  llvm::Value *threadId();  // tid.x
   llvm::Value *laneCoord(const Layout &l, int parentDim);
   llvm::Value *warpCoord(const Layout &l, int parentDim);
   /// The register index holding tile coordinate `regDims` (per tile dim).

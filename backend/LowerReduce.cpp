@@ -84,7 +84,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   llvm::Value *noIndex = c32(std::numeric_limits<int32_t>::max());
 
   // Combines two partials; for arg reductions, the better value, the lower
-  // index on ties, a NaN never better.
+  // index on ties (NaNs were made the worst value, below).
   // `acrossLanes`: every lane along the axis must come out with the same
   // bits (all of them store the partial), so a sum there fuses no lane's own
   // product under --math=fast: fma(a, b, shuffled) in one lane would differ
@@ -109,7 +109,6 @@ TileVal Lowerer::lowerReduce(const Op &op) {
                           q.value, p.value);
     llvm::Value *tie = fp ? b.CreateFCmpOEQ(q.value, p.value) : b.CreateICmpEQ(q.value, p.value);
     llvm::Value *take = b.CreateOr(better, b.CreateAnd(tie, b.CreateICmpSLT(q.index, p.index)));
-    if (fp) take = b.CreateOr(take, b.CreateAnd(b.CreateFCmpUNO(p.value, p.value), b.CreateFCmpORD(q.value, q.value)));
     return {b.CreateSelect(take, q.value, p.value), b.CreateSelect(take, q.index, p.index), nullptr};
   };
 
@@ -136,9 +135,14 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       else e.value = b.CreateSelect(inside, e.value, identity);
       if (arg) e.index = b.CreateSelect(inside, e.index, noIndex);
     }
-    // A NaN never wins: it carries no index, so that every copy of the
-    // result agrees (0 when all are NaN, as the interpreter says).
-    if (arg && fp) e.index = b.CreateSelect(b.CreateFCmpUNO(e.value, e.value), noIndex, e.index);
+    // A NaN never wins: it enters as the worst value (-inf for argmax) with
+    // no index, so it loses every tie, even to a real -inf; the combines
+    // then never meet a NaN (0 when all are NaN, as the interpreter says).
+    if (arg && fp) {
+      llvm::Value *nan = b.CreateFCmpUNO(e.value, e.value);
+      e.value = b.CreateSelect(nan, llvm::ConstantFP::getInfinity(accTy, wantMax), e.value);
+      e.index = b.CreateSelect(nan, noIndex, e.index);
+    }
     part[o] = started[o] ? combine(part[o], e) : e;
     started[o] = true;
   }

@@ -84,7 +84,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   llvm::Value *noIndex = c32(std::numeric_limits<int32_t>::max());
 
   // Combines two partials; for arg reductions, the better value, the lower
-  // index on ties (NaNs were made the worst value, below).
+  // index on ties; a NaN in `q` is never taken (`p` holds none, below).
   // `acrossLanes`: every lane along the axis must come out with the same
   // bits (all of them store the partial), so a sum there fuses no lane's own
   // product under --math=fast: fma(a, b, shuffled) in one lane would differ
@@ -135,10 +135,12 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       else e.value = b.CreateSelect(inside, e.value, identity);
       if (arg) e.index = b.CreateSelect(inside, e.index, noIndex);
     }
-    // A NaN never wins: it enters as the worst value (-inf for argmax) with
-    // no index, so it loses every tie, even to a real -inf; the combines
-    // then never meet a NaN (0 when all are NaN, as the interpreter says).
-    if (arg && fp) {
+    // A NaN never wins. Later elements need nothing for it: the ordered
+    // comparisons never take a NaN. A thread's first element, the partial
+    // the others are compared with, enters as the worst value (-inf for
+    // argmax) with no index if it is NaN: it loses every tie, even to a real
+    // -inf, so no combine meets a NaN (0 when all are NaN, as IR.h says).
+    if (arg && fp && !started[o]) {
       llvm::Value *nan = b.CreateFCmpUNO(e.value, e.value);
       e.value = b.CreateSelect(nan, llvm::ConstantFP::getInfinity(accTy, wantMax), e.value);
       e.index = b.CreateSelect(nan, noIndex, e.index);

@@ -122,7 +122,12 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   // 1. Within the thread.
   std::vector<Acc> part(static_cast<size_t>(nOut));
   std::vector<bool> started(static_cast<size_t>(nOut), false);
-  for (int64_t r = 0; r < numRegisters(l, in.shape); ++r) {
+  int64_t nRegs = numRegisters(l, in.shape);
+  for (int64_t i = 0; i < nRegs; ++i) {
+    // An arg reduction visits a thread's elements from the highest index
+    // down (registers along the axis rise with it): each one visited has a
+    // lower index than the partial's, so it wins a tie by `>=` alone.
+    int64_t r = arg ? nRegs - 1 - i : i;
     std::vector<int64_t> rd = regDims(l, in.shape, r);
     std::vector<int64_t> od = rd;
     od.erase(od.begin() + axis);
@@ -145,7 +150,19 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       e.value = b.CreateSelect(nan, llvm::ConstantFP::getInfinity(accTy, wantMax), e.value);
       e.index = b.CreateSelect(nan, noIndex, e.index);
     }
-    part[o] = started[o] ? combine(part[o], e) : e;
+    if (!started[o]) part[o] = e;
+    else if (!arg) part[o] = combine(part[o], e);
+    else {
+      // No worse than the partial: take it (a wrapped copy, never).
+      bool u = k == ScalarKind::I1;
+      llvm::Value *take =
+          fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGE : llvm::CmpInst::FCMP_OLE, e.value, part[o].value)
+             : b.CreateICmp(wantMax ? (u ? llvm::CmpInst::ICMP_UGE : llvm::CmpInst::ICMP_SGE)
+                                    : (u ? llvm::CmpInst::ICMP_ULE : llvm::CmpInst::ICMP_SLE),
+                            e.value, part[o].value);
+      if (llvm::Value *inside = c.inside[static_cast<size_t>(axis)]) take = b.CreateAnd(take, inside);
+      part[o] = {b.CreateSelect(take, e.value, part[o].value), b.CreateSelect(take, e.index, part[o].index), nullptr};
+    }
     started[o] = true;
   }
 

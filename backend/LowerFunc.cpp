@@ -212,6 +212,8 @@ const std::vector<RegCoord> &Lowerer::coords(const Layout &l, const Shape &shape
     if (l.threadsPerWarp[p] > 1) slicedOwner = slicedOwner ? q.CreateAnd(slicedOwner, q.CreateICmpEQ(lc, q.getInt32(0))) : q.CreateICmpEQ(lc, q.getInt32(0));
     if (l.warpsPerCTA[p] > 1) slicedOwner = slicedOwner ? q.CreateAnd(slicedOwner, q.CreateICmpEQ(wc, q.getInt32(0))) : q.CreateICmpEQ(wc, q.getInt32(0));
   }
+  // A register's coordinate along each dim rises with its index along it
+  // (off below): argmax's in-thread order relies on it (LowerReduce.cpp).
   llvm::IRBuilder<> q = atPrologue();
   std::vector<RegCoord> out;
   int64_t n = numRegisters(l, shape);

@@ -63,7 +63,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   bool arg = op.kind == OpKind::Argmax || op.kind == OpKind::Argmin;
   bool second = arg || user;  // a second value per partial: the index, or whether it holds any
   bool wantMax = op.kind == OpKind::Max || op.kind == OpKind::Argmax;
-  bool fp = isFloat(k);
+  bool fp = isFloat(k), u = k == ScalarKind::I1;  // i1 compares unsigned
   const Layout &l = layoutOf(inV);
   TileVal x = get(inV, &l);
   llvm::Type *accTy = llvmType(acc);
@@ -84,7 +84,8 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   llvm::Value *noIndex = c32(std::numeric_limits<int32_t>::max());
 
   // Combines two partials; for arg reductions, the better value, the lower
-  // index on ties; a NaN in `q` is never taken (`p` holds none, below).
+  // index on ties (no NaN reaches it: step 1 takes none and maps a first
+  // one to the worst value).
   // `acrossLanes`: every lane along the axis must come out with the same
   // bits (all of them store the partial), so a sum there fuses no lane's own
   // product under --math=fast: fma(a, b, shuffled) in one lane would differ
@@ -101,7 +102,6 @@ TileVal Lowerer::lowerReduce(const Op &op) {
         i->setHasAllowContract(false);
       return {v, nullptr, nullptr};
     }
-    bool u = k == ScalarKind::I1;
     llvm::Value *better =
         fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OLT, q.value, p.value)
            : b.CreateICmp(wantMax ? (u ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_SGT)
@@ -154,7 +154,6 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     else if (!arg) part[o] = combine(part[o], e);
     else {
       // No worse than the partial: take it (a wrapped copy, never).
-      bool u = k == ScalarKind::I1;
       llvm::Value *take =
           fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGE : llvm::CmpInst::FCMP_OLE, e.value, part[o].value)
              : b.CreateICmp(wantMax ? (u ? llvm::CmpInst::ICMP_UGE : llvm::CmpInst::ICMP_SGE)

@@ -92,11 +92,13 @@ void Lowerer::lowerFor(const Op &op) {
   b.SetInsertPoint(bodyBB);
   set(body.arg(0), {true, {}, {iv}});
   for (size_t i = 0; i < carried.size(); ++i) set(body.arg(i + 1), carried[i]);
+  ++loopDepth_;
   if (pipe) pipelineIteration(*pipe, iv, lo, hi, step);
   lowerBlock(body);
   remat_.emplace_back();
   std::vector<TileVal> next = yielded(body, like);
   remat_.pop_back();
+  --loopDepth_;
   // The induction variable steps until it would wrap (the interpreter's rule).
   llvm::Value *ivNext = b.CreateAdd(iv, step);
   llvm::BasicBlock *latch = b.GetInsertBlock();
@@ -160,6 +162,7 @@ void Lowerer::lowerWhile(const Op &op) {
   b.SetInsertPoint(header);
   std::vector<TileVal> carried = makePhis(b, init, pre);
   for (size_t i = 0; i < carried.size(); ++i) set(cond.arg(i), carried[i]);
+  ++loopDepth_;
   lowerBlock(cond);
   b.CreateCondBr(scalar(cond.terminator()->operand(0)), bodyBB, exit);
   b.SetInsertPoint(bodyBB);
@@ -168,6 +171,7 @@ void Lowerer::lowerWhile(const Op &op) {
   remat_.emplace_back();
   std::vector<TileVal> next = yielded(body, like);
   remat_.pop_back();
+  --loopDepth_;
   addIncoming(carried, next, b.GetInsertBlock());
   b.CreateBr(header);
   b.SetInsertPoint(exit);

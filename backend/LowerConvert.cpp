@@ -84,7 +84,7 @@ TileVal Lowerer::throughShared(const Type &type, const TileVal &t, const Layout 
       return b.CreateSelect(in, b.CreateSub(lin, c32(lo)), c32(0));
     };
     llvm::Value *base = sharedBase(std::min(n, chunk) * elemBytes, at);
-    barrier();  // earlier readers of the buffer are done
+    barrierBeforeWindow();
     // Copies of an element hold the same value, so every register may write.
     for (size_t r = 0; r < t.regs.size(); ++r) {
       llvm::Value *in = nullptr;

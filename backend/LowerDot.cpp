@@ -152,7 +152,7 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
   llvm::Value *aBase = pa ? pa->base : nullptr, *bBase = pb ? pb->base : nullptr;
   if (aBytes + bBytes) {
     llvm::Value *window = sharedBase(aBytes + bBytes, op);
-    barrier();  // earlier readers of the window are done
+    barrierBeforeWindow();
     if (!pa) stageSwizzled(at, *a, aBase = window, 0);
     if (!pb) stageSwizzled(bt, *bv, bBase = b.CreateGEP(b.getInt8Ty(), window, c32(aBytes)), bRowDim);
     barrier();
@@ -257,7 +257,7 @@ TileVal Lowerer::dotOnFma(const Op &op) {
   int64_t elemBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(st));
   llvm::Value *base = sharedBase((M * K + K * N) * elemBytes, op);
   llvm::Value *bBase = b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(M * K * elemBytes)));
-  barrier();
+  barrierBeforeWindow();
   for (auto [val, ty, buf] : {std::tuple{&a, &at, base}, std::tuple{&bv, &bt, bBase}}) {
     const std::vector<RegCoord> &cs = coords(val->layout, ty->shape);
     for (size_t r = 0; r < val->regs.size(); ++r)

@@ -260,6 +260,7 @@ llvm::Value *Lowerer::sharedBase(int64_t bytes, const Op &at) {
                     ", more than the " + std::to_string(limit) + " a block may use on " + options.arch +
                     "; use smaller tiles" + (sharedReserved_ ? " or fewer stages" : "")});
   sharedBytes_ = std::max(sharedBytes_, (end + 15) / 16 * 16);
+  ++sharedWindows_;
   if (!shared_) {
     // A placeholder; run() replaces it by an array of the final size.
     shared_ = new llvm::GlobalVariable(mod, llvm::ArrayType::get(b.getInt8Ty(), 0), false,
@@ -280,6 +281,11 @@ llvm::Value *Lowerer::reserveShared(int64_t bytes, const Op &at) {
 void Lowerer::barrier() {
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
   pending_.clear();
+}
+
+void Lowerer::barrierBeforeWindow() {
+  assert(sharedWindows_ > 0 && "called after sharedBase");
+  if (sharedWindows_ > 1 || loopDepth_ > 0) barrier();
 }
 
 llvm::Value *Lowerer::shuffleXor(llvm::Value *v, int mask) { return shuffle(v, Shuffle::Xor, c32(mask)); }

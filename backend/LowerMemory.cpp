@@ -271,7 +271,7 @@ void Lowerer::lowerMemory(const Op &op) {
     llvm::Value *old = scalarAccess(ptr, pred, scalar(op.operand(valueIdx)), nullptr, cmpV ? scalar(cmpV) : nullptr);
     if (!isAtomic) return;
     llvm::Value *slot = sharedBase(8, op);
-    barrier();
+    barrierBeforeWindow();
     ifThen(isThreadZero(), [&] { b.CreateStore(old, slot); });
     barrier();
     return set(op.result(), {true, {}, {b.CreateLoad(old->getType(), slot)}});

@@ -187,7 +187,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     llvm::Value *base = sharedBase(indexOffset + (second ? warps * slots * 4 : 0), op);
     llvm::Value *indexBase = second ? b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(indexOffset))) : nullptr;
     llvm::Value *wc = warpCoord(l, p), *lc = laneCoord(l, p);
-    barrier();
+    barrierBeforeWindow();
     for (size_t o = 0; o < part.size(); ++o) {
       llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape));
       llvm::Value *at = b.CreateGEP(accTy, base, slot), *indexAt = second ? b.CreateGEP(b.getInt32Ty(), indexBase, slot) : nullptr;
@@ -349,7 +349,7 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
       return b.CreateAdd(b.CreateMul(at, c32(runs)), c32(c));
     };
     llvm::Value *base = sharedBase(warps * slots * bytes, op);
-    barrier();
+    barrierBeforeWindow();
     llvm::Value *last = b.CreateICmpEQ(lc, c32(lanes - 1));
     for (size_t o = 0; o < line.size(); ++o)
       for (int64_t c = 0; c < runs; ++c) {
@@ -410,7 +410,7 @@ void Lowerer::scanThroughShared(const Op &op, const Layout &l, std::vector<llvm:
   llvm::Value *bufs[2] = {base, b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(n * bytes)))};
   std::vector<llvm::Value *> lin;
   for (const RegCoord &c : cs) lin.push_back(linearIndex(c.idx, shape));
-  barrier();
+  barrierBeforeWindow();
   for (size_t r = 0; r < vals.size(); ++r) b.CreateStore(vals[r], b.CreateGEP(ty, bufs[0], lin[r]));
   int cur = 0;
   for (int64_t s = 1; s < len; s *= 2) {

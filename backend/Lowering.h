@@ -144,6 +144,11 @@ public:
   /// bar.sync: all threads of the program arrive; their shared and global
   /// memory accesses before it are visible to each other after it.
   void barrier();
+  /// The barrier before the first write to a window sharedBase just gave:
+  /// earlier readers of the buffer are done. Left out where none can exist:
+  /// the program's first window, in no loop (as Triton's barrier analysis
+  /// leaves out a kernel's first).
+  void barrierBeforeWindow();
   /// Emits a barrier before memory op `op` if an access since the last one
   /// might touch an element `op` touches from another thread, with a write
   /// among the two (IR.h orders a program's memory ops; its threads are not).
@@ -282,6 +287,8 @@ private:
   llvm::GlobalVariable *shared_ = nullptr;
   int64_t sharedBytes_ = 0;
   int64_t sharedReserved_ = 0;
+  int sharedWindows_ = 0;  // sharedBase's windows so far, in program order
+  int loopDepth_ = 0;      // loops around the op being lowered
   bool pipelined_ = false;
   std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> users_;  // filled on first use
   std::map<std::string, llvm::Value *> strings_;

@@ -321,14 +321,14 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
     }
 
   // 2. Across the lanes along the axis: totals become the warp's inclusive
-  // prefix of run totals, and each run takes the lanes' before it.
+  // prefix of run totals (what the lanes before contribute is taken in
+  // step 5, after the warps' and runs').
   if (lanes > 1)
     for (size_t o = 0; o < line.size(); ++o)
       for (int64_t c = 0; c < runs; ++c) {
         llvm::Value *&t = totals[o][static_cast<size_t>(c)];
         for (int m = 1; m < lanes; m *= 2)
           t = b.CreateSelect(b.CreateICmpUGE(lc, c32(m)), combine(shuffle(t, Shuffle::Up, c32(m * laneStride)), t), t);
-        prepend(o, c, b.CreateICmpUGE(lc, c32(1)), shuffle(t, Shuffle::Up, c32(laneStride)));
       }
 
   // 3. Across the warps: the last lane writes each warp's totals; each run
@@ -385,12 +385,36 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
     }
   }
 
+  // 5. Across the lanes, as Triton's scan does: with what comes before its
+  // warp, a lane's inclusive total is its run's last element, complete; the
+  // lane before's is what precedes the run's other elements (lane 0: what
+  // precedes the warp). Across the barrier a thread keeps its inclusive
+  // total, not the lanes' prefix and its own last element: one register
+  // fewer per run (row_cumsum<f32,1024>: 27 -> 23).
+  std::vector<std::vector<llvm::Value *>> runLast(static_cast<size_t>(nLines), std::vector<llvm::Value *>(static_cast<size_t>(runs)));
+  if (lanes > 1)
+    for (size_t o = 0; o < line.size(); ++o)
+      for (int64_t c = 0; c < runs; ++c) {
+        Prefix &p = before[o][static_cast<size_t>(c)];
+        llvm::Value *t = totals[o][static_cast<size_t>(c)];
+        llvm::Value *full = !p.value ? t : p.has ? b.CreateSelect(p.has, combine(p.value, t), t) : combine(p.value, t);
+        runLast[o][static_cast<size_t>(c)] = full;
+        llvm::Value *up = shuffle(full, Shuffle::Up, c32(laneStride)), *later = b.CreateICmpUGE(lc, c32(1));
+        if (!p.value) {
+          prepend(o, c, later, up);
+        } else {  // a lane after the first always has elements before it
+          p.value = b.CreateSelect(later, up, p.value);
+          if (p.has) p.has = b.CreateOr(later, p.has);
+        }
+      }
+
   // Each element after its prefix.
   for (size_t o = 0; o < line.size(); ++o)
     for (int64_t c = 0; c < runs; ++c) {
       const Prefix &p = before[o][static_cast<size_t>(c)];
+      if (llvm::Value *last = runLast[o][static_cast<size_t>(c)]) reg(o, c, spt - 1) = last;
       if (!p.value) continue;
-      for (int j = 0; j < spt; ++j) {
+      for (int j = 0; j < (runLast[o][static_cast<size_t>(c)] ? spt - 1 : spt); ++j) {
         llvm::Value *&v = reg(o, c, j);
         v = p.has ? b.CreateSelect(p.has, combine(p.value, v), v) : combine(p.value, v);
       }

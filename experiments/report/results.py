@@ -153,8 +153,10 @@ def codegen_ratios(codegen_result, variant="assumed", arch="sm_90a", against="tr
     for (producer, v, a, spec), row in sorted(idx.items()):
         if producer != "twintile_parse" or v != variant or a != arch:
             continue
-        # twintile's fast math (with hints) meets Triton's defaults, which are fast, with hints.
-        theirs = idx.get((against, "plain" if against == "nvcc" else "assumed" if variant == "fast" else variant, arch, spec))
+        # twintile's fast math meets Triton's defaults, which are fast: with hints against
+        # Triton's with hints (`fast`), without against Triton's without (`fast_plain`).
+        theirs_variant = {"fast": "assumed", "fast_plain": "plain"}.get(variant, variant)
+        theirs = idx.get((against, "plain" if against == "nvcc" else theirs_variant, arch, spec))
         if not theirs:
             continue
         r_ours, r_theirs = registers(row), registers(theirs)

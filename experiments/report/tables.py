@@ -154,8 +154,8 @@ def codegen(cg):
     rows = []
     for spec in specs:
         row = [f"`{spec}`"]
-        for producer, variant in (("twintile_parse", "plain"), ("twintile_parse", "assumed"), ("twintile_parse", "fast"),
-                                  ("triton", "plain"),
+        for producer, variant in (("twintile_parse", "plain"), ("twintile_parse", "assumed"),
+                                  ("twintile_parse", "fast_plain"), ("twintile_parse", "fast"), ("triton", "plain"),
                                   ("triton", "assumed"), ("cute", "assumed"), ("nvcc", "plain")):
             r = idx.get((producer, variant, "sm_90a", spec))
             row.append(f"{r['instructions']} / {R.registers(r) or '–'}" if r else "–")
@@ -163,7 +163,8 @@ def codegen(cg):
             idx.get(("twintile_parse", "plain", "sm_90a", spec), {}).get("ptx_sha256")
         row.append("yes" if same else "no")
         rows.append(row)
-    head = ["specialization", "twintile", "twintile, hints", "twintile, hints, fast math", "Triton", "Triton, hints",
+    head = ["specialization", "twintile", "twintile, hints", "twintile, fast math", "twintile, hints, fast math",
+            "Triton", "Triton, hints",
             "CuTe DSL, aligned",
             "nvcc (CUDA C++)", "trace PTX = parse PTX"]
     checks = cg.get("triton_checks", [])
@@ -179,9 +180,15 @@ def codegen(cg):
     gm = R.geomean([r for _, r, _ in ratios_t])
     gm_regs = R.geomean([r for _, _, r in ratios_t if r])
     ratios_f = R.codegen_ratios(cg, "fast", "sm_90a", "triton")
+    ratios_fp = R.codegen_ratios(cg, "fast_plain", "sm_90a", "triton")
     fast = (f" With --math=fast (Triton's defaults: approximate exp, log, rsqrt, div.full, f32 fma fusion), over "
             f"{len(ratios_f)}: {ratio(R.geomean([r for _, r, _ in ratios_f]))} instructions, "
-            f"{ratio(R.geomean([r for _, _, r in ratios_f if r]))} registers.") if ratios_f else ""
+            f"{ratio(R.geomean([r for _, _, r in ratios_f if r]))} registers") if ratios_f else ""
+    if ratios_fp:
+        fast += (f"; without hints, against Triton's without, over {len(ratios_fp)}: "
+                 f"{ratio(R.geomean([r for _, r, _ in ratios_fp]))} instructions, "
+                 f"{ratio(R.geomean([r for _, _, r in ratios_fp if r]))} registers")
+    fast += "." if fast else ""
     return ("### PTX per specialization, sm_90a (instructions / registers)\n\n" + env_line(cg) + "\n" +
             table(head, rows) +
             f"\nInstructions: PTX instruction statements of the kernel (ptx_stats.py, one rule for every producer). "

@@ -6,7 +6,8 @@
 For every corpus specialization and target (sm_90a, sm_80): twintile's PTX from
 each front end, as compiled (`plain`) and under the caller's promises that
 pointers are 16-byte aligned and integers divisible by 16 (`assumed`:
---assume-aligned '*' --assume-divisible '*'); Triton's PTX of the same kernel
+--assume-aligned '*' --assume-divisible '*'), and both again under --math=fast,
+Triton's defaults (`fast_plain`, `fast`); Triton's PTX of the same kernel
 (experiments/baselines/triton_kernels.py), without hints and with Triton's
 divisibility-16 hints on the same parameters, which is what its JIT derives
 from such arguments — each Triton kernel first checked against twintile's
@@ -73,10 +74,11 @@ def twintile_rows(kernels, ptxas, out, progress):
     for name, file, specs in kernels:
         for spec in specs:
             for arch in TARGETS:
-                progress.step(f"{spec} {arch} twintile (parse, trace; plain, assumed, fast)")
+                progress.step(f"{spec} {arch} twintile (parse, trace; plain, assumed, fast, fast_plain)")
                 hints = ["--assume-aligned", "*", "--assume-divisible", "*"]
                 for frontend in ("parse", "trace"):
-                    for variant, extra in (("plain", []), ("assumed", hints), ("fast", hints + ["--math=fast"])):
+                    for variant, extra in (("plain", []), ("assumed", hints), ("fast", hints + ["--math=fast"]),
+                                           ("fast_plain", ["--math=fast"])):
                         ptx = out / f"twintile-{frontend}-{variant}-{arch}-{common.spec_file_name(spec)}.ptx"
                         proc = subprocess.run([twintile, "compile", f"--frontend={frontend}", str(file), "--kernel", spec,
                                                "--emit", "ptx", "--target", arch, "-o", str(ptx), *extra],

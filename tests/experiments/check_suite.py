@@ -85,7 +85,7 @@ def check_codegen(r):
     rows = r["rows"]
     expect(not any("error" in x for x in rows if x["producer"].startswith("twintile")), "a twintile compile failed")
     tw = [x for x in rows if x["producer"] == "twintile_parse"]
-    expect(len(tw) == 6, f"{len(tw)} twintile_parse rows for one spec x 2 targets x 3 variants")
+    expect(len(tw) == 8, f"{len(tw)} twintile_parse rows for one spec x 2 targets x 4 variants")
     for x in tw:
         expect(x["instructions"] > 20 and sum(x["classes"].values()) == x["instructions"],
                f"classes do not add up to the instruction count: {x}")

@@ -106,9 +106,10 @@ llvm::Value *Lowerer::threadId() {
 llvm::Value *Lowerer::isThreadZero() {
   llvm::Value *&v = prologueValues_["thread0"];
   if (!v) {
-    llvm::Value *lane = laneId(), *warp = warpId();
+    // tid.x itself: LLVM does not see (tid & 31 | tid >> 5) == 0 as tid == 0.
+    llvm::Value *tid = threadId();
     llvm::IRBuilder<> p = atPrologue();
-    v = p.CreateICmpEQ(p.CreateOr(lane, warp), p.getInt32(0), "thread0");
+    v = p.CreateICmpEQ(tid, p.getInt32(0), "thread0");
   }
   return v;
 }

@@ -74,7 +74,8 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   case OpKind::Exp: return approx(llvm::Intrinsic::nvvm_ex2_approx_f, b.CreateFMul(x, llvm::ConstantFP::get(t, log2e)));
   case OpKind::Log2: return approx(llvm::Intrinsic::nvvm_lg2_approx_f, x);
   case OpKind::Log: return b.CreateFMul(approx(llvm::Intrinsic::nvvm_lg2_approx_f, x), llvm::ConstantFP::get(t, ln2));
-  case OpKind::Rsqrt: return approx(llvm::Intrinsic::nvvm_rsqrt_approx_f, x);
+  case OpKind::Rsqrt:  // Triton's, libdevice's with __CUDA_FTZ: no subnormal-range scaling
+    return approx(options.fastMath ? llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f : llvm::Intrinsic::nvvm_rsqrt_approx_f, x);
   case OpKind::Sin: return approx(llvm::Intrinsic::nvvm_sin_approx_f, x);
   case OpKind::Cos: return approx(llvm::Intrinsic::nvvm_cos_approx_f, x);
   case OpKind::Tanh: {

@@ -1,6 +1,7 @@
 // --math=precise (the default: libdevice) and --math=fast (Triton's defaults:
-// the GPU's approximations for f32 exp, log, rsqrt, sin, cos, tanh, and
-// div.full for f32 division, a multiply fused into the add that uses it),
+// the GPU's approximations for f32 exp, log, rsqrt, sin, cos, tanh, rsqrt's
+// flushing a subnormal operand to zero, and div.full for f32 division, a
+// multiply fused into the add that uses it),
 // from both front ends; each kept apart in the
 // cache and recorded in the manifest; in the emulator, each matches the
 // interpreter within its mode's tolerance.
@@ -52,7 +53,7 @@ TT_KERNEL void dotsum(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
 
 // FAST-DAG: ex2.approx.f32
 // FAST-DAG: lg2.approx.f32
-// FAST-DAG: rsqrt.approx.f32
+// FAST-DAG: rsqrt.approx.ftz.f32
 // FAST-DAG: sin.approx.f32
 // FAST-DAG: cos.approx.f32
 // FAST-DAG: tanh.approx.f32
@@ -61,6 +62,7 @@ TT_KERNEL void dotsum(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
 
 // PRECISE-NOT: div.full.f32
 // PRECISE-NOT: tanh.approx.f32
+// PRECISE-NOT: rsqrt.approx.ftz
 // PRECISE-MANIFEST: "math": "precise"
 
 // RAN: ok: math on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 3 buffers

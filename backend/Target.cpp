@@ -2,6 +2,7 @@
 #include "backend/Target.h"
 
 #include "backend/MergeGuards.h"
+#include "backend/SinkToUse.h"
 
 #include "ir/Diagnostic.h"
 
@@ -87,7 +88,11 @@ void prepareModule(llvm::Module &module, const std::string &arch) {
 ///  - twintile-merge-guards (MergeGuards.h): neighbouring masked accesses
 ///    on one mask under one branch (vector_add<128>: 27 -> 19 instructions);
 ///  - adce, simplifycfg, globaldce: what is left dead (libdevice's
-///    "__CUDA_FTZ" string once its query is answered).
+///    "__CUDA_FTZ" string once its query is answered);
+///  - twintile-sink-to-use (SinkToUse.h), last: pure values moved down to
+///    their first use, where no live range grows (the prologue's thread
+///    coordinates, computed once at the top): ptxas allocates in about the
+///    order it is given.
 /// (instcombine as O3 runs it: one round, not checked for a fixed point,
 /// which the textual default would abort on.)
 /// NVPTX's own IR passes (address spaces, GEP splitting, strength reduction,
@@ -97,7 +102,7 @@ constexpr const char *kPipeline =
     "function(sroa,early-cse,simplifycfg,instcombine<no-verify-fixpoint>,correlated-propagation,reassociate,"
     "loop-mssa(licm),loop(loop-rotate,indvars,loop-deletion,loop-unroll-full),gvn,sccp,"
     "instcombine<no-verify-fixpoint>,loop-unroll<O3>,infer-alignment,alignment-from-assumptions,twintile-merge-guards,instcombine<no-verify-fixpoint>,"
-    "adce,simplifycfg),globaldce";
+    "adce,simplifycfg,twintile-sink-to-use),globaldce";
 
 void optimize(llvm::Module &module, const std::string &arch) {
   llvm::TargetMachine *tm = &targetMachine(arch);
@@ -113,8 +118,9 @@ void optimize(llvm::Module &module, const std::string &arch) {
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   pb.registerPipelineParsingCallback(
       [](llvm::StringRef name, llvm::FunctionPassManager &fpm, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (name != "twintile-merge-guards") return false;
-        fpm.addPass(MergeGuardsPass());
+        if (name == "twintile-merge-guards") fpm.addPass(MergeGuardsPass());
+        else if (name == "twintile-sink-to-use") fpm.addPass(SinkToUsePass());
+        else return false;
         return true;
       });
   llvm::ModulePassManager mpm;

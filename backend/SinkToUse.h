@@ -1,0 +1,21 @@
+//===- SinkToUse.h - pure values computed just before their first use -----===//
+#pragma once
+
+#include <llvm/IR/PassManager.h>
+
+namespace tt::backend {
+
+/// Moves each side-effect-free instruction down its block to just before
+/// its first user there (or to the block's end when it is used only in
+/// later blocks), where that shortens live ranges: the lowering computes
+/// thread coordinates and addresses in the kernel's prologue, and ptxas
+/// schedules and allocates registers largely in the order the PTX gives.
+/// An instruction moves only when no operand's live range grows (each
+/// operand is still used at or after the new place), so no range lengthens
+/// and its own shortens. Loads, calls with effects, convergent calls and
+/// phis stay. Named "twintile-sink-to-use" in Target.cpp's pipeline.
+struct SinkToUsePass : llvm::PassInfoMixin<SinkToUsePass> {
+  llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &fam);
+};
+
+} // namespace tt::backend

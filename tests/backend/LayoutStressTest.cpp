@@ -98,6 +98,27 @@ TEST_CASE("reductions along each axis, expanded and broadcast back", "[backend][
       }
 }
 
+TEST_CASE("1-D reductions to a scalar: every thread gets the whole tile's", "[backend][layouts]") {
+  // Across warps each lane reads one warp's partial and a butterfly over the
+  // low lane bits combines them (LowerReduce.cpp); tiles smaller than the
+  // program leave whole warps holding copies. Each thread's own copy of the
+  // result is used (x - r), and thread 0's is stored.
+  for (int64_t n : {1, 8, 32, 64, 128, 256, 512, 2048})
+    for (ScalarKind e : {ScalarKind::F32, ScalarKind::I32, ScalarKind::F16})
+      for (OpKind red : {OpKind::Sum, OpKind::Max, OpKind::Min}) {
+        INFO(n << " " << scalarName(e) << " " << opInfo(red).name);
+        Kernel k;
+        Value *x = k.ptr(e, "x"), *out = k.ptr(e, "out"), *r = k.ptr(e, "r");
+        Value *offs = k.b.arange(0, n);
+        Value *v = k.b.load(at(k.b, x, offs));
+        Value *s = k.b.reduce(red, v, 0);
+        k.b.store(at(k.b, out, offs), k.b.binary(OpKind::Sub, v, k.b.splat(s, {n})));
+        k.b.store(k.b.addptr(r, i32(k.b, 0)), s);
+        size_t size = static_cast<size_t>(n);
+        check(k, {{e, size}, {e, size}, {e, 1}}, {1, 1, 1}, e == ScalarKind::F16);
+      }
+}
+
 TEST_CASE("a conversion larger than static shared memory goes through it in chunks", "[backend][layouts]") {
   // 16384 f32 (64 KiB) reshaped to 128 x 128 and reduced along the rows: two
   // chunks of the row-major order, each written and read by whoever holds it.

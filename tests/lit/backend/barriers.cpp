@@ -24,7 +24,8 @@ TT_KERNEL void row_shares(Ptr<f32> x, Ptr<f32> out, i32 rows) {
 // TWO-NOT: bar.sync
 // TWO: st.shared.f32
 // TWO-NEXT: bar.sync 0;
-// TWO-NEXT: ld.shared
+// TWO-NOT: bar.sync
+// TWO: ld.shared
 // TWO-NOT: st.shared
 // TWO: bar.sync 0;
 // TWO-NEXT: st.shared.f32

@@ -35,8 +35,9 @@
 //   enable_fp_fusion), even where its product is also used elsewhere: the
 //   product is not rounded there, which moves that result by up to half an
 //   ulp of the product (so a*b - a*b need not be 0). rsqrt flushes a
-//   subnormal operand to zero (giving +inf), as Triton's does; nothing else
-//   is flushed to zero. sqrt, erf, pow, f64 and the
+//   subnormal f32 operand to a zero of its sign (giving +inf or -inf), as
+//   Triton's does (the interpreter's fastMath option does too); nothing
+//   else is flushed to zero. sqrt, erf, pow, f64 and the
 //   other arithmetic stay precise. `twintile run` compares f32 results of a
 //   fast compile with a relative 2e-3 instead of 1e-4. pow is C's
 //   (NaN for a negative base and an exponent that is not an integer). floor

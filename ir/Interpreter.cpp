@@ -313,7 +313,8 @@ private:
         out[i] = *r;
       }
     } else {
-      for (size_t i = 0; i < n; ++i) out[i] = evalUnary(op.kind, k, a[i]);
+      bool flush = opts_.fastMath && op.kind == OpKind::Rsqrt && (k == ScalarKind::F32 || k == ScalarKind::BF16);
+      for (size_t i = 0; i < n; ++i) out[i] = evalUnary(op.kind, k, flush ? flushSubnormalF32(a[i]) : a[i]);
     }
     set(op.result(), std::move(out));
   }

@@ -64,6 +64,11 @@ struct InterpretOptions {
   /// Ops executed before the run stops with an error (a guard against
   /// kernels that never terminate).
   int64_t maxSteps = 200'000'000;
+  /// The kernel was compiled with --math=fast: rsqrt then flushes a
+  /// subnormal f32 (or bf16) operand to a zero of its sign, as the GPU's
+  /// rsqrt.approx.ftz does (IR.h), the one departure of the fast mode that
+  /// no comparison tolerance covers. Everything else stays precise.
+  bool fastMath = false;
 };
 
 struct RunResult {

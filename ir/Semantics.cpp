@@ -35,6 +35,12 @@ uint64_t u(int64_t v) { return static_cast<uint64_t>(v); }
 int64_t s(uint64_t v) { return static_cast<int64_t>(v); }
 } // namespace
 
+Elem flushSubnormalF32(Elem a) {
+  if (a.f != 0 && std::fabs(a.f) < static_cast<double>(std::numeric_limits<float>::min()))
+    return floatElem(std::copysign(0.0, a.f));
+  return a;
+}
+
 Elem evalUnary(OpKind op, ScalarKind k, Elem a) {
   if (isFloat(k)) {
     double x = a.f, r = 0;

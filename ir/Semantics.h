@@ -40,6 +40,9 @@ bool evalCompare(OpKind op, ScalarKind k, Elem a, Elem b);
 Elem evalAtomic(OpKind op, ScalarKind k, Elem old, Elem v);
 Elem evalFma(ScalarKind k, Elem a, Elem b, Elem c);
 Elem evalCast(Elem a, ScalarKind from, ScalarKind to);
+/// A float element flushed as PTX's .ftz flushes an f32 operand: a zero of
+/// its sign where it is nonzero and below 2^-126 in magnitude, else itself.
+Elem flushSubnormalF32(Elem a);
 
 /// The element a `constant` op's value attribute denotes in kind `k`.
 Elem constantElem(const Attr &value, ScalarKind k);

@@ -92,7 +92,9 @@ public:
     for (int rep = 0; rep < options.warmup + options.repeat; ++rep) {
       work = initial;  // every launch starts from the same inputs
       auto start = std::chrono::steady_clock::now();
-      ir::RunResult r = ir::interpret(f, grid, iargs, work);
+      ir::InterpretOptions io;
+      io.fastMath = m.math == "fast";  // rsqrt's flush, as the compiled code does
+      ir::RunResult r = ir::interpret(f, grid, iargs, work, io);
       double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       if (!r.ok()) {
         result.error = ir::render(*r.error);  // with the kernel's line and a caret

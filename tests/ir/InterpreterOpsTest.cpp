@@ -1641,3 +1641,35 @@ TEST_CASE("scalar float parameters are rounded to their type", "[interpreter][op
   CHECK(bufs[0].get(0) == decodeF16(encodeF16(0.1)));
   CHECK(bufs[0].get(1) == 3.0);
 }
+
+//===-- --math=fast: rsqrt's flush ----------------------------------------===//
+
+TEST_CASE("fastMath flushes rsqrt's subnormal f32 and bf16 operands to a zero of their sign", "[interpreter][ops]") {
+  // As the GPU's rsqrt.approx.ftz (IR.h): +inf and -inf where precise gives
+  // a large finite value and NaN; normal operands, and f64, unchanged.
+  const double values[] = {1e-40, -1e-40, 4.0, 0x1p-126};
+  for (ScalarKind e : {ScalarKind::F32, ScalarKind::BF16, ScalarKind::F64}) {
+    INFO(scalarName(e));
+    Kernel k;
+    Value *x = k.ptrParam(e, "x"), *out = k.ptrParam(e, "out");
+    Value *offs = k.b.arange(0, 4);
+    k.b.store(ptrsAt(k.b, out, offs), k.b.unary(OpKind::Rsqrt, k.b.load(ptrsAt(k.b, x, offs))));
+    k.b.ret();
+    REQUIRE(verify(k.f).empty());
+    for (bool fast : {false, true}) {
+      INFO("fastMath " << fast);
+      std::vector<Buffer> bufs{Buffer(e, 4, "x"), Buffer(e, 4, "out")};
+      for (size_t i = 0; i < 4; ++i) bufs[0].set(i, values[i]);
+      InterpretOptions opts;
+      opts.fastMath = fast;
+      REQUIRE(interpret(k.f, {}, {KernelArg::buf(0), KernelArg::buf(1)}, bufs, opts).ok());
+      bool flushed = fast && e != ScalarKind::F64;
+      if (flushed) CHECK(bufs[1].get(0) == INFINITY);
+      else CHECK((std::isfinite(bufs[1].get(0)) && bufs[1].get(0) > 1e19));
+      if (flushed) CHECK(bufs[1].get(1) == -INFINITY);
+      else CHECK(std::isnan(bufs[1].get(1)));
+      CHECK(bufs[1].get(2) == 0.5);
+      CHECK(std::isfinite(bufs[1].get(3)));  // the smallest normal is not flushed
+    }
+  }
+}

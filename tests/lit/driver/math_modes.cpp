@@ -27,8 +27,21 @@
 // value the same way round (an fma of its own product would differ).
 // RUN: twintile compile --frontend=parse %s --kernel 'dotsum<f32>' --emit ptx --math=fast | FileCheck %s --check-prefix=BUTTERFLY
 // RUN: twintile run --frontend=parse %s --kernel 'dotsum<f32>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-DOTSUM
+// rsqrt of subnormals (and of zeros and normals): flushed to a zero of its
+// sign under --math=fast, so +inf and -inf, which the interpreter models;
+// NaN for the negative ones and large finite values precise.
+// RUN: twintile run --frontend=parse %s --kernel 'tiny<f32>' --math=fast --grid 1 --arg z=128 | FileCheck %s --check-prefix=RAN-TINY
+// RUN: twintile run --frontend=trace %s --kernel 'tiny<bf16>' --math=fast --grid 1 --arg z=128 | FileCheck %s --check-prefix=RAN-TINY
+// RUN: twintile run --frontend=parse %s --kernel 'tiny<f32>' --grid 1 --arg z=128 | FileCheck %s --check-prefix=RAN-TINY
 #include <twintile.h>
 using namespace tt;
+
+template <class T>
+TT_KERNEL void tiny(Ptr<T> z) {
+  auto k = arange(0, 128) - 64;  // -64 .. 63, times 2^-133 .. 2^-120
+  auto v = cast<T>(cast<f32>(k) * 1e-40f);
+  store(z + arange(0, 128), rsqrt(where(k > 60, v + T(1.0f), v)));
+}
 
 template <class T>
 TT_KERNEL void math(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
@@ -65,6 +78,7 @@ TT_KERNEL void dotsum(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
 // PRECISE-NOT: rsqrt.approx.ftz
 // PRECISE-MANIFEST: "math": "precise"
 
+// RAN-TINY: ok: tiny on emu, {{.*}}: matches the interpreter on 128 elements of 1 buffers
 // RAN: ok: math on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 3 buffers
 
 // BAD: --math: sloppy not in {precise,fast}

@@ -2,11 +2,13 @@
 #include "backend/SinkToUse.h"
 
 #include <llvm/IR/Function.h>
-#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <vector>
 
 namespace tt::backend {
@@ -39,15 +41,44 @@ llvm::Instruction *target(llvm::Instruction &i) {
   return elsewhere ? bb->getTerminator() : nullptr;
 }
 
-/// Whether `v` is live at `at` (in `at`'s block) without `except`'s use:
-/// a constant, or a value used at or after `at` there, or in another block.
-bool liveAnyway(llvm::Value *v, llvm::Instruction *at, llvm::Instruction *except) {
+/// The blocks reachable from a block's end (its successors and on), memoized.
+class Reach {
+public:
+  bool fromEnd(llvm::BasicBlock *bb, llvm::BasicBlock *to) {
+    auto [it, fresh] = reach_.try_emplace(bb);
+    if (fresh) {
+      std::vector<llvm::BasicBlock *> work(llvm::succ_begin(bb), llvm::succ_end(bb));
+      while (!work.empty()) {
+        llvm::BasicBlock *b = work.back();
+        work.pop_back();
+        if (it->second.insert(b).second) work.insert(work.end(), llvm::succ_begin(b), llvm::succ_end(b));
+      }
+    }
+    return it->second.count(to) != 0;
+  }
+
+private:
+  std::map<llvm::BasicBlock *, std::set<llvm::BasicBlock *>> reach_;
+};
+
+/// Whether `v` is live at `at` without the use by `except`: a constant, or
+/// a value used at or after `at` in its block, or live out of the block (a
+/// use in a block reachable from its end; a phi's counts in the block it
+/// comes from).
+bool liveAnyway(llvm::Value *v, llvm::Instruction *at, llvm::Instruction *except, Reach &reach) {
   if (!llvm::isa<llvm::Instruction>(v) && !llvm::isa<llvm::Argument>(v)) return true;  // constants, globals
-  for (llvm::User *u : v->users()) {
-    auto *ui = llvm::dyn_cast<llvm::Instruction>(u);
+  llvm::BasicBlock *bb = at->getParent();
+  for (llvm::Use &use : v->uses()) {
+    auto *ui = llvm::dyn_cast<llvm::Instruction>(use.getUser());
     if (!ui || ui == except) continue;
-    if (ui->getParent() != at->getParent() || llvm::isa<llvm::PHINode>(ui)) return true;
-    if (ui == at || at->comesBefore(ui)) return true;
+    if (auto *phi = llvm::dyn_cast<llvm::PHINode>(ui)) {
+      llvm::BasicBlock *from = phi->getIncomingBlock(use);
+      if (from == bb || reach.fromEnd(bb, from)) return true;
+      continue;
+    }
+    llvm::BasicBlock *where = ui->getParent();
+    if (where == bb && (ui == at || at->comesBefore(ui))) return true;
+    if (reach.fromEnd(bb, where)) return true;  // another block after, or this one again around a loop
   }
   return false;
 }
@@ -56,13 +87,13 @@ bool liveAnyway(llvm::Value *v, llvm::Instruction *at, llvm::Instruction *except
 /// range, gathering in `chain` the operands that move with it: a movable
 /// value in the same block whose only user is `i` goes down with it (and so
 /// on up its own operands), as a chain of address arithmetic does.
-bool canSink(llvm::Instruction *i, llvm::Instruction *at, std::vector<llvm::Instruction *> &chain) {
+bool canSink(llvm::Instruction *i, llvm::Instruction *at, std::vector<llvm::Instruction *> &chain, Reach &reach) {
   for (llvm::Value *op : i->operands()) {
-    if (liveAnyway(op, at, i)) continue;
+    if (liveAnyway(op, at, i, reach)) continue;
     auto *def = llvm::dyn_cast<llvm::Instruction>(op);
     if (!def || def->getParent() != i->getParent() || !def->hasOneUse() || !movable(*def)) return false;
     if (std::find(chain.begin(), chain.end(), def) == chain.end()) chain.push_back(def);
-    if (!canSink(def, at, chain)) return false;
+    if (!canSink(def, at, chain, reach)) return false;
   }
   return true;
 }
@@ -71,6 +102,7 @@ bool canSink(llvm::Instruction *i, llvm::Instruction *at, std::vector<llvm::Inst
 
 llvm::PreservedAnalyses SinkToUsePass::run(llvm::Function &fn, llvm::FunctionAnalysisManager &) {
   bool changed = false;
+  Reach reach;  // moves change no edge
   for (llvm::BasicBlock &bb : fn) {
     // Bottom up, so that a chain of values follows its last link down.
     std::vector<llvm::Instruction *> order;
@@ -81,7 +113,7 @@ llvm::PreservedAnalyses SinkToUsePass::run(llvm::Function &fn, llvm::FunctionAna
       llvm::Instruction *at = target(*i);
       if (!at || i->getNextNode() == at) continue;
       std::vector<llvm::Instruction *> chain;
-      if (!canSink(i, at, chain)) continue;
+      if (!canSink(i, at, chain, reach)) continue;
       // The chain keeps its order, each link before the instruction it feeds.
       llvm::Instruction *next = at;
       chain.insert(chain.begin(), i);

@@ -17,8 +17,9 @@
 
 namespace {
 
-/// The names of `fn`'s instructions in order, after the pass ("" for unnamed).
-std::vector<std::string> sunk(const std::string &ir) {
+/// The names of the instructions of @f's block `block` (its entry block by
+/// default) in order, after the pass ("" for unnamed).
+std::vector<std::string> sunk(const std::string &ir, const std::string &block = "") {
   llvm::LLVMContext ctx;
   llvm::SMDiagnostic err;
   std::unique_ptr<llvm::Module> m = llvm::parseAssemblyString(ir, err, ctx);
@@ -30,8 +31,11 @@ std::vector<std::string> sunk(const std::string &ir) {
   fpm.addPass(tt::backend::SinkToUsePass());
   llvm::Function &fn = *m->getFunction("f");
   fpm.run(fn, fam);
+  llvm::BasicBlock *bb = &fn.getEntryBlock();
+  for (llvm::BasicBlock &b : fn)
+    if (b.getName() == block) bb = &b;
   std::vector<std::string> names;
-  for (llvm::Instruction &i : fn.getEntryBlock()) names.push_back(i.getName().str());
+  for (llvm::Instruction &i : *bb) names.push_back(i.getName().str());
   return names;
 }
 
@@ -105,4 +109,48 @@ done:
 }
 )");
   CHECK(names == std::vector<std::string>{"a", "", "w", ""});
+}
+
+TEST_CASE("a use in a block that cannot follow does not keep a value live", "[backend][sink]") {
+  // %t is used in %b too, but %b never runs after %a: in %a, %w is %t's
+  // last use and stays above the loads.
+  auto names = sunk(R"(
+define void @f(ptr %p, ptr %q, i32 %t, i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  %w = lshr i32 %t, 5
+  %x = load i32, ptr %p
+  %y = load i32, ptr %q
+  %s = add i32 %x, %y
+  %u = add i32 %s, %w
+  store i32 %u, ptr %q
+  ret void
+b:
+  store i32 %t, ptr %p
+  ret void
+}
+)", "a");
+  CHECK(names == std::vector<std::string>{"w", "x", "y", "s", "u", "", ""});
+}
+
+TEST_CASE("a value used earlier in its own loop block is live all around it", "[backend][sink]") {
+  // %t is used at the top of %loop, which follows itself: it is live at the
+  // bottom too, so %w may move down.
+  auto names = sunk(R"(
+define void @f(ptr %p, i32 %t, i1 %c) {
+entry:
+  br label %loop
+loop:
+  store i32 %t, ptr %p
+  %w = lshr i32 %t, 5
+  %x = load i32, ptr %p
+  %u = add i32 %x, %w
+  store i32 %u, ptr %p
+  br i1 %c, label %loop, label %done
+done:
+  ret void
+}
+)", "loop");
+  CHECK(names == std::vector<std::string>{"", "x", "w", "u", "", ""});
 }

@@ -197,7 +197,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   } else if (options.useLibdevice) {
     r.notes.push_back("libdevice not found (run scripts/setup or set TWINTILE_LIBDEVICE): math uses fast approximations");
   }
-  optimize(*module, options.arch);
+  optimize(*module, options.arch, options.fastMath);
   phase("optimize");
   if (std::string bad = verify(*module); !bad.empty())
     throw ir::InternalError("the optimized LLVM IR does not verify: " + bad, func.loc);
@@ -206,7 +206,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
     options.observe.offer("llvm", [&] { return print(*module); });
     phase("print");
   }
-  r.ptx = emitPtx(*module, options.arch);
+  r.ptx = emitPtx(*module, options.arch, options.fastMath);
   r.manifest = manifestOf(func, options, shared);
   phase("nvptx");
   if (!options.runPtxas) {

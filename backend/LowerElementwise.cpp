@@ -96,11 +96,27 @@ llvm::Value *Lowerer::fmod(llvm::Value *x, llvm::Value *y, ScalarKind elem) {
   return b.CreateCall(mod.getOrInsertFunction(elem == ScalarKind::F64 ? "__nv_fmod" : "__nv_fmodf", t, t, t), {x, y});
 }
 
-llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKind elem) {
+llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKind elem, bool rounded) {
   if (isFloat(elem)) {
     // --math=fast, as Triton's default enable_fp_fusion: an f32 multiply
-    // feeding an add may become one fma (the product unrounded). Precise
-    // mode, f64 and f16/bf16 (rounded after every op) keep each op.
+    // feeding an add may become one fma (the product unrounded), in LLVM
+    // and in ptxas, whose target allows it everywhere (Target.h). What must
+    // still round at every op goes through NVVM's .rn intrinsics, which
+    // nothing fuses: f64 (IR.h keeps it precise) and `rounded` combines.
+    // f16/bf16 round after every op (narrow), so nothing of theirs fuses.
+    if (options.fastMath && (rounded || elem == ScalarKind::F64)) {
+      bool f64 = elem == ScalarKind::F64;
+      auto add = [&](llvm::Value *p, llvm::Value *q) {
+        return b.CreateIntrinsic(f64 ? llvm::Intrinsic::nvvm_add_rn_d : llvm::Intrinsic::nvvm_add_rn_f, {}, {p, q});
+      };
+      switch (k) {
+      case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum: return add(x, y);
+      case OpKind::Sub: return add(x, b.CreateFNeg(y));  // x - y is x + -y, to the bit
+      case OpKind::Mul:
+        return b.CreateIntrinsic(f64 ? llvm::Intrinsic::nvvm_mul_rn_d : llvm::Intrinsic::nvvm_mul_rn_f, {}, {x, y});
+      default: break;
+      }
+    }
     llvm::FastMathFlags fusable;
     fusable.setAllowContract(options.fastMath && elem == ScalarKind::F32);
     llvm::IRBuilder<>::FastMathFlagGuard keep(b);

@@ -88,9 +88,9 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   // index on ties (no NaN reaches it: step 1 takes none and maps a first
   // one to the worst value).
   // `acrossLanes`: every lane along the axis must come out with the same
-  // bits (all of them store the partial), so a sum there fuses no lane's own
-  // product under --math=fast: fma(a, b, shuffled) in one lane would differ
-  // from the partner's fma of its own product.
+  // bits (all of them store the partial), so a sum there rounds as it goes
+  // under --math=fast: fma(a, b, shuffled) in one lane would differ from
+  // the partner's fma of its own product.
   auto combine = [&](Acc p, Acc q, bool acrossLanes = false) -> Acc {
     if (user) {  // a partial without elements leaves the other as it is
       llvm::Value *both = combineRegion(op, p.value, q.value);
@@ -98,10 +98,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       return {v, nullptr, b.CreateOr(p.holds, q.holds)};
     }
     if (!arg) {
-      llvm::Value *v = binary(op.kind, p.value, q.value, acc);
-      if (auto *i = llvm::dyn_cast<llvm::Instruction>(v); acrossLanes && i && llvm::isa<llvm::FPMathOperator>(i))
-        i->setHasAllowContract(false);
-      return {v, nullptr, nullptr};
+      return {binary(op.kind, p.value, q.value, acc, acrossLanes), nullptr, nullptr};
     }
     llvm::Value *better =
         fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OLT, q.value, p.value)

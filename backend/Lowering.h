@@ -231,8 +231,9 @@ public:
   /// Math: libdevice when linked, else fast approximations.
   llvm::Value *math(const ir::Op &op, ir::OpKind k, llvm::Value *x, ir::ScalarKind elem);
   /// Elementwise combination of two LLVM values of kind `k` (shared with
-  /// reductions and dot): add, max, min, ...
-  llvm::Value *binary(ir::OpKind k, llvm::Value *x, llvm::Value *y, ir::ScalarKind elem);
+  /// reductions and dot): add, max, min, ... `rounded`: never fused with
+  /// the multiply feeding it, even under --math=fast.
+  llvm::Value *binary(ir::OpKind k, llvm::Value *x, llvm::Value *y, ir::ScalarKind elem, bool rounded = false);
   /// fmod (the IR's rem of floats), exact.
   llvm::Value *fmod(llvm::Value *x, llvm::Value *y, ir::ScalarKind elem);
   /// f16/bf16 go through f32.

@@ -29,7 +29,7 @@ constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 // PTX ISA 8.0 (CUDA 12.0) is the first with sm_90a; it also serves sm_80.
 constexpr const char *kPtxFeatures = "+ptx80";
 
-std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch) {
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch, bool fpFusion) {
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -41,16 +41,21 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch) 
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kTriple, error);
   assert(target && "LLVM was built with the NVPTX target");
   llvm::TargetOptions opts;
+  // Triton's enable_fp_fusion: any multiply feeding an add may fuse, in
+  // LLVM's DAG combiner and in ptxas (add.f32 and mul.f32 without .rn).
+  // What must round at every op is lowered to NVVM's .rn intrinsics instead.
+  if (fpFusion) opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       kTriple, arch, kPtxFeatures, opts, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Default));
 }
 
-/// The target machine for `arch`, made once per thread (a compile uses it
-/// three times; compiles on one thread run one after another).
-llvm::TargetMachine &targetMachine(const std::string &arch) {
-  thread_local std::map<std::string, std::unique_ptr<llvm::TargetMachine>> machines;
-  std::unique_ptr<llvm::TargetMachine> &tm = machines[arch];
-  if (!tm) tm = makeTargetMachine(arch);
+/// The target machine for `arch` and a math mode, made once per thread (a
+/// compile uses it three times; compiles on one thread run one after
+/// another).
+llvm::TargetMachine &targetMachine(const std::string &arch, bool fpFusion = false) {
+  thread_local std::map<std::pair<std::string, bool>, std::unique_ptr<llvm::TargetMachine>> machines;
+  std::unique_ptr<llvm::TargetMachine> &tm = machines[{arch, fpFusion}];
+  if (!tm) tm = makeTargetMachine(arch, fpFusion);
   return *tm;
 }
 
@@ -104,8 +109,8 @@ constexpr const char *kPipeline =
     "instcombine<no-verify-fixpoint>,loop-unroll<O3>,infer-alignment,alignment-from-assumptions,twintile-merge-guards,instcombine<no-verify-fixpoint>,"
     "adce,simplifycfg,twintile-sink-to-use),globaldce";
 
-void optimize(llvm::Module &module, const std::string &arch) {
-  llvm::TargetMachine *tm = &targetMachine(arch);
+void optimize(llvm::Module &module, const std::string &arch, bool fpFusion) {
+  llvm::TargetMachine *tm = &targetMachine(arch, fpFusion);
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
@@ -132,8 +137,8 @@ void optimize(llvm::Module &module, const std::string &arch) {
   mpm.run(module, mam);
 }
 
-std::string emitPtx(llvm::Module &module, const std::string &arch) {
-  llvm::TargetMachine *tm = &targetMachine(arch);
+std::string emitPtx(llvm::Module &module, const std::string &arch, bool fpFusion) {
+  llvm::TargetMachine *tm = &targetMachine(arch, fpFusion);
   llvm::SmallString<0> out;
   llvm::raw_svector_ostream os(out);
   llvm::legacy::PassManager pm;

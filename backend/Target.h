@@ -18,10 +18,14 @@ void prepareModule(llvm::Module &module, const std::string &arch);
 int64_t maxSharedBytes(const std::string &arch);
 
 /// Runs the LLVM passes the lowered code needs (Target.cpp's kPipeline).
-void optimize(llvm::Module &module, const std::string &arch);
+/// `fpFusion` (--math=fast): the target lets any floating-point multiply
+/// feeding an add fuse into an fma, as Triton's enable_fp_fusion does; the
+/// lowering keeps what must round at every op in NVVM's .rn intrinsics.
+void optimize(llvm::Module &module, const std::string &arch, bool fpFusion = false);
 
-/// PTX text for `module`.
-std::string emitPtx(llvm::Module &module, const std::string &arch);
+/// PTX text for `module`; `fpFusion` as for optimize: f32/f64 adds and
+/// multiplies without .rn, which ptxas may contract too.
+std::string emitPtx(llvm::Module &module, const std::string &arch, bool fpFusion = false);
 
 /// LLVM's verifier: empty if `module` is well formed, else its complaint.
 std::string verify(const llvm::Module &module);

@@ -32,7 +32,8 @@
 //   arguments; far outside [-100pi, 100pi] much worse), tanh within a
 //   relative 2^-11; and an f32 multiply feeding an add or subtract (a sum
 //   or cumsum too) may be fused there into one fma (Triton's
-//   enable_fp_fusion), even where its product is also used elsewhere: the
+//   enable_fp_fusion; by LLVM or by ptxas, which gets f32 adds and
+//   multiplies without .rn), even where its product is also used elsewhere: the
 //   product is not rounded there, which moves that result by up to half an
 //   ulp of the product (so a*b - a*b need not be 0). rsqrt flushes a
 //   subnormal f32 operand to a zero of its sign (giving +inf or -inf), as

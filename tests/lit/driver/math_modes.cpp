@@ -22,9 +22,13 @@
 // RUN: twintile run --frontend=trace %s --kernel 'muladd<f32>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-MULADD
 // f64 stays precise in the fast mode: no fusion.
 // RUN: twintile compile --frontend=parse %s --kernel 'muladd<f64>' --emit ptx --math=fast | FileCheck %s --check-prefix=F64
+// RUN: twintile run --frontend=trace %s --kernel 'muladd<f64>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-MULADD
+// RUN: twintile run --frontend=parse %s --kernel 'dotsum<f64>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-DOTSUM
 // A sum of products fuses within each thread, never across lanes: every
 // lane of a warp stores the warp's partial, so each must add its partner's
-// value the same way round (an fma of its own product would differ).
+// value the same way round (an fma of its own product would differ). The
+// product itself is left unrounded (mul.f32) for ptxas to fuse where it can;
+// the butterfly's adds round (add.rn.f32), which ptxas never fuses.
 // RUN: twintile compile --frontend=parse %s --kernel 'dotsum<f32>' --emit ptx --math=fast | FileCheck %s --check-prefix=BUTTERFLY
 // RUN: twintile run --frontend=parse %s --kernel 'dotsum<f32>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-DOTSUM
 // rsqrt of subnormals (and of zeros and normals): flushed to a zero of its
@@ -92,9 +96,11 @@ TT_KERNEL void dotsum(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
 // F64-NOT: fma.rn.f64
 // F64: mul.rn.f64
 // F64-NOT: fma.rn.f64
-// BUTTERFLY: mul.rn.f32
+// BUTTERFLY: mul.f32
 // BUTTERFLY-NOT: fma.rn.f32
 // BUTTERFLY: shfl.sync.bfly.b32
+// BUTTERFLY-NOT: fma.rn.f32
+// BUTTERFLY: add.rn.f32
 // BUTTERFLY-NOT: fma.rn.f32
 // BUTTERFLY: st.shared.f32
 // RAN-DOTSUM: ok: dotsum on emu, {{.*}}: matches the interpreter

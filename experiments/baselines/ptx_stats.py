@@ -217,14 +217,64 @@ PTXAS_PATTERNS = [
 ]
 
 
-def run_ptxas(ptxas, arch, ptx_path):
-    """({function name: resource usage}, error text or None) from `ptxas -v`."""
+SASS_LINE = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
+SASS_LABEL = re.compile(r"^(\.L_x_\d+):")
+SASS_FUNCTION = re.compile(r"^\.text\.(\S+):")
+SELF_BRANCH = re.compile(r"BRA `\((\.L_x_\d+)\)$")
+
+
+def sass_stats(nvdisasm, cubin):
+    """{function name: {"sass_instructions", "peak_live_registers"}} from
+    `nvdisasm --print-life-ranges` of a cubin, or {} if it cannot be read.
+    Instructions: every one of the function, its subroutines (a division's
+    slow path) too, but not the branch to itself ptxas puts after the last
+    EXIT nor the NOPs that pad the function. Peak live registers: the most
+    general registers ptxas's allocation holds live at one instruction (the
+    life-range column), against which its register count shows how it
+    named them."""
+    try:
+        proc = subprocess.run([nvdisasm, "-c", "--print-life-ranges", str(cubin)], capture_output=True, text=True)
+    except OSError:
+        return {}
+    if proc.returncode != 0:
+        return {}
+    stats, current, here = {}, None, set()
+    for line in proc.stdout.splitlines():
+        m = SASS_FUNCTION.match(line)
+        if m:
+            current, here = m.group(1), set()
+            stats[current] = {"sass_instructions": 0, "peak_live_registers": 0}
+            continue
+        m = SASS_LABEL.match(line)
+        if m:
+            here.add(m.group(1))
+            continue
+        m = SASS_LINE.match(line)
+        if not m or current is None:
+            continue
+        text, labels, here = m.group(1), here, set()
+        live = re.search(r"// \|\s*(\d+)", line)
+        if live:
+            stats[current]["peak_live_registers"] = max(stats[current]["peak_live_registers"], int(live.group(1)))
+        loop = SELF_BRANCH.fullmatch(text)
+        if re.match(r"NOP\b", text) or (loop and loop.group(1) in labels):
+            continue
+        stats[current]["sass_instructions"] += 1
+    return stats
+
+
+def run_ptxas(ptxas, arch, ptx_path, nvdisasm=None):
+    """({function name: resource usage}, error text or None) from `ptxas -v`;
+    with `nvdisasm`, each function's machine instructions and peak live
+    registers too (see sass_stats)."""
     with tempfile.TemporaryDirectory() as tmp:
+        cubin = os.path.join(tmp, "out.cubin")
         try:
-            proc = subprocess.run([ptxas, "-v", f"-arch={arch}", str(ptx_path), "-o", os.path.join(tmp, "out.cubin")],
+            proc = subprocess.run([ptxas, "-v", f"-arch={arch}", str(ptx_path), "-o", cubin],
                                   capture_output=True, text=True)
         except OSError as e:
             return {}, f"cannot run {ptxas}: {e}"
+        sass = sass_stats(nvdisasm, cubin) if nvdisasm and proc.returncode == 0 else {}
     if proc.returncode != 0:
         return {}, (proc.stderr + proc.stdout).strip()
     usage, current = {}, None
@@ -241,6 +291,9 @@ def run_ptxas(ptxas, arch, ptx_path):
             v = pattern.search(line)
             if v:
                 usage[current][key] = int(v.group(1))
+    for name, st in sass.items():
+        if name in usage:
+            usage[name].update(st)
     return usage, None
 
 

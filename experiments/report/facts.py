@@ -148,6 +148,23 @@ def codegen_facts(cg):
     fast_plain = R.codegen_ratios(cg, "fast_plain", "sm_90a", "triton")
     f["instr_vs_triton_fast_plain"] = _x(R.geomean([r for _, r, _ in fast_plain]))
     f["regs_vs_triton_fast_plain"] = _x(R.geomean([g for _, _, g in fast_plain if g]))
+    targets = R.codegen_targets(cg)
+    f["n_memory_bound"] = str(len(targets))
+    f["memory_bound_instr_ok"] = str(sum(o["instructions"] <= 1.1 * t["instructions"] for _, o, t in targets))
+    regs = [(R.registers(o), R.registers(t)) for _, o, t in targets if R.registers(o) and R.registers(t)]
+    f["memory_bound_regs_ok"] = str(sum(a <= b for a, b in regs))
+    def over(spec, o, t):
+        live = R.peak_live_registers(o), R.peak_live_registers(t)
+        return (f"`{spec}` ({R.registers(o)} against {R.registers(t)}"
+                + (f"; at most {live[0]} live against {live[1]}" if None not in live else "") + ")")
+
+    f["memory_bound_regs_over"] = ", ".join(over(s, o, t) for s, o, t in targets if R.registers(o) and
+                                            R.registers(t) and R.registers(o) > R.registers(t)) or "none"
+    f["memory_bound_alloc_ok"] = str(sum(R.allocated_registers(a) <= R.allocated_registers(b) for a, b in regs))
+    sass = [(R.sass_instructions(o), R.sass_instructions(t)) for _, o, t in targets
+            if R.sass_instructions(o) and R.sass_instructions(t)]
+    f["memory_bound_sass_ratio"] = _x(R.geomean([a / b for a, b in sass])) if sass else NA
+    f["memory_bound_sass_fewer"] = str(sum(a <= b for a, b in sass)) if sass else NA
     checks = cg.get("triton_checks", [])
     f["triton_checked_ok"] = str(sum(c["check"] == "ok" for c in checks))
     f["triton_checked"] = str(len(checks))

@@ -146,6 +146,45 @@ def registers(row):
     return p.get("registers")
 
 
+def sass_instructions(row):
+    """The machine instructions ptxas made (nvdisasm; ptx_stats.sass_instructions), or None."""
+    p = (row or {}).get("ptxas") or {}
+    return p.get("sass_instructions")
+
+
+def peak_live_registers(row):
+    """The most registers live at one instruction in ptxas's allocation (nvdisasm), or None."""
+    p = (row or {}).get("ptxas") or {}
+    return p.get("peak_live_registers")
+
+
+def allocated_registers(n):
+    """The registers a thread of the kernel holds on the GPU: a warp's are
+    allocated in units of 256 (CUDA's occupancy calculator), so ptxas's count
+    rounded up to a multiple of 8. ptxas itself takes 24 as the least it
+    allocates on sm_90a (a --maxrregcount below it is raised to 24)."""
+    return -(-n // 8) * 8 if n else None
+
+
+# The corpus kernels whose speed is the bytes they move (launches.bench gives
+# them no flops): those the PTX-against-Triton targets are set for.
+MEMORY_BOUND = ("vector_add", "softmax", "layernorm", "rmsnorm", "gelu", "swiglu", "row_argmax", "row_cumsum")
+
+
+def codegen_targets(codegen_result, arch="sm_90a"):
+    """[(spec, twintile's row, Triton's row)] for the memory-bound
+    specializations: twintile under --math=fast with hints against Triton (its
+    defaults are fast) with hints, as the targets compare them."""
+    idx = codegen_index(codegen_result)
+    out = []
+    for (producer, variant, a, spec), row in idx.items():
+        if producer == "twintile_parse" and variant == "fast" and a == arch and spec.split("<")[0] in MEMORY_BOUND:
+            theirs = idx.get(("triton", "assumed", arch, spec))
+            if theirs:
+                out.append((spec, row, theirs))
+    return out
+
+
 def codegen_ratios(codegen_result, variant="assumed", arch="sm_90a", against="triton"):
     """[(spec, twintile instructions / theirs, twintile registers / theirs)] over common specs."""
     idx = codegen_index(codegen_result)

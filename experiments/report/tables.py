@@ -201,6 +201,46 @@ def codegen(cg):
             f"{ratio(gm)} instructions, {ratio(gm_regs)} registers." + fast + checked + missing_note(cg))
 
 
+def codegen_targets(cg):
+    """The memory-bound kernels against Triton, same math mode and hints: the PTX targets."""
+    rows, met, measured = [], {"instr": 0, "sass": 0, "regs": 0, "alloc": 0}, {"instr": 0, "sass": 0, "regs": 0, "alloc": 0}
+    targets = R.codegen_targets(cg)
+    for spec, ours, theirs in targets:
+        cells = [f"`{spec}`"]
+        checks = (("instr", ours["instructions"], theirs["instructions"], lambda a, b: a <= 1.1 * b),
+                  ("sass", R.sass_instructions(ours), R.sass_instructions(theirs), lambda a, b: a <= b),
+                  ("regs", R.registers(ours), R.registers(theirs), lambda a, b: a <= b),
+                  ("alloc", R.allocated_registers(R.registers(ours)), R.allocated_registers(R.registers(theirs)),
+                   lambda a, b: a <= b))
+        for key, a, b, ok in checks:
+            if a is None or b is None:
+                cells.append("–")
+                continue
+            good = ok(a, b)
+            met[key] += good
+            measured[key] += 1
+            cells.append(f"{a} / {b}" + ("" if good else " ✗"))
+        live = R.peak_live_registers(ours), R.peak_live_registers(theirs)
+        cells.append(f"{live[0]} / {live[1]}" if None not in live else "–")
+        rows.append(cells)
+    head = ["specialization", "PTX instructions", "machine instructions", "registers (ptxas)",
+            "registers allocated", "live at most"]
+
+    def of(key):
+        return f"{met[key]} of {measured[key]}" if measured[key] else "not measured"
+
+    return ("### Memory-bound kernels against Triton, sm_90a (twintile / Triton, fast math and hints on both)\n\n"
+            + env_line(cg) + "\n" + table(head, rows) +
+            "\ntwintile compiled with --math=fast and the hints, Triton (whose defaults are fast) with its "
+            f"divisibility-16 hints. ✗: over 1.1× Triton's PTX instructions, or more than Triton's in the other columns. PTX instructions within 1.1× of Triton's: {of('instr')}. "
+            "Machine instructions (nvdisasm of ptxas's cubin, padding left out) no more than Triton's: "
+            f"{of('sass')}. Registers no more than Triton's, as ptxas counts them: {of('regs')}; as the GPU "
+            "allocates them (a warp's registers come in units of 256, so a thread holds ptxas's count rounded up "
+            f"to a multiple of 8): {of('alloc')}. Live at most: the most registers live at one instruction in "
+            "ptxas's allocation (nvdisasm --print-life-ranges), what the code needs where ptxas's count is also "
+            "how it chose to name them.\n")
+
+
 def codegen_dynamic(cg):
     """The emulator's counts of one launch of twintile's PTX per specialization."""
     rows = []
@@ -292,6 +332,8 @@ def all_tables(res):
         out["compile_scaling.md"] = compile_scaling(c)
     if "codegen" in res:
         out["codegen.md"] = codegen(res["codegen"])
+        if R.codegen_targets(res["codegen"]):
+            out["codegen_targets.md"] = codegen_targets(res["codegen"])
         specs = {r["spec"] for r in res["codegen"]["rows"]}
         for spec in ("softmax<f16,1024>", "softmax<f32,1024>", "matmul<64,64,32>"):
             if spec in specs:

@@ -16,7 +16,10 @@ and softmax (cute_kernels.py, with and without 16-byte alignment assumed); nvcc'
 (experiments/baselines/*.cu) where one exists. Every PTX is measured by
 ptx_stats.py (instructions by class, selected opcodes, global access widths)
 and one ptxas for all (registers, spills, stack, shared memory): Triton's
-bundled ptxas when present (it accepts Triton's newer PTX ISA), else CUDA's.
+bundled ptxas when present (it accepts Triton's newer PTX ISA), else CUDA's;
+with CUDA's nvdisasm, for the rows the memory-bound targets compare
+(MACHINE_ROWS), the machine instructions ptxas made and the most registers
+live at once in its allocation (ptx_stats.sass_stats).
 And one launch of twintile's PTX per specialization (experiments/kernels/
 launches.py, sizes divisible by 16 so that the same launch serves the code
 compiled with and without the promises) in the PTX emulator, profiled: warp-level instructions executed by
@@ -25,6 +28,7 @@ conflict-free ideal (runtime/EmuProfile.cpp states the model), checked against
 the interpreter on the same launch.
 """
 import argparse
+import functools
 import hashlib
 import json
 import subprocess
@@ -48,7 +52,19 @@ def pick_ptxas():
     return cuda, "CUDA's ptxas" if cuda else "no ptxas found: resources not measured"
 
 
-def measure(ptx_path, entry, arch, ptxas):
+@functools.lru_cache(maxsize=None)
+def nvdisasm():
+    """CUDA's nvdisasm, which counts the machine instructions ptxas made; None if absent."""
+    return common.cuda_tool("nvdisasm")
+
+
+# The rows whose machine code is read too (nvdisasm takes about 0.3 s a
+# cubin): the comparison of the memory-bound targets, twintile's fast math
+# with hints against Triton with hints, on sm_90a.
+MACHINE_ROWS = {("twintile_parse", "fast"), ("triton", "assumed")}
+
+
+def measure(ptx_path, entry, arch, ptxas, machine=False):
     text = Path(ptx_path).read_text()
     funcs = {f["name"]: f for f in ptx_stats.parse_ptx(text)}
     if entry not in funcs:
@@ -61,7 +77,7 @@ def measure(ptx_path, entry, arch, ptxas):
            "global_access_bytes": f["global_access_bytes"],
            "ptx_sha256": hashlib.sha256(text.encode()).hexdigest()[:16]}
     if ptxas:
-        usage, err = ptx_stats.run_ptxas(ptxas, arch, ptx_path)
+        usage, err = ptx_stats.run_ptxas(ptxas, arch, ptx_path, nvdisasm() if machine else None)
         row["ptxas"] = usage.get(entry) if not err else None
         if err:
             row["ptxas_error"] = err[:500]
@@ -87,7 +103,8 @@ def twintile_rows(kernels, ptxas, out, progress):
                         if proc.returncode != 0:
                             rows.append({**base, "error": proc.stderr[-1000:]})
                             continue
-                        rows.append({**base, **measure(ptx, name, arch, ptxas)})
+                        rows.append({**base, **measure(ptx, name, arch, ptxas, machine=arch == "sm_90a" and
+                                                       (base["producer"], variant) in MACHINE_ROWS)})
     return rows
 
 
@@ -112,7 +129,8 @@ def baseline_rows(producer, script, specs, ptxas, out, progress):
                     rows.append({**base, "error": (r or {}).get("error", err[-1000:])})
                     continue
                 rows.append({**base, **measure(d / f"{common.spec_file_name(spec)}.ptx", r.get("kernel", ""),
-                                               arch, ptxas)})
+                                               arch, ptxas, machine=arch == "sm_90a" and
+                                               (producer, variant) in MACHINE_ROWS)})
     return rows
 
 
@@ -221,7 +239,7 @@ def main(argv=None):
         version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
     common.write_result("codegen", {"config": {"quick": args.quick, "kernels": [k for k, _, _ in kernels],
                                                "targets": list(TARGETS), "ptxas": ptxas, "ptxas_version": version,
-                                               "ptxas_why": ptxas_why},
+                                               "ptxas_why": ptxas_why, "nvdisasm": nvdisasm()},
                                     "missing": missing, "rows": rows, "dynamic": dynamic,
                                     "triton_checks": checks}, args.out)
     return 0

@@ -236,10 +236,13 @@ def sass_stats(nvdisasm, cubin):
         proc = subprocess.run([nvdisasm, "-c", "--print-life-ranges", str(cubin)], capture_output=True, text=True)
     except OSError:
         return {}
-    if proc.returncode != 0:
-        return {}
+    return parse_sass(proc.stdout) if proc.returncode == 0 else {}
+
+
+def parse_sass(listing):
+    """sass_stats of the text of `nvdisasm -c --print-life-ranges`."""
     stats, current, here = {}, None, set()
-    for line in proc.stdout.splitlines():
+    for line in listing.splitlines():
         m = SASS_FUNCTION.match(line)
         if m:
             current, here = m.group(1), set()

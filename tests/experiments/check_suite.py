@@ -96,6 +96,13 @@ def check_codegen(r):
     for x in (x for x in tw if x["variant"] == "fast"):
         same = [a for a in assumed if a["arch"] == x["arch"] and a["spec"] == x["spec"]]
         expect(same and x["instructions"] <= same[0]["instructions"], f"fast math gave more instructions: {x['spec']}")
+    # Machine code, where nvdisasm was found: the rows the memory-bound targets compare.
+    if r["config"].get("nvdisasm"):
+        machine = [x for x in rows if x["arch"] == "sm_90a" and "error" not in x and
+                   (x["producer"], x["variant"]) in {("twintile_parse", "fast"), ("triton", "assumed")}]
+        expect(machine and all(x["ptxas"]["sass_instructions"] > 20 and
+                               0 < x["ptxas"]["peak_live_registers"] <= x["ptxas"]["registers"] for x in machine),
+               f"machine instructions or live registers missing or out of range: {machine[:1]}")
     if "triton" not in r["missing"]:
         tri = [x for x in rows if x["producer"] == "triton"]
         expect(len(tri) == 4 and all("error" not in x for x in tri), f"Triton rows: {tri[:1]}")

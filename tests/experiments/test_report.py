@@ -98,6 +98,92 @@ class CodegenAndExpressiveness(unittest.TestCase):
         self.assertIn("No GPU run has been recorded", T.gpu(load("gpu")))
 
 
+def codegen_row(producer, variant, spec, instructions, registers, sass=None, live=None):
+    ptxas = {"registers": registers}
+    if sass is not None:
+        ptxas.update(sass_instructions=sass, peak_live_registers=live)
+    return {"producer": producer, "variant": variant, "arch": "sm_90a", "spec": spec,
+            "instructions": instructions, "ptxas": ptxas, "ptx_sha256": f"{producer}{variant}{spec}"}
+
+
+class MemoryBoundTargets(unittest.TestCase):
+    """codegen_targets.md: twintile's fast compiles with hints against Triton's with hints."""
+
+    def result(self):
+        return {"environment": load("codegen")["environment"], "rows": [
+            codegen_row("twintile_parse", "fast", "vector_add<1024>", 51, 26, 41, 24),
+            codegen_row("triton", "assumed", "vector_add<1024>", 51, 26, 41, 24),
+            codegen_row("twintile_parse", "fast", "softmax<f32,1024>", 121, 22, 163, 16),
+            codegen_row("triton", "assumed", "softmax<f32,1024>", 121, 21, 163, 17),
+            codegen_row("twintile_parse", "fast", "rmsnorm<f32,256>", 69, 17, 70, 12),  # over 1.1x: 69 > 66
+            codegen_row("triton", "assumed", "rmsnorm<f32,256>", 60, 17, 65, 12),
+            # Not memory-bound: no row of the table.
+            codegen_row("twintile_parse", "fast", "matmul<64,64,32>", 900, 90),
+            codegen_row("triton", "assumed", "matmul<64,64,32>", 500, 80),
+            # Another variant: not what the targets compare.
+            codegen_row("twintile_parse", "assumed", "vector_add<1024>", 51, 40),
+        ]}
+
+    def test_registers_are_allocated_in_units_of_eight(self):
+        self.assertEqual([R.allocated_registers(n) for n in (1, 8, 9, 17, 24, 25)], [8, 8, 16, 24, 24, 32])
+        self.assertIsNone(R.allocated_registers(None))
+
+    def test_the_table_marks_each_missed_target(self):
+        text = T.codegen_targets(self.result())
+        rows = {l.split(" | ")[0][3:-1]: l for l in text.splitlines() if l.startswith("| `")}
+        self.assertEqual(sorted(rows), ["rmsnorm<f32,256>", "softmax<f32,1024>", "vector_add<1024>"])
+        self.assertEqual(rows["vector_add<1024>"], "| `vector_add<1024>` | 51 / 51 | 41 / 41 | 26 / 26 | 32 / 32 | 24 / 24 |")
+        self.assertEqual(rows["softmax<f32,1024>"],
+                         "| `softmax<f32,1024>` | 121 / 121 | 163 / 163 | 22 / 21 ✗ | 24 / 24 | 16 / 17 |")
+        self.assertIn("| 69 / 60 ✗ | 70 / 65 ✗ |", rows["rmsnorm<f32,256>"])
+        self.assertIn("PTX instructions within 1.1× of Triton's: 2 of 3.", text)
+        self.assertIn("as ptxas counts them: 2 of 3;", text)
+        self.assertIn("rounded up to a multiple of 8): 3 of 3.", text)
+
+    def test_the_facts_name_the_specializations_over(self):
+        f = F.codegen_facts(self.result())
+        self.assertEqual((f["n_memory_bound"], f["memory_bound_instr_ok"], f["memory_bound_regs_ok"],
+                          f["memory_bound_alloc_ok"], f["memory_bound_sass_fewer"]), ("3", "2", "2", "3", "2"))
+        self.assertEqual(f["memory_bound_regs_over"], "`softmax<f32,1024>` (22 against 21; at most 16 live against 17)")
+
+    def test_without_machine_code_the_table_says_so(self):
+        res = self.result()
+        for r in res["rows"]:
+            r["ptxas"] = {"registers": r["ptxas"]["registers"]}
+        text = T.codegen_targets(res)
+        self.assertIn("no more than Triton's: not measured.", text)
+        self.assertIn("| `vector_add<1024>` | 51 / 51 | – | 26 / 26 | 32 / 32 | – |", text)
+
+
+# nvdisasm -c --print-life-ranges, cut down: a kernel with a subroutine after
+# its EXIT (a division's slow path), the branch to itself after the last
+# instruction, and padding.
+LISTING = """\
+\t.section\t.text.k,"ax",@progbits
+k:
+.text.k:                                   // |
+        /*0000*/                   LDC R1, c[0x0][0x28] ;          // |  1   ^
+        /*0010*/              @!P0 BRA `(.L_x_0) ;                 // |  3   : ^ ^
+        /*0020*/                   CALL.REL.NOINC `($slowpath) ;    // |  5   : : : ^ ^
+.L_x_0:                                    // |  2   : :
+        /*0030*/                   EXIT ;                          // |  2   : :
+$slowpath:
+        /*0040*/                   FADD R2, R2, R3 ;               // |  4   : : ^ :
+        /*0050*/                   RET.REL.NODEC R4 `(k) ;         // |  2   : :
+.L_x_1:                                    // |
+        /*0060*/                   BRA `(.L_x_1);                  // |
+        /*0070*/                   NOP;                            // |
+        /*0080*/                   NOP;                            // |
+"""
+
+
+class MachineCode(unittest.TestCase):
+    def test_the_listing_is_counted_without_padding(self):
+        sys.path.insert(0, str(ROOT / "experiments" / "baselines"))
+        import ptx_stats
+        self.assertEqual(ptx_stats.parse_sass(LISTING), {"k": {"sass_instructions": 6, "peak_live_registers": 5}})
+
+
 class Paper(unittest.TestCase):
     def test_an_unknown_name_is_refused(self):
         with self.assertRaises(KeyError):

@@ -163,7 +163,7 @@ def codegen_facts(cg):
     f["memory_bound_alloc_ok"] = str(sum(R.allocated_registers(a) <= R.allocated_registers(b) for a, b in regs))
     sass = [(R.sass_instructions(o), R.sass_instructions(t)) for _, o, t in targets
             if R.sass_instructions(o) and R.sass_instructions(t)]
-    f["memory_bound_sass_ratio"] = _x(R.geomean([a / b for a, b in sass])) if sass else NA
+    f["memory_bound_sass_ratio"] = f"{R.geomean([a / b for a, b in sass]):.2f}×" if sass else NA
     f["memory_bound_sass_fewer"] = str(sum(a <= b for a, b in sass)) if sass else NA
     checks = cg.get("triton_checks", [])
     f["triton_checked_ok"] = str(sum(c["check"] == "ok" for c in checks))

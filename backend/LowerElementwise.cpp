@@ -7,6 +7,7 @@
 // add, sub and mul, and lack the rest).
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
+#include "backend/Rounded.h"
 
 #include "ir/Semantics.h"
 
@@ -51,7 +52,8 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   llvm::Type *t = x->getType();
   if (k == OpKind::Sigmoid) {  // 1 / (1 + exp(-x))
     llvm::Value *e = math(op, OpKind::Exp, b.CreateFNeg(x), elem);
-    return binary(OpKind::Div, llvm::ConstantFP::get(t, 1.0), b.CreateFAdd(llvm::ConstantFP::get(t, 1.0), e), elem);
+    return binary(OpKind::Div, llvm::ConstantFP::get(t, 1.0), binary(OpKind::Add, llvm::ConstantFP::get(t, 1.0), e, elem),
+                  elem);
   }
   if (k == OpKind::Sqrt) return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);  // IEEE sqrt.rn
   if (k == OpKind::Floor) return b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);  // cvt.rmi, exact
@@ -73,7 +75,8 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   case OpKind::Exp2: return approx(llvm::Intrinsic::nvvm_ex2_approx_f, x);
   case OpKind::Exp: return approx(llvm::Intrinsic::nvvm_ex2_approx_f, b.CreateFMul(x, llvm::ConstantFP::get(t, log2e)));
   case OpKind::Log2: return approx(llvm::Intrinsic::nvvm_lg2_approx_f, x);
-  case OpKind::Log: return b.CreateFMul(approx(llvm::Intrinsic::nvvm_lg2_approx_f, x), llvm::ConstantFP::get(t, ln2));
+  case OpKind::Log:  // rounded: the licence to fuse is for the kernel's multiplies, not log's own
+    return rounded(b, llvm::Instruction::FMul, approx(llvm::Intrinsic::nvvm_lg2_approx_f, x), llvm::ConstantFP::get(t, ln2));
   case OpKind::Rsqrt:  // Triton's, libdevice's with __CUDA_FTZ: no subnormal-range scaling
     return approx(options.fastMath ? llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f : llvm::Intrinsic::nvvm_rsqrt_approx_f, x);
   case OpKind::Sin: return approx(llvm::Intrinsic::nvvm_sin_approx_f, x);
@@ -101,19 +104,16 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     // --math=fast, as Triton's default enable_fp_fusion: an f32 multiply
     // feeding an add may become one fma (the product unrounded), in LLVM
     // and in ptxas, whose target allows it everywhere (Target.h). What must
-    // still round at every op goes through NVVM's .rn intrinsics, which
-    // nothing fuses: f64 (IR.h keeps it precise) and `rounded` combines.
-    // f16/bf16 round after every op (narrow), so nothing of theirs fuses.
+    // still round at every op is built rounded (Rounded.h): f64 (IR.h keeps
+    // it precise) and `rounded` combines (f16/bf16's, computed in f32 and
+    // narrowed after every op, which InstCombine would otherwise shrink to
+    // fusable half-precision ops; a butterfly's).
     if (options.fastMath && (rounded || elem == ScalarKind::F64)) {
-      bool f64 = elem == ScalarKind::F64;
-      auto add = [&](llvm::Value *p, llvm::Value *q) {
-        return b.CreateIntrinsic(f64 ? llvm::Intrinsic::nvvm_add_rn_d : llvm::Intrinsic::nvvm_add_rn_f, {}, {p, q});
-      };
       switch (k) {
-      case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum: return add(x, y);
-      case OpKind::Sub: return add(x, b.CreateFNeg(y));  // x - y is x + -y, to the bit
-      case OpKind::Mul:
-        return b.CreateIntrinsic(f64 ? llvm::Intrinsic::nvvm_mul_rn_d : llvm::Intrinsic::nvvm_mul_rn_f, {}, {x, y});
+      case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum:
+        return tt::backend::rounded(b, llvm::Instruction::FAdd, x, y);
+      case OpKind::Sub: return tt::backend::rounded(b, llvm::Instruction::FSub, x, y);
+      case OpKind::Mul: return tt::backend::rounded(b, llvm::Instruction::FMul, x, y);
       default: break;
       }
     }
@@ -267,7 +267,10 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
     }
   }
   if (!fp) return L.binary(op.kind, x[0], x[1], in);
-  return L.narrow(L.binary(op.kind, L.widen(x[0], in), L.widen(x[1], in), Lowerer::computeKind(in)), in);
+  // f16/bf16 in f32, rounded to f32 and then to their own type: exactly
+  // their own op's result (f32 has more than twice their precision).
+  ScalarKind k = Lowerer::computeKind(in);
+  return L.narrow(L.binary(op.kind, L.widen(x[0], in), L.widen(x[1], in), k, /*rounded=*/k != in), in);
 }
 
 TileVal Lowerer::lowerElementwise(const Op &op, const Layout *l) {

@@ -175,8 +175,19 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       a = combine(a, {shuffleXor(a.value, m * laneStride), arg ? shuffleXor(a.index, m * laneStride) : nullptr,
                       user ? shuffleXor(a.holds, m * laneStride) : nullptr}, true);
 
-  // 3. Across the warps along the axis, through shared memory.
+  // A region is commutative as a value, not necessarily to the bit (a
+  // select-based max of -0 and +0; under --math=fast, an fma of one lane's
+  // own product): the lanes along the axis may end the butterfly with
+  // different bits. Across warps the first lane's partial speaks for them
+  // (step 3); within one, every lane takes the first lane's.
   int warps = l.warpsPerCTA[p];
+  if (user && l.threadsPerWarp[p] > 1 && warps == 1) {
+    llvm::Value *first = b.CreateSub(laneId(), b.CreateMul(laneCoord(l, p), c32(laneStride)));
+    for (Acc &a : part)
+      a = {shuffle(a.value, Shuffle::Idx, first), nullptr, shuffle(a.holds, Shuffle::Idx, first)};
+  }
+
+  // 3. Across the warps along the axis, through shared memory.
   if (warps > 1) {
     const std::vector<RegCoord> &oc = coords(outL, outShape);
     int64_t slots = std::max<int64_t>(1, numElements(outShape));

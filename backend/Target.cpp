@@ -49,9 +49,9 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch, 
       kTriple, arch, kPtxFeatures, opts, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Default));
 }
 
-/// The target machine for `arch` and a math mode, made once per thread (a
-/// compile uses it three times; compiles on one thread run one after
-/// another).
+/// The target machine for `arch` and a math mode, made once per thread
+/// (optimize and emitPtx use it; compiles on one thread run one after
+/// another). Both modes' machines give the same data layout.
 llvm::TargetMachine &targetMachine(const std::string &arch, bool fpFusion = false) {
   thread_local std::map<std::pair<std::string, bool>, std::unique_ptr<llvm::TargetMachine>> machines;
   std::unique_ptr<llvm::TargetMachine> &tm = machines[{arch, fpFusion}];

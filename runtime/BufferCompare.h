@@ -30,9 +30,10 @@ struct BufferCheck {
 /// (attention's output, a layer norm's centred values) keeps the absolute
 /// error of its terms, and its terms round differently where PTX uses
 /// approximate instructions (ex2.approx) the interpreter computes exactly.
-/// NaN matches NaN. Tolerances: f16 4e-3, bf16 3e-2, f32 1e-4, f64 exact;
-/// with fastMath (code compiled with --math=fast) f32 2e-3, which covers
-/// tanh.approx's 2^-11 (ir/IR.h).
+/// NaN matches NaN, and an infinity only the same infinity. Relative
+/// tolerances: f16 4e-3, bf16 3e-2, f32 1e-4, f64 1e-12; with fastMath (code
+/// compiled with --math=fast) f32 2e-3, which covers tanh.approx's 2^-11
+/// (ir/IR.h); every float type also within an absolute 1e-5.
 BufferCheck compareBuffer(const std::string &name, const std::string &elem, std::span<const uint8_t> initial,
                           std::span<const uint8_t> want, std::span<const uint8_t> got, bool fastMath = false);
 

@@ -157,7 +157,8 @@ class MemoryBoundTargets(unittest.TestCase):
 
 # nvdisasm -c --print-life-ranges, cut down: a kernel with a subroutine after
 # its EXIT (a division's slow path), the branch to itself after the last
-# instruction, and padding.
+# instruction, and padding. The CALL's column (5) counts what the callee may
+# clobber, not what is live: the peak is the subroutine's 4.
 LISTING = """\
 \t.section\t.text.k,"ax",@progbits
 k:
@@ -181,7 +182,7 @@ class MachineCode(unittest.TestCase):
     def test_the_listing_is_counted_without_padding(self):
         sys.path.insert(0, str(ROOT / "experiments" / "baselines"))
         import ptx_stats
-        self.assertEqual(ptx_stats.parse_sass(LISTING), {"k": {"sass_instructions": 6, "peak_live_registers": 5}})
+        self.assertEqual(ptx_stats.parse_sass(LISTING), {"k": {"sass_instructions": 6, "peak_live_registers": 4}})
 
 
 class Paper(unittest.TestCase):

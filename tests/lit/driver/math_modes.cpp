@@ -37,8 +37,38 @@
 // RUN: twintile run --frontend=parse %s --kernel 'tiny<f32>' --math=fast --grid 1 --arg z=128 | FileCheck %s --check-prefix=RAN-TINY
 // RUN: twintile run --frontend=trace %s --kernel 'tiny<bf16>' --math=fast --grid 1 --arg z=128 | FileCheck %s --check-prefix=RAN-TINY
 // RUN: twintile run --frontend=parse %s --kernel 'tiny<f32>' --grid 1 --arg z=128 | FileCheck %s --check-prefix=RAN-TINY
+// f16/bf16 round after every op in the fast mode too (to f32, then to their
+// type: their own op's result), so their multiply and add never fuse.
+// RUN: twintile compile --frontend=parse %s --kernel 'muladd<f16>' --emit ptx --math=fast | FileCheck %s --check-prefix=HALF
+// RUN: twintile run --frontend=parse %s --kernel 'muladd<f16>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-MULADD
+// RUN: twintile run --frontend=trace %s --kernel 'muladd<bf16>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-MULADD
+// libdevice's functions (pow, erf; every f64 one) compute in the fast mode
+// what they do in the precise mode: none of their adds and multiplies loses
+// its .rn, so nothing of theirs fuses.
+// RUN: twintile compile --frontend=parse %s --kernel 'libm<f32>' --emit ptx --math=fast | FileCheck %s --check-prefix=LIBM32
+// RUN: twintile compile --frontend=parse %s --kernel 'libm<f64>' --emit ptx --math=fast | FileCheck %s --check-prefix=LIBM64
+// RUN: twintile run --frontend=parse %s --kernel 'libm<f64>' --math=fast --grid 2 | FileCheck %s --check-prefix=RAN-LIBM
+// log's own multiply by ln 2 does not fuse with an add of its result: the
+// stored log and the one added are the same value.
+// RUN: twintile compile --frontend=parse %s --kernel 'logtwice<f32>' --emit ptx --math=fast | FileCheck %s --check-prefix=LOG
 #include <twintile.h>
 using namespace tt;
+
+template <class T>
+TT_KERNEL void libm(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
+  auto offs = program_id(0) * 128 + arange(0, 128);
+  auto v = load(x + offs), w = load(y + offs);
+  store(z + offs, pow(v, w));
+  store(z + offs + 256, erf(v));
+}
+
+template <class T>
+TT_KERNEL void logtwice(Ptr<T> x, Ptr<T> y, Ptr<T> z, Ptr<T> u) {
+  auto offs = program_id(0) * 128 + arange(0, 128);
+  auto l = log(load(x + offs));
+  store(z + offs, l);
+  store(u + offs, l + load(y + offs));
+}
 
 template <class T>
 TT_KERNEL void tiny(Ptr<T> z) {
@@ -104,3 +134,17 @@ TT_KERNEL void dotsum(Ptr<T> x, Ptr<T> y, Ptr<T> z) {
 // BUTTERFLY-NOT: fma.rn.f32
 // BUTTERFLY: st.shared.f32
 // RAN-DOTSUM: ok: dotsum on emu, {{.*}}: matches the interpreter
+// HALF-NOT: fma.rn.{{b?}}f16
+// HALF-NOT: {{(add|mul|sub)\.f32}}
+// HALF: cvt.rn.f16.f32
+// LIBM32-NOT: {{(add|mul|sub)\.f32}}
+// LIBM32: fma.rn.f32
+// LIBM32-NOT: {{(add|mul|sub)\.f32}}
+// LIBM64-NOT: {{(add|mul|sub)\.f64}}
+// LIBM64: fma.rn.f64
+// LIBM64-NOT: {{(add|mul|sub)\.f64}}
+// RAN-LIBM: ok: libm on emu, {{.*}}: matches the interpreter
+// LOG: lg2.approx.f32
+// LOG-NOT: fma.rn.f32
+// LOG: mul.rn.f32
+// LOG-NOT: fma.rn.f32

@@ -230,7 +230,8 @@ def sass_stats(nvdisasm, cubin):
     slow path) too, but not the branch to itself ptxas puts after the last
     EXIT nor the NOPs that pad the function. Peak live registers: the most
     general registers ptxas's allocation holds live at one instruction (the
-    life-range column), against which its register count shows how it
+    life-range column; not at a CALL, where it counts the registers the
+    callee may clobber), against which its register count shows how it
     named them."""
     try:
         proc = subprocess.run([nvdisasm, "-c", "--print-life-ranges", str(cubin)], capture_output=True, text=True)
@@ -257,7 +258,7 @@ def parse_sass(listing):
             continue
         text, labels, here = m.group(1), here, set()
         live = re.search(r"// \|\s*(\d+)", line)
-        if live:
+        if live and not text.startswith("CALL"):  # a call's column counts what the callee may clobber
             stats[current]["peak_live_registers"] = max(stats[current]["peak_live_registers"], int(live.group(1)))
         loop = SELF_BRANCH.fullmatch(text)
         if re.match(r"NOP\b", text) or (loop and loop.group(1) in labels):

@@ -5,7 +5,6 @@
 #include "backend/CompileCache.h"
 #include "backend/Layout.h"
 #include "backend/Libdevice.h"
-#include "backend/Rounded.h"
 #include "backend/Lowering.h"
 #include "backend/Target.h"
 #include "ir/Printer.h"
@@ -194,12 +193,6 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   phase("lower");
   if (libdevicePath) {
     if (std::string err = linkLibdevice(*module, *libdevicePath, options.cacheRoot); !err.empty()) refuse(func, err);
-    // Under --math=fast libdevice's functions (all that is defined besides
-    // the kernel) still compute what they do in the precise mode: none of
-    // their adds and multiplies fuses (Rounded.h).
-    if (options.fastMath)
-      for (llvm::Function &f : *module)
-        if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel) roundEveryOp(f);
     phase("libdevice");
   } else if (options.useLibdevice) {
     r.notes.push_back("libdevice not found (run scripts/setup or set TWINTILE_LIBDEVICE): math uses fast approximations");

@@ -73,7 +73,15 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
   switch (k) {
   case OpKind::Exp2: return approx(llvm::Intrinsic::nvvm_ex2_approx_f, x);
-  case OpKind::Exp: return approx(llvm::Intrinsic::nvvm_ex2_approx_f, b.CreateFMul(x, llvm::ConstantFP::get(t, log2e)));
+  case OpKind::Exp: {
+    // Its only user is ex2, so nothing fuses with it; `contract` keeps it a
+    // multiply by an immediate (Rounded.h's rounded ops take registers only).
+    llvm::FastMathFlags plain;
+    plain.setAllowContract(options.fastMath);
+    llvm::IRBuilder<>::FastMathFlagGuard keep(b);
+    b.setFastMathFlags(plain);
+    return approx(llvm::Intrinsic::nvvm_ex2_approx_f, b.CreateFMul(x, llvm::ConstantFP::get(t, log2e)));
+  }
   case OpKind::Log2: return approx(llvm::Intrinsic::nvvm_lg2_approx_f, x);
   case OpKind::Log:  // rounded: the licence to fuse is for the kernel's multiplies, not log's own
     return rounded(b, llvm::Instruction::FMul, approx(llvm::Intrinsic::nvvm_lg2_approx_f, x), llvm::ConstantFP::get(t, ln2));
@@ -103,12 +111,13 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
   if (isFloat(elem)) {
     // --math=fast, as Triton's default enable_fp_fusion: an f32 multiply
     // feeding an add may become one fma (the product unrounded), in LLVM
-    // and in ptxas, whose target allows it everywhere (Target.h). What must
-    // still round at every op is built rounded (Rounded.h): f64 (IR.h keeps
-    // it precise) and `rounded` combines (f16/bf16's, computed in f32 and
+    // and in ptxas. Such ops are marked `contract`; the others, f64's (IR.h
+    // keeps it precise) among them, round at the end (Rounded.h).
+    // `rounded` ones are built rounded here: f16/bf16's, computed in f32 and
     // narrowed after every op, which InstCombine would otherwise shrink to
-    // fusable half-precision ops; a butterfly's).
-    if (options.fastMath && (rounded || elem == ScalarKind::F64)) {
+    // half-precision ops (no NVVM intrinsic rounds those), and a
+    // butterfly's.
+    if (options.fastMath && rounded) {
       switch (k) {
       case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum:
         return tt::backend::rounded(b, llvm::Instruction::FAdd, x, y);

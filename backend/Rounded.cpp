@@ -2,9 +2,11 @@
 #include "backend/Rounded.h"
 
 #include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include <cassert>
+#include <utility>
 #include <vector>
 
 namespace tt::backend {
@@ -22,22 +24,54 @@ llvm::Value *rounded(llvm::IRBuilderBase &b, llvm::Instruction::BinaryOps op, ll
   }
 }
 
-bool roundEveryOp(llvm::Function &fn) {
-  std::vector<llvm::BinaryOperator *> ops;
-  for (llvm::Instruction &i : llvm::instructions(fn))
-    if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i))
-      if ((bin->getOpcode() == llvm::Instruction::FAdd || bin->getOpcode() == llvm::Instruction::FSub ||
-           bin->getOpcode() == llvm::Instruction::FMul) &&
-          (bin->getType()->isFloatTy() || bin->getType()->isDoubleTy()))
-        ops.push_back(bin);
-  for (llvm::BinaryOperator *bin : ops) {
-    llvm::IRBuilder<> b(bin);
-    llvm::Value *r = rounded(b, bin->getOpcode(), bin->getOperand(0), bin->getOperand(1));
-    r->takeName(bin);
-    bin->replaceAllUsesWith(r);
-    bin->eraseFromParent();
+namespace {
+
+/// +1 or -1 (as `sign`), if `v` is that constant.
+bool isUnit(llvm::Value *v, double &sign) {
+  auto *c = llvm::dyn_cast<llvm::ConstantFP>(v);
+  if (!c || !c->getValueAPF().isExactlyValue(c->isNegative() ? -1.0 : 1.0)) return false;
+  sign = c->isNegative() ? -1.0 : 1.0;
+  return true;
+}
+
+/// What `i` is as a rounded op, or null: an add, subtract or multiply of
+/// f32/f64 without `contract`, or an fma by +-1 (codegen would fold that
+/// into a plain add or subtract: fma(x, -1, y) is y - x, rounded once).
+llvm::Value *roundedForm(llvm::Instruction &i) {
+  if (!i.getType()->isFloatTy() && !i.getType()->isDoubleTy()) return nullptr;
+  llvm::IRBuilder<> b(&i);
+  if (auto *bin = llvm::dyn_cast<llvm::BinaryOperator>(&i)) {
+    llvm::Instruction::BinaryOps op = bin->getOpcode();
+    if ((op == llvm::Instruction::FAdd || op == llvm::Instruction::FSub || op == llvm::Instruction::FMul) &&
+        !bin->hasAllowContract())
+      return rounded(b, op, bin->getOperand(0), bin->getOperand(1));
+    return nullptr;
   }
-  return !ops.empty();
+  auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&i);
+  if (!call || call->getIntrinsicID() != llvm::Intrinsic::fma) return nullptr;
+  llvm::Value *x = call->getArgOperand(0), *y = call->getArgOperand(1), *z = call->getArgOperand(2);
+  double sign;
+  if (isUnit(x, sign)) std::swap(x, y);
+  else if (!isUnit(y, sign)) return nullptr;
+  return rounded(b, sign > 0 ? llvm::Instruction::FAdd : llvm::Instruction::FSub, sign > 0 ? x : z,
+                 sign > 0 ? z : x);
+}
+
+} // namespace
+
+llvm::PreservedAnalyses RoundUncontractedPass::run(llvm::Function &fn, llvm::FunctionAnalysisManager &) {
+  std::vector<llvm::Instruction *> ops;
+  for (llvm::Instruction &i : llvm::instructions(fn)) ops.push_back(&i);
+  bool changed = false;
+  for (llvm::Instruction *i : ops) {
+    llvm::Value *r = roundedForm(*i);
+    if (!r) continue;
+    r->takeName(i);
+    i->replaceAllUsesWith(r);
+    i->eraseFromParent();
+    changed = true;
+  }
+  return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
 } // namespace tt::backend

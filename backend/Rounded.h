@@ -2,13 +2,15 @@
 //
 // Under --math=fast the target lets any floating-point multiply feeding an
 // add fuse into an fma, in LLVM's DAG combiner and in ptxas (Target.h), as
-// Triton's enable_fp_fusion does. What must still round at every op is built
-// from NVVM's .rn intrinsics (add.rn, mul.rn), which nothing fuses.
+// Triton's enable_fp_fusion does. The licence is the kernel's own f32 ops',
+// which the lowering marks `contract` (Lowerer::binary). Everything else
+// must still round at every op: it is built from, or turned into, NVVM's
+// .rn intrinsics (add.rn, mul.rn), which nothing fuses.
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/PassManager.h>
 
 namespace tt::backend {
 
@@ -16,9 +18,17 @@ namespace tt::backend {
 /// never fused: x - y is x + -y, to the bit.
 llvm::Value *rounded(llvm::IRBuilderBase &b, llvm::Instruction::BinaryOps op, llvm::Value *x, llvm::Value *y);
 
-/// Every f32 and f64 add, subtract and multiply of `fn` made rounded (a
-/// libdevice function's, so that it computes under --math=fast what it
-/// computes in the precise mode). Returns whether anything changed.
-bool roundEveryOp(llvm::Function &fn);
+/// Turns every f32 and f64 add, subtract and multiply without the
+/// `contract` flag into its rounded form, and every fma by +-1 (which
+/// codegen would fold into a plain add or subtract) into a rounded add or
+/// subtract of the same value. Run last under --math=fast, after
+/// the optimizer: libdevice's functions (inlined, and simplified by then:
+/// InstCombine folds an fma with a constant operand into a plain multiply
+/// or add) then compute what they do in the precise mode, as do f64 and a
+/// butterfly's combines. Named "twintile-round-uncontracted" in Target.cpp's
+/// pipeline.
+struct RoundUncontractedPass : llvm::PassInfoMixin<RoundUncontractedPass> {
+  llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &fam);
+};
 
 } // namespace tt::backend

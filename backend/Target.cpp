@@ -2,6 +2,7 @@
 #include "backend/Target.h"
 
 #include "backend/MergeGuards.h"
+#include "backend/Rounded.h"
 #include "backend/SinkToUse.h"
 
 #include "ir/Diagnostic.h"
@@ -97,7 +98,10 @@ void prepareModule(llvm::Module &module, const std::string &arch) {
 ///  - twintile-sink-to-use (SinkToUse.h), last: pure values moved down to
 ///    their first use, where no live range grows (the prologue's thread
 ///    coordinates, computed once at the top): ptxas allocates in about the
-///    order it is given.
+///    order it is given;
+///  - under --math=fast only, after it: twintile-round-uncontracted
+///    (Rounded.h), every add and multiply the licence to fuse does not
+///    cover made a rounded one.
 /// (instcombine as O3 runs it: one round, not checked for a fixed point,
 /// which the textual default would abort on.)
 /// NVPTX's own IR passes (address spaces, GEP splitting, strength reduction,
@@ -125,6 +129,7 @@ void optimize(llvm::Module &module, const std::string &arch, bool fpFusion) {
       [](llvm::StringRef name, llvm::FunctionPassManager &fpm, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
         if (name == "twintile-merge-guards") fpm.addPass(MergeGuardsPass());
         else if (name == "twintile-sink-to-use") fpm.addPass(SinkToUsePass());
+        else if (name == "twintile-round-uncontracted") fpm.addPass(RoundUncontractedPass());
         else return false;
         return true;
       });
@@ -132,7 +137,9 @@ void optimize(llvm::Module &module, const std::string &arch, bool fpFusion) {
   // NVPTX's callbacks: NVVMReflect(sm version), NVVMIntrRange. Named in the
   // text, NVVMReflect would answer __CUDA_ARCH with 0.
   pb.invokePipelineStartEPCallbacks(mpm, llvm::OptimizationLevel::O3);
-  if (llvm::Error e = pb.parsePassPipeline(mpm, kPipeline))
+  // Under fusion, last: what may not fuse rounds (Rounded.h).
+  std::string pipeline = std::string(kPipeline) + (fpFusion ? ",function(twintile-round-uncontracted)" : "");
+  if (llvm::Error e = pb.parsePassPipeline(mpm, pipeline))
     throw ir::InternalError("the backend's pass pipeline does not parse: " + llvm::toString(std::move(e)));
   mpm.run(module, mam);
 }

@@ -19,12 +19,14 @@ int64_t maxSharedBytes(const std::string &arch);
 
 /// Runs the LLVM passes the lowered code needs (Target.cpp's kPipeline).
 /// `fpFusion` (--math=fast): the target lets any floating-point multiply
-/// feeding an add fuse into an fma, as Triton's enable_fp_fusion does; the
-/// lowering keeps what must round at every op in NVVM's .rn intrinsics.
+/// feeding an add fuse into an fma, as Triton's enable_fp_fusion does, and
+/// the pipeline ends with RoundUncontractedPass (Rounded.h): every add and
+/// multiply the lowering did not mark `contract` becomes a rounded one.
 void optimize(llvm::Module &module, const std::string &arch, bool fpFusion = false);
 
-/// PTX text for `module`; `fpFusion` as for optimize: f32/f64 adds and
-/// multiplies without .rn, which ptxas may contract too.
+/// PTX text for `module`; `fpFusion` as for optimize: the adds and
+/// multiplies left plain (the kernel's own f32 ones) print without .rn, and
+/// ptxas may contract them too.
 std::string emitPtx(llvm::Module &module, const std::string &arch, bool fpFusion = false);
 
 /// LLVM's verifier: empty if `module` is well formed, else its complaint.

@@ -6,7 +6,8 @@
 //   checkLaunch; load the module (cubin if the image has one, else PTX,
 //   once per distinct image, with the JIT's error log on failure); allocate
 //   every buffer (at least one byte); then warmup + repeat times: copy the
-//   buffers in, launch (timed launches between two events); copy back; free.
+//   buffers in, launch (timed launches between two events, each after the
+//   L2 flush that LaunchOptions::flushBytes asks for); copy back; free.
 //   A kernel with dynamic shared memory (the manifest's) gets it at launch,
 //   opted into with cuFuncSetAttribute past 48 KiB; one needing more than
 //   the GPU gives a block is refused before anything is loaded.
@@ -88,6 +89,7 @@ std::unique_ptr<Driver> Driver::open(std::string &why) {
   find(d->cuMemFree, {"cuMemFree_v2"});
   find(d->cuMemcpyHtoD, {"cuMemcpyHtoD_v2"});
   find(d->cuMemcpyDtoH, {"cuMemcpyDtoH_v2"});
+  find(d->cuMemsetD8Async, {"cuMemsetD8Async"});
   find(d->cuLaunchKernel, {"cuLaunchKernel"});
   find(d->cuEventCreate, {"cuEventCreate"});
   find(d->cuEventRecord, {"cuEventRecord"});
@@ -236,6 +238,13 @@ private:
         return failure("cuMemAlloc of " + std::to_string(b.size()) + " bytes", r);
       device.pointers.push_back(p);
     }
+    // The flush buffer is freed with the others; it is no kernel argument.
+    CUdeviceptr flush = 0;
+    if (options.flushBytes) {
+      if (CUresult r = d_->cuMemAlloc(&flush, options.flushBytes))
+        return failure("cuMemAlloc of the " + std::to_string(options.flushBytes) + "-byte L2 flush buffer", r);
+      device.pointers.push_back(flush);
+    }
 
     // One 8-byte slot per parameter; the driver reads as many bytes as the PTX parameter has.
     std::vector<uint64_t> slots(args.size(), 0);
@@ -260,6 +269,9 @@ private:
           if (CUresult r = d_->cuMemcpyHtoD(device.pointers[b], buffers[b].data(), buffers[b].size()))
             return failure("cuMemcpyHtoD of buffer " + std::to_string(b), r);
       bool timed = i >= options.warmup;
+      if (timed && flush)
+        if (CUresult r = d_->cuMemsetD8Async(flush, 0, options.flushBytes, nullptr))
+          return failure("cuMemsetD8Async of the L2 flush buffer", r);
       if (timed)
         if (CUresult r = d_->cuEventRecord(events.start, nullptr)) return failure("cuEventRecord", r);
       if (CUresult r = d_->cuLaunchKernel(function, grid.x, grid.y, grid.z, threads, 1, 1, dynamicShared, nullptr,

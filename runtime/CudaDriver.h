@@ -76,6 +76,7 @@ struct Driver {
   CUresult (*cuMemFree)(CUdeviceptr pointer) = nullptr;
   CUresult (*cuMemcpyHtoD)(CUdeviceptr destination, const void *source, size_t bytes) = nullptr;
   CUresult (*cuMemcpyDtoH)(void *destination, CUdeviceptr source, size_t bytes) = nullptr;
+  CUresult (*cuMemsetD8Async)(CUdeviceptr destination, unsigned char value, size_t bytes, CUstream stream) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
                              unsigned blockY, unsigned blockZ, unsigned sharedBytes, CUstream stream, void **params,
                              void **extra) = nullptr;

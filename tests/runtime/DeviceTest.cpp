@@ -266,6 +266,19 @@ TEST_CASE("cuda device on a stand-in driver: results as the emulator's, timings,
     CHECK(fake.countOf("events") == 0);
     REQUIRE(gpu->launch(vectorAdd(), vectorAddArgs(n), onGpu.buffers(), options).ok());
     CHECK(fake.countOf("loads") == 1);
+    CHECK(fake.countOf("memsets") == 0);
+
+    // An L2 flush before each timed launch, not before the warm-up ones; its buffer is freed too.
+    VectorAddData flushed(n);
+    LaunchOptions flushing = options;
+    flushing.flushBytes = 1 << 16;
+    r = gpu->launch(vectorAdd(), vectorAddArgs(n), flushed.buffers(), flushing);
+    INFO(r.error);
+    REQUIRE(r.ok());
+    CHECK(flushed.out == onEmu.out);
+    CHECK(r.seconds.size() == 3);
+    CHECK(fake.countOf("memsets") == 3);
+    CHECK(fake.countOf("allocations") == 0);
     CHECK(fake.countOf("modules") == 1);
 
     // One logical launch, however many ran.
@@ -323,6 +336,14 @@ TEST_CASE("cuda device on a stand-in driver: every failure is a message", "[devi
       CHECK(gpu->launch(vectorAdd(), vectorAddArgs(n), d.buffers(), options).error ==
             "cuMemAlloc of 4096 bytes failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)");
       CHECK(fake.countOf("allocations") == 0);  // the first two were freed
+    }
+    {
+      ScopedEnv fail("FAKE_CUDA_FAIL", "cuMemsetD8Async=2");
+      LaunchOptions flushing = options;
+      flushing.flushBytes = 1 << 20;
+      CHECK(gpu->launch(vectorAdd(), vectorAddArgs(n), d.buffers(), flushing).error ==
+            "cuMemsetD8Async of the L2 flush buffer failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)");
+      CHECK(fake.countOf("allocations") == 0);
     }
     {
       ScopedEnv fail("FAKE_CUDA_FAIL", "cuLaunchKernel=1");

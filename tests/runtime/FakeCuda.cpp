@@ -15,7 +15,8 @@
 //   FAKE_CUDA_DEVICES=0              what cuDeviceGetCount reports (1)
 //
 // fakeCudaCount("allocations" | "modules" | "events" | "contexts" |
-// "loads") lets a test see what is alive, and how often a module was loaded.
+// "loads" | "memsets") lets a test see what is alive, how often a module was
+// loaded and how many memsets ran since the last reset.
 //===----------------------------------------------------------------------===//
 #include "runtime/Emulator.h"
 #include "runtime/PtxProgram.h"
@@ -207,6 +208,14 @@ FAKE_EXPORT int cuMemcpyHtoD_v2(CUdeviceptr destination, const void *source, siz
   std::memcpy(a->data() + offset, source, bytes);
   return 0;
 }
+FAKE_EXPORT int cuMemsetD8Async(CUdeviceptr destination, unsigned char value, size_t bytes, void *) {
+  FAKE_CHECK("cuMemsetD8Async");
+  size_t offset = 0;
+  std::vector<uint8_t> *a = find(destination, bytes, offset);
+  if (!a) return kInvalidValue;
+  std::fill_n(a->begin() + std::ptrdiff_t(offset), bytes, value);
+  return 0;
+}
 FAKE_EXPORT int cuMemcpyDtoH_v2(void *destination, CUdeviceptr source, size_t bytes) {
   FAKE_CHECK("cuMemcpyDtoH_v2");
   size_t offset = 0;
@@ -317,6 +326,7 @@ FAKE_EXPORT long fakeCudaCount(const char *what) {
   if (w == "events") return long(s.events.size());
   if (w == "contexts") return s.contexts;
   if (w == "loads") return s.loads;
+  if (w == "memsets") return s.calls.count("cuMemsetD8Async") ? s.calls.at("cuMemsetD8Async") : 0;
   return -1;
 }
 

@@ -4,13 +4,15 @@
     experiments/gpu/bundle.py --twintile BUILD/tools/twintile --out DIR [--dry]
 
 For each kernel of the GPU bench (the largest specialization of each corpus
-kernel and element type), the bundle holds:
+kernel and element type), in each math mode (--math=precise and fast), the
+bundle holds:
 
   kNN/kernel.ptx, kNN/kernel.json   the PTX and its launch manifest (parse
                                     front end, sm_90a, compiled with the
                                     promises: aligned pointers, integers
                                     divisible by 16, as Triton's JIT would
-                                    specialize at these sizes)
+                                    specialize at these sizes; the
+                                    math mode as bundle.json says)
   kNN/check/NAME.in.npy             a small launch's inputs, and
   kNN/check/NAME.out.npy            the IR interpreter's outputs for them
                                     (written by `twintile run --device interp
@@ -39,6 +41,11 @@ SPECS = ["vector_add<1024>", "softmax<f16,1024>", "softmax<bf16,1024>", "softmax
          "flash_attention<64,64,64>", "row_argmax<1024>", "row_cumsum<f32,1024>", "gelu<f32,1024>",
          "swiglu<bf16,1024>"]
 QUICK = ["vector_add<1024>", "softmax<f16,1024>", "matmul<64,64,32>"]
+# Each is compiled twice: IEEE division, square root and exp/log to within
+# libdevice's error (precise), and with the approximations that Triton's
+# own `/` and tl.exp lower to (fast: div.full.f32, ex2.approx.f32),
+# which is the like-for-like comparison with Triton's default.
+MATH = ["precise", "fast"]
 
 
 def corpus_file(spec):
@@ -86,15 +93,17 @@ def main(argv=None):
                          "them): the runner needs them on the GPU machine")
     promises = ["--assume-aligned", "*", "--assume-divisible", "*"]
     kernels = []
-    for i, spec in enumerate(QUICK if args.quick else SPECS):
+    variants = [(spec, math) for spec in (QUICK if args.quick else SPECS) for math in MATH]
+    for i, (spec, math) in enumerate(variants):
         d = out / f"k{i:02d}"
         (d / "check").mkdir(parents=True)
         file = corpus_file(spec)
+        options = [*promises, f"--math={math}"]
         run([args.twintile, "compile", "--frontend=parse", file, "--kernel", spec, "--emit", "ptx", "-o",
-             d / "kernel.ptx", *promises])
+             d / "kernel.ptx", *options])
         grid, sizes, scalars = launches.launch(spec, divisible=True)
         cmd = [args.twintile, "run", "--frontend=parse", file, "--kernel", spec, "--device", "interp", "--grid",
-               ",".join(map(str, grid)), "--save", d / "check", "--seed", "1", *promises]
+               ",".join(map(str, grid)), "--save", d / "check", "--seed", "1", *options]
         for name, value in {**sizes, **scalars}.items():
             cmd += ["--arg", f"{name}={value}"]
         run(cmd)
@@ -107,11 +116,11 @@ def main(argv=None):
             bgrid, bsizes, bscalars = grid, sizes, scalars
         else:
             bgrid, bsizes, bscalars, _ = launches.bench(spec)
-        kernels.append({"spec": spec, "ptx": f"k{i:02d}/kernel.ptx", "manifest": f"k{i:02d}/kernel.json",
+        kernels.append({"spec": spec, "math": math, "ptx": f"k{i:02d}/kernel.ptx", "manifest": f"k{i:02d}/kernel.json",
                         "check": check,
                         "bench": {"grid": list(bgrid), "sizes": bsizes, "scalars": bscalars,
                                   "flops": flops(spec, bgrid, bscalars)}})
-        print(f"[bundle] {spec}: PTX, manifest, {len(sizes)} checked buffers", flush=True)
+        print(f"[bundle] {spec} --math={math}: PTX, manifest, {len(sizes)} checked buffers", flush=True)
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     manifest = {"format": "twintile-gpu-bundle-1", "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
                 "commit": commit.stdout.strip() or None, "dry": args.dry, "kernels": kernels}

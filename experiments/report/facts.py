@@ -223,8 +223,43 @@ def expressiveness_facts(ex):
     return f
 
 
+GPU_FACTS = ("gpu_device", "gpu_date", "gpu_mem_verdict", "gpu_mem_precise_median",
+             "gpu_precise_worst", "gpu_precise_worst_cost", "gpu_checks", "gpu_checks_ok", "gpu_mem_kernels", "gpu_mem_triton_geomean",
+             "gpu_mem_triton_min", "gpu_mem_triton_max", "gpu_mem_gbps_median", "gpu_mem_torch_geomean",
+             "gpu_matmul_tflops", "gpu_matmul_triton_tflops", "gpu_matmul_torch_tflops",
+             "gpu_flash_tflops", "gpu_flash_triton_tflops", "gpu_flash_torch_tflops")
+
+
 def gpu_facts(g):
-    return {"gpu_runs": str(len(g.get("runs", []))) if g else NA}
+    """The newest GPU run's story (of the first machine by name, where several ran)."""
+    f = dict.fromkeys(GPU_FACTS, NA)
+    f["gpu_runs"] = str(len(g.get("runs", []))) if g else NA
+    runs = R.gpu_latest_runs(g) if g else []
+    if not runs:
+        return f
+    run = runs[0]
+    s = R.gpu_summary(run)
+    mem = [r for r in s["rows"] if r["bound"] == "memory"]
+    ratios = [r["triton_ratio"] for r in mem if r["triton_ratio"]]
+    by = {r["kernel"]: r for r in s["rows"]}
+    f.update(gpu_device=run.get("device") or run.get("machine", NA), gpu_date=run.get("date", NA)[:10],
+             gpu_checks=str(s["checks"]), gpu_checks_ok=str(s["checks_ok"]), gpu_mem_kernels=str(len(mem)),
+             gpu_mem_triton_geomean=_f(R.geomean(ratios), ".2f"),
+             gpu_mem_triton_min=_f(min(ratios, default=None), ".2f"),
+             gpu_mem_triton_max=_f(max(ratios, default=None), ".2f"),
+             gpu_mem_gbps_median=_f(R.median([r["gbps"] for r in mem]), ".0f"),
+             gpu_mem_torch_geomean=_f(R.geomean([r["torch_ratio"] for r in mem]), ".2f"),
+             gpu_mem_verdict=_word(R.geomean(ratios), "faster than", "slower than"),
+             gpu_mem_precise_median=_f(R.median([r["precise_cost"] for r in mem]), ".2f"))
+    worst = max((r for r in mem if r["precise_cost"]), key=lambda r: r["precise_cost"], default=None)
+    if worst:
+        f.update(gpu_precise_worst=worst["kernel"], gpu_precise_worst_cost=_f(worst["precise_cost"], ".2f"))
+    for key, spec in (("matmul", "matmul<64,64,32>"), ("flash", "flash_attention<64,64,64>")):
+        r = by.get(spec, {})
+        f[f"gpu_{key}_tflops"] = _f(r.get("tflops"), ".0f")
+        f[f"gpu_{key}_triton_tflops"] = _f(r.get("triton_tflops"), ".0f")
+        f[f"gpu_{key}_torch_tflops"] = _f(r.get("torch_tflops"), ".0f")
+    return f
 
 
 def facts(res):

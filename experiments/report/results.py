@@ -244,3 +244,42 @@ def expressiveness_summary(ex):
             s["refused"] += 1
             s["suggests"] += bool(r.get("suggests"))
     return out
+
+
+# --- gpu ----------------------------------------------------------------------
+
+def gpu_latest_runs(gpu_result):
+    """The newest recorded run of each machine (dry runs left out), by machine name."""
+    latest = {}
+    for run in gpu_result.get("runs", []):
+        if run.get("dry"):
+            continue
+        machine = run.get("machine", "?")
+        if machine not in latest or run.get("date", "") > latest[machine].get("date", ""):
+            latest[machine] = run
+    return [latest[m] for m in sorted(latest)]
+
+
+def gpu_summary(run):
+    """What one GPU run says: checks passed (each math mode a check), and per kernel
+    the baselines' times over twintile's --math=fast time ('memory' for kernels
+    measured in bytes, 'compute' for those measured in FLOP)."""
+    kernels = run.get("kernels", [])
+    checks = [k.get(c) for k in kernels for c in ("check", "check_fast") if c in k]
+    rows = []
+    for k in kernels:
+        fast = k.get("twintile_fast_s") or k.get("twintile_s")
+        if not fast:
+            continue
+        rows.append({"kernel": k["kernel"], "bound": "compute" if k.get("flops") else "memory",
+                     "twintile_s": k.get("twintile_s"), "fast_s": fast,
+                     "triton_ratio": k["triton_s"] / fast if k.get("triton_s") else None,
+                     "torch_ratio": k["torch_s"] / fast if k.get("torch_s") else None,
+                     "precise_cost": k["twintile_s"] / fast if k.get("twintile_s") else None,
+                     "gbps": k["bytes"] / fast / 1e9 if k.get("bytes") and not k.get("flops") else None,
+                     "tflops": k["flops"] / fast / 1e12 if k.get("flops") else None,
+                     "triton_tflops": k["flops"] / k["triton_s"] / 1e12 if k.get("flops") and k.get("triton_s")
+                     else None,
+                     "torch_tflops": k["flops"] / k["torch_s"] / 1e12 if k.get("flops") and k.get("torch_s")
+                     else None})
+    return {"checks": len(checks), "checks_ok": sum(c == "ok" for c in checks), "rows": rows}

@@ -307,17 +307,34 @@ def expressiveness(ex):
 
 
 def gpu(g):
-    if not g.get("runs"):
+    runs = R.gpu_latest_runs(g)
+    if not runs:
         note = g.get("note") or "no GPU run recorded"
-        return "### On a GPU\n\n" + note[0].upper() + note[1:] + ".\n"
+        return note[0].upper() + note[1:] + ".\n"
     rows = []
-    for run in g["runs"]:
+    for run in runs:
         for k in run.get("kernels", []):
-            rows.append([run.get("date", "?")[:10], run.get("machine", "?"), f"`{k.get('kernel')}`", k.get("size", ""),
-                         ms(k.get("twintile_s")), ms(k.get("triton_s")), ms(k.get("torch_s")),
-                         k.get("throughput", "")])
-    return ("### On a GPU\n\n" + table(["date", "machine", "kernel", "size", "twintile", "Triton", "PyTorch",
-                                        "throughput"], rows))
+            checks = {k.get("check"), k.get("check_fast", k.get("check"))}
+            fast = k.get("twintile_fast_s")
+            rows.append([run.get("machine", "?"), f"`{k.get('kernel')}`", k.get("size", ""),
+                         " / ".join(sorted(c or "not run" for c in checks)), ms(k.get("twintile_s")), ms(fast),
+                         ms(k.get("triton_s")), ms(k.get("torch_s")), k.get("throughput", ""),
+                         f"{k['triton_s'] / fast:.2f}" if fast and k.get("triton_s") else "–",
+                         f"{k['torch_s'] / fast:.2f}" if fast and k.get("torch_s") else "–"])
+    earlier = len(g.get("runs", [])) - len(runs)
+    return ("### Kernel times on a GPU, the largest specialization of each kernel (ms, median)\n\n" +
+            table(["machine", "kernel", "size", "check", "twintile", "twintile fast", "Triton", "PyTorch", "throughput (fast)", "Triton / twintile fast", "PyTorch / twintile fast"], rows) +
+            "\nThe newest run of each machine (" + ", ".join(f"{r.get('machine')} on {r.get('date', '?')[:10]}, "
+                                                           f"commit {r.get('commit')}" for r in runs) +
+            "); medians of " + "/".join(sorted({str(len(k.get("twintile_seconds") or [])) for r in runs
+                                                for k in r.get("kernels", [])})) +
+            " timed launches after warm-up, each after a 256 MiB memset that clears the L2. "
+            "`twintile` is `--math=precise`, `twintile fast` is `--math=fast` (the approximate division and "
+            "exponential that Triton's `/` and `tl.exp` lower to); both are checked against the IR interpreter. "
+            "Throughput is compulsory traffic (GB/s) or FLOP (TFLOP/s) over twintile fast's time; a ratio above 1 "
+            "means twintile is faster. PyTorch is its own ops: cuBLAS for matmul, `scaled_dot_product_attention` "
+            "for attention." + (f" {earlier} earlier run(s) are kept in experiments/results/gpu.json." if earlier
+                                else "") + "\n")
 
 
 def all_tables(res):

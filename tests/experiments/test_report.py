@@ -97,6 +97,39 @@ class CodegenAndExpressiveness(unittest.TestCase):
     def test_no_gpu_run_is_said(self):
         self.assertIn("No GPU run has been recorded", T.gpu(load("gpu")))
 
+    def test_gpu_run_newest_per_machine_and_its_facts(self):
+        def kernel(name, precise, fast, triton, torch, flops=0):
+            return {"kernel": name, "size": "n", "check": "ok", "check_fast": "ok", "twintile_s": precise,
+                    "twintile_fast_s": fast, "triton_s": triton, "torch_s": torch, "bytes": 1e9, "flops": flops,
+                    "throughput": "", "twintile_seconds": [precise] * 3}
+        old = {"date": "2026-12-01T00:00:00", "machine": "h200", "commit": "old", "kernels": [
+            kernel("softmax<f16,1024>", 9.0, 9.0, 1.0, 1.0)]}
+        new = {"date": "2026-12-04T00:00:00", "machine": "h200", "device": "H200", "commit": "new", "kernels": [
+            kernel("softmax<f16,1024>", 0.12, 0.10, 0.11, 0.15),
+            kernel("rmsnorm<f32,1024>", 0.20, 0.20, 0.18, 0.30),
+            kernel("matmul<64,64,32>", 0.5, 0.5, 0.4, 0.2, flops=2e12)]}
+        g = {"runs": [new, old]}
+        table = T.gpu(g)
+        self.assertIn("commit new", table)
+        self.assertNotIn("| 9000 |", table)  # the older run's times are not shown
+        self.assertIn("1 earlier run(s)", table)
+        self.assertIn("| 1.10 | 1.50 |", table)  # Triton / fast and PyTorch / fast for softmax
+        f = F.gpu_facts(g)
+        ratios = [0.11 / 0.10, 0.18 / 0.20]
+        geomean = (ratios[0] * ratios[1]) ** 0.5
+        self.assertEqual(f["gpu_mem_triton_geomean"], f"{geomean:.2f}")
+        self.assertEqual(f["gpu_mem_triton_min"], "0.90")
+        self.assertEqual(f["gpu_mem_kernels"], "2")
+        self.assertEqual(f["gpu_checks_ok"], "6")
+        self.assertEqual(f["gpu_precise_worst"], "softmax<f16,1024>")
+        self.assertEqual(f["gpu_precise_worst_cost"], "1.20")
+        self.assertEqual(f["gpu_matmul_tflops"], "4")
+        self.assertEqual(f["gpu_matmul_triton_tflops"], "5")
+        self.assertEqual(f["gpu_mem_verdict"], "as fast as" if 0.95 <= geomean <= 1.05 else "?")
+        new["kernels"][0]["check_fast"] = "different"
+        self.assertIn("different / ok", T.gpu(g))
+        self.assertEqual(F.gpu_facts(g)["gpu_checks_ok"], "5")
+
 
 def codegen_row(producer, variant, spec, instructions, registers, sass=None, live=None):
     ptxas = {"registers": registers}

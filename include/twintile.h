@@ -36,6 +36,8 @@
 #ifndef TWINTILE_H
 #define TWINTILE_H
 
+#include "twintile/promote.h"
+
 /// Marks a kernel. The parsing front end looks kernels up by name; the
 /// annotation lets it tell kernels from helpers.
 #if defined(__clang__)
@@ -156,6 +158,40 @@ template <class T> constexpr bool same<T, T> = true;
 template <class V, class W>
 concept OtherElement = NumericDevice<W> && !same<typename Traits<V>::Element, typename Traits<W>::Element>;
 
+template <bool C, class T, class F> struct If { using type = T; };
+template <class T, class F> struct If<false, T, F> { using type = F; };
+
+template <class V, class E> struct Rebind;  // V's shape kind, element E
+template <class V, class E> requires (!Traits<V>::isTile) struct Rebind<V, E> { using type = E; };
+template <class V, class E> requires Traits<V>::isTile struct Rebind<V, E> { using type = Tile<E>; };
+
+/// The C++ element type of a promotion::K.
+template <promotion::K> struct KindType;
+template <> struct KindType<promotion::K::I1> { using type = i1; };
+template <> struct KindType<promotion::K::I8> { using type = i8; };
+template <> struct KindType<promotion::K::I16> { using type = i16; };
+template <> struct KindType<promotion::K::I32> { using type = i32; };
+template <> struct KindType<promotion::K::I64> { using type = i64; };
+template <> struct KindType<promotion::K::F16> { using type = f16; };
+template <> struct KindType<promotion::K::BF16> { using type = bf16; };
+template <> struct KindType<promotion::K::F32> { using type = f32; };
+template <> struct KindType<promotion::K::F64> { using type = f64; };
+
+/// An operator between numbers V and W of two element types: the element
+/// type they compute in (Triton's promotion, twintile/promote.h), the
+/// result (a tile if either is) and its comparison's mask. Nothing for
+/// anything else, so that an operator's overload on it is discarded quietly.
+template <class V, class W, bool DivOrMod> struct Mixed {};
+template <NumericDevice V, NumericDevice W, bool DivOrMod> struct Mixed<V, W, DivOrMod> {
+  static constexpr promotion::K kind =
+      promotion::promote(static_cast<promotion::K>(Elem<typename Traits<V>::Element>::kind),
+                         static_cast<promotion::K>(Elem<typename Traits<W>::Element>::kind), DivOrMod);
+  using Element = typename KindType<kind>::type;
+  static constexpr bool tile = Traits<V>::isTile || Traits<W>::isTile;
+  using type = typename If<tile, Tile<Element>, Element>::type;
+  using Bool = typename If<tile, Tile<i1>, i1>::type;
+};
+
 // What the language refuses, refused by a deleted overload whose reason
 // Clang prints at the user's line (C++26's `= delete("why")`, an extension
 // Clang 19 accepts in C++20).
@@ -164,7 +200,7 @@ concept OtherElement = NumericDevice<W> && !same<typename Traits<V>::Element, ty
 #else
 #define TT_REFUSED_(why) = delete
 #endif
-#define TT_MIXED_ "operands of different element types: convert one with cast<T>(x) (twintile converts no element type implicitly)"
+#define TT_BITWISE_ "bitwise operators take integers: convert a float with cast<T>(x), or take its bits with bitcast<T>(x)"
 #define TT_BOOL_MASK_ "a mask is a device i1, and this one is a C++ bool, as '&&', '||' and '!' make of masks: combine masks with '&' and '|', negate one with '~'"
 /// A mask or condition: a device i1 (a scalar or a tile).
 template <class M> concept Mask = same<typename Traits<M>::Element, i1>;
@@ -362,21 +398,81 @@ public:
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
 #endif
-  // An element type is never converted behind the user's back.
-  template <class W> requires OtherElement<V, W> friend void operator+(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator-(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator*(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator/(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator%(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator&(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator|(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator^(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator==(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator!=(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator<(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator<=(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator>(const V &, const W &) TT_REFUSED_(TT_MIXED_);
-  template <class W> requires OtherElement<V, W> friend void operator>=(const V &, const W &) TT_REFUSED_(TT_MIXED_);
+  // Operands of two element types compute in the type Triton promotes them
+  // to (twintile/promote.h); the recorder inserts the casts.
+  template <class W> using M = Mixed<V, W, false>;
+  template <class W> using MDiv = Mixed<V, W, true>;
+  template <class R, class W> static R mixed(Op op, const O &a, const W &b) {
+    return R(FromNode{}, binary(op, a.node, b.node(), a.loc));
+  }
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::type operator+(O a, const W &b) { return mixed<typename M<W>::type>(Op::Add, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::type operator-(O a, const W &b) { return mixed<typename M<W>::type>(Op::Sub, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::type operator*(O a, const W &b) { return mixed<typename M<W>::type>(Op::Mul, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename MDiv<W>::type operator/(O a, const W &b) { return mixed<typename MDiv<W>::type>(Op::Div, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename MDiv<W>::type operator%(O a, const W &b) { return mixed<typename MDiv<W>::type>(Op::Rem, a, b); }
+  template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
+  friend typename M<W>::type operator&(O a, const W &b) { return mixed<typename M<W>::type>(Op::And, a, b); }
+  template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
+  friend typename M<W>::type operator|(O a, const W &b) { return mixed<typename M<W>::type>(Op::Or, a, b); }
+  template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
+  friend typename M<W>::type operator^(O a, const W &b) { return mixed<typename M<W>::type>(Op::Xor, a, b); }
+  // A host float against a device integer: f32, as Triton types a Python float.
+  using F = typename Rebind<V, f32>::type;
+  using FB = typename Traits<V>::Bool;
+  template <HostFloatLike H> static Node *hostF32(H h, const O &at) {
+    return constantFloat(static_cast<double>(h), typeCode<f32>(), at.loc);
+  }
+  template <class R, HostFloatLike H> static R floatLeft(Op op, H a, const O &b) {
+    return R(FromNode{}, binary(op, hostF32(a, b), b.node, b.loc));
+  }
+  template <class R, HostFloatLike H> static R floatRight(Op op, const O &a, H b) {
+    return R(FromNode{}, binary(op, a.node, hostF32(b, a), a.loc));
+  }
+#define TT_HOST_FLOAT_(sym, OpKind, R)                                                                       \
+  template <HostFloatLike H> requires IntDevice<V>                                                          \
+  friend R operator sym(O a, H b) { return floatRight<R>(Op::OpKind, a, b); }                               \
+  template <HostFloatLike H> requires IntDevice<V>                                                          \
+  friend R operator sym(H a, O b) { return floatLeft<R>(Op::OpKind, a, b); }
+  TT_HOST_FLOAT_(+, Add, F)
+  TT_HOST_FLOAT_(-, Sub, F)
+  TT_HOST_FLOAT_(*, Mul, F)
+  TT_HOST_FLOAT_(/, Div, F)
+  TT_HOST_FLOAT_(%, Rem, F)
+  TT_HOST_FLOAT_(==, Eq, FB)
+  TT_HOST_FLOAT_(!=, Ne, FB)
+  TT_HOST_FLOAT_(<, Lt, FB)
+  TT_HOST_FLOAT_(<=, Le, FB)
+  TT_HOST_FLOAT_(>, Gt, FB)
+  TT_HOST_FLOAT_(>=, Ge, FB)
+#undef TT_HOST_FLOAT_
+
+  template <class W> requires OtherElement<V, W> && (FloatDevice<V> || FloatDevice<W>)
+  friend void operator&(const V &, const W &) TT_REFUSED_(TT_BITWISE_);
+  template <class W> requires OtherElement<V, W> && (FloatDevice<V> || FloatDevice<W>)
+  friend void operator|(const V &, const W &) TT_REFUSED_(TT_BITWISE_);
+  template <class W> requires OtherElement<V, W> && (FloatDevice<V> || FloatDevice<W>)
+  friend void operator^(const V &, const W &) TT_REFUSED_(TT_BITWISE_);
+  friend void operator&(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
+  friend void operator|(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
+  friend void operator^(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::Bool operator==(O a, const W &b) { return mixed<typename M<W>::Bool>(Op::Eq, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::Bool operator!=(O a, const W &b) { return mixed<typename M<W>::Bool>(Op::Ne, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::Bool operator<(O a, const W &b) { return mixed<typename M<W>::Bool>(Op::Lt, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::Bool operator<=(O a, const W &b) { return mixed<typename M<W>::Bool>(Op::Le, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::Bool operator>(O a, const W &b) { return mixed<typename M<W>::Bool>(Op::Gt, a, b); }
+  template <class W> requires OtherElement<V, W>
+  friend typename M<W>::Bool operator>=(O a, const W &b) { return mixed<typename M<W>::Bool>(Op::Ge, a, b); }
+
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
@@ -474,16 +570,10 @@ inline constexpr float inf = __builtin_huge_valf();
 
 namespace detail {
 
-template <class V, class E> struct Rebind;  // V's shape kind, element E
-template <class V, class E> requires (!Traits<V>::isTile) struct Rebind<V, E> { using type = E; };
-template <class V, class E> requires Traits<V>::isTile struct Rebind<V, E> { using type = Tile<E>; };
 
-template <bool C, class T, class F> struct If { using type = T; };
-template <class T, class F> struct If<false, T, F> { using type = F; };
-
-/// The common type of two operands of one element type (a tile if either
-/// is), where a host number takes the other's type. Operands of different
-/// element types have none: convert one with cast<T>().
+/// The common type of two operands (a tile if either is): of one element
+/// type, that type; of two numeric ones, the type they promote to; a host
+/// number takes the other's type; two host numbers, f32 or i32.
 template <class A, class B> struct Common;
 template <Device A, Device B>
   requires same<typename Traits<A>::Element, typename Traits<B>::Element>
@@ -491,7 +581,14 @@ struct Common<A, B> {
   using type = typename If<Traits<A>::isTile || Traits<B>::isTile, Tile<typename Traits<A>::Element>,
                            typename Traits<A>::Element>::type;
 };
+template <NumericDevice A, NumericDevice B> requires OtherElement<A, B>
+struct Common<A, B> { using type = typename Mixed<A, B, false>::type; };
 template <Device A, HostNumber B> struct Common<A, B> { using type = A; };
+/// Two host numbers (`where(m, 1.0f, 0.0f)`): f32 if either is a float, else i32, as
+/// Triton types Python's numbers.
+template <HostNumber A, HostNumber B> struct Common<A, B> {
+  using type = typename If<hostFloat<A> || hostFloat<B>, f32, i32>::type;
+};
 template <HostNumber A, Device B> struct Common<A, B> { using type = B; };
 template <class A, class B> using CommonT = typename Common<Plain<A>, Plain<B>>::type;
 

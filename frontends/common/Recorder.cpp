@@ -1,11 +1,12 @@
 #include "frontends/common/Recorder.h"
-#include <sstream>
-#include <cmath>
-#include "ir/Float16.h"
 
+#include "ir/Float16.h"
 #include "ir/Verifier.h"
+#include "twintile/promote.h"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 
 namespace twintile {
 
@@ -131,8 +132,30 @@ ir::Value *Recorder::constFloat(const ir::Type &t, double v, const ir::Location 
   return at(loc, [&](ir::Builder &b) { return b.constFloat(t, v); });
 }
 
+std::pair<ir::Value *, ir::Value *> Recorder::promote(ir::Value *a, ir::Value *b, ir::OpKind k,
+                                                     const ir::Location &loc, std::string_view what) {
+  ir::ScalarKind ea = a->type.elem, eb = b->type.elem;
+  if (ea == eb || ea == ir::ScalarKind::Ptr || eb == ir::ScalarKind::Ptr) return {a, b};
+  using tt::promotion::K;
+  bool divOrMod = k == ir::OpKind::Div || k == ir::OpKind::Rem;
+  auto to = static_cast<ir::ScalarKind>(tt::promotion::promote(static_cast<K>(ea), static_cast<K>(eb), divOrMod));
+  bool bitwise = k == ir::OpKind::And || k == ir::OpKind::Or || k == ir::OpKind::Xor;
+  if (bitwise && ir::isFloat(to))
+    fail(loc, "'" + std::string(what) + "' of " + std::string(ir::scalarName(ea)) + " and " +
+                  std::string(ir::scalarName(eb)) + ": bitwise operators take integers (cast<T> the float first)");
+  return {ea == to ? a : cast(a, to, loc), eb == to ? b : cast(b, to, loc)};
+}
+
+ir::Value *Recorder::toPointee(ir::Value *v, const ir::Value *ptr, const ir::Location &loc) {
+  if (ptr->type.elem != ir::ScalarKind::Ptr || v->type.elem == ptr->type.pointee || v->type.elem == ir::ScalarKind::Ptr ||
+      ptr->type.pointee == ir::ScalarKind::Ptr)
+    return v;
+  return cast(v, ptr->type.pointee, loc);
+}
+
 ir::Value *Recorder::binary(ir::OpKind k, ir::Value *a, ir::Value *b, const ir::Location &loc, std::string_view what) {
-  auto vs = broadcastAll({use(a, loc, what), use(b, loc, what)}, loc, what);
+  std::tie(a, b) = promote(use(a, loc, what), use(b, loc, what), k, loc, what);
+  auto vs = broadcastAll({a, b}, loc, what);
   return at(loc, [&](ir::Builder &bd) { return bd.binary(k, vs[0], vs[1]); });
 }
 
@@ -166,7 +189,8 @@ ir::Value *Recorder::addptr(ir::Value *p, ir::Value *offset, const ir::Location 
 }
 
 ir::Value *Recorder::select(ir::Value *c, ir::Value *a, ir::Value *b, const ir::Location &loc) {
-  auto vs = broadcastAll({use(c, loc, "where"), use(a, loc, "where"), use(b, loc, "where")}, loc, "where");
+  std::tie(a, b) = promote(use(a, loc, "where"), use(b, loc, "where"), ir::OpKind::Select, loc, "where");
+  auto vs = broadcastAll({use(c, loc, "where"), a, b}, loc, "where");
   return at(loc, [&](ir::Builder &bd) { return bd.select(vs[0], vs[1], vs[2]); });
 }
 
@@ -255,7 +279,7 @@ ir::Value *Recorder::load(ir::Value *ptr, ir::Value *mask, ir::Value *other, con
                           int evict) {
   std::vector<ir::Value *> vs{use(ptr, loc, "load")};
   if (mask) vs.push_back(mask);
-  if (other) vs.push_back(other);
+  if (other) vs.push_back(toPointee(other, vs[0], loc));
   if (other && !mask) fail(loc, "load with `other` needs a mask");
   vs = broadcastAll(vs, loc, "load");
   auto [c, e] = memoryHints(cache, evict, loc);
@@ -264,7 +288,8 @@ ir::Value *Recorder::load(ir::Value *ptr, ir::Value *mask, ir::Value *other, con
 
 void Recorder::store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc, int cache,
                      int evict) {
-  std::vector<ir::Value *> vs{use(ptr, loc, "store"), use(value, loc, "store")};
+  ptr = use(ptr, loc, "store");
+  std::vector<ir::Value *> vs{ptr, toPointee(use(value, loc, "store"), ptr, loc)};
   if (mask) vs.push_back(mask);
   vs = broadcastAll(vs, loc, "store");
   auto [c, e] = memoryHints(cache, evict, loc);
@@ -282,8 +307,8 @@ ir::Value *Recorder::atomic(ir::OpKind kind, ir::Value *ptr, ir::Value *cmp, ir:
     fail(loc, "'" + std::string(name) + "': unknown memory order or scope (" + std::to_string(sem) + ", " +
                   std::to_string(scope) + ")");
   std::vector<ir::Value *> vs{use(ptr, loc, name)};
-  if (cmp) vs.push_back(use(cmp, loc, name));
-  vs.push_back(use(value, loc, name));
+  if (cmp) vs.push_back(toPointee(use(cmp, loc, name), vs[0], loc));
+  vs.push_back(toPointee(use(value, loc, name), vs[0], loc));
   if (mask) vs.push_back(use(mask, loc, name));
   vs = broadcastAll(vs, loc, name);
   return at(loc, [&](ir::Builder &b) { return b.atomic(kind, vs, ir::kAtomicSems[sem], ir::kAtomicScopes[scope]); });

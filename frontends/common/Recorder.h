@@ -126,6 +126,13 @@ private:
   /// `also`: a block that counts as open.
   void visible(const std::vector<ir::Value *> &values, const ir::Location &loc, const ir::Block *also = nullptr) const;
   std::vector<ir::Value *> broadcastAll(std::vector<ir::Value *> vs, const ir::Location &loc, std::string_view what);
+  /// Two numeric operands of an operator (`k`: its kind, `what`: its name),
+  /// cast to the element type they compute in (twintile/promote.h).
+  std::pair<ir::Value *, ir::Value *> promote(ir::Value *a, ir::Value *b, ir::OpKind k, const ir::Location &loc,
+                                              std::string_view what);
+  /// A value stored through (or loaded as `other` from) a pointer to `pointee`,
+  /// cast to it when it is a number of another type, as Triton's store casts.
+  ir::Value *toPointee(ir::Value *v, const ir::Value *ptr, const ir::Location &loc);
 
   ir::Func &f_;
   std::vector<ir::Block *> blocks_;

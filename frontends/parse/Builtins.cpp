@@ -78,9 +78,14 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
   const CXXRecordDecl *owner = dyn_cast<CXXRecordDecl>(fn->getLexicalDeclContext());  // friends live in the class lexically
   bool pointerArith = owner && nameOf(owner) == "PtrArith";
   if (args.size() == 2) {
-    ir::Value *a = device(args[0], "an operator");
-    ir::Value *b = eval(args[1]).device;
-    if (!b) b = device(args[1], "an operator");
+    // A host float against a device integer is Triton's Python float: an f32 (twintile.h).
+    auto operand = [&](const Expr *e) {
+      Val v = eval(e);
+      if (v.kind == Val::Kind::Float) return rec_.constFloat(ir::Type::scalar(ir::ScalarKind::F32), v.f, l);
+      return v.device ? v.device : device(e, "an operator");
+    };
+    ir::Value *a = operand(args[0]);
+    ir::Value *b = operand(args[1]);
     std::optional<ir::OpKind> kind = binaryKind(op);
     if (!pointerArith && !kind) fail(at, "operator '" + spelling(op) + "' is not part of the language");
     ir::Value *r = pointerArith ? rec_.addptr(a, b, l) : rec_.binary(*kind, a, b, l, spelling(op));

@@ -1,0 +1,42 @@
+//===- twintile/promote.h - the element type mixed operands compute in ----===//
+//
+// Triton's type promotion, the one rule the language header (the result
+// types of its operators) and the front ends' recorder (the casts it
+// inserts) both use. An operator between device values of two element types
+// (scalars or tiles alike) computes in:
+//
+//   1. f64 if either is f64, else f32 if either is f32;
+//   2. else f16 if either is f16 (f32 under / and %);
+//   3. else f32 if either is bf16 (both bf16 is one type: see below);
+//   4. else, both integers, the wider (i1 the narrowest).
+//
+// A host number (a C++ literal or constant) is Triton's Python number: it
+// takes the device operand's type, except that a floating-point one against
+// a device integer makes the operator f32 (twintile.h). Operands of one
+// element type compute in it (f16 / f16 is f16, where Triton's is f32;
+// i32 / i32 is C++'s integer division, where Triton's `/` is f32: twintile
+// keeps what the user wrote in one type as written). No unsigned types exist
+// yet, so Triton's signedness rules do not arise. Standard C++ only:
+// twintile.h includes it, and so does the compiler.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+namespace tt::promotion {
+
+/// Element kinds, in the IR's order (ir::ScalarKind, twintile.h's Kind).
+enum class K : unsigned char { I1, I8, I16, I32, I64, F16, BF16, F32, F64 };
+
+constexpr bool isFloat(K k) { return k >= K::F16; }
+
+/// The element kind an operator between device values of kinds a and b
+/// computes in; divOrMod: the operator is / or %.
+constexpr K promote(K a, K b, bool divOrMod) {
+  if (a == b) return a;
+  if (a == K::F64 || b == K::F64) return K::F64;
+  if (a == K::F32 || b == K::F32) return K::F32;
+  if (a == K::F16 || b == K::F16) return divOrMod ? K::F32 : K::F16;
+  if (a == K::BF16 || b == K::BF16) return K::F32;
+  return a > b ? a : b;
+}
+
+} // namespace tt::promotion

@@ -11,7 +11,7 @@ experiments/kernels/launches.py, which exercises the masks; the Triton kernel
 compared (f32 within 1e-4 relative, f16 and bf16 within their rounding,
 integers exactly). Prints one JSON object per spec: {"spec", "check": "ok" |
 what differed | "unchecked: why", "elements"}. Triton's interpreter reads tensors through a
-small NumPy-backed stand-in for a torch tensor (HostTensor below), so
+small NumPy-backed stand-in for a torch tensor (host_tensor.py), so
 PyTorch is not needed. Triton's interpreter runs no libdevice function, so
 libdevice.tanh (gelu's) is given the identity 2 sigmoid(2x) - 1 for the check.
 """
@@ -32,6 +32,8 @@ import numpy as np  # noqa: E402
 import triton.language as tl  # noqa: E402
 from triton.runtime.jit import TensorWrapper  # noqa: E402
 
+from host_tensor import HostTensor, bf16_to_f32, to_bf16_bits  # noqa: E402
+
 import launches  # noqa: E402
 import oracle  # noqa: E402
 import triton_kernels as K  # noqa: E402
@@ -39,60 +41,6 @@ import triton_kernels as K  # noqa: E402
 # Storage of each element type: NumPy has no bf16, so it travels as its 16 bits.
 NP = {"fp16": np.float16, "bf16": np.uint16, "fp32": np.float32, "i32": np.int32}
 TL = {"fp16": tl.float16, "bf16": tl.bfloat16, "fp32": tl.float32, "i32": tl.int32}
-
-
-class HostTensor:
-    """What Triton's interpreter reads of a torch tensor, over a NumPy array on the host."""
-
-    def __init__(self, array):
-        self.array = array
-        self.device = "cpu"
-
-    data = property(lambda self: self)
-    shape = property(lambda self: self.array.shape)
-    dtype = property(lambda self: self.array.dtype)
-
-    def data_ptr(self):
-        return self.array.ctypes.data
-
-    def untyped_storage(self):
-        return self
-
-    def cpu(self):
-        return self
-
-    def new_empty(self, *args, **kwargs):
-        return HostTensor(self.array)
-
-    def set_(self, storage, offset, size, stride):
-        self.array = storage.array
-        return self
-
-    def storage_offset(self):
-        return 0
-
-    def size(self):
-        return self.array.shape
-
-    def stride(self, *args):
-        return tuple(s // self.array.itemsize for s in self.array.strides)
-
-    def element_size(self):
-        return self.array.itemsize
-
-    def copy_(self, other):
-        if other.array is not self.array:
-            self.array[...] = other.array
-
-
-def to_bf16_bits(x):
-    """f32 -> bf16 bits, rounding to nearest even."""
-    u = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
-    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
-
-
-def bf16_to_f32(bits):
-    return (bits.astype(np.uint32) << 16).view(np.float32)
 
 
 def inputs(spec, rng):

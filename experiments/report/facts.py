@@ -262,6 +262,23 @@ def gpu_facts(g):
     return f
 
 
+def realworld_facts(rw):
+    f = {}
+    summary = R.realworld_summary(rw) if rw else {}
+    libs = rw.get("libraries", {}) if rw else {}
+    f["rw_kernels"] = str(len(rw.get("kernels", []))) if rw else NA
+    f["rw_libraries"] = " and ".join(f"{lib} {v}" for lib, v in sorted(libs.items()) if v) or NA
+    for frontend in ("parse", "trace"):
+        m = summary.get(frontend)
+        for key in ("right", "wrong", "refused", "broken", "rewrites", "rewrites_right", "rewrites_unchecked",
+                    "unchecked"):
+            f[f"rw_{frontend}_{key}"] = str(m[key]) if m else NA
+        f[f"rw_{frontend}_lines"] = _f(R.median(m["lines"]) if m else None, "g")
+        top = sorted(m["categories"].items(), key=lambda x: -x[1]) if m else []
+        f[f"rw_{frontend}_top_category"] = f"{top[0][0]} ({top[0][1]} of {m['rewrites']})" if top else NA
+    return f
+
+
 def facts(res):
     """Every name the template may use; what a missing result file cannot give reads NA."""
     f = environment_facts(res)
@@ -269,4 +286,5 @@ def facts(res):
     f.update(codegen_facts(res.get("codegen", {})))
     f.update(expressiveness_facts(res.get("expressiveness", {})))
     f.update(gpu_facts(res.get("gpu", {})))
+    f.update(realworld_facts(res.get("realworld", {})))
     return f

@@ -10,7 +10,7 @@ import math
 import statistics
 from pathlib import Path
 
-SUITES = ("compile", "expressiveness", "codegen", "gpu")
+SUITES = ("compile", "expressiveness", "codegen", "gpu", "realworld")
 
 
 def load(results_dir):
@@ -283,3 +283,48 @@ def gpu_summary(run):
                      "torch_tflops": k["flops"] / k["torch_s"] / 1e12 if k.get("flops") and k.get("torch_s")
                      else None})
     return {"checks": len(checks), "checks_ok": sum(c == "ok" for c in checks), "rows": rows}
+
+
+# --- realworld ----------------------------------------------------------------
+
+def realworld_cells(rw):
+    """{(kernel, frontend, variant): its row} of the realworld suite."""
+    return {(r["name"], r["frontend"], r["variant"]): r for r in rw.get("rows", [])}
+
+
+def realworld_right(row):
+    """A row whose port was accepted and computed what the upstream kernel computes."""
+    return bool(row) and row.get("outcome") == "accepted" and row.get("check") == "ok"
+
+
+def realworld_summary(rw):
+    """Per front end: kernels, accepted as written and right, accepted but wrong, refused,
+    internal errors or crashes, rewrites accepted and right, lines each rewrite changed,
+    and how often each category forced a rewrite."""
+    cells = realworld_cells(rw)
+    out = {}
+    for frontend in ("parse", "trace"):
+        written = [cells.get((k["name"], frontend, "written")) for k in rw.get("kernels", [])]
+        written = [r for r in written if r]
+        rewrites = [(k, k["rewrites"][frontend]) for k in rw.get("kernels", []) if frontend in k.get("rewrites", {})]
+        categories = {}
+        for _, rw_ in rewrites:
+            for c in rw_.get("why", []):
+                categories[c] = categories.get(c, 0) + 1
+        out[frontend] = {
+            "kernels": len(written),
+            "right": sum(realworld_right(r) for r in written),
+            "wrong": sum(r["outcome"] == "accepted" and not realworld_right(r)
+                         and not str(r.get("check", "")).startswith("unchecked") for r in written),
+            "unchecked": sum(r["outcome"] == "accepted" and str(r.get("check", "")).startswith("unchecked")
+                             for r in written),
+            "refused": sum(r["outcome"] == "refused" for r in written),
+            "broken": sum(r["outcome"] in ("internal error", "crashed") for r in written),
+            "rewrites": len(rewrites),
+            "rewrites_right": sum(realworld_right(cells.get((k["name"], frontend, "rewritten"))) for k, _ in rewrites),
+            "rewrites_unchecked": sum(str((cells.get((k["name"], frontend, "rewritten")) or {}).get("check", ""))
+                                      .startswith("unchecked") for k, _ in rewrites),
+            "lines": [rw_["added"] + rw_["removed"] for _, rw_ in rewrites],
+            "categories": categories,
+        }
+    return out

@@ -337,6 +337,52 @@ def gpu(g):
                                 else "") + "\n")
 
 
+def realworld(rw):
+    """The real-world corpus: each upstream kernel, what each front end made of its port."""
+    cells = R.realworld_cells(rw)
+    libs = ", ".join(f"{lib} {v or '(not installed: unchecked)'}" for lib, v in sorted(rw.get("libraries", {}).items()))
+
+    def mark(row):
+        if not row:
+            return "–"
+        if row["outcome"] == "refused":
+            return f"✗ line {row['line']}" if row.get("line") else "✗"
+        if row["outcome"] != "accepted":
+            return "‼ " + row["outcome"]
+        check = str(row.get("check"))
+        return "✓" if check == "ok" else "✓ (unchecked)" if check.startswith("unchecked") else "≠"
+
+    def rewrite(k, frontend):
+        r = k.get("rewrites", {}).get(frontend)
+        if not r:
+            return ""
+        after = mark(cells.get((k["name"], frontend, "rewritten")))
+        return f"{after} +{r['added']} −{r['removed']}: {', '.join(r.get('why', []))}"
+
+    rows = [[f"`{k['name']}`", f"{k['library']}: `{k['function']}`", k["lines"],
+             mark(cells.get((k["name"], "parse", "written"))), mark(cells.get((k["name"], "trace", "written"))),
+             rewrite(k, "parse"), rewrite(k, "trace")] for k in rw.get("kernels", [])]
+    summary = R.realworld_summary(rw)
+    srows = []
+    for frontend in ("parse", "trace"):
+        m = summary[frontend]
+        srows.append([frontend, m["kernels"], m["right"], m["wrong"], m["refused"], m["broken"],
+                      f"{m['rewrites_right']}/{m['rewrites']}" +
+                      (f" ({m['rewrites_unchecked']} unchecked)" if m["rewrites_unchecked"] else ""),
+                      f"{R.median(m['lines']):g}" if m["lines"] else "–",
+                      "; ".join(f"{c} {n}" for c, n in sorted(m["categories"].items(), key=lambda x: -x[1])) or "–"])
+    return ("### Kernels from the wild: upstream Triton kernels ported as written\n\n" +
+            table(["kernel", "upstream", "lines", "parse", "trace", "parse: rewritten", "trace: rewritten"], rows,
+                  ["l", "l", "r", "l", "l", "l", "l"]) +
+            f"\nUpstream: {libs}; each port checked against its upstream kernel run in Triton "
+            f"{rw.get('triton') or '(not installed)'}'s interpreter on the same inputs, and in twintile's PTX "
+            "emulator against its IR interpreter. ✓ accepted and right; ≠ accepted but different from upstream; "
+            "✗ refused (at the port's line); ‼ an internal error or a crash; rewritten: the variant that front end "
+            "accepts, lines of code added and removed, and what forced the change.\n\n" +
+            table(["front end", "kernels", "right as written", "wrong", "refused", "internal error", "rewrites right",
+                   "lines changed (median)", "what forced the rewrites"], srows) + missing_note(rw))
+
+
 def all_tables(res):
     """{file name: Markdown} for every table the results allow."""
     out = {}
@@ -361,4 +407,6 @@ def all_tables(res):
         out["expressiveness.md"] = expressiveness(res["expressiveness"])
     if "gpu" in res:
         out["gpu.md"] = gpu(res["gpu"])
+    if "realworld" in res:
+        out["realworld.md"] = realworld(res["realworld"])
     return out

@@ -20,6 +20,7 @@ ARGS = {
     "codegen": ["--quick", "--kernels", "softmax"],
     "expressiveness": ["--quick"],
     "gpu": ["--quick"],
+    "realworld": ["--quick", "--manifest", str(ROOT / "tests" / "experiments" / "realworld" / "kernels.json")],
 }
 
 failures = []
@@ -144,6 +145,24 @@ def check_expressiveness(r):
 def check_gpu(r):
     expect(isinstance(r["runs"], list), "runs is not a list")
     expect(r["runs"] or r["note"], "no runs and no note saying so")
+
+
+def check_realworld(r):
+    rows = {(x["frontend"], x["variant"]): x for x in r["rows"]}
+    expect(set(rows) == {("parse", "written"), ("trace", "written"), ("trace", "rewritten")} and len(r["rows"]) == 3,
+           f"rows: {sorted(rows)}: parse accepts the port as written, trace needs its rewrite")
+    want = "ok" if not r["missing"] else "unchecked"
+    for key in (("parse", "written"), ("trace", "rewritten")):
+        row = rows.get(key, {})
+        expect(row.get("outcome") == "accepted" and str(row.get("check", "")).startswith(want),
+               f"{key}: {row.get('outcome')}, {row.get('check')} (expected accepted, {want})")
+    written = rows.get(("trace", "written"), {})
+    expect(written.get("outcome") == "refused" and written.get("line") == 13 and
+           "for_range" in (written.get("message") or ""),
+           f"trace: the device loop is not refused at line 13 naming for_range: {written}")
+    k = r["kernels"][0]
+    expect(k["rewrites"]["trace"]["added"] == 2 and k["rewrites"]["trace"]["removed"] == 2,
+           f"the trace rewrite changes two lines of code: {k['rewrites']['trace']}")
 
 
 def main():

@@ -97,6 +97,37 @@ class CodegenAndExpressiveness(unittest.TestCase):
     def test_no_gpu_run_is_said(self):
         self.assertIn("No GPU run has been recorded", T.gpu(load("gpu")))
 
+    def test_realworld_counts_and_marks(self):
+        def row(name, frontend, variant, outcome, check=None, line=None):
+            return {"name": name, "frontend": frontend, "variant": variant, "outcome": outcome, "check": check,
+                    "line": line}
+        rw = {"libraries": {"liger-kernel": "0.8.5"}, "triton": "3.9.0", "missing": {},
+              "kernels": [{"name": "a", "library": "liger-kernel", "function": "fa", "lines": 10, "rewrites": {
+                  "trace": {"added": 3, "removed": 2, "why": ["native device control flow"]}}},
+                          {"name": "b", "library": "liger-kernel", "function": "fb", "lines": 20, "rewrites": {
+                              "parse": {"added": 1, "removed": 1, "why": ["missing call"]},
+                              "trace": {"added": 5, "removed": 4, "why": ["missing call", "native device control flow"]}}}],
+              "rows": [row("a", "parse", "written", "accepted", "ok"),
+                       row("a", "trace", "written", "refused", line=7),
+                       row("a", "trace", "rewritten", "accepted", "ok"),
+                       row("b", "parse", "written", "refused", line=3),
+                       row("b", "parse", "rewritten", "accepted", "x: 1 of 4 elements differ"),
+                       row("b", "trace", "written", "refused", line=3),
+                       row("b", "trace", "rewritten", "accepted", "unchecked: no interpreter")]}
+        f = F.realworld_facts(rw)
+        self.assertEqual((f["rw_kernels"], f["rw_parse_right"], f["rw_parse_refused"]), ("2", "1", "1"))
+        self.assertEqual((f["rw_trace_right"], f["rw_trace_refused"]), ("0", "2"))
+        self.assertEqual((f["rw_parse_rewrites_right"], f["rw_trace_rewrites_right"]), ("0", "1"))
+        self.assertEqual(f["rw_trace_rewrites_unchecked"], "1")
+        self.assertEqual(f["rw_trace_lines"], "7")  # the median of 5 and 9 lines
+        self.assertEqual(f["rw_trace_top_category"], "native device control flow (2 of 2)")
+        self.assertEqual(f["rw_libraries"], "liger-kernel 0.8.5")
+        table = T.realworld(rw)
+        self.assertIn("| `a` | liger-kernel: `fa` | 10 | ✓ | ✗ line 7 |  | ✓ +3 −2: native device control flow |", table)
+        self.assertIn("≠ +1 −1: missing call", table)
+        self.assertIn("✓ (unchecked) +5 −4", table)
+        self.assertIn("| trace | 2 | 0 | 0 | 2 | 0 | 1/2 (1 unchecked) |", table)
+
     def test_gpu_run_newest_per_machine_and_its_facts(self):
         def kernel(name, precise, fast, triton, torch, flops=0):
             return {"kernel": name, "size": "n", "check": "ok", "check_fast": "ok", "twintile_s": precise,

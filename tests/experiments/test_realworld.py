@@ -1,0 +1,53 @@
+"""The real-world corpus's manifest and the suite's diff count, without running a kernel.
+
+The manifest (experiments/realworld/kernels.json) must be sound: every file
+there, every rewrite with its categories; corpus.problems says what is not.
+"""
+import copy
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "experiments" / "realworld" / "kernels.json"
+sys.path.insert(0, str(ROOT / "experiments" / "realworld"))
+sys.path.insert(0, str(ROOT / "experiments" / "suites"))
+import corpus  # noqa: E402
+import realworld  # noqa: E402
+
+
+class Manifest(unittest.TestCase):
+    def test_the_corpus_and_the_fixture_are_sound(self):
+        for path in (corpus.MANIFEST, FIXTURE):
+            with self.subTest(path=path):
+                self.assertEqual(corpus.problems(corpus.load(path)), [])
+
+    def test_problems_are_named(self):
+        entry = corpus.load(FIXTURE)[0]
+        bad = copy.deepcopy(entry)
+        bad["why"]["trace"] = "native device control flow"  # a string, not a list
+        bad["rewritten"]["trace"] = "nowhere.cpp"
+        del bad["grid"]
+        typo = copy.deepcopy(entry)
+        typo["name"] = "typo"
+        typo["why"]["trace"] = ["typo"]
+        found = corpus.problems([bad, entry, typo])
+        self.assertIn("kernel liger_element_mul: the trace rewrite needs 'why', a list of categories", found)
+        self.assertIn("kernel typo: 'typo' is not a category (" + ", ".join(corpus.CATEGORIES) + ")", found)
+        self.assertIn("kernel liger_element_mul: file nowhere.cpp is missing", found)
+        self.assertIn("kernel liger_element_mul has no 'grid'", found)
+        self.assertIn("kernel liger_element_mul is listed twice", found)
+
+
+class DiffSize(unittest.TestCase):
+    def test_comments_and_blank_lines_do_not_count(self):
+        with tempfile.TemporaryDirectory() as d:
+            a, b = Path(d) / "a.cpp", Path(d) / "b.cpp"
+            a.write_text("// one header\nint x = 1;  // why\n\nint y = 2;\n")
+            b.write_text("// another header, longer\n// and two lines\nint x = 1;\nint y = 3;\nint z = 4;\n")
+            self.assertEqual(realworld.diff_size(a, b), (2, 1))
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -192,6 +192,8 @@ template <NumericDevice V, NumericDevice W, bool DivOrMod> struct Mixed<V, W, Di
   using Bool = typename If<tile, Tile<i1>, i1>::type;
 };
 
+
+
 // What the language refuses, refused by a deleted overload whose reason
 // Clang prints at the user's line (C++26's `= delete("why")`, an extension
 // Clang 19 accepts in C++20).
@@ -200,8 +202,10 @@ template <NumericDevice V, NumericDevice W, bool DivOrMod> struct Mixed<V, W, Di
 #else
 #define TT_REFUSED_(why) = delete
 #endif
+#define TT_WIDENS_ "the other operand's type is wider than this variable's, whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)"
 #define TT_BITWISE_ "bitwise operators take integers: convert a float with cast<T>(x), or take its bits with bitcast<T>(x)"
 #define TT_BOOL_MASK_ "a mask is a device i1, and this one is a C++ bool, as '&&', '||' and '!' make of masks: combine masks with '&' and '|', negate one with '~'"
+
 /// A mask or condition: a device i1 (a scalar or a tile).
 template <class M> concept Mask = same<typename Traits<M>::Element, i1>;
 template <class T> struct RemoveRef { using type = T; };
@@ -296,6 +300,43 @@ void whileBody(Region *r);
 /// combineEnd gives the result once it is yielded.
 Region *combineBegin(bool scan, Node *x, int axis, Loc loc);
 Node *combineEnd(Region *r, bool keepDims, Loc loc);
+
+/// A host number H whose kind outranks device value V's element (a float
+/// against an integer or a mask, an integer against a mask): Triton's
+/// Python number then takes part in the promotion, as f32 or i32.
+template <class V, class H>
+concept HostOutranks = HostNumber<H> && NumericDevice<V> &&
+                       ((hostFloat<H> && IntDevice<V>) || (hostInt<H> && !same<H, bool> &&
+                                                           same<typename Traits<V>::Element, i1>));
+template <class V, class H> struct HostPromoted {
+  using Element = typename If<hostFloat<H>, f32, i32>::type;
+  using type = typename Rebind<V, Element>::type;
+};
+/// That host number as a device constant: f32 or i32.
+template <class H> Node *hostConstant(H h, Loc l) {
+  if constexpr (hostFloat<H>) return constantFloat(static_cast<double>(h), {Kind::F32, Kind::I32, false}, l);
+  else return constantInt(static_cast<long long>(h), {Kind::I32, Kind::I32, false}, l);
+}
+
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
+#endif
+/// The right side of V's compound assignment when its element type differs:
+/// a device number that promotes to V's own type (`acc += load(f16s)` with
+/// an f32 `acc`), recorded at the call site; one that would change V's type
+/// is refused, since a C++ variable keeps its type.
+template <class V, bool DivOrMod> struct Narrower {
+  template <class W> requires OtherElement<V, W> && same<typename Mixed<V, W, DivOrMod>::type, V>
+  Narrower(const W &w, Loc l = TT_HERE_) : node(w.node()), loc(l) {}
+  template <class W> requires OtherElement<V, W> && (!same<typename Mixed<V, W, DivOrMod>::type, V>)
+  Narrower(const W &, Loc = TT_HERE_) TT_REFUSED_(TT_WIDENS_);
+  Node *node;
+  Loc loc;
+};
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 /// Constructs a device value of type V from a node.
 struct FromNode {};
@@ -421,35 +462,34 @@ public:
   friend typename M<W>::type operator|(O a, const W &b) { return mixed<typename M<W>::type>(Op::Or, a, b); }
   template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
   friend typename M<W>::type operator^(O a, const W &b) { return mixed<typename M<W>::type>(Op::Xor, a, b); }
-  // A host float against a device integer: f32, as Triton types a Python float.
-  using F = typename Rebind<V, f32>::type;
-  using FB = typename Traits<V>::Bool;
-  template <HostFloatLike H> static Node *hostF32(H h, const O &at) {
-    return constantFloat(static_cast<double>(h), typeCode<f32>(), at.loc);
+  // A host number whose kind outranks V's (a float against integers, an
+  // integer against masks) takes part, as Triton's Python number does: f32
+  // or i32 (HostOutranks).
+  template <class H> using HR = typename HostPromoted<V, H>::type;
+  template <class H> using HB = typename Traits<HR<H>>::Bool;
+  template <class R, class H> static R hostLeft(Op op, H a, const O &b) {
+    return R(FromNode{}, binary(op, hostConstant(a, b.loc), b.node, b.loc));
   }
-  template <class R, HostFloatLike H> static R floatLeft(Op op, H a, const O &b) {
-    return R(FromNode{}, binary(op, hostF32(a, b), b.node, b.loc));
+  template <class R, class H> static R hostRight(Op op, const O &a, H b) {
+    return R(FromNode{}, binary(op, a.node, hostConstant(b, a.loc), a.loc));
   }
-  template <class R, HostFloatLike H> static R floatRight(Op op, const O &a, H b) {
-    return R(FromNode{}, binary(op, a.node, hostF32(b, a), a.loc));
-  }
-#define TT_HOST_FLOAT_(sym, OpKind, R)                                                                       \
-  template <HostFloatLike H> requires IntDevice<V>                                                          \
-  friend R operator sym(O a, H b) { return floatRight<R>(Op::OpKind, a, b); }                               \
-  template <HostFloatLike H> requires IntDevice<V>                                                          \
-  friend R operator sym(H a, O b) { return floatLeft<R>(Op::OpKind, a, b); }
-  TT_HOST_FLOAT_(+, Add, F)
-  TT_HOST_FLOAT_(-, Sub, F)
-  TT_HOST_FLOAT_(*, Mul, F)
-  TT_HOST_FLOAT_(/, Div, F)
-  TT_HOST_FLOAT_(%, Rem, F)
-  TT_HOST_FLOAT_(==, Eq, FB)
-  TT_HOST_FLOAT_(!=, Ne, FB)
-  TT_HOST_FLOAT_(<, Lt, FB)
-  TT_HOST_FLOAT_(<=, Le, FB)
-  TT_HOST_FLOAT_(>, Gt, FB)
-  TT_HOST_FLOAT_(>=, Ge, FB)
-#undef TT_HOST_FLOAT_
+#define TT_HOST_NUMBER_(sym, OpKind, R)                                                                      \
+  template <HostNumber H> requires HostOutranks<V, H>                                                       \
+  friend R<H> operator sym(O a, H b) { return hostRight<R<H>>(Op::OpKind, a, b); }                          \
+  template <HostNumber H> requires HostOutranks<V, H>                                                       \
+  friend R<H> operator sym(H a, O b) { return hostLeft<R<H>>(Op::OpKind, a, b); }
+  TT_HOST_NUMBER_(+, Add, HR)
+  TT_HOST_NUMBER_(-, Sub, HR)
+  TT_HOST_NUMBER_(*, Mul, HR)
+  TT_HOST_NUMBER_(/, Div, HR)
+  TT_HOST_NUMBER_(%, Rem, HR)
+  TT_HOST_NUMBER_(==, Eq, HB)
+  TT_HOST_NUMBER_(!=, Ne, HB)
+  TT_HOST_NUMBER_(<, Lt, HB)
+  TT_HOST_NUMBER_(<=, Le, HB)
+  TT_HOST_NUMBER_(>, Gt, HB)
+  TT_HOST_NUMBER_(>=, Ge, HB)
+#undef TT_HOST_NUMBER_
 
   template <class W> requires OtherElement<V, W> && (FloatDevice<V> || FloatDevice<W>)
   friend void operator&(const V &, const W &) TT_REFUSED_(TT_BITWISE_);
@@ -481,6 +521,11 @@ public:
   V &operator-=(O b) { return self() = self() - b; }
   V &operator*=(O b) { return self() = self() * b; }
   V &operator/=(O b) { return self() = self() / b; }
+  // Of another element type: only one that promotes to V's own (Narrower).
+  V &operator+=(Narrower<V, false> b) { return self() = make(binary(Op::Add, self().node(), b.node, b.loc)); }
+  V &operator-=(Narrower<V, false> b) { return self() = make(binary(Op::Sub, self().node(), b.node, b.loc)); }
+  V &operator*=(Narrower<V, false> b) { return self() = make(binary(Op::Mul, self().node(), b.node, b.loc)); }
+  V &operator/=(Narrower<V, true> b) { return self() = make(binary(Op::Div, self().node(), b.node, b.loc)); }
 
 private:
   V &self() { return static_cast<V &>(*this); }
@@ -583,13 +628,17 @@ struct Common<A, B> {
 };
 template <NumericDevice A, NumericDevice B> requires OtherElement<A, B>
 struct Common<A, B> { using type = typename Mixed<A, B, false>::type; };
-template <Device A, HostNumber B> struct Common<A, B> { using type = A; };
+template <Device A, HostNumber B> struct Common<A, B> {
+  using type = typename If<HostOutranks<A, B>, typename HostPromoted<A, B>::type, A>::type;
+};
 /// Two host numbers (`where(m, 1.0f, 0.0f)`): f32 if either is a float, else i32, as
 /// Triton types Python's numbers.
 template <HostNumber A, HostNumber B> struct Common<A, B> {
   using type = typename If<hostFloat<A> || hostFloat<B>, f32, i32>::type;
 };
-template <HostNumber A, Device B> struct Common<A, B> { using type = B; };
+template <HostNumber A, Device B> struct Common<A, B> {
+  using type = typename If<HostOutranks<B, A>, typename HostPromoted<B, A>::type, B>::type;
+};
 template <class A, class B> using CommonT = typename Common<Plain<A>, Plain<B>>::type;
 
 /// The node of a value, converting a host number to the element type of `V`.

@@ -78,10 +78,12 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
   const CXXRecordDecl *owner = dyn_cast<CXXRecordDecl>(fn->getLexicalDeclContext());  // friends live in the class lexically
   bool pointerArith = owner && nameOf(owner) == "PtrArith";
   if (args.size() == 2) {
-    // A host float against a device integer is Triton's Python float: an f32 (twintile.h).
+    // A host number reaches an operator as itself only where its kind outranks the device
+    // operand's (twintile.h's HostOutranks): Triton's Python number, an f32 or an i32.
     auto operand = [&](const Expr *e) {
       Val v = eval(e);
       if (v.kind == Val::Kind::Float) return rec_.constFloat(ir::Type::scalar(ir::ScalarKind::F32), v.f, l);
+      if (v.kind == Val::Kind::Int) return rec_.constInt(ir::Type::scalar(ir::ScalarKind::I32), v.i, l);
       return v.device ? v.device : device(e, "an operator");
     };
     ir::Value *a = operand(args[0]);

@@ -11,8 +11,9 @@
 //   4. else, both integers, the wider (i1 the narrowest).
 //
 // A host number (a C++ literal or constant) is Triton's Python number: it
-// takes the device operand's type, except that a floating-point one against
-// a device integer makes the operator f32 (twintile.h). Operands of one
+// takes the device operand's type, except where its kind outranks it: a
+// float against a device integer or mask makes the operator f32, an integer
+// against a mask i32 (twintile.h's HostOutranks). Operands of one
 // element type compute in it (f16 / f16 is f16, where Triton's is f32;
 // i32 / i32 is C++'s integer division, where Triton's `/` is f32: twintile
 // keeps what the user wrote in one type as written). No unsigned types exist

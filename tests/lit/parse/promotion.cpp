@@ -5,8 +5,8 @@
 // RUN: twintile compile --frontend=parse %s --kernel 'promote<128>' --emit tile | FileCheck %s
 // RUN: twintile compile --frontend=trace %s --kernel 'promote<128>' --emit tile | FileCheck %s
 // RUN: twintile diff %s --kernel 'promote<128>' | FileCheck %s --check-prefix=SAME
-// RUN: twintile run --frontend=parse %s --kernel 'promote<128>' --grid 2 --arg h=256 --arg x=256 --arg b=256 --arg out=3328 --arg n=100 --arg s=3 --arg w=1.5 | FileCheck %s --check-prefix=EMU
-// RUN: twintile run --frontend=trace %s --kernel 'promote<128>' --grid 2 --arg h=256 --arg x=256 --arg b=256 --arg out=3328 --arg n=100 --arg s=3 --arg w=1.5 | FileCheck %s --check-prefix=EMU
+// RUN: twintile run --frontend=parse %s --kernel 'promote<128>' --grid 2 --arg h=256 --arg x=256 --arg b=256 --arg out=3584 --arg n=100 --arg s=3 --arg w=1.5 | FileCheck %s --check-prefix=EMU
+// RUN: twintile run --frontend=trace %s --kernel 'promote<128>' --grid 2 --arg h=256 --arg x=256 --arg b=256 --arg out=3584 --arg n=100 --arg s=3 --arg w=1.5 | FileCheck %s --check-prefix=EMU
 #include <twintile.h>
 using namespace tt;
 
@@ -19,7 +19,7 @@ TT_KERNEL void promote(Ptr<f16> h, Ptr<f32> x, Ptr<bf16> b, Ptr<f32> out, i32 n,
   auto hv = load(h + base + offs, mask, 0.0f);            // `other` converted to f16
   auto xv = load(x + base + offs, mask, 0.0f);
   auto bv = load(b + base + offs, mask, 0.0f);
-  auto o = out + row * 12 * B + offs;
+  auto o = out + row * 14 * B + offs;
   store(o + 0 * B, mask * xv, mask);                      // i1 tile * f32 tile: f32
   store(o + 1 * B, xv / n, mask);                         // f32 tile / i32 scalar: f32
   store(o + 2 * B, hv * w, mask);                         // f16 tile * f32 scalar: f32
@@ -32,8 +32,15 @@ TT_KERNEL void promote(Ptr<f16> h, Ptr<f32> x, Ptr<bf16> b, Ptr<f32> out, i32 n,
   store(o + 9 * B, where(hv < xv, 1.0f, 0.0f), mask);     // f16 < f32 compares in f32
   store(o + 10 * B, maximum(offs, cast<i64>(offs) * s), mask);  // i32 tile and i64 tile: i64
   store(o + 11 * B, 1.0f / n + offs * 0.5f, mask);        // host floats against device integers: f32
+  auto acc = zeros<f32>({B});
+  acc += hv;                                              // f32 += f16: keeps f32
+  auto wide = base;
+  wide += n;                                              // i64 += i32: keeps i64
+  store(o + 12 * B + (wide - base - n), acc + minimum(offs, 1.5f), mask);  // host float against i32: f32
+  store(o + 13 * B, mask + 1, mask);                      // a mask and a host int: i32 (2 where set)
   store(h + base + offs, xv * 2.0f, mask);                // f32 stored through an f16 pointer
 }
+
 
 // CHECK:      %[[N:[0-9]+]] = cast %n : i64
 // CHECK-NEXT: mul %{{[0-9]+}}, %[[N]] : i64
@@ -73,6 +80,14 @@ TT_KERNEL void promote(Ptr<f16> h, Ptr<f32> x, Ptr<bf16> b, Ptr<f32> out, i32 n,
 // CHECK:      constant {value = 1.0} : f32
 // CHECK-NEXT: cast %n : f32
 // CHECK-NEXT: div {{.*}} : f32
+// compound assignments that keep their type, a host float against i32, a mask and a host int
+// CHECK:      cast %{{[0-9]+}} : tile<128xf32> loc({{.*}}:36:
+// CHECK-NEXT: add {{.*}} : tile<128xf32> loc({{.*}}:36:
+// CHECK:      cast %n : i64 loc({{.*}}:38:
+// CHECK-NEXT: add {{.*}} : i64 loc({{.*}}:38:
+// CHECK:      minimum {{.*}} : tile<128xf32> loc({{.*}}:39:
+// CHECK:      constant {value = 1} : i32 loc({{.*}}:40:
+// CHECK:      add {{.*}} : tile<128xi32> loc({{.*}}:40:
 // the store's conversion
 // CHECK:      constant {value = 2.0} : f32
 // CHECK:      mul {{.*}} : tile<128xf32>

@@ -1,0 +1,17 @@
+// What promotion cannot do, refused at the user's line in both front ends
+// with the fix: a compound assignment whose other operand would widen the
+// variable (a C++ variable keeps its type; promotion.cpp has the ones that
+// keep it), and a bitwise operator on floats.
+// RUN: not twintile compile --frontend=parse %s --kernel 'widens<16>' 2>&1 | FileCheck %s
+// RUN: not twintile compile --frontend=trace %s --kernel 'widens<16>' 2>&1 | FileCheck %s
+#include <twintile.h>
+using namespace tt;
+
+template <int B>
+TT_KERNEL void widens(Ptr<f16> h, Ptr<f32> x) {
+  auto acc = load(h + arange(0, B));
+  acc += load(x + arange(0, B));
+  store(h + arange(0, B), acc);
+}
+
+// CHECK: promotion_errors.cpp:13:10: error: {{.*}}the other operand's type is wider than this variable's, whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)

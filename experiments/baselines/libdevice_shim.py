@@ -14,7 +14,7 @@ UNARY = {
     "rsqrt": lambda x: 1 / np.sqrt(x), "sqrt": np.sqrt, "exp": np.exp, "exp2": np.exp2, "expm1": np.expm1,
     "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "tanh": np.tanh, "sin": np.sin,
     "cos": np.cos, "tan": np.tan, "erf": None, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc,
-    "rint": np.rint, "round": lambda x: np.sign(x) * np.floor(np.abs(x) + 0.5), "abs": np.abs,
+    "rint": np.rint, "round": lambda x: np.sign(x) * np.floor(np.abs(x.astype(np.float64)) + 0.5), "abs": np.abs,
     "fast_expf": np.exp, "fast_logf": np.log, "sigmoid": lambda x: 1 / (1 + np.exp(-x)),
 }
 BINARY = {"pow": np.power, "fast_powf": np.power, "div_rn": np.divide, "fast_dividef": np.divide, "fmod": np.fmod,
@@ -49,10 +49,12 @@ def _unary(f):
 
 
 def _binary(f):
+    """libdevice's two-operand functions take operands of one type (pow(f32, f32)); the result
+    has it."""
     def call(x, y, _semantic=None):
         like = x if hasattr(x, "handle") else y
         with np.errstate(all="ignore"):
-            return _result(like, f(_data(x), _data(y)).astype(_data(like).dtype))
+            return _result(like, f(_data(x), _data(y)))
     return call
 
 

@@ -299,7 +299,7 @@ def realworld_right(row):
 
 def realworld_summary(rw):
     """Per front end: kernels, accepted as written and right, accepted but wrong, refused,
-    internal errors or crashes, rewrites accepted and right, lines each rewrite changed,
+    internal errors, crashes or failed launches, rewrites accepted and right, lines each rewrite changed,
     and how often each category forced a rewrite."""
     cells = realworld_cells(rw)
     out = {}
@@ -315,11 +315,12 @@ def realworld_summary(rw):
             "kernels": len(written),
             "right": sum(realworld_right(r) for r in written),
             "wrong": sum(r["outcome"] == "accepted" and not realworld_right(r)
-                         and not str(r.get("check", "")).startswith("unchecked") for r in written),
+                         and not str(r.get("check", "")).startswith(("unchecked", "failed")) for r in written),
             "unchecked": sum(r["outcome"] == "accepted" and str(r.get("check", "")).startswith("unchecked")
                              for r in written),
             "refused": sum(r["outcome"] == "refused" for r in written),
-            "broken": sum(r["outcome"] in ("internal error", "crashed") for r in written),
+            "broken": sum(r["outcome"] in ("internal error", "crashed") or str(r.get("check", "")).startswith("failed")
+                          for r in written),
             "rewrites": len(rewrites),
             "rewrites_right": sum(realworld_right(cells.get((k["name"], frontend, "rewritten"))) for k, _ in rewrites),
             "rewrites_unchecked": sum(str((cells.get((k["name"], frontend, "rewritten")) or {}).get("check", ""))

@@ -350,6 +350,8 @@ def realworld(rw):
         if row["outcome"] != "accepted":
             return "‼ " + row["outcome"]
         check = str(row.get("check"))
+        if check.startswith("failed"):
+            return "‼ launch failed"
         return "✓" if check == "ok" else "✓ (unchecked)" if check.startswith("unchecked") else "≠"
 
     def rewrite(k, frontend):
@@ -376,10 +378,11 @@ def realworld(rw):
                   ["l", "l", "r", "l", "l", "l", "l"]) +
             f"\nUpstream: {libs}; each port checked against its upstream kernel run in Triton "
             f"{rw.get('triton') or '(not installed)'}'s interpreter on the same inputs, and in twintile's PTX "
-            "emulator against its IR interpreter. ✓ accepted and right; ≠ accepted but different from upstream; "
-            "✗ refused (at the port's line); ‼ an internal error or a crash; rewritten: the variant that front end "
+            "emulator against its IR interpreter. ✓ accepted and right; ≠ accepted but computing something else "
+            "(than upstream, or the PTX than the IR); "
+            "✗ refused (at the port's line); ‼ an internal error, a crash or a launch that failed after the compile; rewritten: the variant that front end "
             "accepts, lines of code added and removed, and what forced the change.\n\n" +
-            table(["front end", "kernels", "right as written", "wrong", "refused", "internal error", "rewrites right",
+            table(["front end", "kernels", "right as written", "wrong", "refused", "internal error or failure", "rewrites right",
                    "lines changed (median)", "what forced the rewrites"], srows) + missing_note(rw))
 
 

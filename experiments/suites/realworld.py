@@ -57,18 +57,25 @@ def main(argv=None):
     args = ap.parse_args(argv)
     entries = corpus.load_checked(args.manifest)
     twintile = common.tool("twintile")
-    proc_rows, stderr, _ = common.run_json_lines([common.venv_python(), str(REALWORLD / "check.py"), "--manifest",
-                                       args.manifest, "--twintile", twintile], check=False)
-    rows = [r for r in proc_rows if "name" in r]
-    if not rows:
-        sys.exit(f"realworld: experiments/realworld/check.py gave no result:\n{stderr[-2000:]}")
-    header = next((r for r in proc_rows if "libraries" in r), {})
+    rows, header, missing = [], {}, {}
+    numpy_missing = common.baseline_missing("numpy")
+    if numpy_missing:  # check.py writes the inputs with NumPy: nothing runs without it
+        missing["numpy"] = f"{numpy_missing}: no kernel ran (scripts/setup installs NumPy into .venv/)"
+        print(f"[realworld] skipped: {missing['numpy']}", flush=True)
+    else:
+        proc_rows, stderr, _ = common.run_json_lines([common.venv_python(), str(REALWORLD / "check.py"),
+                                                      "--manifest", args.manifest, "--twintile", twintile],
+                                                     check=False)
+        rows = [r for r in proc_rows if "name" in r]
+        if not rows:
+            sys.exit(f"realworld: experiments/realworld/check.py gave no result:\n{stderr[-2000:]}")
+        header = next((r for r in proc_rows if "libraries" in r), {})
     versions = header.get("libraries", {})
     print(f"[realworld] {len(entries)} kernels from " +
           ", ".join(f"{lib} {v or '(not installed)'}" for lib, v in sorted(versions.items())), flush=True)
-    missing = {lib: "not installed in .venv/ (scripts/setup installs it): its kernels went unchecked"
-               for lib, v in versions.items() if not v}
-    if not header.get("triton"):
+    missing.update({lib: "not installed in .venv/ (scripts/setup installs it): its kernels went unchecked"
+                    for lib, v in versions.items() if not v})
+    if header and not header.get("triton"):
         missing["triton"] = "not installed in .venv/ (scripts/setup installs it): no upstream kernel ran"
     kernels = []
     for e in entries:
@@ -83,6 +90,13 @@ def main(argv=None):
                         "file": e["file"], "kernel": e["kernel"], "num_warps": e.get("num_warps", 4),
                         "lines": len(code_lines(written)), "rewrites": rewrites,
                         "notes": e.get("notes")})
+    # A rewrite for a front end that accepts the port as written measures nothing: say so.
+    cells = {(r["name"], r["frontend"], r["variant"]): r for r in rows}
+    needless = [f"{e['name']} ({frontend})" for e in entries for frontend in e.get("rewritten", {})
+                if cells.get((e["name"], frontend, "written"), {}).get("outcome") == "accepted"]
+    if needless:
+        print("[realworld] warning: these front ends accept the port as written, so its rewrite for them is "
+              "no longer needed (remove it from the manifest): " + ", ".join(needless), flush=True)
     for r in rows:
         print(f"[realworld] {r['name']} {r['frontend']} {r['variant']}: {r['outcome']}"
               f"{' at line ' + str(r['line']) if r.get('line') else ''}"
@@ -92,6 +106,7 @@ def main(argv=None):
                                                  if Path(args.manifest).resolve().is_relative_to(common.ROOT)
                                                  else args.manifest},
                                       "libraries": versions, "triton": header.get("triton"), "missing": missing,
+                                      "needless_rewrites": needless,
                                       "kernels": kernels, "rows": rows}, args.out)
     return 0
 

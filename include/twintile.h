@@ -278,6 +278,10 @@ void options(int numWarps, int numStages, Loc loc);
 [[noreturn]] void nativeControlFlow(Node *cond);
 /// `n`, which must have been assigned (a mask, an `other`, a value to store).
 Node *present(Node *n, Loc loc);
+/// The element kind of `n`'s value.
+Kind kindOf(Node *n);
+/// for_range's body takes its index as i32 where a bound is i64: an error at `loc`.
+[[noreturn]] void refuseNarrowIndex(Loc loc);
 
 // Structured control flow. A scope opens a region of the current op; the
 // combinators below drive them.
@@ -1116,6 +1120,14 @@ template <class F, class... T, class... L> decltype(auto) apply(F &f, const Carr
   else return f(lead..., c.a, c.b, c.c, c.d, c.e, c.f);
 }
 
+template <class X> X &declared();  // for unevaluated operands only
+/// A callable whose call operator is a template (a generic lambda): probing
+/// it with an argument type would compile its body for that type.
+template <class B> concept GenericCallable = __is_class(B) && !requires { &B::operator(); };
+/// Body B, not generic, can be called with an index of type I and carried values T...
+template <class B, class I, class... T>
+concept TakesIndex = !GenericCallable<B> && requires(B &b) { b(declared<const I>(), declared<const T>()...); };
+
 /// The values of a region's arguments from `first` on, typed T... (in order).
 template <class... T> Carried<T...> argsOf([[maybe_unused]] Region *r, int first) {
   int i = first;
@@ -1146,8 +1158,21 @@ auto forLoop(List<T...>, Bound lo, Bound hi, Bound step, const Args &...args) {
   Carried<T...> carried = argsOf<T...>(r, 1);
   Node *out[sizeof...(T) + 1] = {};
   int n = 0;
-  if constexpr (sizeof...(T) == 0) apply(body, carried, make<i32>(regionArg(r, 0)));
-  else n = nodesOf(apply(body, carried, make<i32>(regionArg(r, 0))), out);
+  // The index is i64 where a bound is (the IR's rule); the body takes it as i32, i64 or auto.
+  Node *index = regionArg(r, 0);
+  bool wide = kindOf(index) == Kind::I64;
+  using B = Plain<decltype(body)>;
+  constexpr bool takes32 = TakesIndex<const B, i32, T...>, takes64 = TakesIndex<const B, i64, T...>;
+  auto run = [&](auto i) {
+    if constexpr (sizeof...(T) == 0) apply(body, carried, i);
+    else n = nodesOf(apply(body, carried, i), out);
+  };
+  if constexpr (takes64 && !takes32) run(make<i64>(wide ? index : cast(index, Kind::I64, lo.loc)));
+  else if constexpr (takes32 && !takes64) {
+    if (wide) refuseNarrowIndex(lo.loc);
+    run(make<i32>(index));
+  } else if (wide) run(make<i64>(index));
+  else run(make<i32>(index));
   regionYield(r, out, n, lo.loc);
   regionEnd(r);
   if constexpr (sizeof...(T) > 0) return resultsOf<T...>(r);

@@ -309,6 +309,19 @@ Val Walker::forRange(const CallExpr *c, const FunctionDecl *fn, const std::vecto
   rec_.pushBlock(op->region(0));
   std::vector<Val> args;
   for (auto &arg : op->region(0).args) args.push_back(Val::dev(arg.get()));
+  // The index is i64 where a bound is; a lambda that declares it takes it as declared (i32 for an
+  // i64 index is refused), as twintile.h's forLoop does.
+  if (auto *lambda = dyn_cast<LambdaExpr>(a.back()->IgnoreImplicit())) {
+    const CXXMethodDecl *call = lambda->getCallOperator();
+    if (!call->getDescribedFunctionTemplate() && call->getNumParams() > 0) {
+      std::optional<ir::Type> declared = elementOf(call->getParamDecl(0)->getType().getNonReferenceType());
+      ir::ScalarKind index = args[0].device->type.elem;
+      if (declared && declared->elem == ir::ScalarKind::I32 && index == ir::ScalarKind::I64)
+        fail(at, std::string(kNarrowIndex));
+      if (declared && declared->elem == ir::ScalarKind::I64 && index == ir::ScalarKind::I32)
+        args[0] = Val::dev(rec_.cast(args[0].device, ir::ScalarKind::I64, l));
+    }
+  }
   Val r = callCallable(body, a.back(), args, at);
   rec_.yield(op, 0, devicesOf(r, at, "the for_range body"), l, "the for_range body");
   rec_.popBlock();

@@ -406,6 +406,12 @@ Node *refuseFloatToInt(TypeCode t, Loc loc) {
   throw KernelError{toLoc(loc), "a floating-point number does not convert to " + ir::toString(twintile::detail::typeOf(t))};
 }
 
+Kind kindOf(Node *n) { return static_cast<Kind>(val(n)->type.elem); }
+
+void refuseNarrowIndex(Loc loc) {
+  throw KernelError{toLoc(loc), std::string(twintile::kNarrowIndex)};
+}
+
 Node *constantFloat(double v, TypeCode t, Loc loc) {
   return node(recorder().constFloat(twintile::detail::typeOf(t), v, toLoc(loc)));
 }

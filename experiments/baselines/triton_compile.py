@@ -35,6 +35,26 @@ def load_module(path):
     return module
 
 
+def time_stages(knobs):
+    """Has Triton time each stage of every compile (ttir, ttgir, llir, ptx, cubin): returns the
+    dict each compile's stage times land in, by stage name."""
+    times = {}
+
+    def hook(backend=None, stages=None, options=None, language=None, capability=None):
+        if backend is None:  # Triton asks the hook for a cache key first
+            return "twintile-timed-stages", "twintile-timed-stages"
+        for name, fn in list(stages.items()):
+            def timed(src, metadata, fn=fn, name=name):
+                t = time.perf_counter()
+                result = fn(src, metadata)
+                times[name] = time.perf_counter() - t
+                return result
+            stages[name] = timed
+
+    knobs.runtime.add_stages_inspection_hook = hook
+    return times
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("specs", nargs="+")
@@ -56,20 +76,7 @@ def main(argv=None):
     capability = 90 if args.arch == "sm_90a" else 80
     target = GPUTarget("cuda", capability, 32)
 
-    times = {}
-
-    def hook(backend=None, stages=None, options=None, language=None, capability=None):
-        if backend is None:  # Triton asks the hook for a cache key first
-            return "twintile-timed-stages", "twintile-timed-stages"
-        for name, fn in list(stages.items()):
-            def timed(src, metadata, fn=fn, name=name):
-                t = time.perf_counter()
-                result = fn(src, metadata)
-                times[name] = time.perf_counter() - t
-                return result
-            stages[name] = timed
-
-    knobs.runtime.add_stages_inspection_hook = hook
+    times = time_stages(knobs)
     failed = False
     first = None
     if args.warmup:  # Triton's one-time start-up (MLIR contexts, its Python modules), kept out of the samples

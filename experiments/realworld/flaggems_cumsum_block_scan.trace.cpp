@@ -1,7 +1,7 @@
 // FlagGems cumsum along rows, the last kernel of its reduce-then-scan scheme, rewritten
 // for the tracing front end (the rest as in flaggems_cumsum_block_scan.cpp): the native
-// loop becomes for_range carrying prefix (its body takes the induction variable as an i32,
-// which these bounds fit, where Triton's is i64), and `ptr + a - 1` becomes
+// loop becomes for_range carrying prefix (its index is i64, as Triton's, since the bounds
+// are), and `ptr + a - 1` becomes
 // `ptr + (a - 1)` (a pointer has no `-`).
 // Upstream: flag-gems 5.0.2, flag_gems/ops/cumsum.py,
 // reduce_then_scan_block_scan_kernel_row. Launch: grid (M, num_ctas); program (m, n)
@@ -24,7 +24,7 @@ TT_KERNEL void reduce_then_scan_block_scan_kernel_row(Ptr<f32> in_ptr, Ptr<f32> 
   using acc_dtype = f32;
 
   Tile<acc_dtype> prefix = cast<acc_dtype>(load(previous_sum_ptr + pid_m * num_tiles_n + (pid_n - 1), pid_n > 0, 0));
-  prefix = for_range(block_offset, block_end, TILE_SIZE, prefix, [&](i32 start, Tile<acc_dtype> prefix) {
+  prefix = for_range(block_offset, block_end, TILE_SIZE, prefix, [&](i64 start, Tile<acc_dtype> prefix) {
     auto offsets = start + arange(0, TILE_SIZE);
     auto mask = offsets < N;
     auto x = cast<acc_dtype>(load(in_ptr + pid_m * N + offsets, mask));

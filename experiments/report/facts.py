@@ -276,6 +276,16 @@ def realworld_facts(rw):
         f[f"rw_{frontend}_lines"] = _f(R.median(m["lines"]) if m else None, "g")
         top = sorted(m["categories"].items(), key=lambda x: -x[1]) if m else []
         f[f"rw_{frontend}_top_category"] = f"{top[0][0]} ({top[0][1]} of {m['rewrites']})" if top else NA
+    per = R.realworld_compile(rw) if rw else {}
+    for frontend in ("parse", "trace"):
+        ratios = [m["triton"] / m[frontend] for m in per.values() if m.get("triton") and m.get(frontend)]
+        f[f"rw_{frontend}_compile_speedup"] = _f(R.geomean(ratios), ".1f")
+        f[f"rw_{frontend}_compile_kernels"] = str(len(ratios)) if per else NA
+    pairs = [m for m in per.values() if m.get("twintile_instructions") and m.get("upstream_instructions")]
+    f["rw_ptx_kernels"] = str(len(pairs)) if per else NA
+    f["rw_ptx_ratio"] = _f(R.geomean([m["twintile_instructions"] / m["upstream_instructions"] for m in pairs]), ".2f")
+    regs = [m for m in pairs if m.get("twintile_registers") and m.get("upstream_registers")]
+    f["rw_reg_ratio"] = _f(R.geomean([m["twintile_registers"] / m["upstream_registers"] for m in regs]), ".2f")
     return f
 
 

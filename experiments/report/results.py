@@ -329,3 +329,23 @@ def realworld_summary(rw):
             "categories": categories,
         }
     return out
+
+
+def realworld_compile(rw):
+    """Per kernel: median seconds to PTX through each front end and through Triton (its ptxas
+    stage left out), and the PTX counts of twintile's port and the upstream kernel."""
+    out = {}
+    for k in rw.get("kernels", []):
+        name = k["name"]
+        m = {}
+        for frontend in ("parse", "trace"):
+            m[frontend] = median([s["to_ptx_s"] for s in rw.get("compile", [])
+                                  if s["name"] == name and s["frontend"] == frontend and "to_ptx_s" in s])
+        m["triton"] = median([s["to_ptx_s"] for s in rw.get("upstream_compile", [])
+                              if s["name"] == name and "to_ptx_s" in s])
+        for r in rw.get("codegen", []):
+            if r["name"] == name and "error" not in r:
+                m[r["producer"] + "_instructions"] = r.get("instructions")
+                m[r["producer"] + "_registers"] = (r.get("ptxas") or {}).get("registers")
+        out[name] = m
+    return out

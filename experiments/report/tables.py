@@ -386,6 +386,29 @@ def realworld(rw):
                    "lines changed (median)", "what forced the rewrites"], srows) + missing_note(rw))
 
 
+def realworld_compile(rw):
+    """Compile time and PTX of each port beside its upstream kernel."""
+    per = R.realworld_compile(rw)
+
+    def ratio(a, b, digits=2):
+        return f"{a / b:.{digits}f}×" if a and b else "–"
+
+    rows = [[f"`{name}`", ms(m.get("parse")), ms(m.get("trace")), ms(m.get("triton")),
+             ratio(m.get("triton"), m.get("parse"), 1), ratio(m.get("triton"), m.get("trace"), 1),
+             f"{m.get('twintile_instructions', '–')} / {m.get('upstream_instructions', '–')}",
+             f"{m.get('twintile_registers') or '–'} / {m.get('upstream_registers') or '–'}"]
+            for name, m in per.items()]
+    return ("### Kernels from the wild: compile time and PTX against the upstream kernel (ms, median)\n\n" +
+            table(["kernel", "parse → PTX", "trace → PTX", "Triton → PTX", "Triton / parse", "Triton / trace",
+                   "PTX instructions, twintile / upstream", "registers, twintile / upstream"], rows) +
+            "\nEach accepted port (as written, else its rewrite) through each front end in one compile_probe "
+            "process after a warm-up; the upstream kernel through Triton's compile in one process after a warm-up, "
+            "a fresh cache each repetition, its ptxas stage left out. PTX: the parsing front end's (else the "
+            "tracing one's) with the hints Triton's JIT gives at the launch (aligned pointers, integers divisible "
+            "by 16), counted by one rule; registers by one ptxas. – where a front end accepts no variant or a "
+            "baseline is missing.\n")
+
+
 def all_tables(res):
     """{file name: Markdown} for every table the results allow."""
     out = {}
@@ -412,4 +435,6 @@ def all_tables(res):
         out["gpu.md"] = gpu(res["gpu"])
     if "realworld" in res:
         out["realworld.md"] = realworld(res["realworld"])
+        if res["realworld"].get("compile"):
+            out["realworld_compile.md"] = realworld_compile(res["realworld"])
     return out

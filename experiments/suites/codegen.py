@@ -43,15 +43,6 @@ TARGETS = ("sm_90a", "sm_80")
 CUTE_KERNELS = ("vector_add", "softmax")  # what experiments/baselines/cute_kernels.py has
 
 
-def pick_ptxas():
-    """(path, why): the ptxas that measures every producer."""
-    triton_ptxas = sorted(common.ROOT.glob(".venv/lib/python3*/site-packages/triton/backends/nvidia/bin/ptxas-blackwell"))
-    if triton_ptxas:
-        return str(triton_ptxas[0]), "Triton's bundled ptxas (the newest here; it accepts every producer's PTX)"
-    cuda = common.cuda_tool("ptxas")
-    return cuda, "CUDA's ptxas" if cuda else "no ptxas found: resources not measured"
-
-
 @functools.lru_cache(maxsize=None)
 def nvdisasm():
     """CUDA's nvdisasm, which counts the machine instructions ptxas made; None if absent."""
@@ -210,7 +201,7 @@ def main(argv=None):
     kernels = common.corpus(names)
     if args.quick:  # one specialization per kernel
         kernels = [(n, f, specs[-1:]) for n, f, specs in kernels]
-    ptxas, ptxas_why = pick_ptxas()
+    ptxas, ptxas_why = common.pick_ptxas()
     missing = {}
     if (why := common.baseline_missing("triton")):
         missing["triton"] = why

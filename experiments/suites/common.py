@@ -45,6 +45,15 @@ def cuda_tool(name):
     return ptx_stats.find_tool(name, None, f"TWINTILE_{name.upper()}")
 
 
+def pick_ptxas():
+    """(path, why): the ptxas that measures every producer's PTX."""
+    triton_ptxas = sorted(ROOT.glob(".venv/lib/python3*/site-packages/triton/backends/nvidia/bin/ptxas-blackwell"))
+    if triton_ptxas:
+        return str(triton_ptxas[0]), "Triton's bundled ptxas (the newest here; it accepts every producer's PTX)"
+    cuda = cuda_tool("ptxas")
+    return cuda, "CUDA's ptxas" if cuda else "no ptxas found: resources not measured"
+
+
 def venv_python():
     """The project's virtual environment's Python, where the baselines live."""
     cand = ROOT / ".venv" / "bin" / "python"

@@ -8,14 +8,18 @@ end: is the port as written accepted (and where and how is it refused), does
 the accepted port compute what the upstream kernel computes (Triton's
 interpreter on the same inputs: experiments/realworld/check.py), and, where a
 front end refuses it, how many lines its rewritten variant changes and what
-forced the change (the manifest's categories). Writes
-experiments/results/realworld.json: the upstream libraries' versions, one
-row per kernel, front end and variant, and each rewrite's diff size. --quick
-changes nothing: every kernel is small.
+forced the change (the manifest's categories). Then the compile time of each
+accepted port through each front end (compile_probe, in process) beside the
+upstream kernel's Triton compile (compile_upstream.py), 5 repetitions each
+(--quick: 2), and the PTX of both counted one way (ptx_stats, and ptxas's
+registers where it is found). Writes experiments/results/realworld.json: the
+upstream libraries' versions, one row per kernel, front end and variant, each
+rewrite's diff size, the compile samples and the PTX counts.
 """
 import argparse
 import difflib
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -47,6 +51,80 @@ def diff_size(a, b):
         elif line.startswith("-") and not line.startswith("---"):
             removed += 1
     return added, removed
+
+
+def accepted_file(entry, frontend, cells):
+    """The variant of a port that a front end accepts (as written, else its rewrite), or None."""
+    for variant in ("written", "rewritten"):
+        row = cells.get((entry["name"], frontend, variant))
+        if row and row["outcome"] == "accepted":
+            return entry["file"] if variant == "written" else entry["rewritten"][frontend]
+    return None
+
+
+def divisible_ints(entry):
+    """The integer arguments whose launch value is a multiple of 16: what Triton's JIT hints."""
+    return [a["name"] for a in entry["args"] if a.get("scalar", "").startswith("i") and int(a["value"]) % 16 == 0]
+
+
+def twintile_compiles(entries, cells, reps):
+    """Each accepted port through each front end to PTX in one compile_probe process (after an
+    untimed warm-up): one sample per repetition, the front end's and the backend's seconds."""
+    samples = []
+    for e in entries:
+        for frontend in corpus.FRONTENDS:
+            file = accepted_file(e, frontend, cells)
+            if not file:
+                continue
+            rows, err, _ = common.run_json_lines([common.tool("compile_probe"), "--frontend", frontend,
+                                                  str(Path(e["dir"]) / file), e["kernel"], "--reps", str(reps),
+                                                  "--warmup"], check=False)
+            for r in rows:
+                spec = r["specs"][0]
+                if "error" in spec:
+                    samples.append({"name": e["name"], "frontend": frontend, "error": spec["error"]})
+                    continue
+                front = (r.get("parse_s", 0.0) + spec.get("walk_s", 0.0) if frontend == "parse"
+                         else spec.get("host_compile_s", 0.0) + spec.get("trace_s", 0.0))
+                samples.append({"name": e["name"], "frontend": frontend, "rep": r["rep"], "frontend_s": front,
+                                "to_ptx_s": front + spec.get("cleanup_s", 0.0) + spec["backend_s"]})
+            if not rows:
+                samples.append({"name": e["name"], "frontend": frontend, "error": err.strip()[-500:]})
+    return samples
+
+
+def codegen(entries, cells, upstream_ptx, workdir):
+    """PTX of each port (the parsing front end's accepted variant, else the tracing one's) and of
+    its upstream kernel, counted by one rule (ptx_stats) and assembled by one ptxas (common.pick_ptxas);
+    the caller's hints as Triton's JIT gives them at the launch (aligned pointers, the integers
+    divisible by 16)."""
+    ptxas, _ = common.pick_ptxas()
+    rows = []
+    for e in entries:
+        file = accepted_file(e, "parse", cells) or accepted_file(e, "trace", cells)
+        frontend = "parse" if accepted_file(e, "parse", cells) else "trace"
+        if not file:
+            continue
+        out = Path(workdir) / f"{e['name']}.ptx"
+        hints = ["--assume-aligned", "*"] + (["--assume-divisible", *divisible_ints(e)] if divisible_ints(e) else [])
+        proc = subprocess.run([common.tool("twintile"), "compile", str(Path(e["dir"]) / file), "--kernel", e["kernel"],
+                               "--frontend", frontend, "--num-warps", str(e.get("num_warps", 4)), "--emit", "ptx",
+                               "-o", str(out), *hints], capture_output=True, text=True)
+        for producer, path in (("twintile", out if proc.returncode == 0 else None), ("upstream", upstream_ptx.get(e["name"]))):
+            row = {"name": e["name"], "producer": producer}
+            if path is None:
+                row["error"] = proc.stderr.strip()[-500:] if producer == "twintile" else "no upstream PTX"
+                rows.append(row)
+                continue
+            functions = common.ptx_stats.parse_ptx(Path(path).read_text())
+            entry = next((f for f in functions if f["kind"] == "entry"), functions[0] if functions else None)
+            row.update({"instructions": entry["instructions"] if entry else None,
+                        "classes": entry["classes"] if entry else {}})
+            if ptxas and entry:
+                usage, error = common.ptx_stats.run_ptxas(ptxas, "sm_90a", path)
+                row["ptxas"] = usage.get(entry["name"]) if not error else {"error": error[-300:]}
+            rows.append(row)
+    return rows
 
 
 def main(argv=None):
@@ -97,6 +175,22 @@ def main(argv=None):
     if needless:
         print("[realworld] warning: these front ends accept the port as written, so its rewrite for them is "
               "no longer needed (remove it from the manifest): " + ", ".join(needless), flush=True)
+    compiles, upstream_compiles, code = [], [], []
+    if rows:
+        reps = 2 if args.quick else 5
+        print(f"[realworld] compile: each accepted port through each front end, {reps} repetitions", flush=True)
+        compiles = twintile_compiles(entries, cells, reps)
+        workdir = common.scratch("realworld")
+        upstream_ptx = {}
+        if "triton" not in missing and not missing.keys() & set(versions):
+            print("[realworld] compile: each upstream kernel with Triton", flush=True)
+            found, stderr, _ = common.run_json_lines([common.venv_python(), str(REALWORLD / "compile_upstream.py"),
+                                                      "--manifest", args.manifest, "--reps", str(reps),
+                                                      "--ptx-dir", str(workdir / "upstream")], check=False)
+            upstream_compiles = [r for r in found if "rep" in r]
+            upstream_ptx = {r["name"]: r["ptx"] for r in found if "ptx" in r}
+        print("[realworld] codegen: PTX of each port and its upstream kernel", flush=True)
+        code = codegen(entries, cells, upstream_ptx, workdir)
     for r in rows:
         print(f"[realworld] {r['name']} {r['frontend']} {r['variant']}: {r['outcome']}"
               f"{' at line ' + str(r['line']) if r.get('line') else ''}"
@@ -106,7 +200,8 @@ def main(argv=None):
                                                  if Path(args.manifest).resolve().is_relative_to(common.ROOT)
                                                  else args.manifest},
                                       "libraries": versions, "triton": header.get("triton"), "missing": missing,
-                                      "needless_rewrites": needless,
+                                      "needless_rewrites": needless, "compile": compiles,
+                                      "upstream_compile": upstream_compiles, "codegen": code,
                                       "kernels": kernels, "rows": rows}, args.out)
     return 0
 

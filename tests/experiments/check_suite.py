@@ -163,6 +163,17 @@ def check_realworld(r):
     expect(written.get("outcome") == "refused" and written.get("line") == 13 and
            "for_range" in (written.get("message") or ""),
            f"trace: the device loop is not refused at line 13 naming for_range: {written}")
+    for frontend in ("parse", "trace"):
+        samples = [c for c in r["compile"] if c["frontend"] == frontend]
+        expect(len(samples) == 2 and all(positive(c.get("to_ptx_s")) and c["to_ptx_s"] >= c["frontend_s"]
+                                         for c in samples), f"{frontend} compile samples: {samples}")
+    ours = [c for c in r["codegen"] if c["producer"] == "twintile"]
+    expect(len(ours) == 1 and ours[0].get("instructions", 0) > 10, f"twintile's PTX counts: {ours}")
+    if not r["missing"]:
+        theirs = [c for c in r["codegen"] if c["producer"] == "upstream"]
+        expect(len(theirs) == 1 and theirs[0].get("instructions", 0) > 10, f"the upstream PTX counts: {theirs}")
+        expect(len(r["upstream_compile"]) == 2 and all(positive(c.get("to_ptx_s")) for c in r["upstream_compile"]),
+               f"the upstream compile samples: {r['upstream_compile']}")
     k = r["kernels"][0]
     expect(k["rewrites"]["trace"]["added"] == 2 and k["rewrites"]["trace"]["removed"] == 2,
            f"the trace rewrite changes two lines of code: {k['rewrites']['trace']}")

@@ -127,6 +127,17 @@ class CodegenAndExpressiveness(unittest.TestCase):
         self.assertIn("≠ +1 −1: missing call", table)
         self.assertIn("✓ (unchecked) +5 −4", table)
         self.assertIn("| trace | 2 | 0 | 0 | 2 | 0 | 1/2 (1 unchecked) |", table)
+        rw["compile"] = [{"name": "a", "frontend": "parse", "rep": i, "frontend_s": 0.01, "to_ptx_s": t}
+                         for i, t in enumerate((0.02, 0.04, 0.03))]
+        rw["upstream_compile"] = [{"name": "a", "rep": i, "seconds": 0.3, "to_ptx_s": t}
+                                  for i, t in enumerate((0.12, 0.18, 0.15))]
+        rw["codegen"] = [{"name": "a", "producer": "twintile", "instructions": 30, "ptxas": {"registers": 16}},
+                         {"name": "a", "producer": "upstream", "instructions": 40, "ptxas": {"registers": 20}}]
+        f = F.realworld_facts(rw)
+        self.assertEqual(f["rw_parse_compile_speedup"], "5.0")  # 0.15 / 0.03, the medians
+        self.assertEqual(f["rw_trace_compile_kernels"], "0")
+        self.assertEqual((f["rw_ptx_ratio"], f["rw_reg_ratio"]), ("0.75", "0.80"))
+        self.assertIn("| `a` | 30 | – | 150 | 5.0× | – | 30 / 40 | 16 / 20 |", T.realworld_compile(rw))
 
     def test_gpu_run_newest_per_machine_and_its_facts(self):
         def kernel(name, precise, fast, triton, torch, flops=0):

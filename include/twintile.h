@@ -1197,7 +1197,8 @@ auto whileLoop(List<T...>, const C &cond, const B &body, const T &...inits) {
 
 /// for_range(lo, hi, step, carried..., body): a device loop over lo, lo +
 /// step, ... < hi. body(iv, carried...) returns the next carried values (one
-/// value, or carry(...)); the loop returns the last ones.
+/// value, or carry(...)); the loop returns the last ones. iv is i64 where a
+/// bound is, else i32; the body takes it as i64, auto, or i32 (no i64 bound).
 template <class... Args>
 auto for_range(detail::Bound lo, detail::Bound hi, detail::Bound step, const Args &...args) {
   static_assert(sizeof...(Args) >= 1, "for_range needs a body");

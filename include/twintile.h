@@ -280,7 +280,7 @@ void options(int numWarps, int numStages, Loc loc);
 Node *present(Node *n, Loc loc);
 /// The element kind of `n`'s value.
 Kind kindOf(Node *n);
-/// for_range's body takes its index as i32 where a bound is i64: an error at `loc`.
+/// for_range's body takes its index as i32 (or is generic) where a bound is i64: an error at `loc`.
 [[noreturn]] void refuseNarrowIndex(Loc loc);
 
 // Structured control flow. A scope opens a region of the current op; the
@@ -493,6 +493,17 @@ public:
   TT_HOST_NUMBER_(<=, Le, HB)
   TT_HOST_NUMBER_(>, Gt, HB)
   TT_HOST_NUMBER_(>=, Ge, HB)
+#define TT_HOST_INT_(sym, OpKind)                                                                            \
+  template <HostIntLike H> requires HostOutranks<V, H>                                                      \
+  friend HR<H> operator sym(O a, H b) { return hostRight<HR<H>>(Op::OpKind, a, b); }                        \
+  template <HostIntLike H> requires HostOutranks<V, H>                                                      \
+  friend HR<H> operator sym(H a, O b) { return hostLeft<HR<H>>(Op::OpKind, a, b); }
+  TT_HOST_INT_(&, And)
+  TT_HOST_INT_(|, Or)
+  TT_HOST_INT_(^, Xor)
+  TT_HOST_INT_(<<, Shl)
+  TT_HOST_INT_(>>, Shr)
+#undef TT_HOST_INT_
 #undef TT_HOST_NUMBER_
 
   template <class W> requires OtherElement<V, W> && (FloatDevice<V> || FloatDevice<W>)
@@ -525,6 +536,18 @@ public:
   V &operator-=(O b) { return self() = self() - b; }
   V &operator*=(O b) { return self() = self() * b; }
   V &operator/=(O b) { return self() = self() / b; }
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
+#endif
+  // A host number that would make the result another type (mask += 1 is i32).
+  template <HostNumber H> requires HostOutranks<V, H> V &operator+=(H) TT_REFUSED_(TT_WIDENS_);
+  template <HostNumber H> requires HostOutranks<V, H> V &operator-=(H) TT_REFUSED_(TT_WIDENS_);
+  template <HostNumber H> requires HostOutranks<V, H> V &operator*=(H) TT_REFUSED_(TT_WIDENS_);
+  template <HostNumber H> requires HostOutranks<V, H> V &operator/=(H) TT_REFUSED_(TT_WIDENS_);
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
   // Of another element type: only one that promotes to V's own (Narrower).
   V &operator+=(Narrower<V, false> b) { return self() = make(binary(Op::Add, self().node(), b.node, b.loc)); }
   V &operator-=(Narrower<V, false> b) { return self() = make(binary(Op::Sub, self().node(), b.node, b.loc)); }
@@ -1168,11 +1191,10 @@ auto forLoop(List<T...>, Bound lo, Bound hi, Bound step, const Args &...args) {
     else n = nodesOf(apply(body, carried, i), out);
   };
   if constexpr (takes64 && !takes32) run(make<i64>(wide ? index : cast(index, Kind::I64, lo.loc)));
-  else if constexpr (takes32 && !takes64) {
+  else {  // i32, or a generic body: compiled for an i32 index only, which an i64 bound refuses
     if (wide) refuseNarrowIndex(lo.loc);
     run(make<i32>(index));
-  } else if (wide) run(make<i64>(index));
-  else run(make<i32>(index));
+  }
   regionYield(r, out, n, lo.loc);
   regionEnd(r);
   if constexpr (sizeof...(T) > 0) return resultsOf<T...>(r);
@@ -1198,7 +1220,8 @@ auto whileLoop(List<T...>, const C &cond, const B &body, const T &...inits) {
 /// for_range(lo, hi, step, carried..., body): a device loop over lo, lo +
 /// step, ... < hi. body(iv, carried...) returns the next carried values (one
 /// value, or carry(...)); the loop returns the last ones. iv is i64 where a
-/// bound is, else i32; the body takes it as i64, auto, or i32 (no i64 bound).
+/// bound is, else i32: a body takes it as i64 (an i32 one is widened), or
+/// as i32 or auto when no bound is i64.
 template <class... Args>
 auto for_range(detail::Bound lo, detail::Bound hi, detail::Bound step, const Args &...args) {
   static_assert(sizeof...(Args) >= 1, "for_range needs a body");

@@ -38,30 +38,6 @@ Result failure(Result r, ir::Diagnostic d) {
   return r;
 }
 
-/// The promises named on the command line, per parameter.
-std::optional<ir::Diagnostic> assumptions(const ir::Func &f, const Options &o,
-                                          std::vector<backend::ParamAssumption> &out) {
-  if (!o.assume.empty()) {
-    out = o.assume;
-    return std::nullopt;
-  }
-  out.assign(f.numParams(), {});
-  for (bool aligned : {true, false})
-    for (const std::string &n : aligned ? o.alignedNames : o.divisibleNames) {
-      bool found = false;
-      for (size_t i = 0; i < f.numParams(); ++i) {
-        const ir::Type &t = f.param(i)->type;
-        bool fits = aligned ? t.isPtr() : t.isInt() && t.elem != ir::ScalarKind::I1;
-        if (n == "*" ? fits : f.param(i)->name == n) {
-          (aligned ? out[i].aligned16 : out[i].divisible16) = true;
-          found = true;
-        }
-      }
-      if (!found && n != "*") return ir::Diagnostic{f.loc, "kernel '" + f.name + "' has no parameter '" + n + "'"};
-    }
-  return std::nullopt;
-}
-
 /// sass-info: ptxas's verdict and report, then the SASS.
 std::string sassInfo(const backend::CompileResult &c) {
   std::ostringstream os;
@@ -137,6 +113,30 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
 }
 
 } // namespace
+
+std::optional<ir::Diagnostic> assumptions(const ir::Func &f, const Options &o,
+                                          std::vector<backend::ParamAssumption> &out) {
+  if (!o.assume.empty()) {
+    out = o.assume;
+    return std::nullopt;
+  }
+  out.assign(f.numParams(), {});
+  for (bool aligned : {true, false})
+    for (const std::string &n : aligned ? o.alignedNames : o.divisibleNames) {
+      bool found = false;
+      for (size_t i = 0; i < f.numParams(); ++i) {
+        const ir::Type &t = f.param(i)->type;
+        bool fits = aligned ? t.isPtr() : t.isInt() && t.elem != ir::ScalarKind::I1;
+        if (n == "*" ? fits : f.param(i)->name == n) {
+          (aligned ? out[i].aligned16 : out[i].divisible16) = true;
+          found = true;
+        }
+      }
+      if (!found && n != "*") return ir::Diagnostic{f.loc, "kernel '" + f.name + "' has no parameter '" + n + "'"};
+    }
+  return std::nullopt;
+}
+
 
 // The compile recurses once per level of a kernel's nesting (Clang, the
 // walker, LLVM): it runs on a large stack (support/Stack.h).

@@ -46,6 +46,11 @@ struct Options {
   int jobs = 0;
 };
 
+/// The promises `o` names (alignedNames, divisibleNames), or `o.assume`, per
+/// parameter of `f` into `out`; a name `f` lacks is the diagnostic.
+std::optional<ir::Diagnostic> assumptions(const ir::Func &f, const Options &o,
+                                          std::vector<backend::ParamAssumption> &out);
+
 /// Called after each stage the observer wants, with the stage's text.
 struct Observer {
   std::function<bool(Stage)> wants;

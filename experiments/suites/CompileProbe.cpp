@@ -2,6 +2,7 @@
 //
 //   compile_probe --frontend parse|trace FILE SPEC... [--reps N]
 //                 [--target sm_90a|sm_80] [--ptxas] [--no-backend] [--warmup]
+//                 [--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]...
 //
 // The compile suite's instrument (experiments/suites/compile.py). For each
 // repetition it takes every SPEC of FILE from source to PTX, as one program
@@ -29,6 +30,7 @@
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
 #include "ir/PassManager.h"
+#include "pipeline/Pipeline.h"
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +56,7 @@ struct Options {
   std::vector<std::string> specs;
   int reps = 1;
   bool ptxas = false, backend = true, warmup = false;
+  tt::pipeline::Options promises;  // --math, --num-warps and --assume-*, as the driver takes them
 };
 
 size_t countOps(const tt::ir::Block &b) {
@@ -82,6 +85,12 @@ bool finish(twintile::FrontendResult r, const Options &o, json &row) {
   co.arch = o.target;
   co.useCache = false;
   co.runPtxas = o.ptxas;
+  co.fastMath = o.promises.fastMath;
+  co.numWarps = o.promises.numWarps;
+  if (auto d = tt::pipeline::assumptions(*r.func, o.promises, co.assume)) {
+    row["error"] = d->str();
+    return false;
+  }
   try {
     tt::backend::CompileResult c = tt::backend::compile(*r.func, co);
     for (const tt::backend::PhaseTime &p : c.phases) row[p.name + "_s"] = p.seconds;
@@ -143,6 +152,7 @@ bool traceRep(const Options &o, int rep, json &out) {
 int usage(const char *why) {
   std::cerr << "compile_probe: " << why << "\n"
             << "usage: compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--target T] [--ptxas] "
+            << "[--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]... "
                "[--no-backend] [--warmup]\n";
   return 2;
 }
@@ -166,6 +176,21 @@ int main(int argc, char **argv) {
     } else if (a == "--ptxas") o.ptxas = true;
     else if (a == "--no-backend") o.backend = false;
     else if (a == "--warmup") o.warmup = true;
+    else if (a == "--math") {
+      std::string m = value();
+      if (m != "precise" && m != "fast") return usage("--math takes precise or fast");
+      o.promises.fastMath = m == "fast";
+    } else if (a == "--num-warps") {
+      std::string v = value();
+      char *end = nullptr;
+      long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end || n < 1 || n > 32 || (n & (n - 1))) return usage("--num-warps takes 1, 2, 4, 8, 16 or 32");
+      o.promises.numWarps = int(n);
+    } else if (a == "--assume-aligned" || a == "--assume-divisible") {
+      std::string name = value();
+      if (name.empty()) return usage((a + " takes a parameter's name").c_str());
+      (a == "--assume-aligned" ? o.promises.alignedNames : o.promises.divisibleNames).push_back(name);
+    }
     else if (a.starts_with("--")) return usage(("unknown option " + a).c_str());
     else positional.push_back(a);
   }

@@ -139,10 +139,11 @@ private:
   int64_t recorded_ = 0;  // ops recorded so far, against kMaxRecordedOps
 };
 
-/// The refusal of a for_range body that takes its index as i32 when a bound
-/// is i64 (the index is then i64), in both front ends' words.
+/// The refusal of a for_range body that takes its index as i32, or is generic,
+/// when a bound is i64 (the index is then i64), in both front ends' words.
 inline constexpr std::string_view kNarrowIndex =
-    "for_range's index is i64 because a bound is i64, but the body takes it as i32: take it as i64 (or auto)";
+    "for_range's index is i64 because a bound is i64, but the body takes it as i32 (or auto, which is compiled "
+    "for i32): take it as i64";
 
 /// Ops one kernel may record: far above any real kernel (the corpus's largest
 /// records a few thousand), low enough that a host loop that never ends is

@@ -297,6 +297,32 @@ Val Walker::resultsOf(ir::Op *op, QualType type) {
   return v;
 }
 
+Walker::IndexParam Walker::indexParam(const Expr *body) {
+  IndexParam out;
+  const FunctionDecl *call = nullptr;
+  if (const CXXRecordDecl *r = body->getType().getNonReferenceType()->getAsCXXRecordDecl()) {
+    if (r->isLambda()) {
+      out.generic = r->isGenericLambda();
+      call = r->getLambdaCallOperator();
+    } else {  // a function object: its one call operator
+      for (const Decl *d : r->decls()) {
+        const auto *tmpl = dyn_cast<FunctionTemplateDecl>(d);
+        const FunctionDecl *f = tmpl ? tmpl->getTemplatedDecl() : dyn_cast<FunctionDecl>(d);
+        if (!f || f->getOverloadedOperator() != OO_Call) continue;
+        out.generic |= tmpl != nullptr;
+        call = f;
+      }
+    }
+  } else if (const auto *ref = dyn_cast<DeclRefExpr>(body->IgnoreParenImpCasts())) {
+    call = dyn_cast<FunctionDecl>(ref->getDecl());
+    out.generic = call && call->getPrimaryTemplate();
+  }
+  if (!out.generic && call && call->getNumParams() > 0)
+    if (std::optional<ir::Type> t = elementOf(call->getParamDecl(0)->getType().getNonReferenceType()))
+      out.elem = t->elem;
+  return out;
+}
+
 Val Walker::forRange(const CallExpr *c, const FunctionDecl *fn, const std::vector<const Expr *> &a) {
   SourceLocation at = c->getExprLoc();
   if (a.size() < 4) fail(at, "for_range needs bounds, a step and a body");
@@ -309,19 +335,15 @@ Val Walker::forRange(const CallExpr *c, const FunctionDecl *fn, const std::vecto
   rec_.pushBlock(op->region(0));
   std::vector<Val> args;
   for (auto &arg : op->region(0).args) args.push_back(Val::dev(arg.get()));
-  // The index is i64 where a bound is; a lambda that declares it takes it as declared (i32 for an
-  // i64 index is refused), as twintile.h's forLoop does.
-  if (auto *lambda = dyn_cast<LambdaExpr>(a.back()->IgnoreImplicit())) {
-    const CXXMethodDecl *call = lambda->getCallOperator();
-    if (!call->getDescribedFunctionTemplate() && call->getNumParams() > 0) {
-      std::optional<ir::Type> declared = elementOf(call->getParamDecl(0)->getType().getNonReferenceType());
-      ir::ScalarKind index = args[0].device->type.elem;
-      if (declared && declared->elem == ir::ScalarKind::I32 && index == ir::ScalarKind::I64)
-        fail(at, std::string(kNarrowIndex));
-      if (declared && declared->elem == ir::ScalarKind::I64 && index == ir::ScalarKind::I32)
-        args[0] = Val::dev(rec_.cast(args[0].device, ir::ScalarKind::I64, l));
-    }
-  }
+  // The index is i64 where a bound is; a body that declares it takes it as declared (an i32 index
+  // widened to i64; i32 for an i64 index refused), a generic one is taken as i32 and refused with
+  // an i64 index, as twintile.h's forLoop does.
+  IndexParam declared = indexParam(a.back());
+  ir::ScalarKind index = args[0].device->type.elem;
+  if (index == ir::ScalarKind::I64 && (declared.generic || declared.elem == ir::ScalarKind::I32))
+    fail(at, std::string(kNarrowIndex));
+  if (index == ir::ScalarKind::I32 && declared.elem == ir::ScalarKind::I64)
+    args[0] = Val::dev(rec_.cast(args[0].device, ir::ScalarKind::I64, l));
   Val r = callCallable(body, a.back(), args, at);
   rec_.yield(op, 0, devicesOf(r, at, "the for_range body"), l, "the for_range body");
   rec_.popBlock();

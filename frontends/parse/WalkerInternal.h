@@ -256,6 +256,13 @@ private:
   Val resultsOf(ir::Op *op, QualType type);
 
   Val forRange(const CallExpr *c, const FunctionDecl *fn, const std::vector<const Expr *> &a);
+  /// How a for_range body takes its index: generic (a template), or the element type it
+  /// declares (I1 when it declares none we read: a callable of another kind).
+  struct IndexParam {
+    bool generic = false;
+    ir::ScalarKind elem = ir::ScalarKind::I1;
+  };
+  static IndexParam indexParam(const Expr *body);
 
   Val ifElse(const CallExpr *c, const FunctionDecl *fn, const std::vector<const Expr *> &a);
 

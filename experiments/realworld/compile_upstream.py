@@ -8,8 +8,9 @@ For each kernel of the manifest (all, or the NAMEs): the upstream @triton.jit
 function (upstream.py: loaded from the installed library) compiled ahead of
 time for the target (no GPU needed), with the meta-parameters and num_warps
 of the manifest's launch and the hints Triton's JIT would infer from that
-launch: every pointer 16-byte aligned (a framework allocation is), and every
-integer argument whose value is a multiple of 16 marked divisible by 16.
+launch: every pointer 16-byte aligned (a framework allocation is), every
+integer argument whose value is a multiple of 16 marked divisible by 16, and
+every one equal to 1 made the constant 1.
 One warm-up compile of each kernel, untimed, then N rounds over every kernel,
 each round in a fresh cache (Triton's one-time start-up stays out). Prints
 one JSON object per kernel and round: {"name", "rep", "seconds", "to_ptx_s"}
@@ -44,6 +45,11 @@ def hinted(entry):
             if a.get("scalar", "").startswith("i") and int(a["value"]) % 16 == 0]
 
 
+def ones(entry):
+    """The integer arguments equal to 1, which Triton's JIT turns into the constant 1."""
+    return [a["name"] for a in entry["args"] if a.get("scalar", "").startswith("i") and int(a["value"]) == 1]
+
+
 def source(entry):
     """Triton's ASTSource for the upstream kernel at the manifest's launch."""
     import triton
@@ -54,7 +60,10 @@ def source(entry):
     names = list(fn.arg_names)
     given = {a["name"]: a for a in entry["args"]}
     for i, name in enumerate(names):
-        if name in given:
+        if name in ones(entry):  # the JIT specializes an integer argument equal to 1
+            signature[name] = "constexpr"
+            constexprs[name] = 1
+        elif name in given:
             a = given[name]
             signature[name] = ("*" + TRITON_TYPES[a["buffer"]]) if "buffer" in a else TRITON_TYPES[a["scalar"]]
             if "buffer" in a or name in divisible:

@@ -22,7 +22,7 @@ TT_KERNEL void _dyt_bwd_kernel(Ptr<f32> DY, Ptr<f32> DX, Ptr<f32> DA, Ptr<f32> D
   auto dg = zeros<f32>({BLOCK_N});
   Tile<f32> db = zeros<f32>({BLOCK_N});  // carried, so made even without beta
   auto sums = for_range(start_row_id, M, num_programs(1), da, dg, db,
-                        [&](auto row_id, Tile<f32> da, Tile<f32> dg, Tile<f32> db) {
+                        [&](i64 row_id, Tile<f32> da, Tile<f32> dg, Tile<f32> db) {
     auto x = cast<f32>(load(X + row_id * N + col, mask, 0.0f));
     auto dy = cast<f32>(load(DY + row_id * N + col, mask, 0.0f));
     auto tanh_x = tanh(alpha * x);

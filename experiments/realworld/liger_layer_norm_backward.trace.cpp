@@ -25,7 +25,7 @@ TT_KERNEL void _layer_norm_backward_kernel(Ptr<f32> X_ptr, i32 stride_x, Ptr<f32
   auto w = load(W_ptr + cols, mask, 0.0f);
   auto w_f32 = cast<f32>(w);
 
-  auto grads = for_range(row_start, row_end, 1, dW_row, db_row, [&](auto row_idx, Tile<f32> dW_row, Tile<f32> db_row) {
+  auto grads = for_range(row_start, row_end, 1, dW_row, db_row, [&](i64 row_idx, Tile<f32> dW_row, Tile<f32> db_row) {
     auto row_X_ptr = X_ptr + row_idx * stride_x;
     auto row_DX_ptr = DX_ptr + row_idx * stride_dx;
     auto row_DY_ptr = DY_ptr + row_idx * stride_dy;

@@ -31,7 +31,7 @@ TT_KERNEL void _rms_norm_backward_kernel(Ptr<f32> dY_ptr, i32 dY_row_stride, Ptr
     W_row = W_row + cast<f32>(offset);
   }
 
-  dW_row = for_range(row_start, row_end, 1, dW_row, [&](auto row_idx, Tile<f32> dW_row) {
+  dW_row = for_range(row_start, row_end, 1, dW_row, [&](i64 row_idx, Tile<f32> dW_row) {
     auto dy_base = dY_ptr + row_idx * dY_row_stride;
     auto dx_base = dX_ptr + row_idx * dX_row_stride;
     auto x_base = X_ptr + row_idx * X_row_stride;

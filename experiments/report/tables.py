@@ -401,12 +401,14 @@ def realworld_compile(rw):
     return ("### Kernels from the wild: compile time and PTX against the upstream kernel (ms, median)\n\n" +
             table(["kernel", "parse → PTX", "trace → PTX", "Triton → PTX", "Triton / parse", "Triton / trace",
                    "PTX instructions, twintile / upstream", "registers, twintile / upstream"], rows) +
-            "\nEach accepted port (as written, else its rewrite) through each front end in one compile_probe "
-            "process after a warm-up; the upstream kernel through Triton's compile in one process after a warm-up, "
-            "a fresh cache each repetition, its ptxas stage left out. PTX: the parsing front end's (else the "
-            "tracing one's) with the hints Triton's JIT gives at the launch (aligned pointers, integers divisible "
-            "by 16), counted by one rule; registers by one ptxas. – where a front end accepts no variant or a "
-            "baseline is missing.\n")
+            "\nBoth compiled as Triton's JIT compiles at the manifest's launch: fast math (twintile's "
+            "`--math=fast`, Triton's defaults), the launch's num_warps, pointers aligned and integers divisible by "
+            "16 hinted (Triton's JIT also makes an integer equal to 1 a constant; twintile has no such "
+            "specialization). Each accepted port (as written, else its rewrite) through each front end in one "
+            "compile_probe process after a warm-up; the upstream kernel through Triton's compile in one process "
+            "after a warm-up, a fresh cache each repetition, its ptxas stage left out. PTX: the parsing front "
+            "end's (else the tracing one's), counted by one rule; registers by one ptxas. – where a front end "
+            "accepts no right variant or a baseline is missing.\n")
 
 
 def all_tables(res):

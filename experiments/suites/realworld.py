@@ -12,7 +12,8 @@ forced the change (the manifest's categories). Then the compile time of each
 accepted port through each front end (compile_probe, in process) beside the
 upstream kernel's Triton compile (compile_upstream.py), 5 repetitions each
 (--quick: 2), and the PTX of both counted one way (ptx_stats, and ptxas's
-registers where it is found). Writes experiments/results/realworld.json: the
+registers where it is found): both compiled as Triton's JIT compiles at the
+manifest's launch (fast math, its num_warps, its hints). Writes experiments/results/realworld.json: the
 upstream libraries' versions, one row per kernel, front end and variant, each
 rewrite's diff size, the compile samples and the PTX counts.
 """
@@ -54,12 +55,22 @@ def diff_size(a, b):
 
 
 def accepted_file(entry, frontend, cells):
-    """The variant of a port that a front end accepts (as written, else its rewrite), or None."""
+    """The variant of a port that a front end accepts and runs right (or unchecked: no reference
+    could run), as written, else its rewrite; None if there is none."""
     for variant in ("written", "rewritten"):
         row = cells.get((entry["name"], frontend, variant))
-        if row and row["outcome"] == "accepted":
+        if row and row["outcome"] == "accepted" and str(row.get("check")).startswith(("ok", "unchecked")):
             return entry["file"] if variant == "written" else entry["rewritten"][frontend]
     return None
+
+
+def like_triton(entry):
+    """The options that compile a port as Triton's JIT compiles its upstream kernel at the launch:
+    Triton's default math (fast), its num_warps, the pointers aligned and the integers divisible by
+    16 that the JIT would hint."""
+    divisible = divisible_ints(entry)
+    return (["--math", "fast", "--num-warps", str(entry.get("num_warps", 4)), "--assume-aligned", "*"] +
+            [arg for name in divisible for arg in ("--assume-divisible", name)])
 
 
 def divisible_ints(entry):
@@ -68,8 +79,9 @@ def divisible_ints(entry):
 
 
 def twintile_compiles(entries, cells, reps):
-    """Each accepted port through each front end to PTX in one compile_probe process (after an
-    untimed warm-up): one sample per repetition, the front end's and the backend's seconds."""
+    """Each accepted port through each front end to PTX, compiled like_triton, in one compile_probe
+    process (after an untimed warm-up): one sample per repetition, the front end's and the
+    backend's seconds."""
     samples = []
     for e in entries:
         for frontend in corpus.FRONTENDS:
@@ -78,9 +90,9 @@ def twintile_compiles(entries, cells, reps):
                 continue
             rows, err, _ = common.run_json_lines([common.tool("compile_probe"), "--frontend", frontend,
                                                   str(Path(e["dir"]) / file), e["kernel"], "--reps", str(reps),
-                                                  "--warmup"], check=False)
+                                                  "--warmup", *like_triton(e)], check=False)
             for r in rows:
-                spec = r["specs"][0]
+                spec = (r.get("specs") or [{"error": r.get("error", "compile_probe compiled nothing")}])[0]
                 if "error" in spec:
                     samples.append({"name": e["name"], "frontend": frontend, "error": spec["error"]})
                     continue
@@ -94,10 +106,9 @@ def twintile_compiles(entries, cells, reps):
 
 
 def codegen(entries, cells, upstream_ptx, workdir):
-    """PTX of each port (the parsing front end's accepted variant, else the tracing one's) and of
-    its upstream kernel, counted by one rule (ptx_stats) and assembled by one ptxas (common.pick_ptxas);
-    the caller's hints as Triton's JIT gives them at the launch (aligned pointers, the integers
-    divisible by 16)."""
+    """PTX of each port (the parsing front end's accepted variant, else the tracing one's), compiled
+    like_triton, and of its upstream kernel, counted by one rule (ptx_stats) and assembled by one
+    ptxas (common.pick_ptxas)."""
     ptxas, _ = common.pick_ptxas()
     rows = []
     for e in entries:
@@ -106,10 +117,9 @@ def codegen(entries, cells, upstream_ptx, workdir):
         if not file:
             continue
         out = Path(workdir) / f"{e['name']}.ptx"
-        hints = ["--assume-aligned", "*"] + (["--assume-divisible", *divisible_ints(e)] if divisible_ints(e) else [])
         proc = subprocess.run([common.tool("twintile"), "compile", str(Path(e["dir"]) / file), "--kernel", e["kernel"],
-                               "--frontend", frontend, "--num-warps", str(e.get("num_warps", 4)), "--emit", "ptx",
-                               "-o", str(out), *hints], capture_output=True, text=True)
+                               "--frontend", frontend, "--emit", "ptx", "-o", str(out), *like_triton(e)],
+                              capture_output=True, text=True)
         for producer, path in (("twintile", out if proc.returncode == 0 else None), ("upstream", upstream_ptx.get(e["name"]))):
             row = {"name": e["name"], "producer": producer}
             if path is None:
@@ -182,7 +192,7 @@ def main(argv=None):
         compiles = twintile_compiles(entries, cells, reps)
         workdir = common.scratch("realworld")
         upstream_ptx = {}
-        if "triton" not in missing and not missing.keys() & set(versions):
+        if "triton" not in missing:  # a kernel whose library is missing is reported by compile_upstream
             print("[realworld] compile: each upstream kernel with Triton", flush=True)
             found, stderr, _ = common.run_json_lines([common.venv_python(), str(REALWORLD / "compile_upstream.py"),
                                                       "--manifest", args.manifest, "--reps", str(reps),

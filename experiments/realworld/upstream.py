@@ -10,10 +10,11 @@ the experiment does not. So a kernel's module is not imported but read: its
 top-level statements run one by one, in order, and a statement that fails (an
 `import torch`, a constant built from a torch dtype) is skipped. Imports of
 the library's own modules go through the same reading (a package's
-`__init__.py` is not run: it imports the whole library); decorators other
-than `triton.jit` (FlagGems's `libentry`, `triton.autotune`,
+`__init__.py` is not run: it imports the whole library); the decorators that
+wrap a kernel's launch (FlagGems's `libentry`, `triton.autotune`,
 `triton.heuristics`) are dropped, so the caller passes every meta-parameter
-they would have chosen. The code is compiled with the installed file's name
+they would have chosen, and those that make a function part of a kernel
+(`triton.jit`, `tl.constexpr`) kept. The code is compiled with the installed file's name
 and line numbers, so Triton reads each kernel's source from that file, as it
 would after a real import. Nothing of the libraries is copied into this
 repository.
@@ -51,10 +52,16 @@ def site_root(library):
     return Path(list(spec.submodule_search_locations)[0]).parent
 
 
-def _is_jit(decorator):
-    """@triton.jit, @jit, @triton.jit(...)."""
+# Decorators that make a function part of a kernel (kept); the others wrap a kernel's launch
+# (libentry, triton.autotune, triton.heuristics) and are dropped.
+KEPT = ("jit", "constexpr", "constexpr_function")
+
+
+def _kept(decorator):
+    """@triton.jit, @jit, @triton.jit(...), @tl.constexpr, @triton.constexpr_function."""
     node = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return (isinstance(node, ast.Attribute) and node.attr == "jit") or (isinstance(node, ast.Name) and node.id == "jit")
+    name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else None
+    return name in KEPT
 
 
 def read_module(module, path):
@@ -63,8 +70,7 @@ def read_module(module, path):
     skipped = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            jit = [d for d in node.decorator_list if _is_jit(d)]
-            node.decorator_list = jit[:1]
+            node.decorator_list = [d for d in node.decorator_list if _kept(d)]
         code = compile(ast.Module(body=[node], type_ignores=[]), str(path), "exec")
         try:
             exec(code, module.__dict__)

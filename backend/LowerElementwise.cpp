@@ -39,6 +39,8 @@ std::string libdeviceName(OpKind k, bool f64) {
   case OpKind::Cos: base = "cos"; break;
   case OpKind::Tanh: base = "tanh"; break;
   case OpKind::Erf: base = "erf"; break;
+  case OpKind::Log1p: base = "log1p"; break;
+  case OpKind::Expm1: base = "expm1"; break;
   case OpKind::Pow: base = "pow"; break;
   default: assert(false && "not a libdevice function"); return {};
   }
@@ -58,14 +60,18 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   if (k == OpKind::Sqrt) return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);  // IEEE sqrt.rn
   if (k == OpKind::Floor) return b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);  // cvt.rmi, exact
   if (k == OpKind::Ceil) return b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);    // cvt.rpi, exact
+  if (k == OpKind::Rint) return b.CreateUnaryIntrinsic(llvm::Intrinsic::rint, x);    // cvt.rni, exact
+  if (k == OpKind::Round) return b.CreateUnaryIntrinsic(llvm::Intrinsic::round, x);  // halves away from zero, exact
   // --math=fast takes the GPU's approximations for f32 (there are none of
-  // erf, nor of f64); so does a compile without libdevice, with a note.
-  bool approximate = options.fastMath && !f64 && k != OpKind::Erf;
+  // erf, log1p and expm1, nor of f64); so does a compile without libdevice,
+  // with a note.
+  bool exactOnly = k == OpKind::Erf || k == OpKind::Log1p || k == OpKind::Expm1;
+  bool approximate = options.fastMath && !f64 && !exactOnly;
   if (libdevice && !approximate) {
     llvm::FunctionCallee fn = mod.getOrInsertFunction(libdeviceName(k, f64), t, t);
     return b.CreateCall(fn, {x});
   }
-  if (f64 || k == OpKind::Erf)  // no approximation of erf on the GPU to fall back on
+  if (f64 || exactOnly)  // no approximation of these on the GPU to fall back on
     fail(op, "'" + std::string(opInfo(k).name) + "'" + (f64 ? " on f64" : "") +
                  " needs libdevice, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
   if (!approximate) note("libdevice not found: exp, log, sin, cos, tanh use the GPU's fast approximations");

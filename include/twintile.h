@@ -21,17 +21,18 @@
 // C++ type checker keeps the stages apart; host numbers convert to device
 // values of the type they meet (`offs < n`, `x * 0.5f`).
 //
-// Arithmetic needs operands of one element type, as in the IR: convert with
-// cast<T>(). Host literals take the type of the device operand they meet
-// (Triton's "weak" scalars); an integer device value does not meet a
-// floating-point literal without a cast. Shapes broadcast as in NumPy.
+// Operands of two element types compute in the type Triton promotes them to
+// (twintile/promote.h; the recorder inserts the casts); convert explicitly
+// with cast<T>(). Host literals take the type of the device operand they
+// meet (Triton's "weak" scalars) unless their kind outranks it (`n * 0.5f`
+// with an integer n is f32). Shapes broadcast as in NumPy.
 //
 // Device control flow is written with the combinators for_range, if_else and
 // while_loop, which both front ends accept; native `if`/`for`/`while` over a
 // device condition are read only by the parsing front end (a device i1's
-// `explicit operator bool` is where the tracer refuses them). For the same
-// reason `!`, `&&` and `||` are C++'s boolean operators: negate a mask with
-// `~` and combine masks with `&` and `|`.
+// `explicit operator bool` is where the tracer refuses them). On masks, `!`,
+// `&&` and `||` are Triton's `not`, `and` and `or`: element by element, both
+// operands evaluated (no short circuit, as for any overloaded && in C++).
 //===----------------------------------------------------------------------===//
 #ifndef TWINTILE_H
 #define TWINTILE_H
@@ -204,7 +205,8 @@ template <NumericDevice V, NumericDevice W, bool DivOrMod> struct Mixed<V, W, Di
 #endif
 #define TT_WIDENS_ "the other operand's type is wider than this variable's, whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)"
 #define TT_BITWISE_ "bitwise operators take integers: convert a float with cast<T>(x), or take its bits with bitcast<T>(x)"
-#define TT_BOOL_MASK_ "a mask is a device i1, and this one is a C++ bool, as '&&', '||' and '!' make of masks: combine masks with '&' and '|', negate one with '~'"
+#define TT_LOGICAL_ "'&&', '||' and '!' take masks (device i1): make one with a comparison, such as x != 0"
+#define TT_BOOL_MASK_ "a mask is a device i1, and this one is a C++ bool (host values compared?): compare device values to make a mask, or leave the mask out"
 
 /// A mask or condition: a device i1 (a scalar or a tile).
 template <class M> concept Mask = same<typename Traits<M>::Element, i1>;
@@ -244,6 +246,11 @@ Node *constantFloat(double v, TypeCode t, Loc loc);
 Node *refuseFloatToInt(TypeCode t, Loc loc);
 Node *binary(Op op, Node *a, Node *b, Loc loc);
 Node *unary(Op op, Node *a, Loc loc);
+/// Triton's `and`/`or` (b given) or `not` (b null) of masks, placed where
+/// the last device operand was made.
+Node *logical(Op op, Node *a, Node *b);
+/// A tile given where a scalar is wanted: itself if it is 0-d, else an error at `loc`.
+Node *scalarOf(Node *tile, Loc loc);
 /// A reduction along `axis` (keepDims: the axis stays, of size 1), or over
 /// every axis when `axis` is kAllAxes (a scalar).
 Node *reduce(Op op, Node *a, int axis, bool keepDims, Loc loc);
@@ -316,6 +323,8 @@ template <class V, class H> struct HostPromoted {
   using Element = typename If<hostFloat<H>, f32, i32>::type;
   using type = typename Rebind<V, Element>::type;
 };
+/// A host bool meeting a mask (`mask && HAS_BIAS`): an i1 constant.
+inline Node *hostBool(bool b, Loc l) { return constantInt(b, {Kind::I1, Kind::I32, false}, l); }
 /// That host number as a device constant: f32 or i32.
 template <class H> Node *hostConstant(H h, Loc l) {
   if constexpr (hostFloat<H>) return constantFloat(static_cast<double>(h), {Kind::F32, Kind::I32, false}, l);
@@ -438,6 +447,33 @@ public:
   friend B operator>=(O a, O b) { return makeBool(binary(Op::Ge, a.node, b.node, b.loc)); }
   friend V operator-(O a) { return make(unary(Op::Neg, a.node, a.loc)); }
   friend V operator~(O a) requires IntDevice<V> { return make(unary(Op::Not, a.node, a.loc)); }
+  // Triton's `and`, `or` and `not` on masks: element by element, with both
+  // operands evaluated (as C++'s overloaded && and || always are, and as
+  // compiled Triton's are on tensors). A host bool or integer takes part as a
+  // constant (an integer as `!= 0`).
+  // The operands are taken as they are, not through Operand: a conversion
+  // would tie with C++'s built-in && on the mask's explicit operator bool.
+  // An operator has no default argument to capture the call's position, so
+  // the op is placed where its last operand was made (logical()).
+  friend V operator&&(const V &a, const V &b) requires Mask<V> { return make(logical(Op::And, a.node(), b.node())); }
+  friend V operator||(const V &a, const V &b) requires Mask<V> { return make(logical(Op::Or, a.node(), b.node())); }
+  friend V operator!(const V &a) requires Mask<V> { return make(logical(Op::Not, a.node(), nullptr)); }
+  template <class W> requires Mask<V> && Traits<V>::isTile && same<W, i1>
+  friend V operator&&(const V &a, const W &b) { return make(logical(Op::And, a.node(), b.node())); }
+  template <class W> requires Mask<V> && Traits<V>::isTile && same<W, i1>
+  friend V operator&&(const W &a, const V &b) { return make(logical(Op::And, a.node(), b.node())); }
+  template <class W> requires Mask<V> && Traits<V>::isTile && same<W, i1>
+  friend V operator||(const V &a, const W &b) { return make(logical(Op::Or, a.node(), b.node())); }
+  template <class W> requires Mask<V> && Traits<V>::isTile && same<W, i1>
+  friend V operator||(const W &a, const V &b) { return make(logical(Op::Or, a.node(), b.node())); }
+  template <class H> requires Mask<V> && (same<H, bool> || hostInt<H>)
+  friend V operator&&(const V &a, H b) { return make(logical(Op::And, a.node(), hostBool(b != 0, {}))); }
+  template <class H> requires Mask<V> && (same<H, bool> || hostInt<H>)
+  friend V operator&&(H a, const V &b) { return make(logical(Op::And, hostBool(a != 0, {}), b.node())); }
+  template <class H> requires Mask<V> && (same<H, bool> || hostInt<H>)
+  friend V operator||(const V &a, H b) { return make(logical(Op::Or, a.node(), hostBool(b != 0, {}))); }
+  template <class H> requires Mask<V> && (same<H, bool> || hostInt<H>)
+  friend V operator||(H a, const V &b) { return make(logical(Op::Or, hostBool(a != 0, {}), b.node())); }
 
 #if defined(__clang__)
 #pragma clang diagnostic push
@@ -512,6 +548,9 @@ public:
   friend void operator|(const V &, const W &) TT_REFUSED_(TT_BITWISE_);
   template <class W> requires OtherElement<V, W> && (FloatDevice<V> || FloatDevice<W>)
   friend void operator^(const V &, const W &) TT_REFUSED_(TT_BITWISE_);
+  friend void operator&&(O, O) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
+  friend void operator||(O, O) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
+  friend void operator!(O) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
   friend void operator&(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
   friend void operator|(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
   friend void operator^(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
@@ -566,7 +605,13 @@ template <class V> class PtrArith {
 public:
   friend V operator+(const V &p, Offset k) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
   friend TileV operator+(const V &p, TileOffset k) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  /// p - k steps back k elements (Triton's pointer minus an integer).
+  friend V operator-(const V &p, Offset k) { return V(FromNode{}, addptr(p.node(), unary(Op::Neg, k.node, k.loc), k.loc)); }
+  friend TileV operator-(const V &p, TileOffset k) {
+    return TileV(FromNode{}, addptr(p.node(), unary(Op::Neg, k.node, k.loc), k.loc));
+  }
   V &operator+=(Offset k) { return static_cast<V &>(*this) = static_cast<V &>(*this) + k; }
+  V &operator-=(Offset k) { return static_cast<V &>(*this) = static_cast<V &>(*this) - k; }
 };
 
 } // namespace detail
@@ -578,6 +623,9 @@ public:
     Name(detail::FromNode, detail::Node *n) : detail::Value(n) {}                          \
     template <detail::HostNumber H>                                                        \
     Name(H v, detail::Loc l = TT_HERE_) : detail::Value(detail::hostScalar<Name>(v, l)) {}   \
+    /** A 0-d tile (a reduction's result) is a scalar; another tile is refused. */           \
+    template <class T> requires detail::same<T, Tile<Name>>                                  \
+    Name(const T &t, detail::Loc l = TT_HERE_) : detail::Value(detail::scalarOf(t.node(), l)) {} \
   };
 
 TT_SCALAR_(i8)
@@ -597,6 +645,8 @@ public:
   i1() = default;
   i1(detail::FromNode, detail::Node *n) : detail::Value(n) {}
   i1(bool v, detail::Loc l = TT_HERE_) : detail::Value(detail::constantInt(v, {detail::Kind::I1, detail::Kind::I32, false}, l)) {}
+  template <class T> requires detail::same<T, Tile<i1>>
+  i1(const T &t, detail::Loc l = TT_HERE_) : detail::Value(detail::scalarOf(t.node(), l)) {}
   explicit operator bool() const { detail::nativeControlFlow(node_); }
 };
 
@@ -685,6 +735,17 @@ inline i32 num_programs(int axis, detail::Loc l = TT_HERE_) { return detail::mak
 inline Tile<i32> arange(int start, int end, detail::Loc l = TT_HERE_) {
   return detail::make<Tile<i32>>(detail::arange(start, end, l));
 }
+namespace detail {
+/// `{}` as a shape: a 0-d tile (Triton's `tl.full((), v)`), which C++ cannot
+/// deduce as an array of no elements.
+struct NoShape {};
+} // namespace detail
+template <class E, detail::HostNumber H> Tile<E> full(detail::NoShape, H value, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::full(nullptr, 0, detail::Operand<E>(value, l).node, l));
+}
+template <class E> Tile<E> zeros(detail::NoShape, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::full(nullptr, 0, detail::Operand<E>(0, l).node, l));
+}
 template <class E, int N, detail::HostNumber H>
 Tile<E> full(const int (&shape)[N], H value, detail::Loc l = TT_HERE_) {
   return detail::make<Tile<E>>(detail::full(shape, N, detail::Operand<E>(value, l).node, l));
@@ -693,8 +754,18 @@ template <class E, int N> Tile<E> zeros(const int (&shape)[N], detail::Loc l = T
   return detail::make<Tile<E>>(detail::full(shape, N, detail::Operand<E>(0, l).node, l));
 }
 
-/// Host integer division rounding up (a meta-parameter helper).
+/// Integer division rounding up, (a + b - 1) / b, as Triton's tl.cdiv: a
+/// constant expression of two host integers (a meta-parameter helper), or a
+/// device value of their common type.
 constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
+template <class A, class B, class R = detail::CommonT<A, B>>
+  requires(detail::Device<A> || detail::Device<B>) && detail::IntDevice<R> && (!detail::Mask<R>)
+R cdiv(const A &a, const B &b, detail::Loc l = TT_HERE_) {
+  detail::Node *x = detail::nodeOf<R>(a, l), *y = detail::nodeOf<R>(b, l);
+  detail::Node *sum = detail::binary(detail::Op::Add, x, y, l);
+  detail::Node *less = detail::binary(detail::Op::Sub, sum, detail::nodeOf<R>(1, l), l);
+  return detail::make<R>(detail::binary(detail::Op::Div, less, y, l));
+}
 
 //===-- Shapes ------------------------------------------------------------===//
 
@@ -753,6 +824,28 @@ auto where(const C &cond, const A &a, const B &b, detail::Loc l = TT_HERE_) {
   using E = typename detail::Traits<R>::Element;
   using Out = typename detail::If<detail::Traits<C>::isTile || detail::Traits<R>::isTile, Tile<E>, E>::type;
   return detail::make<Out>(detail::select(cond.node(), detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
+}
+/// where on a host condition (a meta-parameter, Triton's constexpr one): a
+/// select on a constant, which folds to a or b.
+template <class A, class B, class R = detail::CommonT<A, B>>
+auto where(bool cond, const A &a, const B &b, detail::Loc l = TT_HERE_) {
+  using E = typename detail::Traits<R>::Element;
+  using Out = typename detail::If<detail::Traits<R>::isTile, Tile<E>, E>::type;
+  return detail::make<Out>(
+      detail::select(detail::hostBool(cond, l), detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
+}
+/// isnan(x), isinf(x), isfinite(x): masks of a float's class, as Triton's
+/// are: x != x, |x| == inf, |x| < inf.
+template <detail::FloatDevice V> typename detail::Traits<V>::Bool isnan(const V &x, detail::Loc l = TT_HERE_) {
+  return detail::make<typename detail::Traits<V>::Bool>(detail::binary(detail::Op::Ne, x.node(), x.node(), l));
+}
+template <detail::FloatDevice V> typename detail::Traits<V>::Bool isinf(const V &x, detail::Loc l = TT_HERE_) {
+  detail::Node *a = detail::unary(detail::Op::Abs, x.node(), l);
+  return detail::make<typename detail::Traits<V>::Bool>(detail::binary(detail::Op::Eq, a, detail::nodeOf<V>(inf, l), l));
+}
+template <detail::FloatDevice V> typename detail::Traits<V>::Bool isfinite(const V &x, detail::Loc l = TT_HERE_) {
+  detail::Node *a = detail::unary(detail::Op::Abs, x.node(), l);
+  return detail::make<typename detail::Traits<V>::Bool>(detail::binary(detail::Op::Lt, a, detail::nodeOf<V>(inf, l), l));
 }
 template <detail::FloatDevice V> V fma(const V &a, const V &b, const V &c, detail::Loc l = TT_HERE_) {
   return detail::make<V>(detail::fma(a.node(), b.node(), c.node(), l));
@@ -888,8 +981,6 @@ void store(const P &, const V &, B, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_
   detail::LoadT<P> name(const P &, const V &, B, Sem = Sem::Relaxed, Scope = Scope::Gpu,     \
                         detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
 #include "twintile/ops.def"
-template <class A, class B, class R = detail::CommonT<A, B>>
-R where(bool, const A &, const B &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_MASK_);
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
@@ -1047,8 +1138,13 @@ template <detail::Device... Vs> void device_print(detail::Prefix prefix, const V
   detail::Node *const nodes[sizeof...(Vs) + 1] = {values.node()..., nullptr};
   detail::print(prefix.text, nodes, sizeof...(Vs), prefix.loc);
 }
-template <class C> void device_assert(const C &cond, const char *msg, detail::Loc l = TT_HERE_) {
+/// device_assert(cond, msg): a mask (every element must hold), or a host
+/// condition, asserted at run time as Triton does with a constexpr one.
+template <detail::Mask C> void device_assert(const C &cond, const char *msg, detail::Loc l = TT_HERE_) {
   detail::assertTrue(cond.node(), msg, l);
+}
+inline void device_assert(bool cond, const char *msg, detail::Loc l = TT_HERE_) {
+  detail::assertTrue(detail::hostBool(cond, l), msg, l);
 }
 /// Every thread of the program waits here for the others (bar.sync).
 inline void debug_barrier(detail::Loc l = TT_HERE_) { detail::barrier(l); }

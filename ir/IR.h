@@ -180,6 +180,7 @@ constexpr OpFamily familyOf(OpKind k) {
   case OpKind::Neg: case OpKind::Not: case OpKind::Abs: case OpKind::Exp: case OpKind::Exp2: case OpKind::Log: \
   case OpKind::Log2: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Sin: case OpKind::Cos:               \
   case OpKind::Tanh: case OpKind::Sigmoid: case OpKind::Floor: case OpKind::Ceil: case OpKind::Erf:           \
+  case OpKind::Log1p: case OpKind::Expm1: case OpKind::Round: case OpKind::Rint:                             \
   case OpKind::Pow: case OpKind::Umulhi: case OpKind::Add: case OpKind::Sub: case OpKind::Mul:                \
   case OpKind::Div: case OpKind::Rem: case OpKind::Minimum: case OpKind::Maximum: case OpKind::And:           \
   case OpKind::Or: case OpKind::Xor: case OpKind::Shl: case OpKind::Shr: case OpKind::Eq: case OpKind::Ne:    \

@@ -60,6 +60,10 @@ Elem evalUnary(OpKind op, ScalarKind k, Elem a) {
     case OpKind::Floor: r = std::floor(x); break;
     case OpKind::Ceil: r = std::ceil(x); break;
     case OpKind::Erf: r = std::erf(x); break;
+    case OpKind::Log1p: r = std::log1p(x); break;
+    case OpKind::Expm1: r = std::expm1(x); break;
+    case OpKind::Round: r = std::round(x); break;  // halves away from zero
+    case OpKind::Rint: r = std::nearbyint(x); break;  // halves to even (the default rounding mode)
     default: assert(false && "not a float unary op");
     }
     return floatElem(roundToFloat(r, k));

@@ -72,6 +72,8 @@ def source(entry):
             signature[name] = "constexpr"
             if name in entry.get("constexprs", {}):
                 value = entry["constexprs"][name]
+            elif name == "num_warps":  # a kernel that takes the launch option as a parameter too
+                value = entry.get("num_warps", 4)
             elif fn.params[i].default is not inspect.Parameter.empty:
                 value = fn.params[i].default
             else:

@@ -58,6 +58,13 @@ ir::Value *Recorder::use(ir::Value *v, const ir::Location &loc, std::string_view
   return v;
 }
 
+ir::Value *Recorder::scalar(ir::Value *v, const ir::Location &loc) {
+  if (v && v->type.isTile())
+    fail(loc, "a tile (" + ir::toString(v->type) + ")" +
+                  " is not a scalar: reduce it (sum(x), max(x, 0)), or declare the variable a Tile or auto");
+  return v;
+}
+
 /// Runs a builder call at `loc` in the current block; a typing error becomes
 /// a KernelError there.
 template <class F> auto Recorder::at(const ir::Location &loc, F &&build) {
@@ -234,6 +241,7 @@ ir::Value *Recorder::full(const ir::Shape &shape, ir::Value *scalar, const ir::L
   for (int64_t d : shape)
     if (d <= 0) fail(loc, "tile dimensions must be positive, got " + std::to_string(d));
   ir::Value *v = use(scalar, loc, "full");
+  if (shape.empty()) return v;  // a 0-d tile is its scalar
   return at(loc, [&](ir::Builder &b) { return b.splat(v, shape); });
 }
 

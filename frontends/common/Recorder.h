@@ -118,6 +118,9 @@ public:
   [[noreturn]] static void fail(const ir::Location &loc, std::string message);
   /// Checks that a value was assigned before `what` uses it.
   static ir::Value *use(ir::Value *v, const ir::Location &loc, std::string_view what);
+  /// A value given where a scalar variable is declared or assigned (`f32 m =
+  /// max(x, 0)`): a 0-d tile is that scalar; a tile with a shape is refused.
+  static ir::Value *scalar(ir::Value *v, const ir::Location &loc);
 
 private:
   template <class F> auto at(const ir::Location &loc, F &&build);

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/parse/WalkerInternal.h"
 
+#include <limits>
+
 namespace twintile::walker {
 
 ir::Value *Walker::device(const Expr *e, const char *what) {
@@ -46,6 +48,8 @@ ir::Type Walker::elemOf(QualType t, SourceLocation at) {
 }
 
 std::optional<ir::OpKind> Walker::binaryKind(OverloadedOperatorKind op) {
+  if (op == OO_AmpAmp) return ir::OpKind::And;  // on masks, Triton's `and` and `or` (twintile.h)
+  if (op == OO_PipePipe) return ir::OpKind::Or;
   std::string s = spelling(op);  // `+=` as `+`
   for (ir::OpFamily family : {ir::OpFamily::Binary, ir::OpFamily::Compare})
     if (const ir::OpInfo *info = ir::surfaceOp(s, family)) return info->kind;
@@ -80,8 +84,10 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
   if (args.size() == 2) {
     // A host number reaches an operator as itself only where its kind outranks the device
     // operand's (twintile.h's HostOutranks): Triton's Python number, an f32 or an i32.
+    bool logical = op == OO_AmpAmp || op == OO_PipePipe;  // a host bool meets a mask as an i1
     auto operand = [&](const Expr *e) {
       Val v = eval(e);
+      if (logical && v.kind == Val::Kind::Int) return rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), v.i != 0, l);
       if (v.kind == Val::Kind::Float) return rec_.constFloat(ir::Type::scalar(ir::ScalarKind::F32), v.f, l);
       if (v.kind == Val::Kind::Int) return rec_.constInt(ir::Type::scalar(ir::ScalarKind::I32), v.i, l);
       return v.device ? v.device : device(e, "an operator");
@@ -90,6 +96,7 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
     ir::Value *b = operand(args[1]);
     std::optional<ir::OpKind> kind = binaryKind(op);
     if (!pointerArith && !kind) fail(at, "operator '" + spelling(op) + "' is not part of the language");
+    if (pointerArith && spelling(op) == "-") b = rec_.unary(ir::OpKind::Neg, b, l, "-");  // p - k: p + (-k)
     ir::Value *r = pointerArith ? rec_.addptr(a, b, l) : rec_.binary(*kind, a, b, l, spelling(op));
     if (compound) {
       Val *slot = lvalue(args[0]);
@@ -99,6 +106,7 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
     return Val::dev(r);
   }
   ir::Value *a = device(args.at(0), "an operator");
+  if (op == OO_Exclaim) return Val::dev(rec_.unary(ir::OpKind::Not, a, l, "!"));  // a mask's `not`
   if (const ir::OpInfo *unary = ir::surfaceOp(spelling(op), ir::OpFamily::Unary))  // -x, ~x
     return Val::dev(rec_.unary(unary->kind, a, l, spelling(op)));
   fail(at, "operator '" + spelling(op) + "' is not part of the language");
@@ -159,9 +167,34 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     ir::Value *x = deviceOr(arg(0), elem), *y = deviceOr(arg(1), elem);
     return Val::dev(rec_.binary(op->kind, x, y, l, name));
   }
+  if (name == "isnan" || name == "isinf" || name == "isfinite") {  // x != x, |x| == inf, |x| < inf (twintile.h)
+    ir::Value *x = device(arg(0), name.c_str());
+    if (name == "isnan") return Val::dev(rec_.binary(ir::OpKind::Ne, x, x, l, name));
+    ir::Value *inf = rec_.constFloat(ir::Type::scalar(x->type.elem), std::numeric_limits<double>::infinity(), l);
+    ir::Value *a = rec_.unary(ir::OpKind::Abs, x, l, name);
+    return Val::dev(rec_.binary(name == "isinf" ? ir::OpKind::Eq : ir::OpKind::Lt, a, inf, l, name));
+  }
+  if (name == "cdiv") {  // (a + b - 1) / b: of host integers an int, else recorded as twintile.h records it
+    Val x = eval(arg(0)), y = eval(arg(1));
+    if (x.kind == Val::Kind::Int && y.kind == Val::Kind::Int) {
+      if (y.i == 0) fail(at, "cdiv by zero");
+      Val sum = hostBinary(BO_Add, x, y, ctx_.IntTy, at, ctx_.IntTy);
+      return hostBinary(BO_Div, hostBinary(BO_Sub, sum, Val::integer(1), ctx_.IntTy, at, ctx_.IntTy), y, ctx_.IntTy, at,
+                        ctx_.IntTy);
+    }
+    ir::Type elem = resultElem();
+    ir::Value *a0 = x.isDevice() && x.device ? x.device : constant(x, elem, arg(0)->getExprLoc());
+    ir::Value *b0 = y.isDevice() && y.device ? y.device : constant(y, elem, arg(1)->getExprLoc());
+    ir::Value *sum = rec_.binary(ir::OpKind::Add, a0, b0, l, "cdiv");
+    ir::Value *less = rec_.binary(ir::OpKind::Sub, sum, rec_.constInt(elem, 1, l), l, "cdiv");
+    return Val::dev(rec_.binary(ir::OpKind::Div, less, b0, l, "cdiv"));
+  }
   if (name == "where") {
     ir::Type elem = resultElem();
-    ir::Value *cond = device(arg(0), "where");
+    Val c = eval(arg(0));  // a device mask, or a host condition (a meta-parameter)
+    ir::Value *cond = c.kind == Val::Kind::Int ? rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), c.i != 0, l)
+                      : c.device                   ? c.device
+                                                   : device(arg(0), "where");
     ir::Value *x = deviceOr(arg(1), elem), *y = deviceOr(arg(2), elem);
     return Val::dev(rec_.select(cond, x, y, l));
   }
@@ -256,7 +289,10 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     return Val();
   }
   if (name == "device_assert") {
-    ir::Value *cond = device(arg(0), "device_assert");
+    Val c = eval(arg(0));  // a mask, or a host condition
+    ir::Value *cond = c.kind == Val::Kind::Int ? rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), c.i != 0, l)
+                      : c.device                   ? c.device
+                                                   : device(arg(0), "device_assert");
     rec_.assertTrue(cond, eval(arg(1)).s, l);
     return Val();
   }

@@ -224,6 +224,8 @@ Val Walker::construct(const CXXConstructorDecl *ctor, QualType type, const std::
     if (name == "Prefix") return eval(args.at(0));
     if (args.empty()) return Val::dev(nullptr);  // a device variable without a value yet
     Val v = eval(args[0]);
+    if (v.isDevice() && v.device && scalarKindNamed(name))  // `f32 m = max(x, 0)`: a 0-d tile only
+      return Val::dev(twintile::Recorder::scalar(v.device, loc(at)));
     if (v.isDevice()) return v;
     if (v.kind == Val::Kind::Object) return v;
     ir::Type elem = ir::Type::scalar(ir::ScalarKind::I32);  // Offset, Bound

@@ -97,7 +97,7 @@ Val Walker::call(const CallExpr *c) {
     *slot = v;
     return *slot;
   }
-  if (inNamespace(fn, "tt") && nameOf(fn) != "cdiv") return builtin(c, fn);
+  if (inNamespace(fn, "tt")) return builtin(c, fn);
   if (fn->getBuiltinID() != 0) {  // a compiler builtin on host constants
     Expr::EvalResult result;
     if (c->EvaluateAsRValue(result, ctx_)) {

@@ -406,6 +406,16 @@ Node *refuseFloatToInt(TypeCode t, Loc loc) {
   throw KernelError{toLoc(loc), "a floating-point number does not convert to " + ir::toString(twintile::detail::typeOf(t))};
 }
 
+Node *logical(Op op, Node *a, Node *b) {
+  ir::Location where;
+  for (Node *n : {a, b})
+    if (ir::Value *v = n ? val(n) : nullptr; v && v->def && v->def->kind != ir::OpKind::Constant) where = v->def->loc;
+  if (!b) return node(recorder().unary(kindOf(op), val(a), where, "!"));
+  return node(recorder().binary(kindOf(op), val(a), val(b), where, op == Op::And ? "&&" : "||"));
+}
+
+Node *scalarOf(Node *tile, Loc loc) { return node(twintile::Recorder::scalar(val(tile), toLoc(loc))); }
+
 Kind kindOf(Node *n) { return static_cast<Kind>(val(n)->type.elem); }
 
 void refuseNarrowIndex(Loc loc) {

@@ -196,7 +196,8 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
   case OpKind::Neg: case OpKind::Abs: case OpKind::Exp: case OpKind::Exp2:
   case OpKind::Log: case OpKind::Log2: case OpKind::Sqrt: case OpKind::Rsqrt:
   case OpKind::Sin: case OpKind::Cos: case OpKind::Tanh: case OpKind::Sigmoid:
-  case OpKind::Floor: case OpKind::Ceil: case OpKind::Erf:
+  case OpKind::Floor: case OpKind::Ceil: case OpKind::Erf: case OpKind::Log1p: case OpKind::Expm1:
+  case OpKind::Round: case OpKind::Rint:
     k.storeFloats(out, k.at().unary(kind, k.floats(x)));
     break;
 

@@ -20,7 +20,7 @@ TT_KERNEL void all_ops(Ptr<f32> x, Ptr<f32> y, Ptr<i32> counts, Ptr<f16> h, i32 
   // Math.
   auto e = abs(a) + exp(a) + exp2(a) + log(abs(a) + 1.0f) + log2(abs(a) + 1.0f) + sqrt(abs(a)) +
            rsqrt(abs(a) + 1.0f) + sin(a) + cos(a) + tanh(a) + sigmoid(a) + fma(a, v, w);
-  auto g = floor(e) + ceil(e) + erf(e) + pow(abs(e) + 1.0f, 0.5f) + cast<f32>(umulhi(offs, 123456789)) +
+  auto g = floor(e) + ceil(e) + erf(e) + log1p(abs(e)) + expm1(e) + round(e) + rint(e) + pow(abs(e) + 1.0f, 0.5f) + cast<f32>(umulhi(offs, 123456789)) +
            bitcast<f32>(bitcast<i32>(e) & 0x7fffffff);
   auto f = minimum(e, 10.0f) + maximum(e, -10.0f) + where(m, e, 0.0f) + cast<f32>(i) + g;
   // Shapes.

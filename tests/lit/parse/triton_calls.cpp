@@ -1,0 +1,57 @@
+// Calls real Triton kernels make, in both front ends to the same IR, run in
+// the emulator against the interpreter: cdiv of device values, where on a
+// host condition, isnan/isinf/isfinite, log1p/expm1/round/rint, a reduction's
+// 0-d result held in a scalar variable, zeros({}), device_assert on a host
+// condition, and a pointer minus an integer.
+// RUN: twintile compile --frontend=parse %s --kernel 'calls<64,true>' --emit tile | FileCheck %s
+// RUN: twintile compile --frontend=trace %s --kernel 'calls<64,true>' --emit tile | FileCheck %s
+// RUN: twintile diff %s --kernel 'calls<64,false>' | FileCheck %s --check-prefix=SAME
+// RUN: twintile run --frontend=parse %s --kernel 'calls<64,true>' --grid 3 --arg x=150 --arg y=150 --arg z=150 --arg n=150 | FileCheck %s --check-prefix=EMU
+// RUN: twintile run --frontend=trace %s --kernel 'calls<64,false>' --grid 3 --arg x=150 --arg y=150 --arg z=150 --arg n=150 | FileCheck %s --check-prefix=EMU
+// RUN: not twintile compile --frontend=parse %s --kernel 'not_scalar<64>' 2>&1 | FileCheck %s --check-prefix=SCALAR
+// RUN: not twintile compile --frontend=trace %s --kernel 'not_scalar<64>' 2>&1 | FileCheck %s --check-prefix=SCALAR
+#include <twintile.h>
+using namespace tt;
+
+template <int B, bool FLAG>
+TT_KERNEL void calls(Ptr<f32> x, Ptr<f32> y, Ptr<i32> z, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto mask = offs < n;
+  auto v = load(x + offs, mask, 0.0f) * 100.0f;
+  i32 blocks = cdiv(n, B);                          // device: (n + B - 1) / B
+  auto w = where(FLAG, v, 1.0f);                    // a host condition: folds to one side
+  auto special = isnan(v) || isinf(v) || !isfinite(v);
+  f32 m = max(v, 0);                                // a 0-d tile in a scalar variable
+  auto acc = zeros<f32>({});                        // a 0-d tile of a shape {}
+  acc += sum(v, 0);
+  device_assert(B > 0, "a positive block");         // a host condition, asserted
+  auto r = log1p(abs(v)) + expm1(v * 0.01f) + round(v * 0.5f) + rint(v * 0.5f) + m + acc * 0.0f;
+  store(y + offs, where(special, 0.0f, r + w), mask);
+  auto last = z + n - 1;                            // a pointer minus an integer
+  store(last - offs, offs + blocks, mask);
+}
+
+template <int B>
+TT_KERNEL void not_scalar(Ptr<f32> x) {
+  auto v = load(x + arange(0, B));
+  f32 s = v;
+  store(x, s);
+}
+
+// CHECK: [[SUM:%[0-9]+]] = add %n, {{%[0-9]+}} : i32
+// CHECK: [[LESS:%[0-9]+]] = sub [[SUM]], {{%[0-9]+}} : i32
+// CHECK: [[BLOCKS:%[0-9]+]] = div [[LESS]], {{%[0-9]+}} : i32
+// CHECK: [[NAN:%[0-9]+]] = ne [[V:%[0-9]+]], [[V]] : tile<64xi1>
+// CHECK: abs [[V]]
+// CHECK: eq {{.*}} : tile<64xi1>
+// CHECK: lt {{.*}} : tile<64xi1>
+// CHECK: max {axis = 0} [[V]] : f32
+// CHECK: log1p
+// CHECK: expm1
+// CHECK: round
+// CHECK: rint
+// CHECK: neg
+// CHECK: addptr
+// SAME: equal
+// EMU: ok: calls on emu
+// SCALAR: triton_calls.cpp:37:11: error: a tile (tile<64xf32>) is not a scalar: reduce it (sum(x), max(x, 0)), or declare the variable a Tile or auto

@@ -238,6 +238,19 @@ enum class Op : unsigned char {
 #define TT_LANG_CAS(Kind, name) Kind,
 #include "twintile/ops.def"
 };
+/// The same list as text: a kernel traced from its file passes its copy to
+/// the twintile program that loads it, which refuses one that differs from
+/// its own (a header edited or installed apart from the program would map
+/// every Op to another op, silently).
+inline constexpr char kOpTable[] =
+#define TT_LANG_OP(Kind) #Kind ","
+#define TT_LANG_UNARY(Kind, name, Accepts) #Kind ","
+#define TT_LANG_REDUCE(Kind, name, Result) #Kind ","
+#define TT_LANG_SCAN(Kind, name) #Kind ","
+#define TT_LANG_ATOMIC(Kind, name) #Kind ","
+#define TT_LANG_CAS(Kind, name) #Kind ","
+#include "twintile/ops.def"
+    "";
 
 Node *constantInt(long long v, TypeCode t, Loc loc);
 Node *constantFloat(double v, TypeCode t, Loc loc);

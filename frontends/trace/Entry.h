@@ -17,6 +17,9 @@ struct Session;
 /// Starts a trace of `spec`; `options` is a twintile::TraceOptions.
 Session *begin(const void *options, const char *spec);
 tt::detail::Node *deviceParam(Session *s, tt::detail::TypeCode t);
+/// Throws unless `opTable` (the header's tt::detail::kOpTable, as the kernel
+/// file was compiled with it) is the loading program's own.
+void checkLanguage(const char *opTable);
 /// Ends the trace and writes a twintile::TraceResult into `result`. Called
 /// from within a catch handler when the kernel threw (the error is the
 /// exception being handled).
@@ -38,6 +41,7 @@ template <class... P> void trace(void (*kernel)(P...), const void *options, cons
                 "values); to trace it from its file, make them template parameters");
   Session *s = begin(options, spec);
   try {
+    checkLanguage(tt::detail::kOpTable);
     tt::detail::Node *nodes[sizeof...(P) + 1] = {};
     int i = 0;
     ((nodes[i++] = deviceParam(s, tt::detail::typeCode<P>())), ...);

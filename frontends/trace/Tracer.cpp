@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <cxxabi.h>
 #include <optional>
 #include <cassert>
@@ -378,6 +379,13 @@ Session *begin(const void *options, const char *spec) {
 }
 
 tt::detail::Node *deviceParam(Session *s, tt::detail::TypeCode t) { return s->session.deviceParam(t); }
+
+void checkLanguage(const char *opTable) {
+  if (std::strcmp(opTable, tt::detail::kOpTable) != 0)
+    throw KernelError{{}, "the language header the kernel was compiled with (include/twintile/ops.def) lists other "
+                          "operations than this twintile program was built with, so its calls would record the "
+                          "wrong ops: rebuild twintile (scripts/build), or use the header installed with it"};
+}
 
 void end(Session *s, void *result, bool failed) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s->start).count();

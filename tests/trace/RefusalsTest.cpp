@@ -1,6 +1,7 @@
 // What the tracing front end refuses, each with its message and the line it
 // names. A line is found by its marker comment (`// <- name`) in this file,
 // so the tests do not depend on line numbers.
+#include "frontends/trace/Entry.h"
 #include "frontends/trace/Trace.h"
 
 #include "ir/Printer.h"
@@ -180,4 +181,15 @@ TEST_CASE("trace refuses an empty arange", "[trace][refusals]") {
 
 TEST_CASE("a device operation outside a trace is an error, not a crash", "[trace][refusals]") {
   CHECK_THROWS(program_id(0));
+}
+
+TEST_CASE("a kernel compiled with another op table is refused, not traced into the wrong ops", "[trace][refusals]") {
+  CHECK_NOTHROW(twintile::entry::checkLanguage(tt::detail::kOpTable));
+  std::string shifted = std::string("Log1p,") + tt::detail::kOpTable;  // a header with one op more, first
+  try {
+    twintile::entry::checkLanguage(shifted.c_str());
+    FAIL("a different op table was accepted");
+  } catch (const twintile::KernelError &e) {
+    CHECK(e.message.find("rebuild twintile") != std::string::npos);
+  }
 }

@@ -561,9 +561,19 @@ public:
   friend void operator|(const V &, const W &) TT_REFUSED_(TT_BITWISE_);
   template <class W> requires OtherElement<V, W> && (FloatDevice<V> || FloatDevice<W>)
   friend void operator^(const V &, const W &) TT_REFUSED_(TT_BITWISE_);
-  friend void operator&&(O, O) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
-  friend void operator||(O, O) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
-  friend void operator!(O) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
+  // Exact operands, as for masks: a scalar's explicit operator bool makes
+  // C++'s built-in && a candidate too.
+  friend void operator&&(const V &, const V &) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
+  friend void operator||(const V &, const V &) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
+  friend void operator!(const V &) requires(NumericDevice<V> && !Mask<V>) TT_REFUSED_(TT_LOGICAL_);
+  template <class W> requires(NumericDevice<V> && !Mask<V> && Traits<V>::isTile && Device<W>)
+  friend void operator&&(const V &, const W &) TT_REFUSED_(TT_LOGICAL_);
+  template <class W> requires(NumericDevice<V> && !Mask<V> && Traits<V>::isTile && Device<W>)
+  friend void operator&&(const W &, const V &) TT_REFUSED_(TT_LOGICAL_);
+  template <class W> requires(NumericDevice<V> && !Mask<V> && Traits<V>::isTile && Device<W>)
+  friend void operator||(const V &, const W &) TT_REFUSED_(TT_LOGICAL_);
+  template <class W> requires(NumericDevice<V> && !Mask<V> && Traits<V>::isTile && Device<W>)
+  friend void operator||(const W &, const V &) TT_REFUSED_(TT_LOGICAL_);
   friend void operator&(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
   friend void operator|(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
   friend void operator^(O, O) requires FloatDevice<V> TT_REFUSED_(TT_BITWISE_);
@@ -639,6 +649,8 @@ public:
     /** A 0-d tile (a reduction's result) is a scalar; another tile is refused. */           \
     template <class T> requires detail::same<T, Tile<Name>>                                  \
     Name(const T &t, detail::Loc l = TT_HERE_) : detail::Value(detail::scalarOf(t.node(), l)) {} \
+    /** As a C++ condition (Triton's `if x:`), x != 0: native control flow. */              \
+    explicit operator bool() const { detail::nativeControlFlow(node_); }                     \
   };
 
 TT_SCALAR_(i8)

@@ -321,8 +321,17 @@ std::vector<Val *> Walker::returnCarried(SourceLocation at) {
   return out;
 }
 
+ir::Value *Walker::condition(const Expr *e, const char *what) {
+  ir::Value *v = device(e, what);
+  if (v->type.elem == ir::ScalarKind::I1) return v;
+  ir::Location l = loc(e->getExprLoc());  // a number as a condition, Triton's `if x:`: x != 0
+  ir::Type elem = ir::Type::scalar(v->type.elem);
+  ir::Value *zero = ir::isFloat(v->type.elem) ? rec_.constFloat(elem, 0, l) : rec_.constInt(elem, 0, l);
+  return rec_.binary(ir::OpKind::Ne, v, zero, l, "!=");
+}
+
 Flow Walker::deviceIf(const IfStmt *s, const Expr *condExpr) {
-  ir::Value *cond = device(condExpr, "if");
+  ir::Value *cond = condition(condExpr, "if");
   auto branch = [&](const Stmt *b) {
     return [this, b, s] { noReturn(exec(b), b ? b : s, "a device if"); };
   };
@@ -585,7 +594,7 @@ Flow Walker::deviceWhile(const Stmt *s, const Expr *cond, const Stmt *body, cons
     for (size_t i = 0; i < carried.size(); ++i) *carried[i] = Val::dev(op->region(region).arg(i));
     if (region == 0) {
       ir::Location cl = loc(cond->getExprLoc());
-      ir::Value *c = device(deviceCondition(cond), "the loop condition");
+      ir::Value *c = condition(deviceCondition(cond), "the loop condition");
       if (broken) c = rec_.binary(ir::OpKind::And, c, rec_.unary(ir::OpKind::Not, broken->device, cl, "!"), cl, "&");
       rec_.yield(op, 0, {c}, cl, "the loop condition");
     } else {

@@ -103,7 +103,8 @@ Val Walker::binaryOperator(const BinaryOperator *b) {
   if (op == BO_LAnd || op == BO_LOr) {
     if (deviceCondition(b->getLHS()) || deviceCondition(b->getRHS()))
       fail(at, std::string("'") + (op == BO_LAnd ? "&&" : "||") +
-                   "' on a device value is native control flow (short-circuit); combine masks with '&' or '|'");
+                   "' between a device number and another condition: compare the number first (x != 0), "
+                   "which makes a mask that '" + (op == BO_LAnd ? "&&" : "||") + "' combines");
     bool l = truthy(eval(b->getLHS()), b->getLHS());
     if (op == BO_LAnd ? !l : l) return Val::integer(l);
     return Val::integer(truthy(eval(b->getRHS()), b->getRHS()));
@@ -140,7 +141,7 @@ Val Walker::unaryOperator(const UnaryOperator *u) {
   case UO_Not: return toHostType(Val::integer(~eval(u->getSubExpr()).i), u->getType(), at);
   case UO_LNot:
     if (deviceCondition(u->getSubExpr()))
-      fail(at, "'!' makes a C++ bool of a device value; negate a mask with '~'");
+      fail(at, "'!' on a device number: compare it instead (x == 0)");
     return Val::integer(!truthy(eval(u->getSubExpr()), u->getSubExpr()));
   case UO_PreInc: case UO_PreDec: case UO_PostInc: case UO_PostDec: {
     Val *slot = lvalue(u->getSubExpr());

@@ -230,6 +230,9 @@ private:
 
   /// A device value, or a host number turned into a constant of `elem`.
   ir::Value *deviceOr(const Expr *e, const ir::Type &elem);
+  /// A device condition (deviceCondition's expression): a mask, or a number
+  /// compared with 0 (Triton's `if x:`).
+  ir::Value *condition(const Expr *e, const char *what);
 
   int64_t hostInt(const Expr *e, const char *what);
 

@@ -504,7 +504,7 @@ void nativeControlFlow(Node *cond) {
   ir::Location where;
   if (ir::Value *c = val(cond); c && c->def) where = c->def->loc;
   throw KernelError{where, "a device value is used as a C++ condition (native control flow: `if`, "
-                           "`for`, `while`, `?:`, `!`, `&&` or `||` on a device value), which tracing "
+                           "`for`, `while`, `?:`, `&&` or `||` on a device value), which tracing "
                            "cannot see; write it with tt::if_else(cond, then, else), "
                            "tt::for_range(lo, hi, step, carried..., body) or "
                            "tt::while_loop(cond, body, carried...)"};

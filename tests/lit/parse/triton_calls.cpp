@@ -8,6 +8,9 @@
 // RUN: twintile diff %s --kernel 'calls<64,false>' | FileCheck %s --check-prefix=SAME
 // RUN: twintile run --frontend=parse %s --kernel 'calls<64,true>' --grid 3 --arg x=150 --arg y=150 --arg z=150 --arg n=150 | FileCheck %s --check-prefix=EMU
 // RUN: twintile run --frontend=trace %s --kernel 'calls<64,false>' --grid 3 --arg x=150 --arg y=150 --arg z=150 --arg n=150 | FileCheck %s --check-prefix=EMU
+// RUN: twintile compile --frontend=parse %s --kernel 'if_number<64>' --emit tile | FileCheck %s --check-prefix=IFNUM
+// RUN: twintile run --frontend=parse %s --kernel 'if_number<64>' --grid 1 --arg x=50 --arg n=50 | FileCheck %s --check-prefix=EMU-IFNUM
+// RUN: not twintile compile --frontend=trace %s --kernel 'if_number<64>' 2>&1 | FileCheck %s --check-prefix=IFNUM-TRACE
 // RUN: not twintile compile --frontend=parse %s --kernel 'not_scalar<64>' 2>&1 | FileCheck %s --check-prefix=SCALAR
 // RUN: not twintile compile --frontend=trace %s --kernel 'not_scalar<64>' 2>&1 | FileCheck %s --check-prefix=SCALAR
 #include <twintile.h>
@@ -29,6 +32,17 @@ TT_KERNEL void calls(Ptr<f32> x, Ptr<f32> y, Ptr<i32> z, i32 n) {
   store(y + offs, where(special, 0.0f, r + w), mask);
   auto last = z + n - 1;                            // a pointer minus an integer
   store(last - offs, offs + blocks, mask);
+}
+
+// Triton's `if remainder:` on a number: x != 0, native control flow (the
+// parsing front end reads it; the tracer refuses it with the combinator).
+template <int B>
+TT_KERNEL void if_number(Ptr<f32> x, i32 n) {
+  auto offs = arange(0, B);
+  auto v = load(x + offs, offs < n, 0.0f);
+  i32 remainder = n % B;
+  if (remainder) v = v + 1.0f;
+  store(x + offs, v, offs < n);
 }
 
 template <int B>
@@ -54,4 +68,9 @@ TT_KERNEL void not_scalar(Ptr<f32> x) {
 // CHECK: addptr
 // SAME: equal
 // EMU: ok: calls on emu
-// SCALAR: triton_calls.cpp:37:11: error: a tile (tile<64xf32>) is not a scalar: reduce it (sum(x), max(x, 0)), or declare the variable a Tile or auto
+// IFNUM: [[R:%[0-9]+]] = rem %n
+// IFNUM: [[C:%[0-9]+]] = ne [[R]], {{%[0-9]+}} : i1
+// IFNUM: if [[C]]
+// EMU-IFNUM: ok: if_number on emu
+// IFNUM-TRACE: error: a device value is used as a C++ condition
+// SCALAR: triton_calls.cpp:51:11: error: a tile (tile<64xf32>) is not a scalar: reduce it (sum(x), max(x, 0)), or declare the variable a Tile or auto

@@ -1,22 +1,19 @@
-// FlagGems isin by comparing every pair, rewritten for the tracing front end (the rest as
-// in flaggems_isin.cpp): the two native loops become for_range (the inner one carrying
-// block); `&&` and `||` on masks and in the combine functions become `&` and `|`; and
-// tl.where(invert, ...) on the constexpr invert (a host bool) becomes C++'s `?:`.
-// Upstream: flag-gems 5.0.2,
-// flag_gems/ops/isin.py, isin_by_comparation_kernel (and its helpers
-// isin_by_comparation_impl and, from flag_gems/ops/any.py and all.py, reduce_any and
-// reduce_all). Launch: grid (ctas_num,); program p takes the BLOCK_M-element tiles p,
-// p + ctas_num, ... (tiles_per_cta of them) of the M values of in0, compares each with
-// all N values of in1 in blocks of BLOCK_N, and writes whether any matched (all differed
-// when invert) to the i1 out. BLOCK_M 1, BLOCK_N 256, num_warps 4: the wrapper's
-// launch_arg for M <= 1024. The helper's pointer parameters are rebound to tiles of
-// pointers upstream; C++ cannot change a parameter's type, so those tiles are out_rows,
-// in0_tile and in1_tile.
+// FlagGems isin by comparing every pair, rewritten for the tracing front end (the rest
+// as in flaggems_isin.cpp): the two native loops become for_range (the inner one
+// carrying block). Upstream: flag-gems 5.0.2, flag_gems/ops/isin.py,
+// isin_by_comparation_kernel (and its helpers isin_by_comparation_impl and, from
+// flag_gems/ops/any.py and all.py, reduce_any and reduce_all). Launch: grid (ctas_num,);
+// program p takes the BLOCK_M-element tiles p, p + ctas_num, ... (tiles_per_cta of them)
+// of the M values of in0, compares each with all N values of in1 in blocks of BLOCK_N,
+// and writes whether any matched (all differed when invert) to the i1 out. BLOCK_M 1,
+// BLOCK_N 256, num_warps 4: the wrapper's launch_arg for M <= 1024. The helper's pointer
+// parameters are rebound to tiles of pointers upstream; C++ cannot change a parameter's
+// type, so those tiles are out_rows, in0_tile and in1_tile.
 #include <twintile.h>
 using namespace tt;
 
-inline i1 reduce_any(i1 a, i1 b) { return a | b; }
-inline i1 reduce_all(i1 a, i1 b) { return a & b; }
+inline i1 reduce_any(i1 a, i1 b) { return a || b; }
+inline i1 reduce_all(i1 a, i1 b) { return a && b; }
 
 template <int BLOCK_M, int BLOCK_N, bool invert>
 inline void isin_by_comparation_impl(i32 global_pid, Ptr<i32> in0_ravel_ptr, Ptr<i32> in1_ravel_ptr, Ptr<i1> out_ptr,
@@ -33,9 +30,9 @@ inline void isin_by_comparation_impl(i32 global_pid, Ptr<i32> in0_ravel_ptr, Ptr
   block = for_range(0, N, BLOCK_N, block, [&](i32 col_off, Tile<i1> block) {
     auto cols = col_off + expand_dims(arange(0, BLOCK_N), 0);
     auto col_mask = cols < N;
-    auto mask = row_mask & col_mask;
+    auto mask = row_mask && col_mask;
     auto in1 = load(in1_tile + cols, mask, 0);
-    block = where(mask, invert ? block & (in0 != in1) : block | (in0 == in1), invert);
+    block = where(mask, where(invert, block && (in0 != in1), block || (in0 == in1)), invert);
     return block;
   });
   auto out = reduce(block, 1, invert ? reduce_all : reduce_any);

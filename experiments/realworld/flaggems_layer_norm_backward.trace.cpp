@@ -1,15 +1,15 @@
 // FlagGems layer norm backward, the input gradient, rewritten for the tracing front end
-// (the rest as in flaggems_layer_norm_backward.cpp): the two native loops become for_range
-// (the first carrying dx_part2 and dx_part3), and `&&` on masks becomes `&`. Upstream:
-// flag-gems 5.0.2, flag_gems/ops/layernorm.py, layer_norm_backward_kernel. Launch: grid
-// (cdiv(M, BLOCK_ROW_SIZE),); each program takes BLOCK_ROW_SIZE rows of N f32 values and
-// makes two passes over their column blocks in device loops: the first sums dy * w and
-// dy * w * x_hat, the second writes dX = rstd * (dy * w - (sum1 + x_hat * sum2) / N).
-// One autotune config: BLOCK_ROW_SIZE 2, BLOCK_COL_SIZE 2048, num_warps 4. W is given,
-// so Triton's `W is None` test (decided when it compiles) takes its else branch, the only
-// one ported (a Ptr<f32> parameter cannot be None). Triton rebinds the pointer
-// parameters dY, X, dX, Mean, Rstd to tiles of pointers; C++ cannot change a parameter's
-// type, so those tiles are dY_rows, X_rows, dX_rows, Mean_rows, Rstd_rows.
+// (the rest as in flaggems_layer_norm_backward.cpp): the two native loops become
+// for_range (the first carrying dx_part2 and dx_part3). Upstream: flag-gems 5.0.2,
+// flag_gems/ops/layernorm.py, layer_norm_backward_kernel. Launch: grid (cdiv(M,
+// BLOCK_ROW_SIZE),); each program takes BLOCK_ROW_SIZE rows of N f32 values and makes two
+// passes over their column blocks in device loops: the first sums dy * w and dy * w *
+// x_hat, the second writes dX = rstd * (dy * w - (sum1 + x_hat * sum2) / N). One autotune
+// config: BLOCK_ROW_SIZE 2, BLOCK_COL_SIZE 2048, num_warps 4. W is given, so Triton's `W
+// is None` test (decided when it compiles) takes its else branch, the only one ported (a
+// Ptr<f32> parameter cannot be None). Triton rebinds the pointer parameters dY, X, dX,
+// Mean, Rstd to tiles of pointers; C++ cannot change a parameter's type, so those tiles
+// are dY_rows, X_rows, dX_rows, Mean_rows, Rstd_rows.
 #include <twintile.h>
 using namespace tt;
 
@@ -35,7 +35,7 @@ TT_KERNEL void layer_norm_backward_kernel(Ptr<f32> dY, Ptr<f32> X, Ptr<f32> W, P
                             [&](i32 off, Tile<f32> dx_part2, Tile<f32> dx_part3) {
     auto cols = off + arange(0, BLOCK_COL_SIZE);
     auto col_mask = expand_dims(cols, 0) < N;
-    auto mask = row_mask & col_mask;
+    auto mask = row_mask && col_mask;
     auto dy = cast<f32>(load(dY_rows + expand_dims(cols, 0), mask));
     auto x = cast<f32>(load(X_rows + expand_dims(cols, 0), mask));
     x = where(mask, x - mean, 0.0);
@@ -54,7 +54,7 @@ TT_KERNEL void layer_norm_backward_kernel(Ptr<f32> dY, Ptr<f32> X, Ptr<f32> W, P
   for_range(0, N, BLOCK_COL_SIZE, [&](i32 off) {
     auto cols = off + arange(0, BLOCK_COL_SIZE);
     auto col_mask = expand_dims(cols, 0) < N;
-    auto mask = row_mask & col_mask;
+    auto mask = row_mask && col_mask;
     auto dy = cast<f32>(load(dY_rows + expand_dims(cols, 0), mask));
     auto x = cast<f32>(load(X_rows + expand_dims(cols, 0), mask));
     auto w = cast<f32>(load(W + cols, cols < N));

@@ -1,21 +1,19 @@
-// FlagGems general matrix multiply C = A @ B, rewritten for the tracing front end (the
-// rest as in flaggems_mm.cpp): the native loop over K blocks becomes for_range carrying
-// acc, and tl.cdiv on device values is written out as (a + b - 1) / b (twintile's cdiv is
-// a host helper).
+// FlagGems general matrix multiply C = A @ B, rewritten for the tracing front end (the rest
+// as in flaggems_mm.cpp): the native loop over K blocks becomes for_range carrying acc.
 // Upstream: flag-gems 5.0.2, flag_gems/ops/mm.py, mm_kernel_general (and its helper
 // prev_multiple_of). Launch: grid (cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N),), program ids
-// grouped GROUP_M block rows at a time for L2 reuse; f16 A [M, K], B [K, N] and C [M, N] (row-major strides), accumulated
-// in f32 by tl.dot: full K blocks in a device loop, then the last (masked) block peeled.
-// One config (BLOCK_M 32, BLOCK_N 32, BLOCK_K 16, num_warps 4) and GROUP_M 8, as the
-// wrapper passes it. Triton rebinds rm, rn (to i64), acc (to C's type) and the parameter
-// C (to a tile of pointers); C++ cannot change a variable's type, so those are rm64,
-// rn64, acc_c and C_tile.
+// grouped GROUP_M block rows at a time for L2 reuse; f16 A [M, K], B [K, N] and C [M, N]
+// (row-major strides), accumulated in f32 by tl.dot: full K blocks in a device loop, then
+// the last (masked) block peeled. One config (BLOCK_M 32, BLOCK_N 32, BLOCK_K 16, num_warps
+// 4) and GROUP_M 8, as the wrapper passes it. Triton rebinds rm, rn (to i64), acc (to C's
+// type) and the parameter C (to a tile of pointers); C++ cannot change a variable's type,
+// so those are rm64, rn64, acc_c and C_tile.
 #include <twintile.h>
 #include <type_traits>
 using namespace tt;
 
 // The largest multiple of b below a.
-inline i32 prev_multiple_of(i32 a, int b) { return (a + b - 1) / b * b - b; }
+inline i32 prev_multiple_of(i32 a, int b) { return cdiv(a, b) * b - b; }
 
 template <int BLOCK_M, int BLOCK_N, int BLOCK_K, int GROUP_M>
 TT_KERNEL void mm_kernel_general(Ptr<f16> A, Ptr<f16> B, Ptr<f16> C, i32 M, i32 N, i32 K, i32 stride_am,
@@ -23,8 +21,8 @@ TT_KERNEL void mm_kernel_general(Ptr<f16> A, Ptr<f16> B, Ptr<f16> C, i32 M, i32 
   kernel_options({.num_warps = 4});
   // matrix multiplication
   auto pid = program_id(0);
-  auto grid_m = (M + BLOCK_M - 1) / BLOCK_M;
-  auto grid_n = (N + BLOCK_N - 1) / BLOCK_N;
+  auto grid_m = cdiv(M, BLOCK_M);
+  auto grid_n = cdiv(N, BLOCK_N);
   // program ids reordered for L2 reuse
   auto width = GROUP_M * grid_n;
   auto group_id = pid / width;

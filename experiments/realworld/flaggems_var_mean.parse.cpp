@@ -1,15 +1,15 @@
-// FlagGems variance and mean along the last dimension by Welford's method, rewritten
-// for the parsing front end (the rest as in flaggems_var_mean.cpp): `&&` on masks
-// becomes `&`, and the tuple reduce with welford_func (twintile reduces one tile at a
-// time) becomes three sums that give the same combination: count = sum(c),
-// mean = sum(m * c) / count, M2 = sum(M2_i + c * m * m) - count * mean * mean.
-// Upstream: flag-gems 5.0.2, flag_gems/ops/var_mean.py, var_mean_welford_kernel
-// (and its combine function welford_func). Launch: grid (cdiv(M, BLOCK_M),); each program
-// takes BLOCK_M rows of N f32 values, keeps per-column running (mean, count, M2) tiles
-// over blocks of BLOCK_N columns, then combines them along the row with a tuple reduce;
-// Var = M2 / (N - correction). One autotune config: BLOCK_M 4, BLOCK_N 1024, num_warps 4.
-// Triton rebinds the pointer parameters X, Var, Mean to tiles of pointers; C++ cannot
-// change a parameter's type, so those tiles are X_rows, Var_rows, Mean_rows.
+// FlagGems variance and mean along the last dimension by Welford's method, rewritten for
+// the parsing front end (the rest as in flaggems_var_mean.cpp): the tuple reduce with
+// welford_func (twintile reduces one tile at a time) becomes three sums that give the
+// same combination: count = sum(c), mean = sum(m * c) / count, M2 = sum(M2_i + c * m * m)
+// - count * mean * mean. Upstream: flag-gems 5.0.2, flag_gems/ops/var_mean.py,
+// var_mean_welford_kernel (and its combine function welford_func). Launch: grid (cdiv(M,
+// BLOCK_M),); each program takes BLOCK_M rows of N f32 values, keeps per-column running
+// (mean, count, M2) tiles over blocks of BLOCK_N columns, then combines them along the
+// row with a tuple reduce; Var = M2 / (N - correction). One autotune config: BLOCK_M 4,
+// BLOCK_N 1024, num_warps 4. Triton rebinds the pointer parameters X, Var, Mean to tiles
+// of pointers; C++ cannot change a parameter's type, so those tiles are X_rows, Var_rows,
+// Mean_rows.
 #include <twintile.h>
 using namespace tt;
 
@@ -39,7 +39,7 @@ TT_KERNEL void var_mean_welford_kernel(Ptr<f32> X, Ptr<f32> Var, Ptr<f32> Mean, 
   for (i32 off = 0; off < N; off += BLOCK_N) {
     auto cols = off + expand_dims(arange(0, BLOCK_N), 0);
     auto col_mask = cols < N;
-    auto mask = row_mask & col_mask;
+    auto mask = row_mask && col_mask;
 
     auto x = cast<f32>(load(X_rows + cols, mask, 0.0));
 

@@ -1,12 +1,13 @@
-// Liger-Kernel's cross entropy, rewritten for the parsing front end (the reduction test in a variable template; ?: as where): one program per row; a row whose target is
-// ignore_index zeroes its gradient and returns early; otherwise an online-softmax pass over the
-// vocabulary in BLOCK_SIZE chunks (max, sum, argmax, smoothing term), a second pass writing the
-// gradient into X in place, then the loss, z-loss, token accuracy and predicted token.
-// Upstream: liger-kernel 0.8.5, liger_kernel/ops/cross_entropy.py, liger_cross_entropy_kernel.
-// Launch: grid (n_rows,), num_warps 32 (Hopper); X, weight, loss, z_loss, token_accuracy f32,
-// Y and predicted_tokens i64; reduction "mean", label smoothing, z-loss, softcapping, class weights,
-// every optional output on. BLOCK_SIZE 1024 (smaller than upstream's next_power_of_2(V), so the
-// vocabulary loops run several blocks).
+// Liger-Kernel's cross entropy, rewritten for the parsing front end (the reduction test in a
+// variable template; ?: as where): one program per row; a row whose target is ignore_index zeroes
+// its gradient and returns early; otherwise an online-softmax pass over the vocabulary in
+// BLOCK_SIZE chunks (max, sum, argmax, smoothing term), a second pass writing the gradient into X
+// in place, then the loss, z-loss, token accuracy and predicted token. Upstream: liger-kernel
+// 0.8.5, liger_kernel/ops/cross_entropy.py, liger_cross_entropy_kernel. Launch: grid (n_rows,),
+// num_warps 32 (Hopper); X, weight, loss, z_loss, token_accuracy f32, Y and predicted_tokens i64;
+// reduction "mean", label smoothing, z-loss, softcapping, class weights, every optional output on.
+// BLOCK_SIZE 1024 (smaller than upstream's next_power_of_2(V), so the vocabulary loops run several
+// blocks).
 #include <twintile.h>
 using namespace tt;
 

@@ -4,6 +4,8 @@ paper/paper.md.in writes `{{name}}` where a number goes; facts() gives every
 name its text. A name the results cannot give reads "n/a" (a quick run
 measures fewer kernels), never a typed-in number.
 """
+import math
+
 import results as R
 
 NA = "n/a"
@@ -143,6 +145,7 @@ def codegen_facts(cg):
         f[f"n_vs_{against}"] = str(len(rows))
         f[f"fewer_instr_than_{against}"] = str(sum(r < 1 for _, r, _ in rows))
     fast = R.codegen_ratios(cg, "fast", "sm_90a", "triton")
+    f["n_vs_triton_fast"] = str(len(fast))
     f["instr_vs_triton_fast"] = _x(R.geomean([r for _, r, _ in fast]))
     f["regs_vs_triton_fast"] = _x(R.geomean([g for _, _, g in fast if g]))
     fast_plain = R.codegen_ratios(cg, "fast_plain", "sm_90a", "triton")
@@ -289,6 +292,192 @@ def realworld_facts(rw):
     return f
 
 
+# --- the answer: which embedding wins each axis -------------------------------
+
+TIE_RATIO = 1.1   # two times, or two counts of lines changed, within this factor of each other tie
+TIE_SHARE = 0.05  # two counts of accepted cases within this share of the cases tie
+SIDE = {"parse": "parsing", "trace": "tracing"}
+
+
+def fewer_wins(parse, trace):
+    """'parse', 'trace' or 'tie': which front end paid less of a cost (a time, lines changed), a tie
+    within TIE_RATIO; None where either is unmeasured."""
+    if parse is None or trace is None:
+        return None
+    lo, hi = sorted((parse, trace))
+    if hi == 0 or (lo > 0 and hi / lo <= TIE_RATIO):
+        return "tie"
+    return "parse" if parse < trace else "trace"
+
+
+def more_wins(parse, trace, cases):
+    """'parse', 'trace' or 'tie': which front end accepted more of `cases`, a tie within TIE_SHARE
+    of them; None without cases."""
+    if parse is None or trace is None or not cases:
+        return None
+    if abs(parse - trace) <= TIE_SHARE * cases:
+        return "tie"
+    return "parse" if parse > trace else "trace"
+
+
+def verdict(winner):
+    return NA if winner is None else "a tie" if winner == "tie" else f"{SIDE[winner]} wins"
+
+
+def _times(r):
+    if r is None:
+        return NA
+    return f"{r:.1f}×" if r < 10 else f"{r:.0f}×"
+
+
+def _some(names, limit=3):
+    """'none', or how many and the first few: '5 (`a`, `b`, `c` and 2 more)'."""
+    if not names:
+        return "none"
+    shown = ", ".join(f"`{n}`" for n in names[:limit])
+    return f"{len(names)} ({shown}{f' and {len(names) - limit} more' if len(names) > limit else ''})"
+
+
+def _trend(first, last):
+    """How tracing's time over parsing's moves between a scaling experiment's ends: the gap
+    'widens', 'narrows', 'holds' (within TIE_RATIO) or 'reverses' (the faster front end changes)."""
+    if not first or not last:
+        return NA
+    w0, w1 = fewer_wins(1, first), fewer_wins(1, last)
+    if w0 != w1 and "tie" not in (w0, w1):
+        return "reverses"
+    g0, g1 = abs(math.log(first)), abs(math.log(last))
+    band = math.log(TIE_RATIO)
+    return "widens" if g1 > g0 + band else "narrows" if g1 < g0 - band else "holds"
+
+
+def _ratios(per):
+    """{name: trace / parse} of the {name: {"parse": x, "trace": y}} measured on both sides."""
+    return {k: m["trace"] / m["parse"] for k, m in per.items() if m.get("parse") and m.get("trace")}
+
+
+def _span(ratios):
+    """'from 1.8× for `a` to 4.9× for `b`' of {name: ratio}."""
+    if not ratios:
+        return NA
+    lo, hi = min(ratios, key=ratios.get), max(ratios, key=ratios.get)
+    return f"from {_times(ratios[lo])} for `{lo}` to {_times(ratios[hi])} for `{hi}`"
+
+
+def _compile_answer(res):
+    rw = res.get("realworld") or {}
+    real = _ratios(R.realworld_compile(rw)) if rw else {}
+    corpus = _ratios(R.to_ptx_medians(res.get("compile", {})))
+    gm_real, gm_corpus = R.geomean(list(real.values())), R.geomean(list(corpus.values()))
+    # The verdict is the real-world kernels' where they were measured, else the corpus's.
+    gm = gm_real if gm_real is not None else gm_corpus
+    f = {"ans_compile_winner": None if gm is None else fewer_wins(1.0, gm),
+         "ans_compile_real": _times(gm_real), "ans_compile_real_n": str(len(real)) if rw else NA,
+         "ans_compile_real_span": _span(real), "ans_compile_corpus": _times(gm_corpus),
+         "ans_compile_corpus_n": str(len(corpus)) if corpus else NA, "ans_compile_corpus_span": _span(corpus),
+         "ans_compile_trace_faster": _some([k for k, r in {**real, **corpus}.items() if r < 1])
+         if real or corpus else NA}
+    for key, name in (("scaling_stages", "stages"), ("scaling_specs", "specs")):
+        summ = R.scaling_summary(res.get("compile", {}).get(key))
+        p, t = dict((x[0], x[2]) for x in summ.get("twintile_parse", [])), \
+            dict((x[0], x[2]) for x in summ.get("twintile_trace", []))
+        sizes = sorted(set(p) & set(t))
+        first = t[sizes[0]] / p[sizes[0]] if sizes and p[sizes[0]] else None
+        last = t[sizes[-1]] / p[sizes[-1]] if len(sizes) > 1 and p[sizes[-1]] else None
+        f.update({f"ans_{name}_min": str(sizes[0]) if sizes else NA, f"ans_{name}_max": str(sizes[-1]) if sizes else NA,
+                  f"ans_{name}_first": _times(first), f"ans_{name}_last": _times(last),
+                  f"ans_{name}_trend": _trend(first, last)})
+    return f
+
+
+def _accept_answer(res):
+    f = {}
+    written = R.realworld_written(res["realworld"]) if res.get("realworld") else {}
+    right = {fe: [k for k, m in written.items() if m[fe]] for fe in ("parse", "trace")}
+    matrix, _ = R.expressiveness_matrix(res.get("expressiveness", {}))
+    both = {feat: m for feat, m in matrix.items() if "twintile_parse" in m and "twintile_trace" in m}
+    ok = {fe: [feat for feat, m in both.items() if m[f"twintile_{fe}"] == "accepted"] for fe in ("parse", "trace")}
+    for axis, accepted, n in (("real", right, len(written)), ("feature", ok, len(both))):
+        f[f"ans_{axis}_winner"] = more_wins(len(accepted["parse"]), len(accepted["trace"]), n)
+        f[f"ans_{axis}_n"] = str(n) if n else NA
+        for fe, other in (("parse", "trace"), ("trace", "parse")):
+            f[f"ans_{axis}_{fe}"] = str(len(accepted[fe])) if n else NA
+            only = [k for k in accepted[fe] if k not in accepted[other]]
+            f[f"ans_{axis}_{fe}_only"] = _some(only, limit=8 if axis == "feature" else 3) if n else NA
+            f[f"ans_{axis}_{fe}_only_n"] = str(len(only) or "none") if n else NA
+    return f
+
+
+def _cost_answer(res):
+    lines = {k: m for k, m in R.realworld_lines(res.get("realworld") or {}).items() if None not in m.values()}
+    total = {fe: sum(m[fe] for m in lines.values()) for fe in ("parse", "trace")}
+    f = {"ans_cost_winner": fewer_wins(total["parse"], total["trace"]) if lines else None,
+         "ans_cost_n": str(len(lines)) if lines else NA,
+         "ans_cost_same": str(sum(m["parse"] == m["trace"] for m in lines.values())) if lines else NA}
+    for fe, other in (("parse", "trace"), ("trace", "parse")):
+        f[f"ans_cost_{fe}"] = str(total[fe]) if lines else NA
+        f[f"ans_cost_{fe}_kernels"] = str(sum(m[fe] > 0 for m in lines.values())) if lines else NA
+        f[f"ans_cost_{fe}_larger"] = _some([k for k, m in lines.items() if m[fe] > m[other]]) if lines else NA
+    return f
+
+
+def _code_answer(res):
+    idx = R.codegen_index(res.get("codegen", {}))
+    pairs = [(row["instructions"], idx[("twintile_trace",) + key[1:]]["instructions"])
+             for key, row in idx.items() if key[0] == "twintile_parse" and ("twintile_trace",) + key[1:] in idx]
+    gm = R.geomean([t / p for p, t in pairs if p])
+    f = {"ans_code_winner": None if gm is None else fewer_wins(1.0, gm), "ans_code_ratio": _times(gm)}
+    runs = R.gpu_latest_runs(res["gpu"]) if res.get("gpu") else []
+    compute = [r for r in R.gpu_summary(runs[0])["rows"] if r["bound"] == "compute"] if runs else []
+    f["ans_gpu_compute_word"] = _word(R.geomean([r["triton_tflops"] / r["tflops"] for r in compute
+                                                 if r["triton_tflops"] and r["tflops"]]),
+                                      "behind", "ahead of", "level with")
+    return f
+
+
+AXES = (("compile", "compile time"), ("real", "real kernels as written"), ("feature", "feature code"),
+        ("cost", "the cost of a refusal"), ("code", "generated code"))
+
+
+def _listing(items):
+    return NA if not items else items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def answer_facts(res):
+    """Per axis of the question, which embedding wins (computed with the tie bands above), by how
+    much and where that depends on the kernel; then the answer, the axes counted."""
+    f = {"ans_tie_ratio": f"{TIE_RATIO:g}×", "ans_tie_share": f"{100 * TIE_SHARE:g}%"}
+    for part in (_compile_answer, _accept_answer, _cost_answer, _code_answer):
+        f.update(part(res))
+    won = {side: [name for key, name in AXES if f[f"ans_{key}_winner"] == side] for side in ("parse", "trace", "tie")}
+    unmeasured = [name for key, name in AXES if f[f"ans_{key}_winner"] is None]
+    for key, _ in AXES:
+        f[f"ans_{key}_verdict"] = verdict(f.pop(f"ans_{key}_winner"))
+    n_parse, n_trace = len(won["parse"]), len(won["trace"])
+    lead = "parse" if n_parse > n_trace else "trace" if n_trace > n_parse else None
+    if not won["parse"] and not won["trace"]:
+        f["ans_overall_verdict"] = NA if unmeasured and not won["tie"] else "neither: they tie"
+    else:
+        f["ans_overall_verdict"] = SIDE[lead] if lead else "it depends on the kernel: each wins as many axes"
+    f["ans_overall"] = (f"Parsing wins on {_listing(won['parse']) if won['parse'] else 'no axis'}, tracing on "
+                        f"{_listing(won['trace']) if won['trace'] else 'none'}, and they tie on "
+                        f"{_listing(won['tie']) if won['tie'] else 'none'}"
+                        + (f"; not measured: {_listing(unmeasured)}" if unmeasured else "") + ".")
+    if not won["parse"] and not won["trace"] and not won["tie"]:
+        f["ans_exception"] = NA
+    elif lead:
+        other = "trace" if lead == "parse" else "parse"
+        f["ans_exception"] = (f"{SIDE[other].capitalize()} is the one to pick only for a kernel that needs what "
+                              f"only it accepts: {f[f'ans_feature_{other}_only_n']} of the feature cases, "
+                              f"{f[f'ans_real_{other}_only_n']} of the real kernels.")
+    else:
+        f["ans_exception"] = (f"Which to pick depends on the kernel: only tracing accepts "
+                              f"{f['ans_feature_trace_only_n']} of the feature cases and "
+                              f"{f['ans_real_trace_only_n']} of the real kernels, only parsing "
+                              f"{f['ans_feature_parse_only_n']} and {f['ans_real_parse_only_n']}.")
+    return f
+
+
 def facts(res):
     """Every name the template may use; what a missing result file cannot give reads NA."""
     f = environment_facts(res)
@@ -297,4 +486,5 @@ def facts(res):
     f.update(expressiveness_facts(res.get("expressiveness", {})))
     f.update(gpu_facts(res.get("gpu", {})))
     f.update(realworld_facts(res.get("realworld", {})))
+    f.update(answer_facts(res))
     return f

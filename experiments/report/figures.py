@@ -86,29 +86,56 @@ def sweep(c, path):
     plt.close(fig)
 
 
-def codegen_ratios(cg, path):
-    """Bars: twintile's PTX instructions over Triton's and nvcc's, per specialization. False if none compare."""
-    order = [r[0] for r in R.codegen_ratios(cg, "assumed", "sm_90a", "triton")] or \
-        [r[0] for r in R.codegen_ratios(cg, "assumed", "sm_90a", "nvcc")]
+# (twintile's variant, against, label, bar style): twintile's PTX over theirs. Triton's defaults are
+# fast math (approximate exp, division), met by twintile's --math=fast. The handwritten CUDA keeps
+# IEEE division and calls exp2f and rsqrtf, which nvcc makes approximate: twintile's precise math
+# against it does no less exact work.
+LIKE_WITH_LIKE = (("fast", "triton", "twintile --math=fast / Triton (fast defaults)", {}),
+                  ("assumed", "nvcc", "twintile (precise) / handwritten CUDA, nvcc", {}))
+PRECISE_AGAINST_FAST = (("assumed", "triton", "twintile (precise) / Triton (fast defaults)",
+                         {"hatch": "//", "edgecolor": "white"}),)
+
+
+def _ratio_bars(cg, series, title, path):
+    """Bars of twintile's PTX instructions over another producer's, per specialization (sm_90a, with
+    hints), one colour per series. False, and nothing written, if no series has a row."""
+    measured = [(against, label, style, R.codegen_ratios(cg, variant, "sm_90a", against))
+                for variant, against, label, style in series]
+    order = sorted({r[0] for *_, rows in measured for r in rows})
     if not order:
         return False
     plt = _plt()
     pos = {spec: i for i, spec in enumerate(order)}
+    width = 0.8 / len(series)
     fig, ax = plt.subplots(figsize=(7.5, 3.4))
-    for offset, against in ((-0.2, "triton"), (0.2, "nvcc")):
-        rows = [r for r in R.codegen_ratios(cg, "assumed", "sm_90a", against) if r[0] in pos]
+    for i, (against, label, style, rows) in enumerate(measured):
         if rows:
-            ax.bar([pos[r[0]] + offset for r in rows], [r[1] for r in rows], width=0.4, color=COLORS[against],
-                   label=f"twintile / {LABELS[against]}")
+            offset = (i - (len(series) - 1) / 2) * width
+            ax.bar([pos[r[0]] + offset for r in rows], [r[1] for r in rows], width=width, color=COLORS[against],
+                   label=f"{label} (geometric mean {R.geomean([r[1] for r in rows]):.2f}×)", **style)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(order)), order, rotation=70, ha="right", fontsize=6)
     ax.set_ylabel("PTX instructions, ratio")
-    ax.set_title("twintile's PTX against Triton's and nvcc's (sm_90a, with hints)")
+    ax.set_title(title, fontsize=9)
     ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
     return True
+
+
+def codegen_ratios(cg, path):
+    """The fair comparison: twintile's PTX over Triton's in Triton's math mode, and over nvcc's.
+    False, and nothing written, if none compare."""
+    return _ratio_bars(cg, LIKE_WITH_LIKE, "twintile's PTX against Triton's in the same math mode, and "
+                       "against handwritten CUDA (sm_90a, with hints)", path)
+
+
+def codegen_ratios_precise(cg, path):
+    """Apart, and labelled so: twintile's precise math over Triton's fast defaults (the price of
+    precision, not like with like). False, and nothing written, if none compare."""
+    return _ratio_bars(cg, PRECISE_AGAINST_FAST, "Not like with like: twintile's precise math against "
+                       "Triton's fast defaults (sm_90a, with hints)", path)
 
 
 def expressiveness(ex, path):
@@ -145,8 +172,10 @@ def all_figures(res, outdir):
                 scaling(c, key, label, outdir / name)
                 written.append(name)
     if "codegen" in res:
-        if codegen_ratios(res["codegen"], outdir / "codegen_ratios.png"):
-            written.append("codegen_ratios.png")
+        for draw, name in ((codegen_ratios, "codegen_ratios.png"),
+                           (codegen_ratios_precise, "codegen_ratios_precise.png")):
+            if draw(res["codegen"], outdir / name):
+                written.append(name)
     if "expressiveness" in res:
         expressiveness(res["expressiveness"], outdir / "expressiveness.png")
         written.append("expressiveness.png")

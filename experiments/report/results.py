@@ -89,6 +89,20 @@ def pallas_medians(compile_result):
              for spec, rows in groups.items()}, checks)
 
 
+FRONT_END_PHASES = {"parse": ("parse_s", "walk_s"), "trace": ("host_compile_s", "trace_s")}
+
+
+def to_ptx_medians(compile_result):
+    """{spec: {"parse": s, "trace": s}}: each front end's median time from source to PTX per
+    specialization (its front-end phases, the IR cleanup and the backend; ptxas left out)."""
+    out = {}
+    for (system, spec), m in phase_medians(compile_result).items():
+        if system in FRONT_END_PHASES:
+            phases = FRONT_END_PHASES[system] + ("cleanup_s",) + BACKEND_TO_PTX
+            out.setdefault(spec, {})[system] = sum(m.get(p) or 0 for p in phases)
+    return out
+
+
 def sweep_summary(compile_result):
     """{system: {"median", "min", "max", "n"}} of the 12-variant sweep."""
     sweep = compile_result.get("sweep")
@@ -328,6 +342,33 @@ def realworld_summary(rw):
             "lines": [rw_["added"] + rw_["removed"] for _, rw_ in rewrites],
             "categories": categories,
         }
+    return out
+
+
+def realworld_written(rw):
+    """{kernel: {frontend: accepted as written and right}} of the kernels both front ends ran."""
+    cells = realworld_cells(rw)
+    out = {}
+    for k in rw.get("kernels", []):
+        rows = {f: cells.get((k["name"], f, "written")) for f in ("parse", "trace")}
+        if all(rows.values()):
+            out[k["name"]] = {f: realworld_right(r) for f, r in rows.items()}
+    return out
+
+
+def realworld_lines(rw):
+    """{kernel: {frontend: lines changed to be accepted}}: 0 where the kernel was accepted and right
+    as written, the rewrite's lines where not, None where no rewrite is recorded."""
+    written = realworld_written(rw)
+    out = {}
+    for k in rw.get("kernels", []):
+        if k["name"] not in written:
+            continue
+        m = {}
+        for f in ("parse", "trace"):
+            r = k.get("rewrites", {}).get(f)
+            m[f] = 0 if written[k["name"]][f] else r["added"] + r["removed"] if r else None
+        out[k["name"]] = m
     return out
 
 

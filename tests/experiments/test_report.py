@@ -260,6 +260,173 @@ class MachineCode(unittest.TestCase):
         self.assertEqual(ptx_stats.parse_sass(LISTING), {"k": {"sass_instructions": 6, "peak_live_registers": 4}})
 
 
+def realworld_result(written, lines, compile_s):
+    """A realworld.json of kernels k0, k1, ...: written[i] = (parse right?, trace right?) as written,
+    lines[i] = (parse, trace) lines a rewrite changed (for a front end that refused), compile_s[i] =
+    (parse, trace) seconds to PTX."""
+    kernels, rows, comp = [], [], []
+    for i, (ok, changed, secs) in enumerate(zip(written, lines, compile_s)):
+        name = f"k{i}"
+        rewrites = {fe: {"added": n - n // 2, "removed": n // 2, "why": ["native device control flow"]}
+                    for fe, good, n in zip(("parse", "trace"), ok, changed) if not good}
+        kernels.append({"name": name, "library": "liger-kernel", "function": name, "lines": 20, "rewrites": rewrites})
+        for fe, good, t in zip(("parse", "trace"), ok, secs):
+            rows.append({"name": name, "frontend": fe, "variant": "written", "outcome": "accepted" if good else "refused",
+                         "check": "ok" if good else None})
+            if not good:
+                rows.append({"name": name, "frontend": fe, "variant": "rewritten", "outcome": "accepted", "check": "ok"})
+            comp.append({"name": name, "frontend": fe, "rep": 0, "to_ptx_s": t})
+    return {"libraries": {"liger-kernel": "0.8.5"}, "kernels": kernels, "rows": rows, "compile": comp}
+
+
+def same_ptx(specs, trace_instructions=None):
+    """A codegen result whose trace PTX equals the parse PTX, or has `trace_instructions` each."""
+    rows = []
+    for spec in specs:
+        rows.append(codegen_row("twintile_parse", "plain", spec, 100, 20))
+        trace = codegen_row("twintile_trace", "plain", spec, trace_instructions or 100, 20)
+        if trace_instructions is None:
+            trace["ptx_sha256"] = rows[-1]["ptx_sha256"]
+        rows.append(trace)
+    return {"rows": rows}
+
+
+def feature_cases(parse_only, trace_only, both):
+    cases = []
+    for i in range(parse_only + trace_only + both):
+        accepted = ("parse",) if i < parse_only else ("trace",) if i < parse_only + trace_only else ("parse", "trace")
+        for fe in ("parse", "trace"):
+            cases.append({"feature": f"f{i}", "frontend": fe, "outcome": "accepted" if fe in accepted else "refused",
+                          "correct": True if fe in accepted else None})
+    return {"twintile": cases, "baselines": []}
+
+
+class Answer(unittest.TestCase):
+    """The paper's last section: which embedding wins each axis, computed, never typed."""
+
+    def test_the_tie_bands(self):
+        self.assertEqual(F.fewer_wins(1.0, 1.05), "tie")
+        self.assertEqual(F.fewer_wins(1.0, 1.05 * F.TIE_RATIO), "parse")
+        self.assertEqual(F.fewer_wins(1.05 * F.TIE_RATIO, 1.0), "trace")
+        self.assertEqual(F.fewer_wins(0, 0), "tie")
+        self.assertEqual(F.fewer_wins(0, 3), "parse")
+        self.assertIsNone(F.fewer_wins(None, 3))
+        self.assertEqual(F.more_wins(20, 21, 25), "tie")  # one case in 25 is within 5%
+        self.assertEqual(F.more_wins(15, 5, 25), "parse")
+        self.assertEqual(F.more_wins(2, 4, 10), "trace")
+        self.assertIsNone(F.more_wins(0, 0, 0))
+
+    def test_parsing_wins_where_it_accepts_more_and_compiles_faster(self):
+        rw = realworld_result(written=[(True, True), (True, False), (False, False), (True, False)],
+                              lines=[(0, 0), (0, 8), (2, 6), (0, 4)],
+                              compile_s=[(0.05, 0.15), (0.05, 0.20), (0.10, 0.30), (0.05, 0.02)])
+        f = F.answer_facts({"realworld": rw, "expressiveness": feature_cases(5, 2, 3), "codegen": same_ptx(["a<1>"])})
+        self.assertEqual(f["ans_compile_verdict"], "parsing wins")
+        self.assertEqual(f["ans_compile_real"], f"{(3 * 4 * 3 * 0.4) ** 0.25:.1f}×")  # the geometric mean
+        self.assertEqual(f["ans_compile_real_span"], "from 0.4× for `k3` to 4.0× for `k1`")
+        self.assertEqual(f["ans_compile_trace_faster"], "1 (`k3`)")
+        self.assertEqual((f["ans_real_verdict"], f["ans_real_parse"], f["ans_real_trace"], f["ans_real_n"]),
+                         ("parsing wins", "3", "1", "4"))
+        self.assertEqual((f["ans_real_parse_only"], f["ans_real_trace_only"]), ("2 (`k1`, `k3`)", "none"))
+        self.assertEqual((f["ans_feature_verdict"], f["ans_feature_parse"], f["ans_feature_trace"]),
+                         ("parsing wins", "8", "5"))
+        self.assertEqual(f["ans_feature_trace_only"], "2 (`f5`, `f6`)")
+        self.assertEqual((f["ans_cost_verdict"], f["ans_cost_parse"], f["ans_cost_trace"]), ("parsing wins", "2", "18"))
+        self.assertEqual((f["ans_cost_trace_larger"], f["ans_cost_parse_larger"], f["ans_cost_same"]),
+                         ("3 (`k1`, `k2`, `k3`)", "none", "1"))
+        self.assertEqual((f["ans_code_verdict"], f["ans_code_ratio"]), ("a tie", "1.0×"))
+        self.assertEqual(f["ans_overall_verdict"], "parsing")
+        self.assertEqual(f["ans_overall"], "Parsing wins on compile time, real kernels as written, feature code and "
+                                           "the cost of a refusal, tracing on none, and they tie on generated code.")
+        self.assertTrue(f["ans_exception"].startswith("Tracing is the one to pick only for a kernel that needs"))
+
+    def test_tracing_wins_where_the_numbers_say_so(self):
+        rw = realworld_result(written=[(False, True), (False, True), (True, True)],
+                              lines=[(9, 0), (12, 0), (0, 0)],
+                              compile_s=[(0.30, 0.10), (0.30, 0.10), (0.30, 0.12)])
+        f = F.answer_facts({"realworld": rw, "expressiveness": feature_cases(0, 4, 4),
+                            "codegen": same_ptx(["a<1>", "b<2>"], trace_instructions=80)})
+        for axis in ("compile", "real", "feature", "cost", "code"):
+            self.assertEqual(f[f"ans_{axis}_verdict"], "tracing wins", axis)
+        self.assertEqual(f["ans_overall_verdict"], "tracing")
+        self.assertIn("Parsing is the one to pick only", f["ans_exception"])
+
+    def test_a_tie_is_said_as_one(self):
+        rw = realworld_result(written=[(True, True), (False, False)], lines=[(0, 0), (5, 5)],
+                              compile_s=[(0.10, 0.105), (0.20, 0.19)])
+        f = F.answer_facts({"realworld": rw, "expressiveness": feature_cases(1, 1, 30), "codegen": same_ptx(["a<1>"])})
+        for axis in ("compile", "real", "feature", "cost", "code"):
+            self.assertEqual(f[f"ans_{axis}_verdict"], "a tie", axis)
+        self.assertEqual(f["ans_overall_verdict"], "neither: they tie")
+        self.assertTrue(f["ans_exception"].startswith("Which to pick depends on the kernel"))
+
+    def test_missing_results_read_n_a(self):
+        f = F.answer_facts({})
+        for axis in ("compile", "real", "feature", "cost", "code"):
+            self.assertEqual(f[f"ans_{axis}_verdict"], F.NA, axis)
+        self.assertEqual((f["ans_overall_verdict"], f["ans_exception"]), (F.NA, F.NA))
+        self.assertIn("not measured: compile time, real kernels as written", f["ans_overall"])
+        # The recorded fixtures have no real-world file: those axes are unmeasured, the others answered.
+        f = F.answer_facts(R.load(FIXTURES))
+        self.assertEqual((f["ans_real_verdict"], f["ans_cost_verdict"]), (F.NA, F.NA))
+        self.assertNotEqual(f["ans_compile_verdict"], F.NA)
+        self.assertNotEqual(f["ans_feature_verdict"], F.NA)
+
+    def test_the_scaling_trend_words(self):
+        self.assertEqual(F._trend(6.0, 2.0), "narrows")
+        self.assertEqual(F._trend(6.0, 36.0), "widens")
+        self.assertEqual(F._trend(2.0, 2.1), "holds")
+        self.assertEqual(F._trend(3.0, 0.5), "reverses")
+        self.assertEqual(F._trend(None, 2.0), F.NA)
+
+
+def has_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+@unittest.skipUnless(has_matplotlib(), "matplotlib is not installed for this Python")
+class CodegenFigures(unittest.TestCase):
+    def setUp(self):
+        import figures
+        self.figures = figures
+        self.out = Path(tempfile.mkdtemp())
+
+    def tearDown(self):
+        shutil.rmtree(self.out)
+
+    def drawn(self, name):
+        path = self.out / name
+        return path.exists() and path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+    def test_the_fair_figure_plots_fast_against_triton(self):
+        res = MemoryBoundTargets().result()  # twintile fast and Triton with hints only
+        self.assertTrue(self.figures.codegen_ratios(res, self.out / "fair.png"))
+        self.assertTrue(self.drawn("fair.png"))
+        # No precise twintile row has a Triton row beside it: the precise figure is not drawn.
+        self.assertFalse(self.figures.codegen_ratios_precise({"rows": [r for r in res["rows"]
+                                                                        if r["producer"] != "twintile_parse"
+                                                                        or r["variant"] == "fast"]},
+                                                             self.out / "precise.png"))
+        self.assertFalse((self.out / "precise.png").exists())
+
+    def test_the_precise_figure_is_apart(self):
+        cg = load("codegen")  # precise (assumed) twintile rows, Triton's, nvcc's; no fast rows
+        self.assertTrue(self.figures.codegen_ratios_precise(cg, self.out / "precise.png"))
+        self.assertTrue(self.drawn("precise.png"))
+        self.assertTrue(self.figures.codegen_ratios(cg, self.out / "fair.png"))  # against nvcc only
+        self.assertEqual(self.figures.all_figures({"codegen": cg}, self.out),
+                         ["codegen_ratios.png", "codegen_ratios_precise.png"])
+
+    def test_nothing_to_compare_draws_nothing(self):
+        for draw in (self.figures.codegen_ratios, self.figures.codegen_ratios_precise):
+            self.assertFalse(draw({"rows": []}, self.out / "none.png"))
+        self.assertEqual(list(self.out.iterdir()), [])
+
+
 class Paper(unittest.TestCase):
     def test_an_unknown_name_is_refused(self):
         with self.assertRaises(KeyError):

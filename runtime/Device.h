@@ -45,6 +45,11 @@ struct LaunchOptions {
   int warmup = 0;      // untimed launches before the timed ones
   int repeat = 1;      // timed launches; the buffers hold the last one's result
   bool profile = false;  // emu: fill LaunchResult::profile
+  /// emu: up to this many programs run at once, switching at global atomics
+  /// and volatile loads in an order drawn from scheduleSeed (EmuOptions::
+  /// interleave); 0: one after another.
+  uint32_t interleave = 0;
+  uint64_t scheduleSeed = 0;
   /// cuda: before each timed launch, clear the L2 with an asynchronous memset
   /// of this many bytes, which also keeps the GPU busy while the host enqueues
   /// the launch, so neither a warm L2 nor the launch's host-side latency is

@@ -43,6 +43,8 @@ public:
     Dim3 block{uint32_t(kernel.manifest.threadsPerProgram), 1, 1};
     EmuOptions emuOptions;
     emuOptions.profile = options.profile;
+    emuOptions.interleave = options.interleave;
+    emuOptions.seed = options.scheduleSeed;
     emuOptions.dynamicSharedBytes = uint32_t(kernel.manifest.dynamicSharedBytes);
     int launches = options.warmup + options.repeat;
     std::vector<std::vector<uint8_t>> saved;

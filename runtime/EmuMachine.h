@@ -97,7 +97,7 @@ public:
   EmuResult result;
 
   // --- used by PtxExec.cpp --------------------------------------------------
-  enum class Stop { Sync, Exited, Error };
+  enum class Stop { Sync, Exited, Error, Yield };  // Yield: after a yields instruction, interleaved
   /// Runs `t` until it waits, exits or fails.
   Stop step(Thread &t);
 
@@ -116,10 +116,22 @@ private:
   /// not completed by a wait): any other access to such a byte is a race.
   std::vector<uint16_t> inFlight_;
   uint64_t inFlightCount_ = 0;  // copies in flight in the block
+  uint32_t cursor_ = 0;         // the thread a scheduling pass starts at (after a yield: the next one)
+  uint64_t sharedBytes_ = 0;
+  // Interleaved launches (EmuOptions::interleave).
+  uint64_t memoryChanges_ = 0;  // stores and atomics that changed a byte, so far
+  const Instr *yieldedAt_ = nullptr;  // the instruction the running block last yielded after
+  uint32_t yieldThread_ = 0;
+  struct Resident;              // a block's state while another runs (Emulator.cpp)
 
   // Emulator.cpp
-  void runBlock();
-  void schedule();
+  enum class Outcome { Done, Yielded, Failed };
+  void initBlock();
+  void finishBlock();
+  void runInterleaved();
+  void swapBlock(Resident &r);
+  uint64_t stateHash() const;
+  Outcome schedule();
   bool resolveWarps(bool &released);
   bool resolveBarriers();
   void reportDeadlock();

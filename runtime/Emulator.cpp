@@ -136,26 +136,32 @@ void Machine::run() {
   if (sharedBytes > kMaxSharedBytes)
     return fail("shared memory of " + std::to_string(sharedBytes) + " bytes exceeds the limit of " +
                 std::to_string(kMaxSharedBytes));
-  shared_.assign(sharedBytes, 0);
+  sharedBytes_ = sharedBytes;
+  if (options_.interleave) return runInterleaved();
+  for (uint32_t z = 0; z < grid_.z && result.ok(); ++z)
+    for (uint32_t y = 0; y < grid_.y && result.ok(); ++y)
+      for (uint32_t x = 0; x < grid_.x && result.ok(); ++x) {
+        ctaid_ = {x, y, z};
+        initBlock();
+        if (schedule() == Outcome::Done) finishBlock();
+      }
+}
+
+/// The running block's state, ctaid_ given: shared memory zeroed, every
+/// thread at the entry.
+void Machine::initBlock() {
+  uint32_t threads = block_.x * block_.y * block_.z;
+  shared_.assign(sharedBytes_, 0);
+  inFlight_.assign(shared_.size(), 0);
+  inFlightCount_ = 0;
+  barriers_ = {};
+  cursor_ = 0;
   threads_.resize(threads);
   for (uint32_t i = 0; i < threads; ++i) {
     Thread &t = threads_[i];
     t.linear = i;
     t.tid = {i % block_.x, (i / block_.x) % block_.y, i / (block_.x * block_.y)};
   }
-  for (uint32_t z = 0; z < grid_.z && result.ok(); ++z)
-    for (uint32_t y = 0; y < grid_.y && result.ok(); ++y)
-      for (uint32_t x = 0; x < grid_.x && result.ok(); ++x) {
-        ctaid_ = {x, y, z};
-        runBlock();
-      }
-}
-
-void Machine::runBlock() {
-  std::fill(shared_.begin(), shared_.end(), 0);
-  inFlight_.assign(shared_.size(), 0);
-  inFlightCount_ = 0;
-  barriers_ = {};
   for (Thread &t : threads_) {
     t.state = State::Ready;
     t.frames.assign(1, Frame{&entry_, 0, 0, 0, 0, 0});
@@ -170,25 +176,43 @@ void Machine::runBlock() {
     t.asyncGroups.clear();
   }
   accesses_.clear();
-  schedule();
+}
+
+/// The running block has ended: its counts join the launch's.
+void Machine::finishBlock() {
   for (const Thread &t : threads_) result.instructions += t.executed;
   if (options_.profile && result.ok()) addBlockProfile(threads_, accesses_, result.profile);
 }
 
-void Machine::schedule() {
+/// Runs the running block's threads until all have exited (Done), one
+/// yielded (interleaved launches only), or the block failed.
+Machine::Outcome Machine::schedule() {
+  const size_t n = threads_.size();
   for (;;) {
     bool anyReady = false;
-    for (Thread &t : threads_) {
+    for (size_t k = 0; k < n; ++k) {
+      size_t i = (cursor_ + k) % n;
+      Thread &t = threads_[i];
       if (t.state != State::Ready) continue;
       anyReady = true;
-      if (step(t) == Stop::Error) return;
+      Stop s = step(t);
+      if (s == Stop::Error) return Outcome::Failed;
+      if (s == Stop::Yield) {
+        cursor_ = static_cast<uint32_t>((i + 1) % n);  // resumed at the next thread: no thread starves
+        yieldThread_ = t.linear;
+        return Outcome::Yielded;
+      }
     }
     if (anyReady) continue;  // run until every thread waits or has exited
-    if (std::all_of(threads_.begin(), threads_.end(), [](const Thread &t) { return t.state == State::Exited; })) return;
+    if (std::all_of(threads_.begin(), threads_.end(), [](const Thread &t) { return t.state == State::Exited; }))
+      return Outcome::Done;
     bool released = false;
-    if (!resolveWarps(released)) return;
+    if (!resolveWarps(released)) return Outcome::Failed;
     released |= resolveBarriers();
-    if (!released) return reportDeadlock();
+    if (!released) {
+      reportDeadlock();
+      return Outcome::Failed;
+    }
   }
 }
 

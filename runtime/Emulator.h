@@ -1,6 +1,7 @@
 //===- Emulator.h - run PTX on the CPU with SIMT semantics ---------------===//
 //
-// Runs one kernel of a PtxModule over a grid, block after block (x fastest).
+// Runs one kernel of a PtxModule over a grid, block after block (x fastest),
+// or with several blocks resident and interleaved (EmuOptions::interleave).
 // Inside a block every thread is an interpreter state; threads run
 // round-robin, each until it reaches a synchronization point:
 //
@@ -14,7 +15,8 @@
 //
 // When no thread can run and no wait can be released, the launch stops with
 // a deadlock error that says who waits where. One thread runs at a time, so
-// atomics are trivially atomic, and output order is deterministic.
+// atomics are trivially atomic, and output order is deterministic (for one
+// seed, when blocks interleave: EmuInterleave.cpp).
 //
 // Memory is checked: an access outside every buffer, outside shared memory,
 // outside the thread's local memory or the parameters, or misaligned for its
@@ -52,6 +54,15 @@ struct EmuOptions {
   uint64_t maxInstructionsPerThread = uint64_t(1) << 24;
   uint32_t dynamicSharedBytes = 0;  // the size of .extern .shared arrays
   bool profile = false;             // fill EmuResult::profile (EmuProfile.cpp)
+  /// 0: the grid's programs (blocks) run one after another, each to its end.
+  /// N > 0: up to N programs are resident at once, as on a GPU, and the
+  /// emulator switches between them (an order drawn from `seed`) after every
+  /// global atomic and volatile or strong load, so that programs that wait
+  /// for each other (a spin lock, a decoupled look-back) really contend.
+  /// Programs that only wait for each other, with no memory changing, are
+  /// reported as a deadlock with each one's position, never a hang.
+  uint32_t interleave = 0;
+  uint64_t seed = 0;
 };
 
 /// What a launch did, counted as the hardware would see it (EmuProfile.cpp

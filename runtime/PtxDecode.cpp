@@ -112,6 +112,8 @@ bool Decoder::take(const char *m) {
   return true;
 }
 
+bool Decoder::has(const char *m) const { return std::find(mods_.begin(), mods_.end(), m) != mods_.end(); }
+
 std::vector<Type> Decoder::types() {
   std::vector<Type> out;
   for (auto it = mods_.begin(); it != mods_.end();) {

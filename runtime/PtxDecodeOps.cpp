@@ -42,6 +42,9 @@ void Decoder::loadStoreMods() {
 
 void Decoder::load() {
   loadStoreMods();
+  // What another program may have just written: where programs interleave.
+  in_.yields = (in_.space == Space::Global || in_.space == Space::Generic) &&
+               (has("volatile") || has("relaxed") || has("acquire"));
   bool policy = takeCacheHints();
   if (base_ == "ldu" && in_.space == Space::Generic) in_.space = Space::Global;
   in_.op = Op::Ld;
@@ -425,6 +428,7 @@ void Decoder::atomic() {
     if (take(name)) in_.mode = m;
   if (in_.mode == Mode::None) fail("'" + raw_.opcode + "' needs an operation");
   in_.space = space();
+  in_.yields = in_.space == Space::Global || in_.space == Space::Generic;
   takeCacheHints();
   in_.ftz = take("ftz");
   in_.rnd = rounding();

@@ -44,6 +44,7 @@ private:
 
   // Modifiers: each takes what it recognizes off mods_.
   bool take(const char *m);
+  bool has(const char *m) const;  // without taking it
   std::vector<Type> types();  // in the order written
   Type oneType();
   Rnd rounding();

@@ -329,11 +329,18 @@ reload:
       uint8_t *p = access(t, in, addressOf(*f, R, in.ops[0]), uint64_t(esz) * in.vec, in.space, true);
       if (!p) { f->pc = pc; return Stop::Error; }
       if (in.vec == 1) {
-        storeBits(p, esz, val(in.ops[1]));
+        uint64_t v = val(in.ops[1]);
+        if (options_.interleave) [[unlikely]]
+          memoryChanges_ += loadBits(p, esz) != (v & maskBits(esz * 8));
+        storeBits(p, esz, v);
       } else {
         for (unsigned i = 0; i < in.vec; ++i) {
           const Operand &e = fn->vecPool[in.ops[1].reg + i];
-          if (e.kind != Operand::Kind::Sink) storeBits(p + i * esz, esz, val(e));
+          if (e.kind == Operand::Kind::Sink) continue;
+          uint64_t v = val(e);
+          if (options_.interleave) [[unlikely]]
+            memoryChanges_ += loadBits(p + i * esz, esz) != (v & maskBits(esz * 8));
+          storeBits(p + i * esz, esz, v);
         }
       }
       break;
@@ -370,6 +377,7 @@ reload:
       std::memcpy(&old, p, size);
       uint64_t c = in.mode == Mode::AtomCas ? val(in.ops[i + 2]) : 0;
       uint64_t updated = atomicUpdate(in, old, val(in.ops[i + 1]), c);
+      memoryChanges_ += (old & maskBits(size * 8)) != (updated & maskBits(size * 8));
       std::memcpy(p, &updated, size);
       if (in.op == Op::Atom) write(R, in.ops[0], old);
       break;
@@ -496,6 +504,11 @@ reload:
       write(R, in.ops[0], evalAlu(in, s, t.carry));
       break;
     }
+    }
+    if (in.yields && options_.interleave) [[unlikely]] {  // another program may run now (EmuInterleave.cpp)
+      f->pc = pc + 1;
+      yieldedAt_ = &in;
+      return Stop::Yield;
     }
     ++pc;
   }

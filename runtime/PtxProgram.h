@@ -158,6 +158,7 @@ struct Instr {
   bool cc = false;          // .cc: writes the carry flag (CC.CF)
   bool nan = false;         // min/max .NaN
   bool uni = false;         // bra.uni, call.uni
+  bool yields = false;      // a global atomic or a volatile/strong load: where an interleaved launch switches programs
   int8_t nops = 0;
   uint32_t guard = Operand::kNoReg;  // predicate slot of @p / @!p
   bool guardNegate = false;

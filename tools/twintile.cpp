@@ -4,7 +4,7 @@
 //                    [--print-after-all] [--time] [--json] [--resources] [target options]
 //   twintile run     FILE --kernel SPEC --grid X[,Y[,Z]] [--device emu|interp|cuda]
 //                    [--arg NAME=VALUE]... [--input NAME=FILE.npy]... [--save DIR] [--seed N]
-//                    [--no-check] [--time] [--profile] [--json] [target options]
+//                    [--no-check] [--time] [--profile] [--interleave N] [--json] [target options]
 //   twintile diff    FILE --kernel SPEC [--show] [--html OUT.html] [--json]
 //   twintile dump    FILE --kernel SPEC --dir DIR [--json]
 //
@@ -121,6 +121,12 @@ int main(int argc, char **argv) {
   runCmd->add_flag("--profile", run.profile,
                    "emu: print the emulator's dynamic counts as one JSON line: warp-level instructions by opcode, "
                    "global requests and 32-byte sectors, shared-memory wavefronts");
+  runCmd->add_option("--interleave", run.interleave,
+                     "emu: run up to N programs at once, switching between them at global atomics and volatile "
+                     "loads in an order drawn from --seed, so programs that wait for each other (spin locks, "
+                     "look-backs) contend; programs that wait forever are reported as a deadlock (default 0: one "
+                     "program after another)")
+      ->check(CLI::Range(0, 1024));
   runCmd->add_flag("--json", run.json, "print a JSON report");
 
   tt::driver::DiffFlags diff;

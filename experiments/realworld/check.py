@@ -8,7 +8,9 @@ inputs from the manifest's launch (a fixed seed per kernel); the upstream
 kernel (upstream.py: loaded from the installed library) in Triton's
 interpreter mode on the CPU, in a child process; twintile's port through each
 front end, as written and, where the manifest has one, rewritten: `twintile
-compile` to PTX (accepted or refused), then `twintile run --device emu`,
+compile` to PTX (accepted or refused), then `twintile run --device emu`
+with four programs resident at once, switched at every global atomic and
+volatile load (--interleave: locks and "last program" counters contend),
 which also checks the PTX emulator against the IR interpreter; then every
 buffer of the two compared (f32 within 1e-4 relative, f16 and bf16 within
 their rounding, integers exactly; near zero within a millionth of the
@@ -52,6 +54,7 @@ from host_tensor import HostTensor, bf16_to_f32, to_bf16_bits  # noqa: E402
 # Storage of each element type in NumPy: bf16 travels as its 16 bits.
 NP = {"f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64, "i1": np.bool_, "i8": np.int8,
       "i16": np.int16, "i32": np.int32, "i64": np.int64}
+INTERLEAVE = 4  # programs the emulator runs at once (twintile run --interleave)
 TOLERANCE = {"f16": 4e-3, "bf16": 3e-2, "f32": 1e-4, "f64": 1e-9}
 
 
@@ -164,7 +167,10 @@ def run_twintile(twintile, entry, file, frontend, values, work):
     (work / "in").mkdir(parents=True, exist_ok=True)
     cmd = [twintile, "run", str(Path(entry["dir"]) / file), "--kernel", entry["kernel"], "--frontend", frontend,
            "--device", "emu", "--grid", ",".join(map(str, entry["grid"])), "--num-warps",
-           str(entry.get("num_warps", 4)), "--save", str(work / "out"), "--json", "--no-cache"]
+           str(entry.get("num_warps", 4)), "--save", str(work / "out"), "--json", "--no-cache",
+           # Four programs at a time, switched at every global atomic and volatile load, so that
+           # programs that wait for each other (locks, "last program" counters) really contend.
+           "--interleave", str(INTERLEAVE), "--seed", str(seed_of(entry["name"]) % 1000 + 1)]
     for a in entry["args"]:
         v = values[a["name"]]
         if "buffer" in a:

@@ -54,6 +54,7 @@ struct RunFlags {
   int repeat = 20;
   bool repeatGiven = false;
   bool profile = false;
+  uint32_t interleave = 0;  // emu: programs at once (0: one after another)
   bool json = false;
 };
 int runCommand(const RunFlags &flags);

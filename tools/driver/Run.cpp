@@ -144,6 +144,8 @@ double median(std::vector<double> v) {
 
 int runCommand(const RunFlags &f) {
   if (f.profile && f.device != "emu") return fail("--profile counts what the emulator runs: it needs --device emu");
+  if (f.interleave && f.device != "emu")
+    return fail("--interleave schedules the emulator's programs: it needs --device emu");
   if (f.repeatGiven && !f.time) return fail("--repeat sets how many launches --time times: give --time too");
   std::string why;
   std::unique_ptr<runtime::Device> device = twintile::makeDevice(f.device, why);
@@ -278,6 +280,8 @@ int runCommand(const RunFlags &f) {
   runtime::LaunchOptions lo;
   lo.grid = grid;
   lo.profile = f.profile;
+  lo.interleave = f.interleave;
+  lo.scheduleSeed = f.seed;
   if (f.time) {
     lo.warmup = 2;
     lo.repeat = std::max(f.repeat, 1);

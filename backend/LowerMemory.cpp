@@ -78,6 +78,12 @@ static std::vector<llvm::Value *> unpackWords(Lowerer &L, const std::vector<llvm
 /// One element's load or store with `hints` (".cg", ".L1::evict_first") as
 /// predicated PTX: a load's register starts as `other` (or 0) where `pred`
 /// is off. Bytes travel in 16-bit registers (PTX has no 8-bit ones).
+/// The load instruction with `hints`: ld.volatile.global (volatile takes the
+/// cache operator's place, before the state space), else ld.global.cg etc.
+static std::string loadOpcode(const std::string &hints) {
+  return hints == ".volatile" ? "ld.volatile.global" : "ld.global" + hints;
+}
+
 static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hints, llvm::Value *ptr,
                                  llvm::Value *pred, llvm::Value *value, llvm::Value *other) {
   llvm::IRBuilder<> &b = L.b;
@@ -102,7 +108,8 @@ static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hi
       args.push_back(other ? toReg(other) : llvm::Constant::getNullValue(reg));
       text = "mov" + regType + " $0, $3;\n\t@$2 ";
     }
-    text += "ld.global" + hints + type + " $0, [$1];";
+    text += loadOpcode(hints) + type + " $0, [$1];";
+    if (hints == ".volatile") constraints += ",~{memory}";  // ordered with the program's other accesses
   } else {
     constraints = std::string("l,") + constraint;
     args.push_back(toReg(value));
@@ -340,7 +347,8 @@ void Lowerer::lowerMemory(const Op &op) {
         }
         text += "@$" + std::to_string(words + 1) + " ";
       }
-      text += "ld.global" + hints + vectorSuffix(words) + " " + operandList(0, words) + ", [$" + std::to_string(words) + "];";
+      text += loadOpcode(hints) + vectorSuffix(words) + " " + operandList(0, words) + ", [$" + std::to_string(words) + "];";
+      if (hints == ".volatile") constraints += ",~{memory}";
       for (llvm::Value *a : args) argTys.push_back(a->getType());
       llvm::Type *retTy = words == 1 ? static_cast<llvm::Type *>(i32)
                                      : llvm::StructType::get(ctx, std::vector<llvm::Type *>(static_cast<size_t>(words), i32));

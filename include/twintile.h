@@ -915,7 +915,10 @@ template <class P> using LoadT = typename Rebind<P, typename PtrElem<typename Tr
 /// Cs, Wt) or an L1 eviction priority, not both. Hints never change values:
 /// `load(p, mask, other, {.cache_modifier = Cache::Cg})`,
 /// `store(p, v, {.eviction_policy = Evict::First})`.
-enum class Cache { Default, Ca, Cg, Cv, Wb, Cs, Wt };
+/// Volatile (loads): Triton's `volatile=True`, PTX's ld.volatile, read from
+/// memory every time (a flag another program sets); it takes the place of a
+/// cache operator, as in PTX.
+enum class Cache { Default, Ca, Cg, Cv, Wb, Cs, Wt, Volatile };
 enum class Evict { Normal, First, Last };
 struct MemoryHints {
   Cache cache_modifier = Cache::Default;

@@ -9,14 +9,15 @@ namespace tt::ir {
 namespace {
 
 /// Whether `op` (and everything nested in it) only computes values: no
-/// stores, atomics, prints or asserts. Loads count as side-effect free.
+/// stores, atomics, prints, asserts or volatile loads (Op::hasEffects).
+/// Other loads count as side-effect free.
 bool removableWhenUnused(const Op &op) {
   if (op.info().has(Terminator)) return false;
-  if (op.info().has(WritesMemory)) return false;
+  if (op.hasEffects()) return false;
   bool clean = true;
   for (auto &r : op.regions)
     walk(static_cast<const Block &>(*r), [&](const Op &nested) {
-      if (nested.info().has(WritesMemory)) clean = false;
+      if (nested.hasEffects()) clean = false;
     });
   return clean;
 }

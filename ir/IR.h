@@ -70,7 +70,10 @@
 //   cache operator (`cache`: ca, cg, cv for load; wb, cg, cs, wt for store,
 //   PTX's) or an L1 eviction priority (`evict`: evict_first, evict_last), not
 //   both (PTX has no form with both), as Triton's cache_modifier and
-//   eviction_policy.
+//   eviction_policy. A load's `cache` may instead be `volatile` (Triton's
+//   volatile=True, PTX's ld.volatile): read from memory every time, never
+//   merged with another load nor moved across the program's other accesses
+//   (what another program sets, in a spin-wait).
 //   Distinct pointer parameters must not address overlapping memory, except
 //   that one buffer may be passed twice when every element is accessed at the
 //   same offset through both (an in-place elementwise update), as with C's
@@ -224,7 +227,7 @@ inline constexpr std::string_view kAtomicSems[] = {"relaxed", "acquire", "releas
 inline constexpr std::string_view kAtomicScopes[] = {"gpu", "cta", "sys"};
 /// The cache and eviction hints of load and store (attributes `cache` and
 /// `evict`), in the order of the language's tt::Cache and tt::Evict ("": none).
-inline constexpr std::string_view kCacheModifiers[] = {"", "ca", "cg", "cv", "wb", "cs", "wt"};
+inline constexpr std::string_view kCacheModifiers[] = {"", "ca", "cg", "cv", "wb", "cs", "wt", "volatile"};
 inline constexpr std::string_view kEvictionPolicies[] = {"", "evict_first", "evict_last"};
 
 /// How the language writes an op ("exp", "+"; "" if no call is this op alone).
@@ -335,6 +338,12 @@ public:
 
   Value *addResult(Type t);
   Block &addRegion();
+  /// Whether the op does more than compute its results: it writes memory
+  /// (stores, atomics, prints, asserts), or it is a volatile load, which a
+  /// spin-wait repeats until another program writes. Never removed when unused.
+  bool hasEffects() const {
+    return info().has(WritesMemory) || (kind == OpKind::Load && hasAttr("cache") && attr("cache").s == "volatile");
+  }
 };
 
 /// The deepest software pipeline a kernel may ask for (num_stages).

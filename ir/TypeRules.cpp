@@ -252,7 +252,8 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
       return q(info.name) + " " + name + " must be one of " + list + ", got '" + it->second.s + "'";
     };
     if (kind == OpKind::Load || kind == OpKind::Store) {
-      static constexpr std::string_view loadCaches[] = {"ca", "cg", "cv"}, storeCaches[] = {"wb", "cg", "cs", "wt"};
+      static constexpr std::string_view loadCaches[] = {"ca", "cg", "cv", "volatile"},
+                                        storeCaches[] = {"wb", "cg", "cs", "wt"};
       if (std::string e = kind == OpKind::Load ? oneOf("cache", loadCaches) : oneOf("cache", storeCaches); !e.empty())
         return fail(e);
       if (std::string e = oneOf("evict", kEvictionPolicies); !e.empty()) return fail(e);

@@ -148,7 +148,8 @@ static_assert(ir::kCacheModifiers[static_cast<int>(tt::Cache::Default)] == "" &&
               ir::kCacheModifiers[static_cast<int>(tt::Cache::Cv)] == "cv" &&
               ir::kCacheModifiers[static_cast<int>(tt::Cache::Wb)] == "wb" &&
               ir::kCacheModifiers[static_cast<int>(tt::Cache::Cs)] == "cs" &&
-              ir::kCacheModifiers[static_cast<int>(tt::Cache::Wt)] == "wt");
+              ir::kCacheModifiers[static_cast<int>(tt::Cache::Wt)] == "wt" &&
+              ir::kCacheModifiers[static_cast<int>(tt::Cache::Volatile)] == "volatile");
 static_assert(ir::kEvictionPolicies[static_cast<int>(tt::Evict::Normal)] == "" &&
               ir::kEvictionPolicies[static_cast<int>(tt::Evict::First)] == "evict_first" &&
               ir::kEvictionPolicies[static_cast<int>(tt::Evict::Last)] == "evict_last");

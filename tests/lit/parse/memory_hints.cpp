@@ -62,7 +62,7 @@ template <int B>
 TT_KERNEL void store_cache_on_load(Ptr<f32> x, Ptr<f32> y) {
   store(y + arange(0, B), load(x + arange(0, B), {.cache_modifier = Cache::Wb}));
 }
-// WRONG: memory_hints.cpp:63:27: error: 'load' cache must be one of ca, cg, cv, got 'wb'
+// WRONG: memory_hints.cpp:63:27: error: 'load' cache must be one of ca, cg, cv, volatile, got 'wb'
 
 template <int B>
 TT_KERNEL void both(Ptr<f32> x, Ptr<f32> y) {

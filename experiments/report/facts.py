@@ -220,9 +220,14 @@ def expressiveness_facts(ex):
     summ = R.expressiveness_summary(ex)
     for system in ("twintile_parse", "twintile_trace", "triton", "pallas"):
         m = summ.get(system)
-        for key in ("accepted", "refused", "cases", "suggests", "located"):
+        for key in ("accepted", "refused", "cases", "located", "followed_unsaid") + tuple(R.FOLLOWED.values()):
             value = m.get(key) if m else None
             f[f"{system}_{key}"] = NA if value is None else str(value)
+    # Both front ends together: following the message worked for followed_right_all of refused_all.
+    twintile = [summ[s] for s in ("twintile_parse", "twintile_trace") if s in summ]
+    for key in ("refused",) + tuple(R.FOLLOWED.values()):
+        values = [m[key] for m in twintile]
+        f[f"{key}_all"] = NA if not values or None in values else str(sum(values))
     return f
 
 
@@ -289,6 +294,17 @@ def realworld_facts(rw):
     f["rw_ptx_ratio"] = _f(R.geomean([m["twintile_instructions"] / m["upstream_instructions"] for m in pairs]), ".2f")
     regs = [m for m in pairs if m.get("twintile_registers") and m.get("upstream_registers")]
     f["rw_reg_ratio"] = _f(R.geomean([m["twintile_registers"] / m["upstream_registers"] for m in regs]), ".2f")
+    prof = R.realworld_profile(rw) if rw else {}
+    ran = {n: m for n, m in prof.items() if "error" not in m}
+    f["rw_profile_launches"] = str(len(prof)) if rw else NA  # failed launches count, as disagreements
+    f["rw_profile_agree"] = str(sum(m["agrees"] for m in ran.values())) if rw else NA
+    use = sorted((m["sector_use"], n) for n, m in ran.items() if m["sector_use"] is not None)
+    f["rw_profile_sector_use"] = _f(100 * R.median([u for u, _ in use]) if use else None, ".0f")
+    f["rw_profile_sector_use_min"] = f"{100 * use[0][0]:.0f}%, `{use[0][1]}`" if use else NA
+    f["rw_profile_full_sectors"] = str(sum(u >= 0.995 for u, _ in use)) if rw else NA
+    conflicted = [f"`{n}` ({m['conflicts']:.2f}×)" for n, m in ran.items() if m["conflicts"] and m["conflicts"] > 1]
+    f["rw_profile_shared"] = str(sum(m["shared_requests"] > 0 for m in ran.values())) if rw else NA
+    f["rw_profile_conflicted"] = ", ".join(conflicted) if conflicted else "none" if rw else NA
     return f
 
 

@@ -1,4 +1,6 @@
 """The report's figures (matplotlib, PNG), each from one result file."""
+import math
+
 import results as R
 
 COLORS = {"twintile_parse": "#1f77b4", "twintile_trace": "#ff7f0e", "triton": "#2ca02c", "nvcc": "#7f7f7f",
@@ -155,6 +157,73 @@ def expressiveness(ex, path):
     plt.close(fig)
 
 
+def realworld(rw, path):
+    """The real-world kernels, one row each: left, milliseconds to PTX through each front end and
+    through Triton (log scale); right, what each front end made of the port as written (a circle:
+    accepted; hollow: and right, filled: accepted but unchecked, no upstream reference ran) or the
+    lines of code its rewrite changed (a bar). False, and nothing written, if the result has no kernel."""
+    per = R.realworld_compile(rw)
+    cells = R.realworld_cells(rw)
+    names = [k["name"] for k in rw.get("kernels", [])]
+    if not names:
+        return False
+    plt = _plt()
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+    fig, (left, right) = plt.subplots(1, 2, sharey=True, figsize=(8.5, 0.22 * len(names) + 1.9),
+                                      gridspec_kw={"width_ratios": [3, 2]})
+    ys = range(len(names))
+    height = 0.27
+    series = (("parse", "twintile_parse", "twintile parse"), ("trace", "twintile_trace", "twintile trace"),
+              ("triton", "triton", "upstream kernel, Triton"))
+    for i, (key, color, label) in enumerate(series):
+        pts = [(y, per.get(n, {}).get(key)) for y, n in zip(ys, names)]
+        pts = [(y, v * 1e3) for y, v in pts if v]
+        left.barh([y + (i - 1) * height for y, _ in pts], [v for _, v in pts], height=height,
+                  color=COLORS[color], label=label)
+    left.set_xscale("log")
+    shortest = min((v for n in names for key, _, _ in series if (v := per.get(n, {}).get(key))), default=None)
+    if shortest:  # from a round number of milliseconds, so that the first bar is seen against a tick
+        left.set_xlim(left=10 ** math.floor(math.log10(shortest * 1e3 * 0.8)))
+    left.xaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+    left.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    left.xaxis.set_minor_formatter(NullFormatter())
+    left.set_xlabel("ms to PTX, median (log scale)")
+    left.set_title("Compile time, as Triton's JIT compiles (fast math, hints)", fontsize=8)
+    left.grid(True, axis="x", which="both", alpha=0.3)
+    left.set_yticks(list(ys), names, fontsize=6)
+    left.set_ylim(len(names) - 0.5, -0.5)
+    kinds = {}
+    for i, (frontend, color) in enumerate((("parse", "twintile_parse"), ("trace", "twintile_trace"))):
+        offset = (i - 0.5) * 0.4
+        for y, k in zip(ys, rw.get("kernels", [])):
+            written = cells.get((k["name"], frontend, "written")) or {}
+            rewrite = k.get("rewrites", {}).get(frontend)
+            if written.get("outcome") == "accepted" and R.realworld_right(written):
+                kinds.setdefault((frontend, "right"), []).append(y + offset)
+            elif written.get("outcome") == "accepted" and str(written.get("check", "")).startswith("unchecked"):
+                kinds.setdefault((frontend, "unchecked"), []).append(y + offset)
+            elif rewrite:
+                kinds.setdefault((frontend, "lines"), []).append((y + offset, rewrite["added"] + rewrite["removed"]))
+        label = LABELS[color]
+        right.barh([y for y, _ in kinds.get((frontend, "lines"), [])], [v for _, v in kinds.get((frontend, "lines"), [])],
+                   height=0.4, color=COLORS[color], label=f"{label}: lines its rewrite changed")
+        right.scatter([0] * len(kinds.get((frontend, "right"), [])), kinds.get((frontend, "right"), []), marker="o",
+                      s=14, facecolors="none", edgecolors=COLORS[color], label=f"{label}: accepted as written, right")
+        right.scatter([0] * len(kinds.get((frontend, "unchecked"), [])), kinds.get((frontend, "unchecked"), []),
+                      marker="o", s=14, color=COLORS[color], label=f"{label}: accepted as written, unchecked")
+    right.set_xlabel("lines of code changed to be accepted")
+    right.set_title("What porting cost each front end", fontsize=8)
+    right.grid(True, axis="x", alpha=0.3)
+    right.set_xlim(left=-1.5)
+    handles, labels = left.get_legend_handles_labels()
+    more, more_labels = right.get_legend_handles_labels()
+    fig.legend(handles + more, labels + more_labels, loc="lower center", ncol=3, fontsize=7, frameon=False)
+    fig.tight_layout(rect=(0, 0.7 / (0.22 * len(names) + 1.9), 1, 1))
+    fig.savefig(path)
+    plt.close(fig)
+    return True
+
+
 def all_figures(res, outdir):
     """Writes every figure the results allow; returns their file names."""
     written = []
@@ -179,4 +248,6 @@ def all_figures(res, outdir):
     if "expressiveness" in res:
         expressiveness(res["expressiveness"], outdir / "expressiveness.png")
         written.append("expressiveness.png")
+    if "realworld" in res and realworld(res["realworld"], outdir / "realworld.png"):
+        written.append("realworld.png")
     return written

@@ -234,12 +234,21 @@ def expressiveness_matrix(ex):
     return matrix, systems
 
 
+# A refusal's `followed` (experiments/suites/expressiveness.py): its summary key.
+FOLLOWED = {"right": "followed_right", "refused": "followed_refused", "wrong": "followed_wrong",
+            "no advice": "no_advice"}
+
+
 def expressiveness_summary(ex):
-    """{system: {"cases", "accepted", "refused", "located", "suggests"}}."""
-    out = {}
+    """{system: {"cases", "accepted", "refused", "located", "followed_right", "followed_refused",
+    "followed_wrong", "no_advice", "followed_unsaid"}}: what following each refusal's message gave
+    (`followed_unsaid`: right, but needing what the message does not say); None where the system's
+    refusals are not followed (the baselines) or a result file predates the measure."""
+    out, unfollowed = {}, set()
     for r in ex.get("twintile", []):
         s = out.setdefault(f"twintile_{r['frontend']}", {"cases": 0, "accepted": 0, "refused": 0, "located": 0,
-                                                         "suggests": 0, "as_expected": 0})
+                                                         "as_expected": 0, "followed_unsaid": 0,
+                                                         **dict.fromkeys(FOLLOWED.values(), 0)})
         s["cases"] += 1
         s["as_expected"] += bool(r.get("as_expected"))
         if r["outcome"] == "accepted":
@@ -247,17 +256,32 @@ def expressiveness_summary(ex):
         else:
             s["refused"] += 1
             s["located"] += bool(r.get("located"))
-            s["suggests"] += bool(r.get("suggests"))
+            if r.get("followed") in FOLLOWED:
+                s[FOLLOWED[r["followed"]]] += 1
+                s["followed_unsaid"] += r["followed"] == "right" and bool(r.get("unsaid"))
+            else:
+                unfollowed.add(f"twintile_{r['frontend']}")
+    for system in unfollowed:  # refusals not followed: a result file from before the measure
+        out[system].update(dict.fromkeys(list(FOLLOWED.values()) + ["followed_unsaid"], None))
     for r in ex.get("baselines", []):
-        s = out.setdefault(r["system"], {"cases": 0, "accepted": 0, "refused": 0, "located": None, "suggests": 0,
-                                         "as_expected": None})
+        s = out.setdefault(r["system"], {"cases": 0, "accepted": 0, "refused": 0, "located": None,
+                                         "as_expected": None, "followed_unsaid": None,
+                                         **dict.fromkeys(FOLLOWED.values(), None)})
         s["cases"] += 1
         if r["outcome"] == "accepted":
             s["accepted"] += 1
         else:
             s["refused"] += 1
-            s["suggests"] += bool(r.get("suggests"))
     return out
+
+
+def expressiveness_followed(ex):
+    """The twintile refusals whose message, followed, did not give a right answer: (frontend,
+    feature, followed, detail), detail the new message, why the message names nothing to write, or
+    the fix's note."""
+    return [(r["frontend"], r["feature"], r["followed"],
+             r.get("fix_message") or r.get("no_advice") or r.get("fix_note") or "")
+            for r in ex.get("twintile", []) if r["outcome"] == "refused" and r.get("followed") not in (None, "right")]
 
 
 # --- gpu ----------------------------------------------------------------------
@@ -389,4 +413,28 @@ def realworld_compile(rw):
                 m[r["producer"] + "_instructions"] = r.get("instructions")
                 m[r["producer"] + "_registers"] = (r.get("ptxas") or {}).get("registers")
         out[name] = m
+    return out
+
+
+def realworld_profile(rw):
+    """Per profiled port: the emulator's counts of its one launch, reduced as the codegen table
+    reduces them — warp instructions, global requests and sectors, the share of each touched
+    sector's bytes the lanes asked for, shared-memory requests and wavefronts over the
+    conflict-free ideal — or {"error": ...} where the launch gave no profile."""
+    out = {}
+    for d in rw.get("profile", []):
+        if "profile" not in d:
+            out[d["name"]] = {"frontend": d["frontend"], "error": d.get("error", "no profile")}
+            continue
+        p = d["profile"]
+        out[d["name"]] = {
+            "frontend": d["frontend"], "rewritten": d["file"] != next(
+                (k["file"] for k in rw.get("kernels", []) if k["name"] == d["name"]), d["file"]),
+            "warp_instructions": sum(p["warp_instructions"].values()),
+            "global_requests": p["global_requests"], "global_sectors": p["global_sectors"],
+            "global_bytes": p["global_bytes"],
+            "sector_use": p["global_bytes"] / (32 * p["global_sectors"]) if p["global_sectors"] else None,
+            "shared_requests": p["shared_requests"],
+            "conflicts": p["shared_wavefronts"] / p["shared_ideal_wavefronts"] if p["shared_ideal_wavefronts"] else None,
+            "agrees": d["agrees_with_interpreter"]}
     return out

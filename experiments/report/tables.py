@@ -291,19 +291,31 @@ def expressiveness(ex):
     srows = []
     for s in systems:
         m = summary[s]
+        followed = ["–"] * 4 if m["followed_right"] is None else \
+            [f"{m['followed_right']}/{m['refused']}", m["followed_refused"], m["followed_wrong"], m["no_advice"]]
         srows.append([names[s], m["cases"], m["accepted"], m["refused"],
-                      "–" if m["located"] is None else f"{m['located']}/{m['refused']}",
-                      f"{m['suggests']}/{m['refused']}"])
+                      "–" if m["located"] is None else f"{m['located']}/{m['refused']}"] + followed)
+    unfollowed = [[names[f"twintile_{fe}"], f"`{feature}`", FOLLOWED_WORDS[followed], detail.replace("|", "\\|")]
+                  for fe, feature, followed, detail in R.expressiveness_followed(ex)]
     return ("### What each front end accepts\n\n" + env_line(ex) + "\n" + table(["feature"] + [names[s] for s in systems], rows,
                                                                        ["l"] + ["c"] * len(systems)) +
             "\n✓ accepted (and, for twintile, computes the reference in the interpreter); ✗ refused; "
             "≠ accepted but wrong; · no case written for that system: Python lacks the construct (goto, static "
             "locals, host pointers, C++'s virtual calls and references), the combinators are twintile's and "
             "Pallas's own, or the case is a C++ variant of one already covered.\n\n" +
-            table(["system", "cases", "accepted", "refused", "refusal at the marked line", "refusal says what to write"],
-                  srows) +
+            table(["system", "cases", "accepted", "refused", "refusal at the marked line", "following it worked",
+                   "refused again", "wrong", "no advice"], srows) +
             "\nTriton's cases are compiled to PTX; Pallas's are traced and lowered to Triton IR. The location "
-            "check needs the marker comments only twintile's cases carry." + missing_note(ex))
+            "check needs the marker comments only twintile's cases carry. Following a refusal: the rewrite its "
+            "message suggests, applied as literally as it says (`experiments/features/fixes/`), compiled with the "
+            "same front end and, if accepted, run in the interpreter against what the case as written computes; "
+            "written for twintile's refusals only." + missing_note(ex) +
+            ("" if not unfollowed else "\n### Refusals whose message, followed, did not work\n\n" +
+             table(["front end", "case", "following the message", "the new message, or why there is none"],
+                   unfollowed, ["l"] * 4)))
+
+
+FOLLOWED_WORDS = {"refused": "refused again", "wrong": "accepted, wrong answer", "no advice": "no advice"}
 
 
 def gpu(g):
@@ -411,6 +423,33 @@ def realworld_compile(rw):
             "accepts no right variant or a baseline is missing.\n")
 
 
+def realworld_profile(rw):
+    """The emulator's counts of one launch of each port's PTX."""
+    rows = []
+    for name, m in R.realworld_profile(rw).items():
+        port = f"{m['frontend']}{', rewritten' if m.get('rewritten') else ''}"
+        if "error" in m:
+            rows.append([f"`{name}`", port] + ["–"] * 7 + ["error"])
+            continue
+        rows.append([f"`{name}`", port, m["warp_instructions"], m["global_requests"], m["global_sectors"],
+                     m["global_bytes"], "–" if m["sector_use"] is None else f"{100 * m['sector_use']:.0f}%",
+                     m["shared_requests"], ratio(m["conflicts"]), "yes" if m["agrees"] else "NO"])
+    head = ["kernel", "port", "warp instructions", "global requests", "32-byte sectors", "bytes asked for",
+            "asked for / sector bytes", "shared requests", "shared wavefronts / ideal", "= interpreter"]
+    return ("### Kernels from the wild: one launch in the PTX emulator, twintile's PTX, sm_90a (dynamic counts)\n\n" +
+            table(head, rows) +
+            "\nThe PTX the compile table counts (the parsing front end's port as written, else its rewrite, else "
+            "the tracing front end's; compiled as Triton's JIT compiles: fast math, the launch's num_warps, the "
+            "JIT's hints), launched once at the manifest's grid on the inputs the check gives it, profiled by the "
+            "emulator (`twintile run --profile`; the model is in `runtime/EmuProfile.cpp`): warp-level "
+            "instructions issued, global requests and the 32-byte sectors they touch, the bytes the lanes asked "
+            "for over the bytes of those sectors (100%: perfect coalescing; below, bytes fetched that no lane "
+            "asked for; above, several lanes asked for the same bytes, which one sector serves once), "
+            "shared-memory wavefronts over the conflict-free ideal "
+            "(1.00×: no bank conflicts). = interpreter: the launch's outputs match the IR interpreter's. "
+            "twintile's side only: the upstream kernel runs in Triton's interpreter, which has no such counts.\n")
+
+
 def all_tables(res):
     """{file name: Markdown} for every table the results allow."""
     out = {}
@@ -439,4 +478,6 @@ def all_tables(res):
         out["realworld.md"] = realworld(res["realworld"])
         if res["realworld"].get("compile"):
             out["realworld_compile.md"] = realworld_compile(res["realworld"])
+        if res["realworld"].get("profile"):
+            out["realworld_profile.md"] = realworld_profile(res["realworld"])
     return out

@@ -13,13 +13,19 @@ accepted port through each front end (compile_probe, in process) beside the
 upstream kernel's Triton compile (compile_upstream.py), 5 repetitions each
 (--quick: 2), and the PTX of both counted one way (ptx_stats, and ptxas's
 registers where it is found): both compiled as Triton's JIT compiles at the
-manifest's launch (fast math, its num_warps, its hints). Writes experiments/results/realworld.json: the
+manifest's launch (fast math, its num_warps, its hints). And that same port's PTX, one launch at the
+manifest's launch on check.py's inputs, in the PTX emulator, profiled (`twintile run --profile`):
+warp-level instructions, global requests, sectors and bytes, shared-memory wavefronts, checked
+against the IR interpreter; twintile's side only, since the upstream kernel runs in Triton's
+interpreter, which counts nothing of the kind (--quick profiles them all too: a few seconds, the
+compiles cached by the codegen part). Writes experiments/results/realworld.json: the
 upstream libraries' versions, one row per kernel, front end and variant, each
-rewrite's diff size, the compile samples and the PTX counts.
+rewrite's diff size, the compile samples, the PTX counts and the profiles.
 """
 import argparse
 import difflib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -105,6 +111,16 @@ def twintile_compiles(entries, cells, reps):
     return samples
 
 
+def measured_port(entry, cells):
+    """(front end, file) of the port whose code is measured: the parsing front end's accepted
+    variant, else the tracing one's; (None, None) if neither accepts one."""
+    for frontend in ("parse", "trace"):
+        file = accepted_file(entry, frontend, cells)
+        if file:
+            return frontend, file
+    return None, None
+
+
 def codegen(entries, cells, upstream_ptx, workdir):
     """PTX of each port (the parsing front end's accepted variant, else the tracing one's), compiled
     like_triton, and of its upstream kernel, counted by one rule (ptx_stats) and assembled by one
@@ -112,8 +128,7 @@ def codegen(entries, cells, upstream_ptx, workdir):
     ptxas, _ = common.pick_ptxas()
     rows = []
     for e in entries:
-        file = accepted_file(e, "parse", cells) or accepted_file(e, "trace", cells)
-        frontend = "parse" if accepted_file(e, "parse", cells) else "trace"
+        frontend, file = measured_port(e, cells)
         if not file:
             continue
         out = Path(workdir) / f"{e['name']}.ptx"
@@ -134,6 +149,78 @@ def codegen(entries, cells, upstream_ptx, workdir):
                 usage, error = common.ptx_stats.run_ptxas(ptxas, "sm_90a", path)
                 row["ptxas"] = usage.get(entry["name"]) if not error else {"error": error[-300:]}
             rows.append(row)
+    return rows
+
+
+# Writes the inputs check.py gives each kernel (its make_inputs: the manifest's launch, the kernel's
+# fixed seed) as DIR/NAME/PARAM.npy, in the project's Python, which has NumPy.
+WRITE_INPUTS = """
+import sys
+from pathlib import Path
+import numpy as np
+import check, corpus
+manifest, out, names = sys.argv[1], Path(sys.argv[2]), set(sys.argv[3:])
+for e in corpus.load_checked(manifest):
+    if e["name"] in names:
+        (out / e["name"]).mkdir(parents=True, exist_ok=True)
+        for name, v in check.make_inputs(e).items():
+            if isinstance(v, np.ndarray):
+                np.save(out / e["name"] / f"{name}.npy", v)
+"""
+
+
+def profile_command(twintile, entry, file, frontend, inputs):
+    """`twintile run --profile` of one port at the manifest's launch (its grid, num_warps, scalars,
+    and the buffers check.py fills, saved under `inputs`), compiled like_triton as the codegen part
+    compiles it, checked against the IR interpreter."""
+    cmd = [twintile, "run", str(Path(entry["dir"]) / file), "--kernel", entry["kernel"],
+           "--frontend", frontend, "--device", "emu", "--grid", ",".join(map(str, entry["grid"])), "--profile",
+           *like_triton(entry)]
+    for a in entry["args"]:
+        if "buffer" in a:
+            cmd += ["--input", f"{a['name']}={Path(inputs) / entry['name'] / (a['name'] + '.npy')}"]
+        else:
+            value = float(a["value"]) if a["scalar"].startswith("f") else int(a["value"])
+            cmd += ["--arg", f"{a['name']}={value!r}"]
+    return cmd
+
+
+def read_profile(stdout):
+    """The emulator's counts from `twintile run --profile`'s output (its `profile: {...}` line), or None."""
+    line = next((l for l in stdout.splitlines() if l.startswith("profile: ")), None)
+    return json.loads(line[len("profile: "):]) if line else None
+
+
+def profiles(entries, cells, manifest, workdir):
+    """One launch of each port in the PTX emulator, profiled (the port and options the codegen part
+    measures): warp-level instructions by opcode and class, global requests, 32-byte sectors and
+    bytes, shared-memory requests and wavefronts against the conflict-free ideal (the model is
+    runtime/EmuProfile.cpp's), and whether the launch agrees with the IR interpreter. twintile's
+    side only: the upstream kernel runs in Triton's interpreter, which has no such counts."""
+    ports = [(e, *measured_port(e, cells)) for e in entries]
+    ports = [(e, frontend, file) for e, frontend, file in ports if file]
+    if not ports:
+        return []
+    twintile = common.tool("twintile")
+    inputs = Path(workdir) / "inputs"
+    proc = subprocess.run([common.venv_python(), "-c", WRITE_INPUTS, str(Path(manifest).resolve()), str(inputs),
+                           *[e["name"] for e, _, _ in ports]], capture_output=True, text=True,
+                          cwd=REALWORLD, env={**os.environ, "PYTHONPATH": str(REALWORLD)})
+    rows = []
+    for e, frontend, file in ports:
+        base = {"name": e["name"], "frontend": frontend, "file": file, "grid": e["grid"],
+                "num_warps": e.get("num_warps", 4)}
+        if proc.returncode != 0:
+            rows.append({**base, "error": f"the inputs were not written: {proc.stderr.strip()[-500:]}"})
+            continue
+        run = subprocess.run(profile_command(twintile, e, file, frontend, inputs), capture_output=True, text=True,
+                             timeout=600)
+        profile = read_profile(run.stdout)
+        if profile is None:
+            rows.append({**base, "error": (run.stdout + run.stderr).strip()[-800:]})
+            continue
+        rows.append({**base, "agrees_with_interpreter": run.returncode == 0, "profile": profile,
+                     "classes": common.ptx_stats.class_counts(profile["warp_instructions"])})
     return rows
 
 
@@ -185,7 +272,7 @@ def main(argv=None):
     if needless:
         print("[realworld] warning: these front ends accept the port as written, so its rewrite for them is "
               "no longer needed (remove it from the manifest): " + ", ".join(needless), flush=True)
-    compiles, upstream_compiles, code = [], [], []
+    compiles, upstream_compiles, code, profiled = [], [], [], []
     if rows:
         reps = 2 if args.quick else 5
         print(f"[realworld] compile: each accepted port through each front end, {reps} repetitions", flush=True)
@@ -201,6 +288,8 @@ def main(argv=None):
             upstream_ptx = {r["name"]: r["ptx"] for r in found if "ptx" in r}
         print("[realworld] codegen: PTX of each port and its upstream kernel", flush=True)
         code = codegen(entries, cells, upstream_ptx, workdir)
+        print("[realworld] profile: one launch of each port in the PTX emulator", flush=True)
+        profiled = profiles(entries, cells, args.manifest, workdir)
     for r in rows:
         print(f"[realworld] {r['name']} {r['frontend']} {r['variant']}: {r['outcome']}"
               f"{' at line ' + str(r['line']) if r.get('line') else ''}"
@@ -212,6 +301,7 @@ def main(argv=None):
                                       "libraries": versions, "triton": header.get("triton"), "missing": missing,
                                       "needless_rewrites": needless, "compile": compiles,
                                       "upstream_compile": upstream_compiles, "codegen": code,
+                                      "profile": profiled,
                                       "kernels": kernels, "rows": rows}, args.out)
     return 0
 

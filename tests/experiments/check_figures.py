@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 WANT = ["codegen_ratios.png", "codegen_ratios_precise.png", "compile_phases.png", "compile_sweep.png", "expressiveness.png",
-        "scaling_specs.png", "scaling_stages.png"]
+        "realworld.png", "scaling_specs.png", "scaling_stages.png"]
 
 out = Path(sys.argv[1])
 proc = subprocess.run([sys.executable, str(ROOT / "scripts" / "report"), "--results", str(FIXTURES), "--out", str(out)],

@@ -134,6 +134,12 @@ def check_expressiveness(r):
                                                          if not x["as_expected"]))
     refused = [x for x in tw if x["outcome"] == "refused"]
     expect(refused and all(x["located"] for x in refused), "a refusal not at its marked line")
+    expect(all(x.get("followed") in ("right", "refused", "wrong", "no advice") for x in refused),
+           "a refusal not followed: " + ", ".join(f"{x['frontend']} {x['feature']}" for x in refused
+                                                  if x.get("followed") not in ("right", "refused", "wrong", "no advice")))
+    expect(all(x.get("fix") and (x["followed"] != "refused" or x.get("fix_message"))
+               for x in refused if x.get("followed") != "no advice"), "a followed refusal without its fix or message")
+    expect(any(x.get("followed") == "right" for x in refused), "no refusal's message, followed, worked")
     for system in ("triton", "pallas"):
         if system not in r["missing"]:
             rows = [x for x in r["baselines"] if x["system"] == system]
@@ -174,6 +180,11 @@ def check_realworld(r):
         expect(len(theirs) == 1 and theirs[0].get("instructions", 0) > 10, f"the upstream PTX counts: {theirs}")
         expect(len(r["upstream_compile"]) == 2 and all(positive(c.get("to_ptx_s")) for c in r["upstream_compile"]),
                f"the upstream compile samples: {r['upstream_compile']}")
+    prof = r.get("profile", [])
+    counts = prof[0].get("profile", {}) if len(prof) == 1 else {}
+    expect(len(prof) == 1 and prof[0]["frontend"] == "parse" and prof[0].get("agrees_with_interpreter") and
+           sum(counts.get("warp_instructions", {}).values()) > 10 and counts.get("global_sectors", 0) > 0 and
+           counts.get("global_bytes", 0) > 0, f"the emulator's profile of the parsing front end's port: {prof}")
     k = r["kernels"][0]
     expect(k["rewrites"]["trace"]["added"] == 2 and k["rewrites"]["trace"]["removed"] == 2,
            f"the trace rewrite changes two lines of code: {k['rewrites']['trace']}")

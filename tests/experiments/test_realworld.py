@@ -49,5 +49,39 @@ class DiffSize(unittest.TestCase):
             self.assertEqual(realworld.diff_size(a, b), (2, 1))
 
 
+class Profile(unittest.TestCase):
+    def test_the_profiled_port_and_its_launch(self):
+        entry = corpus.load(FIXTURE)[0]
+        entry["dir"] = str(FIXTURE.parent)
+
+        def cell(outcome, check=None):
+            return {"outcome": outcome, "check": check}
+        cells = {("liger_element_mul", "parse", "written"): cell("refused"),
+                 ("liger_element_mul", "trace", "written"): cell("refused"),
+                 ("liger_element_mul", "trace", "rewritten"): cell("accepted", "ok")}
+        # parse refuses and has no rewrite: the tracing front end's rewrite is measured
+        self.assertEqual(realworld.measured_port(entry, cells), ("trace", "element_mul.trace.cpp"))
+        cells[("liger_element_mul", "parse", "written")] = cell("accepted", "unchecked: no reference")
+        self.assertEqual(realworld.measured_port(entry, cells), ("parse", "element_mul.cpp"))
+        cells[("liger_element_mul", "parse", "written")] = cell("accepted", "X_ptr: 1 of 900 elements differ")
+        cells[("liger_element_mul", "trace", "rewritten")] = cell("refused")
+        self.assertEqual(realworld.measured_port(entry, cells), (None, None))
+
+        cmd = realworld.profile_command("twintile", entry, "element_mul.cpp", "parse", "/in")
+        self.assertEqual(cmd[:2], ["twintile", "run"])
+        joined = " ".join(cmd)
+        for part in ("--kernel element_mul_kernel<128> --frontend parse --device emu --grid 3 --profile",
+                     "--math fast --num-warps 4 --assume-aligned *",
+                     "--input X_ptr=/in/liger_element_mul/X_ptr.npy --arg X_stride=300",
+                     "--input grad_output_ptr=/in/liger_element_mul/grad_output_ptr.npy --arg n_cols=300"):
+            self.assertIn(part, joined)
+        self.assertNotIn("--assume-divisible", cmd)  # 300 is no multiple of 16: the JIT would hint nothing
+
+    def test_the_profile_line_is_read(self):
+        out = 'ok: k on emu, grid (3, 1, 1)\nprofile: {"global_requests": 7, "warp_instructions": {"ret": 3}}\n'
+        self.assertEqual(realworld.read_profile(out), {"global_requests": 7, "warp_instructions": {"ret": 3}})
+        self.assertIsNone(realworld.read_profile("error: the launch failed\n"))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -94,6 +94,43 @@ class CodegenAndExpressiveness(unittest.TestCase):
         refused = [r for r in ex["twintile"] if r["frontend"] == "parse" and r["outcome"] == "refused"]
         self.assertIn(f"{sum(r['located'] for r in refused)}/{len(refused)}", T.expressiveness(ex))
 
+    def test_following_the_message(self):
+        """Whether following a refusal's message worked: counted from each refusal's `followed`, per front
+        end and together, in the facts, the summary table and the table of refusals that did not work."""
+        ex = load("expressiveness")
+        f, table = F.expressiveness_facts(ex), T.expressiveness(ex)
+        refused = [r for r in ex["twintile"] if r["outcome"] == "refused"]
+        self.assertTrue({"right", "refused", "wrong", "no advice"} <= {r["followed"] for r in refused})
+        for fe in ("parse", "trace"):
+            mine = [r for r in refused if r["frontend"] == fe]
+            right = sum(r["followed"] == "right" for r in mine)
+            self.assertEqual(f[f"twintile_{fe}_followed_right"], str(right))
+            self.assertEqual(f[f"twintile_{fe}_followed_unsaid"],
+                             str(sum(r["followed"] == "right" and "unsaid" in r for r in mine)))
+            counts = [sum(r["followed"] == v for r in mine) for v in ("refused", "wrong", "no advice")]
+            self.assertIn(f"| {len(mine)}/{len(mine)} | {right}/{len(mine)} | " + " | ".join(map(str, counts)) + " |",
+                          table)
+        self.assertEqual(f["refused_all"], str(len(refused)))
+        self.assertEqual(f["followed_right_all"], str(sum(r["followed"] == "right" for r in refused)))
+        self.assertEqual(f["no_advice_all"], str(sum(r["followed"] == "no advice" for r in refused)))
+        self.assertEqual(f["triton_followed_right"], F.NA)  # the baselines' refusals are not followed
+        self.assertIn("| Triton | ", next(l for l in table.splitlines() if l.startswith("| Triton | ")))
+        self.assertTrue(next(l for l in table.splitlines() if l.startswith("| Triton | ")).endswith("| – | – | – | – |"))
+        below = table.split("did not work")[1]
+        for r in refused:
+            line = next((l for l in below.splitlines() if f"| `{r['feature']}` |" in l and
+                         l.startswith(f"| twintile {r['frontend']} |")), None)
+            self.assertEqual(line is None, r["followed"] == "right", r["feature"])
+            if r.get("fix_message"):
+                self.assertIn(r["fix_message"].replace("|", "\\|"), line)
+        # A result file from before the measure: not followed, said as NA, never counted as 0.
+        old = copy.deepcopy(ex)
+        for r in old["twintile"]:
+            r.pop("followed", None)
+        self.assertEqual(F.expressiveness_facts(old)["twintile_trace_followed_right"], F.NA)
+        self.assertEqual(F.expressiveness_facts(old)["followed_right_all"], F.NA)
+        self.assertNotIn("did not work", T.expressiveness(old))
+
     def test_no_gpu_run_is_said(self):
         self.assertIn("No GPU run has been recorded", T.gpu(load("gpu")))
 
@@ -138,6 +175,24 @@ class CodegenAndExpressiveness(unittest.TestCase):
         self.assertEqual(f["rw_trace_compile_kernels"], "0")
         self.assertEqual((f["rw_ptx_ratio"], f["rw_reg_ratio"]), ("0.75", "0.80"))
         self.assertIn("| `a` | 30 | – | 150 | 5.0× | – | 30 / 40 | 16 / 20 |", T.realworld_compile(rw))
+
+    def test_realworld_profile_table_and_facts(self):
+        rw = realworld_profiled()
+        table = T.all_tables({"realworld": rw})["realworld_profile.md"]
+        # 32 + 8 + 2 warp instructions; 640 of 20 × 32 bytes asked for; 3 wavefronts over an ideal of 2
+        self.assertIn("| `a` | parse | 42 | 10 | 20 | 640 | 100% | 2 | 1.50× | yes |", table)
+        self.assertIn("| `b` | trace, rewritten | 5 | 4 | 16 | 128 | 25% | 0 | – | NO |", table)
+        self.assertIn("| `c` | parse | – | – | – | – | – | – | – | error |", table)
+        f = F.realworld_facts(rw)
+        self.assertEqual((f["rw_profile_launches"], f["rw_profile_agree"]), ("3", "1"))  # a failed launch counts
+        self.assertEqual((f["rw_profile_sector_use"], f["rw_profile_sector_use_min"]), ("62", "25%, `b`"))
+        self.assertEqual((f["rw_profile_full_sectors"], f["rw_profile_shared"]), ("1", "1"))
+        self.assertEqual(f["rw_profile_conflicted"], "`a` (1.50×)")
+        recorded = T.all_tables({"realworld": load("realworld")})["realworld_profile.md"]  # the suite's own
+        self.assertRegex(recorded, r"\| `liger_element_mul` \| parse \| \d+ \| .* \| yes \|")
+        del rw["profile"]  # a result from before the profile: no table, the facts n/a
+        self.assertNotIn("realworld_profile.md", T.all_tables({"realworld": rw}))
+        self.assertEqual(F.realworld_facts(rw)["rw_profile_sector_use"], F.NA)
 
     def test_gpu_run_newest_per_machine_and_its_facts(self):
         def kernel(name, precise, fast, triton, torch, flops=0):
@@ -260,6 +315,24 @@ class MachineCode(unittest.TestCase):
         self.assertEqual(ptx_stats.parse_sass(LISTING), {"k": {"sass_instructions": 6, "peak_live_registers": 4}})
 
 
+def realworld_profiled():
+    """A realworld.json with three profiled ports: `a` (parse, as written: coalesced, with bank
+    conflicts), `b` (trace's rewrite: a quarter of each sector used, the launch disagreeing with the
+    interpreter) and `c` (a launch that gave no profile)."""
+    def profile(ops, requests, sectors, used, shared, wavefronts, ideal):
+        return {"warp_instructions": ops, "global_requests": requests, "global_sectors": sectors,
+                "global_bytes": used, "shared_requests": shared, "shared_wavefronts": wavefronts,
+                "shared_ideal_wavefronts": ideal, "thread_instructions": 32 * sum(ops.values())}
+    return {"libraries": {"liger-kernel": "0.8.5"}, "rows": [],
+            "kernels": [{"name": n, "library": "liger-kernel", "function": n, "file": f"{n}.cpp", "lines": 10,
+                         "rewrites": {}} for n in "abc"],
+            "profile": [{"name": "a", "frontend": "parse", "file": "a.cpp", "agrees_with_interpreter": True,
+                         "profile": profile({"ld.global.f32": 32, "add.f32": 8, "ret": 2}, 10, 20, 640, 2, 3, 2)},
+                        {"name": "b", "frontend": "trace", "file": "b.trace.cpp", "agrees_with_interpreter": False,
+                         "profile": profile({"ld.global.f32": 4, "ret": 1}, 4, 16, 128, 0, 0, 0)},
+                        {"name": "c", "frontend": "parse", "file": "c.cpp", "error": "the launch failed"}]}
+
+
 def realworld_result(written, lines, compile_s):
     """A realworld.json of kernels k0, k1, ...: written[i] = (parse right?, trace right?) as written,
     lines[i] = (parse, trace) lines a rewrite changed (for a front end that refused), compile_s[i] =
@@ -366,8 +439,8 @@ class Answer(unittest.TestCase):
             self.assertEqual(f[f"ans_{axis}_verdict"], F.NA, axis)
         self.assertEqual((f["ans_overall_verdict"], f["ans_exception"]), (F.NA, F.NA))
         self.assertIn("not measured: compile time, real kernels as written", f["ans_overall"])
-        # The recorded fixtures have no real-world file: those axes are unmeasured, the others answered.
-        f = F.answer_facts(R.load(FIXTURES))
+        # Without the real-world file, those axes are unmeasured, the others answered.
+        f = F.answer_facts({k: v for k, v in R.load(FIXTURES).items() if k != "realworld"})
         self.assertEqual((f["ans_real_verdict"], f["ans_cost_verdict"]), (F.NA, F.NA))
         self.assertNotEqual(f["ans_compile_verdict"], F.NA)
         self.assertNotEqual(f["ans_feature_verdict"], F.NA)
@@ -425,6 +498,28 @@ class CodegenFigures(unittest.TestCase):
         for draw in (self.figures.codegen_ratios, self.figures.codegen_ratios_precise):
             self.assertFalse(draw({"rows": []}, self.out / "none.png"))
         self.assertEqual(list(self.out.iterdir()), [])
+
+
+@unittest.skipUnless(has_matplotlib(), "matplotlib is not installed for this Python")
+class RealworldFigure(unittest.TestCase):
+    def setUp(self):
+        import figures
+        self.figures = figures
+        self.out = Path(tempfile.mkdtemp())
+
+    def tearDown(self):
+        shutil.rmtree(self.out)
+
+    def test_drawn_from_the_kernels_and_not_without_them(self):
+        rw = realworld_result(written=[(True, False), (False, False)], lines=[(0, 4), (2, 6)],
+                              compile_s=[(0.03, 0.12), (0.05, 0.2)])
+        rw["upstream_compile"] = [{"name": "k0", "rep": 0, "to_ptx_s": 0.09}]
+        self.assertTrue(self.figures.realworld(rw, self.out / "realworld.png"))
+        png = self.out / "realworld.png"
+        self.assertEqual(png.read_bytes()[:8], b"\x89PNG\r\n\x1a\n")
+        self.assertEqual(self.figures.all_figures({"realworld": rw}, self.out), ["realworld.png"])
+        self.assertFalse(self.figures.realworld({"kernels": [], "rows": []}, self.out / "none.png"))
+        self.assertFalse((self.out / "none.png").exists())
 
 
 class Paper(unittest.TestCase):

@@ -1,0 +1,17 @@
+// host_field_under_device_if as the tracer's message says: the `if` as
+// tt::if_else, its value assigned to the field.
+#include <twintile.h>
+using namespace tt;
+
+struct Config {
+  float scale;
+};
+
+template <int BLOCK>
+TT_KERNEL void host_field_under_device_if(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  auto v = load(x + offs, offs < n, 0.0f);
+  Config c{1.0f};
+  c.scale = if_else(sum(v, 0) > 0.0f, [&] { return 2.0f; }, [&] { return c.scale; });
+  store(y + offs, v * c.scale, offs < n);
+}

@@ -1,0 +1,11 @@
+// ternary_device as the tracer's message says: the `?:` as tt::if_else.
+#include <twintile.h>
+using namespace tt;
+
+template <int BLOCK>
+TT_KERNEL void ternary_device(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  auto v = load(x + offs, offs < n, 0.0f);
+  f32 s = if_else(sum(v, 0) > 0.0f, [&] { return f32(1.0f); }, [&] { return f32(-1.0f); });
+  store(y + offs, v * s, offs < n);
+}

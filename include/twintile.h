@@ -192,6 +192,11 @@ template <NumericDevice V, NumericDevice W, bool DivOrMod> struct Mixed<V, W, Di
   using type = typename If<tile, Tile<Element>, Element>::type;
   using Bool = typename If<tile, Tile<i1>, i1>::type;
 };
+/// W assigns to a variable of type V by conversion: another element type
+/// that promotes to V's (an i32 into an i64, a scalar into a tile of the
+/// same kind), as a C++ variable of a wider type takes a narrower value.
+template <class V, class W>
+concept Widening = OtherElement<V, W> && same<typename Mixed<V, W, false>::type, V>;
 
 
 
@@ -205,6 +210,8 @@ template <NumericDevice V, NumericDevice W, bool DivOrMod> struct Mixed<V, W, Di
 #endif
 #define TT_WIDENS_ "the other operand's type is wider than this variable's, whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)"
 #define TT_BITWISE_ "bitwise operators take integers: convert a float with cast<T>(x), or take its bits with bitcast<T>(x)"
+#define TT_HOST_ACC_ "a host number cannot hold a device value: declare the variable as one, such as `f32 acc = 0.0f` or `Tile<f32> acc = 0.0f`"
+#define TT_REDUCE_TWO_ "reductions take a tile and a host int axis (sum(x, 0)); for two values element by element write minimum(a, b), maximum(a, b) or a + b"
 #define TT_LOGICAL_ "'&&', '||' and '!' take masks (device i1): make one with a comparison, such as x != 0"
 #define TT_BOOL_MASK_ "a mask is a device i1, and this one is a C++ bool (host values compared?): compare device values to make a mask, or leave the mask out"
 
@@ -262,7 +269,11 @@ Node *unary(Op op, Node *a, Loc loc);
 /// Triton's `and`/`or` (b given) or `not` (b null) of masks, placed where
 /// the last device operand was made.
 Node *logical(Op op, Node *a, Node *b);
-/// A tile given where a scalar is wanted: itself if it is 0-d, else an error at `loc`.
+/// A binary op recorded where no call-site position was captured (an
+/// operator of a class's own), placed like logical().
+Node *placed(Op op, Node *a, Node *b);
+/// A tile given where a scalar is wanted: itself if it is 0-d, else an error
+/// at `loc` (none: where the tile was made).
 Node *scalarOf(Node *tile, Loc loc);
 /// A reduction along `axis` (keepDims: the axis stays, of size 1), or over
 /// every axis when `axis` is kAllAxes (a scalar).
@@ -607,9 +618,24 @@ public:
   template <HostNumber H> requires HostOutranks<V, H> V &operator-=(H) TT_REFUSED_(TT_WIDENS_);
   template <HostNumber H> requires HostOutranks<V, H> V &operator*=(H) TT_REFUSED_(TT_WIDENS_);
   template <HostNumber H> requires HostOutranks<V, H> V &operator/=(H) TT_REFUSED_(TT_WIDENS_);
+  // A host number cannot hold a device value (`auto acc = 0.0; acc += sum(x)`).
+  template <HostNumber H> friend void operator+=(H &, const V &) TT_REFUSED_(TT_HOST_ACC_);
+  template <HostNumber H> friend void operator-=(H &, const V &) TT_REFUSED_(TT_HOST_ACC_);
+  template <HostNumber H> friend void operator*=(H &, const V &) TT_REFUSED_(TT_HOST_ACC_);
+  template <HostNumber H> friend void operator/=(H &, const V &) TT_REFUSED_(TT_HOST_ACC_);
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
+  // A 0-d tile (a reduction's result) into a scalar variable: `acc += sum(x, 0)`.
+  // (No call-site position to capture: placed where the tile was made.)
+  template <class T> requires(!Traits<V>::isTile && same<T, Tile<V>>)
+  V &operator+=(const T &t) { return self() = make(placed(Op::Add, self().node(), scalarOf(t.node(), {}))); }
+  template <class T> requires(!Traits<V>::isTile && same<T, Tile<V>>)
+  V &operator-=(const T &t) { return self() = make(placed(Op::Sub, self().node(), scalarOf(t.node(), {}))); }
+  template <class T> requires(!Traits<V>::isTile && same<T, Tile<V>>)
+  V &operator*=(const T &t) { return self() = make(placed(Op::Mul, self().node(), scalarOf(t.node(), {}))); }
+  template <class T> requires(!Traits<V>::isTile && same<T, Tile<V>>)
+  V &operator/=(const T &t) { return self() = make(placed(Op::Div, self().node(), scalarOf(t.node(), {}))); }
   // Of another element type: only one that promotes to V's own (Narrower).
   V &operator+=(Narrower<V, false> b) { return self() = make(binary(Op::Add, self().node(), b.node, b.loc)); }
   V &operator-=(Narrower<V, false> b) { return self() = make(binary(Op::Sub, self().node(), b.node, b.loc)); }
@@ -628,6 +654,9 @@ template <class V> class PtrArith {
 public:
   friend V operator+(const V &p, Offset k) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
   friend TileV operator+(const V &p, TileOffset k) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  /// k + p, as Triton allows.
+  friend V operator+(Offset k, const V &p) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  friend TileV operator+(TileOffset k, const V &p) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
   /// p - k steps back k elements (Triton's pointer minus an integer).
   friend V operator-(const V &p, Offset k) { return V(FromNode{}, addptr(p.node(), unary(Op::Neg, k.node, k.loc), k.loc)); }
   friend TileV operator-(const V &p, TileOffset k) {
@@ -651,6 +680,14 @@ public:
     Name(const T &t, detail::Loc l = TT_HERE_) : detail::Value(detail::scalarOf(t.node(), l)) {} \
     /** As a C++ condition (Triton's `if x:`), x != 0: native control flow. */              \
     explicit operator bool() const { detail::nativeControlFlow(node_); }                     \
+    Name(const Name &) = default;                                                            \
+    Name &operator=(const Name &) = default;                                                 \
+    /** A narrower value (an i32 into an i64 variable) is converted. */                      \
+    template <class W> requires detail::Widening<Name, W>                                     \
+    Name &operator=(const W &w) {                                                            \
+      node_ = detail::cast(w.node(), detail::Elem<Name>::kind, {});                          \
+      return *this;                                                                          \
+    }                                                                                        \
   };
 
 TT_SCALAR_(i8)
@@ -703,6 +740,14 @@ public:
       : detail::TileBase<E>(detail::Operand<E>(v, l).node) {}
   /// Using a tile of booleans as a C++ condition: native control flow.
   explicit operator bool() const requires detail::same<E, i1> { detail::nativeControlFlow(this->node_); }
+  Tile(const Tile &) = default;
+  Tile &operator=(const Tile &) = default;
+  /// A value of a narrower element type, or a scalar, is converted (and broadcast).
+  template <class W> requires detail::Widening<Tile, W>
+  Tile &operator=(const W &w) {
+    this->node_ = detail::cast(w.node(), detail::Elem<E>::kind, {});
+    return *this;
+  }
 };
 
 inline detail::Offset::Offset(const i32 &v, Loc l) : node(v.node()), loc(l) {}
@@ -827,6 +872,12 @@ R minimum(const A &a, const B &b, detail::Loc l = TT_HERE_) {
 template <class A, class B, class R = detail::CommonT<A, B>>
 R maximum(const A &a, const B &b, detail::Loc l = TT_HERE_) {
   return detail::make<R>(detail::binary(detail::Op::Maximum, detail::nodeOf<R>(a, l), detail::nodeOf<R>(b, l), l));
+}
+/// clamp(x, lo, hi): minimum(maximum(x, lo), hi), Triton's tl.clamp (where
+/// lo > hi is undefined; here hi wins).
+template <class X, class A, class B> requires detail::NumericDevice<X>
+auto clamp(const X &x, const A &lo, const B &hi, detail::Loc l = TT_HERE_) {
+  return minimum(maximum(x, lo, l), hi, l);
 }
 /// pow(a, b): a raised to b, for floats (C's pow, NaN for a negative a and a
 /// b that is not an integer).
@@ -1015,6 +1066,10 @@ void store(const P &, const V &, B, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_
 
 //===-- Reductions, scans, dot ---------------------------------------------===//
 
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
+#endif
 /// Reductions remove `axis` (a 1-D tile reduces to a 0-d tile, a scalar),
 /// keep it with size 1 when `keep_dims` is true, or reduce every axis when
 /// none is given. argmax and argmin give i32 indices (over every axis: into
@@ -1028,12 +1083,17 @@ void store(const P &, const V &, B, detail::Loc = TT_HERE_) TT_REFUSED_(TT_BOOL_
   }                                                                                                                \
   template <class E> Tile<Result> name(const Tile<E> &x, detail::Loc l = TT_HERE_) {                               \
     return detail::make<Tile<Result>>(detail::reduce(detail::Op::Kind, x.node(), detail::kAllAxes, false, l));     \
-  }
+  }                                                                                                                \
+  template <class V, class H> requires detail::Device<V> && (detail::Device<H> || detail::hostFloat<H>)            \
+  int name(const V &, const H &, detail::Loc = TT_HERE_) TT_REFUSED_(TT_REDUCE_TWO_);
 #define TT_LANG_SCAN(Kind, name)                                                                 \
   template <class E> Tile<E> name(const Tile<E> &x, int axis, detail::Loc l = TT_HERE_) {        \
     return detail::make<Tile<E>>(detail::reduce(detail::Op::Kind, x.node(), axis, false, l));     \
   }
 #include "twintile/ops.def"
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 namespace detail {
 /// A combine function for elements of type E: callable with two of them.
@@ -1294,6 +1354,10 @@ template <class... T> auto resultsOf(Region *r) {
 template <class R> struct CarriedTypes { using type = List<R>; };
 template <class... T> struct CarriedTypes<Carried<T...>> { using type = List<T...>; };
 template <> struct CarriedTypes<void> { using type = List<>; };
+/// Whether every value in R (a value, carry(...) or nothing) is a device value.
+template <class R> constexpr bool allDevice = Device<R>;
+template <class... T> constexpr bool allDevice<Carried<T...>> = (Device<T> && ...);
+template <> inline constexpr bool allDevice<void> = true;
 
 template <class... T, class... Args>
 auto forLoop(List<T...>, Bound lo, Bound hi, Bound step, const Args &...args) {
@@ -1363,6 +1427,9 @@ template <class C, class B, class... T> auto while_loop(const C &cond, const B &
 /// the same types (nothing, one value, or carry(...)), and so does if_else.
 template <class Then, class Else> auto if_else(detail::Cond cond, const Then &then, const Else &otherwise) {
   using R = decltype(then());
+  static_assert(detail::allDevice<R>,
+                "if_else's branches return device values (or carry(...) of them, or nothing): a host value cannot "
+                "depend on a device condition; give the variable a device type, e.g. f32 x = 0.0f");
   detail::Region *r = detail::ifBegin(cond.node, cond.loc);
   detail::Node *out[8] = {};
   int n = 0;

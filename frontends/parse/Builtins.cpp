@@ -67,15 +67,23 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
   SourceLocation at = c->getExprLoc();
   ir::Location l = loc(at);
   std::vector<const Expr *> args = userArgs(c);
+  // A value of a narrower element type assigned to a variable is converted
+  // to the variable's (twintile.h's Widening: an i32 into an i64).
+  auto converted = [&](const Expr *target, Val v) {
+    std::optional<ir::Type> e = elementOf(target->getType());
+    if (v.isDevice() && v.device && e && !e->isPtr() && e->elem != v.device->type.elem)
+      v = Val::dev(rec_.cast(v.device, e->elem, l));
+    return v;
+  };
   if (op == OO_Equal) {  // copy assignment of a device variable
     if (auto *m = dyn_cast<CXXMemberCallExpr>(c)) {
       Val *slot = lvalue(m->getImplicitObjectArgument());
-      *slot = eval(c->getArg(0));
+      *slot = converted(m->getImplicitObjectArgument(), eval(c->getArg(0)));
       return *slot;
     }
     if (args.size() != 2) fail(at, "unexpected form of assignment");
     Val *slot = lvalue(args[0]);
-    *slot = eval(args[1]);
+    *slot = converted(args[0], eval(args[1]));
     return *slot;
   }
   bool compound = spelling(op) != getOperatorSpelling(op);  // `+=`: the operation, then the assignment
@@ -96,9 +104,15 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
     ir::Value *b = operand(args[1]);
     std::optional<ir::OpKind> kind = binaryKind(op);
     if (!pointerArith && !kind) fail(at, "operator '" + spelling(op) + "' is not part of the language");
+    if (pointerArith && !a->type.isPtr()) std::swap(a, b);  // k + p
     if (pointerArith && spelling(op) == "-") b = rec_.unary(ir::OpKind::Neg, b, l, "-");  // p - k: p + (-k)
     ir::Value *r = pointerArith ? rec_.addptr(a, b, l) : rec_.binary(*kind, a, b, l, spelling(op));
     if (compound) {
+      // A scalar variable keeps its shape: `acc += sum(x, 0)` takes a 0-d tile only.
+      // (The operator may be the base Arith's: the variable's own type is under the implicit cast.)
+      if (const CXXRecordDecl *rd = recordOf(args[0]->IgnoreParenImpCasts()->getType());
+          rd && scalarKindNamed(nameOf(rd)) && !isa<ClassTemplateSpecializationDecl>(rd))
+        r = twintile::Recorder::scalar(r, l);
       Val *slot = lvalue(args[0]);
       *slot = Val::dev(r);
       return *slot;
@@ -173,6 +187,11 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     ir::Value *inf = rec_.constFloat(ir::Type::scalar(x->type.elem), std::numeric_limits<double>::infinity(), l);
     ir::Value *a = rec_.unary(ir::OpKind::Abs, x, l, name);
     return Val::dev(rec_.binary(name == "isinf" ? ir::OpKind::Eq : ir::OpKind::Lt, a, inf, l, name));
+  }
+  if (name == "clamp") {  // minimum(maximum(x, lo), hi) (twintile.h)
+    ir::Type elem = resultElem();
+    ir::Value *x = device(arg(0), "clamp"), *lo = deviceOr(arg(1), elem), *hi = deviceOr(arg(2), elem);
+    return Val::dev(rec_.binary(ir::OpKind::Minimum, rec_.binary(ir::OpKind::Maximum, x, lo, l, name), hi, l, name));
   }
   if (name == "cdiv") {  // (a + b - 1) / b: of host integers an int, else recorded as twintile.h records it
     Val x = eval(arg(0)), y = eval(arg(1));

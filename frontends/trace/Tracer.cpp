@@ -415,15 +415,30 @@ Node *refuseFloatToInt(TypeCode t, Loc loc) {
   throw KernelError{toLoc(loc), "a floating-point number does not convert to " + ir::toString(twintile::detail::typeOf(t))};
 }
 
-Node *logical(Op op, Node *a, Node *b) {
+namespace {
+/// Where the last of the operands that an op made was made.
+ir::Location madeAt(Node *a, Node *b) {
   ir::Location where;
   for (Node *n : {a, b})
     if (ir::Value *v = n ? val(n) : nullptr; v && v->def && v->def->kind != ir::OpKind::Constant) where = v->def->loc;
+  return where;
+}
+} // namespace
+
+Node *placed(Op op, Node *a, Node *b) {
+  return node(recorder().binary(kindOf(op), val(a), val(b), madeAt(a, b), twintile::detail::spelling(op)));
+}
+
+Node *logical(Op op, Node *a, Node *b) {
+  ir::Location where = madeAt(a, b);
   if (!b) return node(recorder().unary(kindOf(op), val(a), where, "!"));
   return node(recorder().binary(kindOf(op), val(a), val(b), where, op == Op::And ? "&&" : "||"));
 }
 
-Node *scalarOf(Node *tile, Loc loc) { return node(twintile::Recorder::scalar(val(tile), toLoc(loc))); }
+Node *scalarOf(Node *tile, Loc loc) {
+  ir::Location where = loc.file ? toLoc(loc) : madeAt(tile, nullptr);
+  return node(twintile::Recorder::scalar(val(tile), where));
+}
 
 Kind kindOf(Node *n) { return static_cast<Kind>(val(n)->type.elem); }
 
@@ -507,8 +522,9 @@ void nativeControlFlow(Node *cond) {
   throw KernelError{where, "a device value is used as a C++ condition (native control flow: `if`, "
                            "`for`, `while`, `?:`, `&&` or `||` on a device value), which tracing "
                            "cannot see; write it with tt::if_else(cond, then, else), "
-                           "tt::for_range(lo, hi, step, carried..., body) or "
-                           "tt::while_loop(cond, body, carried...)"};
+                           "tt::for_range(lo, hi, step, carried..., body) (its bounds read once) or "
+                           "tt::while_loop(cond, body, carried...) (its condition read every iteration); a "
+                           "`break`, `continue` or `return` under it becomes a carried flag"};
 }
 
 //===-- Regions -----------------------------------------------------------===//

@@ -85,3 +85,30 @@ class Profile(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class Compare(unittest.TestCase):
+    """check.compare, where NumPy is there (the venv's Python; the suite skips without it)."""
+
+    def setUp(self):
+        try:
+            import numpy  # noqa: F401
+        except ImportError:
+            self.skipTest("NumPy is not installed")
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments" / "baselines"))
+        import check
+        self.check = check
+
+    def test_agreeing_buffers_pass_and_a_wrong_element_is_named(self):
+        import numpy as np
+        a = np.array([1.0, 2.0, 0.0, -3.0], dtype=np.float32)
+        self.assertIsNone(self.check.compare(a, a.copy(), "f32"))
+        b = a.copy()
+        b[3] = -3.5
+        self.assertIn("1 of 4 elements differ (first at 3", self.check.compare(a, b, "f32"))
+
+    def test_one_sides_garbage_does_not_widen_the_bound_near_zero(self):
+        import numpy as np
+        ours = np.array([0.0, 1e-3, 2.0], dtype=np.float32)
+        garbage = np.array([1e35, 0.0, 2.0], dtype=np.float32)  # near-zero elements would pass a 1e29 bound
+        self.assertIn("2 of 3 elements differ", self.check.compare(ours, garbage, "f32"))

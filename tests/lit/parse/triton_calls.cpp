@@ -12,6 +12,7 @@
 // RUN: twintile run --frontend=parse %s --kernel 'if_number<64>' --grid 1 --arg x=50 --arg n=50 | FileCheck %s --check-prefix=EMU-IFNUM
 // RUN: not twintile compile --frontend=trace %s --kernel 'if_number<64>' 2>&1 | FileCheck %s --check-prefix=IFNUM-TRACE
 // RUN: not twintile compile --frontend=parse %s --kernel 'not_scalar<64>' 2>&1 | FileCheck %s --check-prefix=SCALAR
+// RUN: not twintile compile --frontend=parse %s --kernel 'not_scalar_acc<64>' 2>&1 | FileCheck %s --check-prefix=SCALAR-ACC
 // RUN: not twintile compile --frontend=trace %s --kernel 'not_scalar<64>' 2>&1 | FileCheck %s --check-prefix=SCALAR
 #include <twintile.h>
 using namespace tt;
@@ -46,6 +47,14 @@ TT_KERNEL void if_number(Ptr<f32> x, i32 n) {
 }
 
 template <int B>
+TT_KERNEL void not_scalar_acc(Ptr<f32> x) {
+  auto v = load(x + arange(0, B));
+  f32 s = 0.0f;
+  s += v;
+  store(x, s);
+}
+
+template <int B>
 TT_KERNEL void not_scalar(Ptr<f32> x) {
   auto v = load(x + arange(0, B));
   f32 s = v;
@@ -68,9 +77,10 @@ TT_KERNEL void not_scalar(Ptr<f32> x) {
 // CHECK: addptr
 // SAME: equal
 // EMU: ok: calls on emu
+// SCALAR-ACC: triton_calls.cpp:{{[0-9]+}}:5: error: a tile (tile<64xf32>) is not a scalar
 // IFNUM: [[R:%[0-9]+]] = rem %n
 // IFNUM: [[C:%[0-9]+]] = ne [[R]], {{%[0-9]+}} : i1
 // IFNUM: if [[C]]
 // EMU-IFNUM: ok: if_number on emu
 // IFNUM-TRACE: error: a device value is used as a C++ condition
-// SCALAR: triton_calls.cpp:51:11: error: a tile (tile<64xf32>) is not a scalar: reduce it (sum(x), max(x, 0)), or declare the variable a Tile or auto
+// SCALAR: triton_calls.cpp:60:11: error: a tile (tile<64xf32>) is not a scalar: reduce it (sum(x), max(x, 0)), or declare the variable a Tile or auto

@@ -197,6 +197,11 @@ template <NumericDevice V, NumericDevice W, bool DivOrMod> struct Mixed<V, W, Di
 /// same kind), as a C++ variable of a wider type takes a narrower value.
 template <class V, class W>
 concept Widening = OtherElement<V, W> && same<typename Mixed<V, W, false>::type, V>;
+/// T is a tile that may hold a 0-d value for the scalar variable V: of V's
+/// element type or a narrower one (checked to be 0-d when it runs).
+template <class V, class T>
+concept ZeroDInto = !Traits<V>::isTile && Traits<T>::isTile &&
+                    (same<typename Traits<T>::Element, V> || Widening<V, typename Traits<T>::Element>);
 
 
 
@@ -626,15 +631,16 @@ public:
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
-  // A 0-d tile (a reduction's result) into a scalar variable: `acc += sum(x, 0)`.
+  // A 0-d tile (a reduction's result) into a scalar variable: `acc += sum(x, 0)`
+  // (of V's element type, or one that promotes to it).
   // (No call-site position to capture: placed where the tile was made.)
-  template <class T> requires(!Traits<V>::isTile && same<T, Tile<V>>)
+  template <class T> requires(ZeroDInto<V, T>)
   V &operator+=(const T &t) { return self() = make(placed(Op::Add, self().node(), scalarOf(t.node(), {}))); }
-  template <class T> requires(!Traits<V>::isTile && same<T, Tile<V>>)
+  template <class T> requires(ZeroDInto<V, T>)
   V &operator-=(const T &t) { return self() = make(placed(Op::Sub, self().node(), scalarOf(t.node(), {}))); }
-  template <class T> requires(!Traits<V>::isTile && same<T, Tile<V>>)
+  template <class T> requires(ZeroDInto<V, T>)
   V &operator*=(const T &t) { return self() = make(placed(Op::Mul, self().node(), scalarOf(t.node(), {}))); }
-  template <class T> requires(!Traits<V>::isTile && same<T, Tile<V>>)
+  template <class T> requires(ZeroDInto<V, T>)
   V &operator/=(const T &t) { return self() = make(placed(Op::Div, self().node(), scalarOf(t.node(), {}))); }
   // Of another element type: only one that promotes to V's own (Narrower).
   V &operator+=(Narrower<V, false> b) { return self() = make(binary(Op::Add, self().node(), b.node, b.loc)); }

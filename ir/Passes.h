@@ -16,8 +16,9 @@ bool canonicalize(Func &f);
 /// Replaces each pure op with an identical earlier one that dominates it.
 bool cse(Func &f);
 
-/// Removes ops whose results are unused and that write no memory (pure ops,
-/// loads, and control flow whose regions write nothing).
+/// Removes ops whose results are unused and that have no effects (Op::
+/// hasEffects: pure ops, loads but volatile ones, and control flow whose
+/// regions have none).
 bool dce(Func &f);
 
 } // namespace tt::ir

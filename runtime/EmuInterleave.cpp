@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <unordered_set>
 #include <random>
 #include <sstream>
 
@@ -37,8 +38,10 @@ struct Machine::Resident {
   std::vector<uint16_t> inFlight;
   uint64_t inFlightCount = 0;
   uint32_t cursor = 0;
-  // Stuck detection: the state hashes at yields since memory last changed.
-  std::vector<uint64_t> seen;
+  // Stuck detection, since memory last changed: the yielding threads' own
+  // states (cheap: one thread's position, registers and local memory), and
+  // the whole block's, hashed only once its yielding thread repeats itself.
+  std::unordered_set<uint64_t> seenThreads, seen;
   uint64_t seenAt = ~uint64_t(0);  // memoryChanges_ when `seen` began
   bool stuck = false;
   const Instr *yieldedAt = nullptr;
@@ -69,24 +72,31 @@ struct Fnv {
 
 } // namespace
 
-/// A hash of what decides the running block's next steps. The instruction
-/// counts are left out: a spinning thread's grow, and they decide nothing
-/// (the budget aside, which a spin reaches only by changing state anyway).
+namespace {
+/// What decides a thread's next steps. The instruction counts are left out:
+/// a spinning thread's grow, and they decide nothing (the budget aside,
+/// which a spin reaches only by changing state anyway).
+void hashThread(Fnv &f, const Thread &t) {
+  f.value(t.linear);
+  f.value(t.state);
+  f.value(t.carry);
+  f.value(t.barrier);
+  for (const Frame &fr : t.frames) {
+    f.value(fr.fn);
+    f.value(fr.pc);
+  }
+  f.bytes(t.regs.data(), t.regs.size() * sizeof(uint64_t));
+  f.bytes(t.local.data(), t.local.size());
+  f.value(t.asyncPending.size());
+  f.value(t.asyncGroups.size());
+}
+} // namespace
+
+/// A hash of what decides the running block's next steps: every thread's
+/// state, shared memory and the barriers.
 uint64_t Machine::stateHash() const {
   Fnv f;
-  for (const Thread &t : threads_) {
-    f.value(t.state);
-    f.value(t.carry);
-    f.value(t.barrier);
-    for (const Frame &fr : t.frames) {
-      f.value(fr.fn);
-      f.value(fr.pc);
-    }
-    f.bytes(t.regs.data(), t.regs.size() * sizeof(uint64_t));
-    f.bytes(t.local.data(), t.local.size());
-    f.value(t.asyncPending.size());
-    f.value(t.asyncGroups.size());
-  }
+  for (const Thread &t : threads_) hashThread(f, t);
   f.bytes(shared_.data(), shared_.size());
   for (const Barrier &b : barriers_) {
     f.value(b.arrived);
@@ -129,14 +139,16 @@ void Machine::runInterleaved() {
     }
     r.yieldedAt = yieldedAt_;
     r.yieldThread = yieldThread_;
-    uint64_t h = stateHash();
-    swapBlock(r);
     if (r.seenAt != memoryChanges_) {  // memory changed since: what it saw before no longer repeats
+      r.seenThreads.clear();
       r.seen.clear();
       r.seenAt = memoryChanges_;
     }
-    r.stuck = std::find(r.seen.begin(), r.seen.end(), h) != r.seen.end();
-    if (!r.stuck) r.seen.push_back(h);
+    Fnv own;
+    hashThread(own, threads_[yieldThread_]);
+    // The block can repeat only where its yielding thread does: hash the whole block only then.
+    r.stuck = !r.seenThreads.insert(own.h).second && !r.seen.insert(stateHash()).second;
+    swapBlock(r);
     bool allStuck = std::all_of(resident.begin(), resident.end(), [&](const std::unique_ptr<Resident> &b) {
       return b->stuck && b->seenAt == memoryChanges_;
     });

@@ -122,7 +122,7 @@ private:
   uint64_t memoryChanges_ = 0;  // stores and atomics that changed a byte, so far
   const Instr *yieldedAt_ = nullptr;  // the instruction the running block last yielded after
   uint32_t yieldThread_ = 0;
-  struct Resident;              // a block's state while another runs (Emulator.cpp)
+  struct Resident;              // a block's state while another runs (EmuInterleave.cpp)
 
   // Emulator.cpp
   enum class Outcome { Done, Yielded, Failed };

@@ -188,11 +188,6 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     ir::Value *a = rec_.unary(ir::OpKind::Abs, x, l, name);
     return Val::dev(rec_.binary(name == "isinf" ? ir::OpKind::Eq : ir::OpKind::Lt, a, inf, l, name));
   }
-  if (name == "clamp") {  // minimum(maximum(x, lo), hi) (twintile.h)
-    ir::Type elem = resultElem();
-    ir::Value *x = device(arg(0), "clamp"), *lo = deviceOr(arg(1), elem), *hi = deviceOr(arg(2), elem);
-    return Val::dev(rec_.binary(ir::OpKind::Minimum, rec_.binary(ir::OpKind::Maximum, x, lo, l, name), hi, l, name));
-  }
   if (name == "cdiv") {  // (a + b - 1) / b: of host integers an int, else recorded as twintile.h records it
     Val x = eval(arg(0)), y = eval(arg(1));
     if (x.kind == Val::Kind::Int && y.kind == Val::Kind::Int) {

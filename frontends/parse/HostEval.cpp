@@ -55,6 +55,9 @@ Val Walker::eval(const Expr *e) {
   }
   if (isa<CXXThrowExpr>(e)) fail(e->getExprLoc(), "exceptions are not supported in kernels (throw)");
   if (isa<CXXNewExpr>(e) || isa<CXXDeleteExpr>(e)) fail(e->getExprLoc(), "dynamic allocation is not supported in kernels");
+  // __builtin_FILE() and friends: the positions the header's functions capture
+  // for the tracer (TT_HERE_), where the walker inlines one (clamp); it has its own.
+  if (isa<SourceLocExpr>(e)) return Val();
   // Anything else that Clang can evaluate is a host constant.
   Expr::EvalResult result;
   if (!e->isValueDependent() && e->EvaluateAsRValue(result, ctx_)) {

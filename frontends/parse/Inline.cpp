@@ -97,7 +97,9 @@ Val Walker::call(const CallExpr *c) {
     *slot = v;
     return *slot;
   }
-  if (inNamespace(fn, "tt")) return builtin(c, fn);
+  // The header's functions written in the language itself are inlined like a
+  // user's helper, so that both front ends type their steps alike.
+  if (inNamespace(fn, "tt") && !isComposite(fn)) return builtin(c, fn);
   if (fn->getBuiltinID() != 0) {  // a compiler builtin on host constants
     Expr::EvalResult result;
     if (c->EvaluateAsRValue(result, ctx_)) {

@@ -34,6 +34,8 @@ bool inStd(const Decl *d) {
   return false;
 }
 
+bool isComposite(const FunctionDecl *fn) { return inNamespace(fn, "tt", false) && nameOf(fn) == "clamp"; }
+
 const CXXRecordDecl *recordOf(QualType t) {
   return t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
 }

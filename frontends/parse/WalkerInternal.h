@@ -108,6 +108,9 @@ llvm::StringRef nameOf(const NamedDecl *d);
 /// `orDetail`, in its `detail` namespace).
 bool inNamespace(const Decl *d, llvm::StringRef name, bool orDetail = true);
 bool inStd(const Decl *d);
+/// A function of the language's header written in the language (clamp):
+/// the walker inlines it instead of reading it as one op.
+bool isComposite(const FunctionDecl *fn);
 const CXXRecordDecl *recordOf(QualType t);
 std::optional<ir::ScalarKind> scalarKindNamed(llvm::StringRef n);
 /// The element type of a language type (i32, Ptr<f16>, Tile<f32>,

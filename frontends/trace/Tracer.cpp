@@ -465,7 +465,9 @@ Node *reduce(Op op, Node *a, int axis, bool keepDims, Loc loc) {
 Node *addptr(Node *p, Node *offset, Loc loc) { return node(recorder().addptr(val(p), val(offset), toLoc(loc))); }
 Node *select(Node *c, Node *a, Node *b, Loc loc) { return node(recorder().select(val(c), val(a), val(b), toLoc(loc))); }
 Node *fma(Node *a, Node *b, Node *c, Loc loc) { return node(recorder().fma(val(a), val(b), val(c), toLoc(loc))); }
-Node *cast(Node *a, Kind to, Loc loc) { return node(recorder().cast(val(a), kindOf(to), toLoc(loc))); }
+Node *cast(Node *a, Kind to, Loc loc) {  // no position (a widening assignment): where `a` was made
+  return node(recorder().cast(val(a), kindOf(to), loc.file ? toLoc(loc) : madeAt(a, nullptr)));
+}
 Node *bitcast(Node *a, Kind to, Loc loc) { return node(recorder().bitcast(val(a), kindOf(to), toLoc(loc))); }
 Node *hint(bool contiguity, Node *a, const int *values, int n, Loc loc) {
   return node(recorder().hint(contiguity ? ir::OpKind::MaxContiguous : ir::OpKind::MultipleOf, val(a),

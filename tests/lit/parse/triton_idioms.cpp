@@ -7,6 +7,9 @@
 // RUN: twintile run --frontend=parse %s --kernel 'idioms<64>' --grid 2 --arg x=64 --arg out=64 --arg n=50 | FileCheck %s --check-prefix=EMU
 // RUN: twintile run --frontend=trace %s --kernel 'idioms<64>' --grid 2 --arg x=64 --arg out=64 --arg n=50 | FileCheck %s --check-prefix=EMU
 // RUN: twintile compile --frontend=parse %s --kernel 'idioms<64>' --emit tile | FileCheck %s
+// RUN: twintile diff %s --kernel 'mixed<32>' | FileCheck %s --check-prefix=SAME
+// RUN: twintile run --frontend=parse %s --kernel 'mixed<32>' --grid 1 --arg y=32 --arg z=32 --arg hi=1.0 | FileCheck %s --check-prefix=EMU-MIXED
+// RUN: twintile run --frontend=trace %s --kernel 'mixed<32>' --grid 1 --arg y=32 --arg z=32 --arg hi=1.0 | FileCheck %s --check-prefix=EMU-MIXED
 #include <twintile.h>
 using namespace tt;
 
@@ -25,6 +28,20 @@ TT_KERNEL void idioms(Ptr<f32> x, Ptr<f32> out, i32 n) {
   store(pid + out, acc);
 }
 
+// clamp's steps typed as minimum(maximum(x, lo), hi) types them, in both
+// front ends: the inner maximum of an f16 tile and a host float in f16.
+template <int B>
+TT_KERNEL void mixed(Ptr<f32> y, Ptr<i32> z, f32 hi) {
+  auto h = zeros<f16>({B});
+  store(y + arange(0, B), clamp(h, 0.1f, hi));
+  store(z + arange(0, B), clamp(arange(0, B), 0, 10.5f));
+  f32 acc = 0.0f;
+  acc += sum(h, 0);                              // a narrower 0-d tile: promoted
+  i64 count = 0;
+  count += sum(arange(0, B), 0);
+  store(y, acc + count);
+}
+
 // CHECK: sum {axis = 0}
 // CHECK: add %{{[0-9]+}}, %{{[0-9]+}} : f32
 // CHECK: max {axis = 0}
@@ -34,3 +51,4 @@ TT_KERNEL void idioms(Ptr<f32> x, Ptr<f32> out, i32 n) {
 // CHECK: cast %{{[0-9]+}} : i64
 // SAME: equal
 // EMU: ok: idioms on emu
+// EMU-MIXED: ok: mixed on emu

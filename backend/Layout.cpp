@@ -368,9 +368,15 @@ private:
     case OpKind::Trans:
       return set(op.result(), layoutOf(op.operand(0))->permuted(op.attr("perm").ints));
     case OpKind::Sum: case OpKind::Max: case OpKind::Min:
-    case OpKind::Argmax: case OpKind::Argmin: case OpKind::Reduce:
-      return set(op.result(), layoutOf(op.operand(0))->sliced(static_cast<int>(op.intAttr("axis"))));
-    case OpKind::Cumsum: case OpKind::Scan: return set(op.result(), *layoutOf(op.operand(0)));
+    case OpKind::Argmax: case OpKind::Argmin: case OpKind::Reduce: {
+      // Several tiles reduced together are all taken in the first's layout.
+      Layout sliced = layoutOf(op.operand(0))->sliced(static_cast<int>(op.intAttr("axis")));
+      for (auto &r : op.results) set(r.get(), sliced);
+      return;
+    }
+    case OpKind::Cumsum: case OpKind::Scan:
+      for (auto &r : op.results) set(r.get(), *layoutOf(op.operand(0)));
+      return;
     case OpKind::Dot: {
       std::optional<Layout> mma = mmaLayout(op, numWarps_);
       return set(op.result(), mma ? *mma : *layoutOf(op.operand(2)));

@@ -298,9 +298,14 @@ llvm::Value *Lowerer::shuffle(llvm::Value *v, Shuffle mode, llvm::Value *lane) {
   static constexpr ID kF32[] = {llvm::Intrinsic::nvvm_shfl_sync_bfly_f32, llvm::Intrinsic::nvvm_shfl_sync_up_f32,
                                 llvm::Intrinsic::nvvm_shfl_sync_idx_f32};
   // The c operand: the top lane for bfly and idx, the bottom one (0) for up.
+  llvm::Type *t = v->getType();
+  if (auto *st = llvm::dyn_cast<llvm::StructType>(t)) {  // a reduce's tuple, field by field
+    llvm::Value *out = llvm::PoisonValue::get(st);
+    for (unsigned i = 0; i < st->getNumElements(); ++i) out = b.CreateInsertValue(out, shuffle(b.CreateExtractValue(v, i), mode, lane), i);
+    return out;
+  }
   llvm::Value *clamp = c32(mode == Shuffle::Up ? 0 : 0x1f);
   int m = static_cast<int>(mode);
-  llvm::Type *t = v->getType();
   // An f32 moves as itself (LLVM 19's NVPTX would copy it into a b32
   // register and back around an i32 shuffle).
   if (t->isFloatTy()) return b.CreateIntrinsic(kF32[m], {}, {b.getInt32(0xffffffffu), v, lane, clamp});
@@ -326,6 +331,15 @@ void Lowerer::storeSharedIf(llvm::Value *cond, llvm::Value *value, llvm::Value *
   // (as Triton's do), so LLVM does not sink comparisons and addresses into
   // the blocks after and compute them again there.
   llvm::Type *t = value->getType();
+  if (auto *st = llvm::dyn_cast<llvm::StructType>(t)) {  // a reduce's tuple, field by field
+    for (unsigned i = 0; i < st->getNumElements(); ++i)
+      storeSharedIf(cond, b.CreateExtractValue(value, i), b.CreateStructGEP(st, ptr, i));
+    return;
+  }
+  if (!cond) {
+    b.CreateStore(t->isIntegerTy(1) ? b.CreateZExt(value, b.getInt8Ty()) : value, ptr);
+    return;
+  }
   unsigned bits = t->getPrimitiveSizeInBits();
   std::string constraint = "f", type = "b32";
   llvm::Value *v = value;
@@ -344,6 +358,12 @@ void Lowerer::storeSharedIf(llvm::Value *cond, llvm::Value *value, llvm::Value *
 }
 
 llvm::Value *Lowerer::loadShared(llvm::Type *t, llvm::Value *ptr) {
+  if (auto *st = llvm::dyn_cast<llvm::StructType>(t)) {  // a reduce's tuple, field by field
+    llvm::Value *out = llvm::PoisonValue::get(st);
+    for (unsigned i = 0; i < st->getNumElements(); ++i)
+      out = b.CreateInsertValue(out, loadShared(st->getElementType(i), b.CreateStructGEP(st, ptr, i)), i);
+    return out;
+  }
   if (!t->isIntegerTy(1)) return b.CreateLoad(t, ptr);
   return b.CreateTrunc(b.CreateLoad(b.getInt8Ty(), ptr), t);  // the asm wrote a whole byte
 }
@@ -406,9 +426,10 @@ void Lowerer::lowerOp(const Op &op) {
   case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:
   case OpKind::AtomicCas: return lowerMemory(op);
   case OpKind::Sum: case OpKind::Max: case OpKind::Min: case OpKind::Argmax: case OpKind::Argmin:
-  case OpKind::Reduce:
     return set(op.result(), lowerReduce(op));
-  case OpKind::Cumsum: case OpKind::Scan: return set(op.result(), lowerCumsum(op));
+  case OpKind::Reduce: return setUnpacked(op, lowerReduce(op));
+  case OpKind::Cumsum: return set(op.result(), lowerCumsum(op));
+  case OpKind::Scan: return setUnpacked(op, lowerCumsum(op));
   case OpKind::Reshape: return set(op.result(), lowerReshape(op));
   case OpKind::Dot: return set(op.result(), lowerDot(op));
   case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(op);

@@ -17,6 +17,9 @@
 // `reduce` combines with its region, inlined at every combination. It has no
 // identity to stand for a wrapped copy, so each partial carries a flag
 // instead (does it hold any element?), which folds away where nothing wraps.
+// Over several tiles at once, each partial is an LLVM struct of one element
+// per tile: selects take it whole, shuffles and shared memory field by
+// field, and the region unpacks it; the results are unpacked at the end.
 //
 // cumsum and `scan` are inclusive scans at the same three levels, as
 // Triton's are, when the layout tiles the axis exactly (no wrapped copies):
@@ -66,8 +69,8 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   bool wantMax = op.kind == OpKind::Max || op.kind == OpKind::Argmax;
   bool fp = isFloat(k), u = k == ScalarKind::I1;  // i1 compares unsigned
   const Layout &l = layoutOf(inV);
-  TileVal x = get(inV, &l);
-  llvm::Type *accTy = llvmType(acc);
+  TileVal x = user ? combinedOperands(op, l) : get(inV, &l);
+  llvm::Type *accTy = user ? x.regs.front()->getType() : llvmType(acc);
 
   // What a wrapped copy counts as; reduce has nothing to use: its partials carry `holds`.
   llvm::Value *identity = nullptr;
@@ -264,7 +267,7 @@ TileVal Lowerer::lowerCumsum(const Op &op) {
   ScalarKind k = in.elem, acc = user ? k : computeKind(k);
   size_t axis = static_cast<size_t>(op.intAttr("axis"));
   const Layout &l = layoutOf(op.result());
-  TileVal x = get(inV, &l);
+  TileVal x = user ? combinedOperands(op, l) : get(inV, &l);
   std::vector<llvm::Value *> vals;
   for (llvm::Value *r : x.regs) vals.push_back(user ? r : widen(r, k));
   // `earlier` then `later`, in that order.
@@ -460,31 +463,66 @@ void Lowerer::scanThroughShared(const Op &op, const Layout &l, std::vector<llvm:
   std::vector<llvm::Value *> lin;
   for (const RegCoord &c : cs) lin.push_back(linearIndex(c.idx, shape));
   barrierBeforeWindow();
-  for (size_t r = 0; r < vals.size(); ++r) b.CreateStore(vals[r], b.CreateGEP(ty, bufs[0], lin[r]));
+  for (size_t r = 0; r < vals.size(); ++r) storeSharedIf(nullptr, vals[r], b.CreateGEP(ty, bufs[0], lin[r]));
   int cur = 0;
   for (int64_t s = 1; s < len; s *= 2) {
     barrier();
     for (size_t r = 0; r < vals.size(); ++r) {
-      llvm::Value *self = b.CreateLoad(ty, b.CreateGEP(ty, bufs[cur], lin[r]));
+      llvm::Value *self = loadShared(ty, b.CreateGEP(ty, bufs[cur], lin[r]));
       llvm::Value *has = b.CreateICmpSGE(cs[r].idx[axis], c32(s));
       llvm::Value *back = b.CreateSelect(has, b.CreateSub(lin[r], c32(s * stride)), lin[r]);
-      llvm::Value *prev = b.CreateLoad(ty, b.CreateGEP(ty, bufs[cur], back));
-      b.CreateStore(b.CreateSelect(has, combine(prev, self), self), b.CreateGEP(ty, bufs[1 - cur], lin[r]));
+      llvm::Value *prev = loadShared(ty, b.CreateGEP(ty, bufs[cur], back));
+      storeSharedIf(nullptr, b.CreateSelect(has, combine(prev, self), self), b.CreateGEP(ty, bufs[1 - cur], lin[r]));
     }
     cur = 1 - cur;
   }
   barrier();
-  for (size_t r = 0; r < vals.size(); ++r) vals[r] = b.CreateLoad(ty, b.CreateGEP(ty, bufs[cur], lin[r]));
+  for (size_t r = 0; r < vals.size(); ++r) vals[r] = loadShared(ty, b.CreateGEP(ty, bufs[cur], lin[r]));
 }
 
 llvm::Value *Lowerer::combineRegion(const Op &op, llvm::Value *x, llvm::Value *y) {
   const Block &region = op.region(0);
   const Op *outer = current_;
-  set(region.arg(0), {true, {}, {x}});
-  set(region.arg(1), {true, {}, {y}});
+  size_t n = op.operands.size();  // x and y: one element per tile (a struct of them where n > 1)
+  auto field = [&](llvm::Value *v, size_t i) { return n == 1 ? v : b.CreateExtractValue(v, static_cast<unsigned>(i)); };
+  for (size_t i = 0; i < n; ++i) {
+    set(region.arg(i), {true, {}, {field(x, i)}});
+    set(region.arg(n + i), {true, {}, {field(y, i)}});
+  }
   for (const auto &inner : region.ops) lowerOp(*inner);  // scalars only (verified)
   current_ = outer;
-  return scalar(region.terminator()->operand(0));
+  const Op *yield = region.terminator();
+  if (n == 1) return scalar(yield->operand(0));
+  llvm::Value *out = llvm::PoisonValue::get(x->getType());
+  for (size_t i = 0; i < n; ++i) out = b.CreateInsertValue(out, scalar(yield->operand(i)), static_cast<unsigned>(i));
+  return out;
+}
+
+TileVal Lowerer::combinedOperands(const Op &op, const Layout &l) {
+  if (op.operands.size() == 1) return get(op.operand(0), &l);
+  std::vector<TileVal> tiles;
+  std::vector<llvm::Type *> fields;
+  for (const Value *v : op.operands) {
+    tiles.push_back(get(v, &l));
+    fields.push_back(tiles.back().regs.front()->getType());
+  }
+  auto *st = llvm::StructType::get(ctx, fields);
+  TileVal out{tiles[0].scalar, tiles[0].layout, {}};
+  for (size_t r = 0; r < tiles[0].regs.size(); ++r) {
+    llvm::Value *packed = llvm::PoisonValue::get(st);
+    for (size_t i = 0; i < tiles.size(); ++i) packed = b.CreateInsertValue(packed, tiles[i].regs[r], static_cast<unsigned>(i));
+    out.regs.push_back(packed);
+  }
+  return out;
+}
+
+void Lowerer::setUnpacked(const Op &op, TileVal v) {
+  if (op.results.size() == 1) return set(op.result(), std::move(v));
+  for (size_t i = 0; i < op.results.size(); ++i) {
+    TileVal t{v.scalar, v.layout, {}};
+    for (llvm::Value *r : v.regs) t.regs.push_back(b.CreateExtractValue(r, static_cast<unsigned>(i)));
+    set(op.result(i), std::move(t));
+  }
 }
 
 } // namespace tt::backend

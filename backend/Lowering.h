@@ -171,12 +171,13 @@ public:
   /// Shuffles `v` (any element kind) from lane (self xor mask).
   llvm::Value *shuffleXor(llvm::Value *v, int mask);
   /// shfl.sync over the whole warp of a value of any type (split into 32-bit
-  /// words): from lane ^ `lane` (Xor), lane - `lane` (Up; a lane below that
-  /// keeps its own), or lane `lane` (Idx).
+  /// words; a struct, field by field): from lane ^ `lane` (Xor), lane -
+  /// `lane` (Up; a lane below that keeps its own), or lane `lane` (Idx).
   enum class Shuffle { Xor, Up, Idx };
   llvm::Value *shuffle(llvm::Value *v, Shuffle mode, llvm::Value *lane);
-  /// Stores `value` (a scalar integer or float) to shared memory at `ptr`
-  /// where `cond` holds, as one predicated st.shared; an i1 as a 0/1 byte.
+  /// Stores `value` (a scalar integer or float, or a struct of them, field
+  /// by field) to shared memory at `ptr` where `cond` holds (null: always),
+  /// as predicated st.shared; an i1 as a 0/1 byte.
   void storeSharedIf(llvm::Value *cond, llvm::Value *value, llvm::Value *ptr);
   /// Loads a `t` that storeSharedIf stored at `ptr` (an i1 from its byte).
   llvm::Value *loadShared(llvm::Type *t, llvm::Value *ptr);
@@ -195,6 +196,12 @@ public:
   llvm::Value *atomicAccess(const ir::Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp, llvm::Align align);
   TileVal lowerReduce(const ir::Op &op);
   TileVal lowerCumsum(const ir::Op &op);
+  /// The tiles reduce or scan `op` combines together, in layout `l`: each
+  /// register the struct of the tiles' registers (one tile: itself).
+  TileVal combinedOperands(const ir::Op &op, const Layout &l);
+  /// Sets `op`'s results from `v`, whose registers are structs of one
+  /// register per result where it has several (combinedOperands' packing).
+  void setUnpacked(const ir::Op &op, TileVal v);
   /// combine(earlier, later) for a scan's elements.
   using Combine = std::function<llvm::Value *(llvm::Value *, llvm::Value *)>;
   /// cumsum/scan's inclusive scan of `vals` (layout `l`) along the op's
@@ -202,7 +209,8 @@ public:
   /// exactly, else through shared memory (LowerReduce.cpp).
   void scanInRegisters(const ir::Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine);
   void scanThroughShared(const ir::Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine);
-  /// The region of reduce or scan `op` applied to scalars x and y, emitted here.
+  /// The region of reduce or scan `op` applied to scalars x and y (structs
+  /// of one scalar per tile, where it combines several), emitted here.
   llvm::Value *combineRegion(const ir::Op &op, llvm::Value *x, llvm::Value *y);
   TileVal lowerReshape(const ir::Op &op);
   TileVal lowerDot(const ir::Op &op);

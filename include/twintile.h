@@ -154,6 +154,8 @@ template <class V> concept NumericDevice = IntDevice<V> || FloatDevice<V>;
 
 template <class T, class U> constexpr bool same = false;
 template <class T> constexpr bool same<T, T> = true;
+template <class T> constexpr bool IsPtr = false;
+template <class E> constexpr bool IsPtr<Ptr<E>> = true;
 
 /// W is a number on the device whose element type differs from V's.
 template <class V, class W>
@@ -219,6 +221,7 @@ concept ZeroDInto = !Traits<V>::isTile && Traits<T>::isTile &&
 #define TT_REDUCE_TWO_ "reductions take a tile and a host int axis (sum(x, 0)); for two values element by element write minimum(a, b), maximum(a, b) or a + b"
 #define TT_LOGICAL_ "'&&', '||' and '!' take masks (device i1): make one with a comparison, such as x != 0"
 #define TT_BOOL_MASK_ "a mask is a device i1, and this one is a C++ bool (host values compared?): compare device values to make a mask, or leave the mask out"
+#define TT_INT_TO_PTR_ "an integer cannot become a pointer (Triton's int_to_ptr, .to(tl.pointer_type(T)), a table of pointers): every buffer a kernel reads is a pointer parameter, so that the interpreter and the emulator check each access; pass the tensors as one buffer and a table of i64 element offsets into it, and read base + load(offsets + g)"
 
 /// A mask or condition: a device i1 (a scalar or a tile).
 template <class M> concept Mask = same<typename Traits<M>::Element, i1>;
@@ -335,11 +338,12 @@ void regionEnd(Region *r);
 Node *regionResult(Region *r, int i);
 /// For a while loop: after the condition region, the body region.
 void whileBody(Region *r);
-/// reduce (scan false) or associative_scan of `x` along `axis` (kAllAxes:
-/// every axis); its region's two arguments are the values to combine, and
-/// combineEnd gives the result once it is yielded.
-Region *combineBegin(bool scan, Node *x, int axis, Loc loc);
-Node *combineEnd(Region *r, bool keepDims, Loc loc);
+/// reduce (scan false) or associative_scan of the n tiles `xs` (one shape)
+/// along `axis` (kAllAxes: every axis); its region's 2n arguments are the
+/// values to combine (the earlier element of each tile, then the later), and
+/// combineEnd gives the n results once they are yielded.
+Region *combineBegin(bool scan, Node *const *xs, int n, int axis, Loc loc);
+void combineEnd(Region *r, bool keepDims, Loc loc, Node **out);
 
 /// A host number H whose kind outranks device value V's element (a float
 /// against an integer or a mask, an integer against a mask): Triton's
@@ -614,6 +618,12 @@ public:
   V &operator-=(O b) { return self() = self() - b; }
   V &operator*=(O b) { return self() = self() * b; }
   V &operator/=(O b) { return self() = self() / b; }
+  V &operator%=(O b) { return self() = self() % b; }
+  V &operator&=(O b) requires IntDevice<V> { return self() = self() & b; }
+  V &operator|=(O b) requires IntDevice<V> { return self() = self() | b; }
+  V &operator^=(O b) requires IntDevice<V> { return self() = self() ^ b; }
+  V &operator<<=(O b) requires IntDevice<V> { return self() = self() << b; }
+  V &operator>>=(O b) requires IntDevice<V> { return self() = self() >> b; }
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
@@ -829,6 +839,19 @@ Tile<E> full(const int (&shape)[N], H value, detail::Loc l = TT_HERE_) {
 template <class E, int N> Tile<E> zeros(const int (&shape)[N], detail::Loc l = TT_HERE_) {
   return detail::make<Tile<E>>(detail::full(shape, N, detail::Operand<E>(0, l).node, l));
 }
+namespace detail {
+/// A device value converted to element type E (a no-op when it is E's).
+template <class E, Device S> Node *asElement(const S &v, Loc l) {
+  if constexpr (same<typename Traits<S>::Element, E>) return v.node();
+  else return cast(v.node(), Elem<E>::kind, l);
+}
+} // namespace detail
+/// full(shape, v) of a device scalar v (or a 0-d tile), converted to E, as
+/// Triton's tl.full takes a size-1 tensor.
+template <class E, int N, detail::NumericDevice S>
+Tile<E> full(const int (&shape)[N], const S &value, detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<E>>(detail::full(shape, N, detail::asElement<E>(value, l), l));
+}
 
 /// Integer division rounding up, (a + b - 1) / b, as Triton's tl.cdiv: a
 /// constant expression of two host integers (a meta-parameter helper), or a
@@ -850,6 +873,12 @@ template <class E> Tile<E> expand_dims(const Tile<E> &x, int axis, detail::Loc l
 }
 template <class E, int N> Tile<E> broadcast_to(const Tile<E> &x, const int (&shape)[N], detail::Loc l = TT_HERE_) {
   return detail::make<Tile<E>>(detail::broadcastTo(x.node(), shape, N, l));
+}
+/// A scalar broadcast to `shape`: full(shape, x).
+template <detail::Device S, int N>
+  requires(!detail::Traits<S>::isTile)
+Tile<typename detail::Traits<S>::Element> broadcast_to(const S &x, const int (&shape)[N], detail::Loc l = TT_HERE_) {
+  return detail::make<Tile<typename detail::Traits<S>::Element>>(detail::broadcastTo(x.node(), shape, N, l));
 }
 template <class E, int N> Tile<E> reshape(const Tile<E> &x, const int (&shape)[N], detail::Loc l = TT_HERE_) {
   return detail::make<Tile<E>>(detail::reshape(x.node(), shape, N, l));
@@ -934,9 +963,22 @@ template <detail::FloatDevice V> V fma(const V &a, const V &b, const V &c, detai
 }
 /// Converts to element type T, keeping the shape.
 template <class T, detail::Device V>
+  requires(!detail::IsPtr<T>)
 typename detail::Rebind<V, T>::type cast(const V &x, detail::Loc l = TT_HERE_) {
   return detail::make<typename detail::Rebind<V, T>::type>(detail::cast(x.node(), detail::Elem<T>::kind, l));
 }
+/// No integer becomes a pointer: refused with what to write instead.
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
+#endif
+template <class T, detail::Device V>
+  requires detail::IsPtr<T>
+T cast(const V &x, detail::Loc l = TT_HERE_) TT_REFUSED_(TT_INT_TO_PTR_);
+template <class T, detail::Device V> Ptr<T> int_to_ptr(const V &x, detail::Loc l = TT_HERE_) TT_REFUSED_(TT_INT_TO_PTR_);
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 /// Promises about an integer value the backend takes as given (Triton's
 /// tl.multiple_of, tl.max_contiguous; ir/IR.h): one value for every
 /// dimension, or one per dimension ({16, 1}).
@@ -1106,10 +1148,11 @@ namespace detail {
 template <class F, class E> concept Combiner = requires(const F &f, const E &a) { f(a, a); };
 
 template <class E, class F> Node *combined(bool scan, Node *x, int axis, bool keepDims, const F &combine, Loc l) {
-  Region *r = combineBegin(scan, x, axis, l);
+  Region *r = combineBegin(scan, &x, 1, axis, l);
   Node *out = nodeOf<E>(combine(make<E>(regionArg(r, 0)), make<E>(regionArg(r, 1))), l);
   regionYield(r, &out, 1, l);
-  return combineEnd(r, keepDims, l);
+  combineEnd(r, keepDims, l, &out);
+  return out;
 }
 } // namespace detail
 
@@ -1187,16 +1230,39 @@ template <class T, class K> Philox4<T> philox(T c0, T c1, T c2, T c3, K k0, K k1
 
 /// 32-bit offsets: Philox 4x32 (Triton's 64-bit streams, Philox 4x64, are not here).
 template <class O> concept Offsets32 = detail::same<typename detail::Traits<O>::Element, i32>;
+/// A seed: a device i32 or i64, or a host integer.
+template <class S> concept Seed = detail::same<S, i32> || detail::same<S, i64> || detail::hostInt<S>;
 
-/// The four random words at each offset (the counter), for `seed` (the key;
-/// its high word is its sign, as Triton widens a 32-bit seed).
-template <Offsets32 O> Philox4<O> randint4x(i32 seed, O offset) {
+/// The key's two words, as Triton makes them of a seed: a 64-bit seed's low
+/// and high words; a 32-bit seed and its sign (Triton widens it signed).
+template <Seed S> i32 seed_lo(const S &seed) {
+  if constexpr (detail::same<S, i32>) return seed;
+  else return cast<i32>(i64(seed));
+}
+template <Seed S> i32 seed_hi(const S &seed) {
+  if constexpr (detail::same<S, i32>) return seed >> 31;
+  else return cast<i32>(i64(seed) >> 32);
+}
+
+/// Triton's tl.philox(seed, c0, c1, c2, c3): the four 32-bit counters
+/// broadcast to one shape (a scalar beside tiles), the key from the seed.
+template <Seed S, class C0, class C1, class C2, class C3>
+auto philox(const S &seed, const C0 &c0, const C1 &c1, const C2 &c2, const C3 &c3) {
+  auto zero = c0 * 0 + c1 * 0 + c2 * 0 + c3 * 0;  // the counters' common shape
+  using T = decltype(zero);
+  static_assert(Offsets32<T>, "philox takes 32-bit counters (Philox 4x32; Triton's 4x64 for 64-bit counters is not "
+                              "here): cast<i32>(c) each counter");
+  return philox(T(c0 + zero), T(c1 + zero), T(c2 + zero), T(c3 + zero), seed_lo(seed), seed_hi(seed));
+}
+
+/// The four random words at each offset (the counter), for `seed` (the key).
+template <Seed S, Offsets32 O> Philox4<O> randint4x(const S &seed, O offset) {
   O zero = offset * 0;
-  return philox(offset, zero, zero, zero, seed, i32(seed >> 31));
+  return philox(offset, zero, zero, zero, seed_lo(seed), seed_hi(seed));
 }
 
 /// One random 32-bit integer per offset (its bits uniform).
-template <Offsets32 O> O randint(i32 seed, O offset) { return randint4x(seed, offset).c0; }
+template <Seed S, Offsets32 O> O randint(const S &seed, O offset) { return randint4x(seed, offset).c0; }
 
 /// A random integer's bits as a float uniform in [0, 1).
 template <Offsets32 O> auto uniform_float(O x) {
@@ -1205,10 +1271,10 @@ template <Offsets32 O> auto uniform_float(O x) {
 }
 
 /// One float uniform in [0, 1) per offset.
-template <Offsets32 O> auto rand(i32 seed, O offset) { return uniform_float(randint(seed, offset)); }
+template <Seed S, Offsets32 O> auto rand(const S &seed, O offset) { return uniform_float(randint(seed, offset)); }
 
 /// One standard normal float per offset (Box-Muller on two of the words).
-template <Offsets32 O> auto randn(i32 seed, O offset) {
+template <Seed S, Offsets32 O> auto randn(const S &seed, O offset) {
   Philox4<O> words = randint4x(seed, offset);
   auto u1 = maximum(uniform_float(words.c0), 1.0e-7f);
   auto u2 = uniform_float(words.c1);
@@ -1452,6 +1518,73 @@ template <class Then, class Else> auto if_else(detail::Cond cond, const Then &th
     return [&]<class... T>(detail::List<T...>) { return detail::resultsOf<T...>(r); }(
         typename detail::CarriedTypes<R>::type{});
   }
+}
+
+//===-- Reductions and scans over several tiles ---------------------------===//
+
+namespace detail {
+/// Calls combine(x.a, x.b, ..., y.a, y.b, ...): Triton's combine_fn over
+/// tuples takes the earlier elements, then the later ones.
+template <class F, class... T> decltype(auto) applyBoth(const F &combine, const Carried<T...> &x, const Carried<T...> &y) {
+  constexpr int n = sizeof...(T);
+  if constexpr (n == 1) return combine(x.a, y.a);
+  else if constexpr (n == 2) return combine(x.a, x.b, y.a, y.b);
+  else if constexpr (n == 3) return combine(x.a, x.b, x.c, y.a, y.b, y.c);
+  else if constexpr (n == 4) return combine(x.a, x.b, x.c, x.d, y.a, y.b, y.c, y.d);
+  else if constexpr (n == 5) return combine(x.a, x.b, x.c, x.d, x.e, y.a, y.b, y.c, y.d, y.e);
+  else return combine(x.a, x.b, x.c, x.d, x.e, x.f, y.a, y.b, y.c, y.d, y.e, y.f);
+}
+/// A combine function over elements E...: callable with two of each.
+template <class F, class... E>
+concept CombinerOf = requires(const F &f, const Carried<E...> &c) { applyBoth(f, c, c); };
+
+template <class... E, class F>
+Carried<Tile<E>...> combinedAll(bool scan, const Carried<Tile<E>...> &x, int axis, bool keepDims, const F &combine,
+                                Loc l) {
+  constexpr int n = sizeof...(E);
+  Node *in[n] = {};
+  nodesOf(x, in);
+  Region *r = combineBegin(scan, in, n, axis, l);
+  using R = decltype(applyBoth(combine, argsOf<E...>(r, 0), argsOf<E...>(r, n)));
+  static_assert(!same<R, void> && allDevice<R>,
+                "a combine function over several tiles returns carry(...) of one element of each, as Triton's "
+                "returns a tuple");
+  Node *out[n + 1] = {};
+  int k = nodesOf(applyBoth(combine, argsOf<E...>(r, 0), argsOf<E...>(r, n)), out);
+  regionYield(r, out, k, l);
+  combineEnd(r, keepDims, l, out);
+  int i = 0;
+  return Carried<Tile<E>...>{make<Tile<E>>(out[i++])...};
+}
+} // namespace detail
+
+/// reduce(carry(x, y, ...), axis, combine): several tiles of one shape
+/// reduced together, as Triton's tl.reduce((x, y, ...), axis, combine_fn):
+/// combine takes an earlier element of each tile, then a later one of each
+/// (x0, y0, ..., x1, y1, ...), and returns carry(...) of one of each; the
+/// result is carry(...) of a tile per input, unpacked by structured
+/// bindings: auto [mean, m2, n] = reduce(carry(mean, m2, n), 1, welford).
+/// An argmax that keeps its index beside the value, a Welford mean and
+/// variance, a (key, value) pair are written this way.
+template <class... E, detail::CombinerOf<E...> F>
+Carried<Tile<E>...> reduce(const Carried<Tile<E>...> &x, int axis, const F &combine, detail::Loc l = TT_HERE_) {
+  return detail::combinedAll(false, x, axis, false, combine, l);
+}
+template <class... E, detail::CombinerOf<E...> F>
+Carried<Tile<E>...> reduce(const Carried<Tile<E>...> &x, int axis, const F &combine, bool keep_dims,
+                           detail::Loc l = TT_HERE_) {
+  return detail::combinedAll(false, x, axis, keep_dims, combine, l);
+}
+template <class... E, detail::CombinerOf<E...> F>
+Carried<Tile<E>...> reduce(const Carried<Tile<E>...> &x, const F &combine, detail::Loc l = TT_HERE_) {
+  return detail::combinedAll(false, x, detail::kAllAxes, false, combine, l);
+}
+/// associative_scan(carry(x, y, ...), axis, combine): the inclusive prefix
+/// combination of several tiles at once, combine as reduce's.
+template <class... E, detail::CombinerOf<E...> F>
+Carried<Tile<E>...> associative_scan(const Carried<Tile<E>...> &x, int axis, const F &combine,
+                                     detail::Loc l = TT_HERE_) {
+  return detail::combinedAll(true, x, axis, false, combine, l);
 }
 
 } // namespace tt

@@ -110,11 +110,10 @@ Value *Builder::atomic(OpKind kind, std::vector<Value *> operands, std::string_v
 Value *Builder::reduce(OpKind kind, Value *v, int64_t axis) {
   return value(kind, {v}, {{"axis", Attr::integer(axis)}});
 }
-Op *Builder::combine(OpKind kind, Value *v, int64_t axis) {
-  Op *op = create(kind, {v}, {{"axis", Attr::integer(axis)}});
-  Type elem = Type::scalar(v->type.elem);
-  op->region(0).addArg(elem);
-  op->region(0).addArg(elem);
+Op *Builder::combine(OpKind kind, std::vector<Value *> tiles, int64_t axis) {
+  Op *op = create(kind, tiles, {{"axis", Attr::integer(axis)}});
+  for (int side = 0; side < 2; ++side)  // the earlier element of each tile, then the later
+    for (Value *v : tiles) op->region(0).addArg(Type::scalar(v->type.elem));
   return op;
 }
 void Builder::print(std::string prefix, std::vector<Value *> vals) {

@@ -74,9 +74,10 @@ public:
 
   // Reductions, dot, debugging.
   Value *reduce(OpKind kind, Value *v, int64_t axis);
-  /// reduce or scan of `v` along `axis`: returns the op, whose region takes
-  /// two scalars of v's element type; fill it and yield their combination.
-  Op *combine(OpKind kind, Value *v, int64_t axis);
+  /// reduce or scan of `tiles` (one shape) along `axis`: returns the op,
+  /// whose region takes an earlier and a later scalar of each tile (a0..,
+  /// b0..); fill it and yield their combination, one scalar per tile.
+  Op *combine(OpKind kind, std::vector<Value *> tiles, int64_t axis);
   /// precision: "" (the default, IEEE) or "tf32" (f32 operands read as TF32).
   Value *dot(Value *a, Value *b, Value *acc, std::string_view precision = "") {
     AttrMap attrs;

@@ -92,7 +92,10 @@
 //   be evaluated on operands whose result is then discarded (lanes with
 //   nothing to combine), so it must not trap or divide by zero on any
 //   values of the element type. f16 and bf16 combine in
-//   their own type, as the region says, not in f32.
+//   their own type, as the region says, not in f32. Over n tiles of one
+//   shape (a tuple of tiles, as Triton's tl.reduce takes) the region takes
+//   2n scalars, the earlier element of each tile first (a0..an-1, then
+//   b0..bn-1), and yields n: one result per tile, all combined together.
 // * multiple_of(x, values) and max_contiguous(x, values) are x, with a promise
 //   per dimension that the backend's axis analysis takes as given, as
 //   Triton's do: the first element of every run of consecutive integers is a

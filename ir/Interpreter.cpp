@@ -443,32 +443,42 @@ private:
     set(op.result(), std::move(out));
   }
 
-  /// reduce and scan: the region combines left to right along the axis.
+  /// reduce and scan: the region combines left to right along the axis, the
+  /// n tiles' elements together (the accumulated ones first).
   void execCombine(const Op &op) {
     const Type &in = op.operand(0)->type;
     size_t axis = static_cast<size_t>(op.intAttr("axis"));
     int64_t outer = strideProduct(in.shape, 0, axis), n = in.shape[axis],
             inner = strideProduct(in.shape, axis + 1, in.shape.size());
-    const Tile &a = val(op.operand(0));
+    size_t tiles = op.operands.size();
+    std::vector<const Tile *> a;
+    for (const Value *v : op.operands) a.push_back(&val(v));
     const Block &region = op.region(0);
     bool scan = op.kind == OpKind::Scan;
-    auto combine = [&](Elem x, Elem y) {
-      bindArgs(region, {{x}, {y}});
-      return runBlock(region).at(0)[0];
+    std::vector<Tile> args(2 * tiles, Tile(1));
+    auto combine = [&](std::vector<Elem> &acc, size_t at) {
+      for (size_t t = 0; t < tiles; ++t) args[t][0] = acc[t], args[tiles + t][0] = (*a[t])[at];
+      bindArgs(region, args);
+      std::vector<Tile> r = runBlock(region);
+      for (size_t t = 0; t < tiles; ++t) acc[t] = r.at(t)[0];
     };
-    Tile out(scan ? a.size() : static_cast<size_t>(outer * inner));
+    std::vector<Tile> out(tiles, Tile(scan ? a[0]->size() : static_cast<size_t>(outer * inner)));
+    std::vector<Elem> acc(tiles);
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t in_ = 0; in_ < inner; ++in_) {
         auto at = [&](int64_t j) { return static_cast<size_t>((o * n + j) * inner + in_); };
-        Elem acc = a[at(0)];
-        if (scan) out[at(0)] = acc;
+        auto put = [&](size_t dst) {
+          for (size_t t = 0; t < tiles; ++t) out[t][dst] = acc[t];
+        };
+        for (size_t t = 0; t < tiles; ++t) acc[t] = (*a[t])[at(0)];
+        if (scan) put(at(0));
         for (int64_t j = 1; j < n; ++j) {
-          acc = combine(acc, a[at(j)]);
-          if (scan) out[at(j)] = acc;
+          combine(acc, at(j));
+          if (scan) put(at(j));
         }
-        if (!scan) out[static_cast<size_t>(o * inner + in_)] = acc;
+        if (!scan) put(static_cast<size_t>(o * inner + in_));
       }
-    set(op.result(), std::move(out));
+    for (size_t t = 0; t < tiles; ++t) set(op.result(t), std::move(out[t]));
   }
 
   void execDot(const Op &op) {

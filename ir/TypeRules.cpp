@@ -280,9 +280,19 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
   case OpKind::Argmax:
   case OpKind::Argmin:
   case OpKind::Cumsum:
-  case OpKind::Reduce:
-  case OpKind::Scan:
     return reduction(info, ops[0], attrs.at("axis").i);
+  case OpKind::Reduce:
+  case OpKind::Scan: {  // one result per tile, the tiles of one shape
+    std::vector<Type> results;
+    for (const Type &in : ops) {
+      if (!(in.shape == ops[0].shape))
+        return fail(q(info.name) + " combines tiles of one shape, got " + t(ops[0]) + " and " + t(in));
+      TypeRuleResult r = reduction(info, in, attrs.at("axis").i);
+      if (!r.error.empty()) return r;
+      results.push_back(r.results[0]);
+    }
+    return {results, {}};
+  }
   case OpKind::Dot: {
     const Type &a = ops[0], &b = ops[1], &c = ops[2];
     if (a.rank() != 2 || b.rank() != 2 || c.rank() != 2 || a.shape[1] != b.shape[0] ||

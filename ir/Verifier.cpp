@@ -134,8 +134,11 @@ private:
       break;
     case OpKind::Reduce:
     case OpKind::Scan: {
-      Type elem = Type::scalar(op.operand(0)->type.elem);
-      region(op, 0, {elem, elem}, {elem});
+      std::vector<Type> elems;  // one of each tile's elements
+      for (const Value *v : op.operands) elems.push_back(Type::scalar(v->type.elem));
+      std::vector<Type> args = elems;
+      args.insert(args.end(), elems.begin(), elems.end());
+      region(op, 0, args, elems);
       if (const Op *bad = nonScalarCombineOp(op.region(0)))
         error(bad->loc, "'" + std::string(bad->name()) + "' in the region of '" + std::string(op.name()) +
                             "', which may only compute on scalars (arithmetic, comparisons, select, casts, constants)");

@@ -20,9 +20,7 @@ TT_KERNEL void dropout_forward_kernel(Ptr<f32> X, Ptr<f32> Y, Ptr<i1> dropout_ma
   auto i4 = program_id(0) * BLOCK + arange(0, BLOCK);
   c0 += i4;
   auto _O = c0 * 0;
-  auto seed_lo = cast<i32>(philox_seed & 0xFFFFFFFF);
-  auto seed_hi = cast<i32>((philox_seed >> 32) & 0xFFFFFFFF);
-  auto [r0, r1, r2, r3] = philox(c0, c1, _O, _O, seed_lo, seed_hi);
+  auto [r0, r1, r2, r3] = philox(philox_seed, c0, c1, _O, _O);
   auto u0 = uniform_float(r0);
   auto u1 = uniform_float(r1);
   auto u2 = uniform_float(r2);

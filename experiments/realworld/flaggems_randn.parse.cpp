@@ -7,8 +7,7 @@
 // philox_seed; counter: philox_offset + the lane), turns each block's four words into four
 // uniforms and, by Box-Muller with polynomial sine and cosine, into four normals, stored
 // to four consecutive BLOCK-wide slices of out_ptr (f32). BLOCK 256 and num_warps 8 (the
-// first of the autotune configs). tl.philox(seed, c0, c1, c2, c3) is spelled
-// philox(c0, c1, c2, c3, seed_lo, seed_hi) and uint_to_uniform_float is twintile's
+// first of the autotune configs). uint_to_uniform_float is twintile's
 // uniform_float (the same formula); Triton's uint32 is i32 here (Philox only needs
 // wrapping arithmetic and umulhi). The counters are declared Tile<i32> because Triton
 // rebinds the scalar c0 to a tile (`c0 += i4`).
@@ -65,9 +64,7 @@ TT_KERNEL void randn_kernel(Ptr<f32> out_ptr, i32 N, i64 philox_seed, i64 philox
   auto i4 = program_id(0) * BLOCK + arange(0, BLOCK);
   c0 += i4;
   auto _O = c0 * 0;
-  auto seed_lo = cast<i32>(philox_seed & 0xFFFFFFFF);
-  auto seed_hi = cast<i32>((philox_seed >> 32) & 0xFFFFFFFF);
-  auto [r0, r1, r2, r3] = philox(c0, c1, _O, _O, seed_lo, seed_hi);
+  auto [r0, r1, r2, r3] = philox(philox_seed, c0, c1, _O, _O);
   auto u0 = uniform_float(r0);
   auto u1 = uniform_float(r1);
   auto u2 = uniform_float(r2);

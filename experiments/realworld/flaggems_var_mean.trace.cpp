@@ -1,8 +1,6 @@
 // FlagGems variance and mean along the last dimension by Welford's method, rewritten for
 // the tracing front end (the rest as in flaggems_var_mean.cpp): the native loop becomes
-// for_range carrying the three tiles, and the tuple reduce with welford_func (twintile
-// reduces one tile at a time) becomes three sums that give the same combination: count =
-// sum(c), mean = sum(m * c) / count, M2 = sum(M2_i + c * m * m) - count * mean * mean.
+// for_range carrying the three tiles.
 // Upstream: flag-gems 5.0.2, flag_gems/ops/var_mean.py, var_mean_welford_kernel (and its
 // combine function welford_func). Launch: grid (cdiv(M, BLOCK_M),); each program takes
 // BLOCK_M rows of N f32 values, keeps per-column running (mean, count, M2) tiles over
@@ -54,9 +52,7 @@ TT_KERNEL void var_mean_welford_kernel(Ptr<f32> X, Ptr<f32> Var, Ptr<f32> Mean, 
   });
   _mean = mean1, _acc = acc1, _count = count1;
 
-  auto count = sum(_count, 1);
-  auto mean = sum(_mean * _count, 1) / maximum(count, 1);
-  auto acc = sum(_acc + _mean * _mean * _count, 1) - count * mean * mean;
+  auto [mean, _, acc] = reduce(carry(_mean, _count, _acc), 1, welford_func);
   auto var = acc / (N - correction);
   mean = expand_dims(mean, 1);
   var = expand_dims(var, 1);

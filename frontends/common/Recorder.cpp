@@ -241,6 +241,9 @@ ir::Value *Recorder::full(const ir::Shape &shape, ir::Value *scalar, const ir::L
   for (int64_t d : shape)
     if (d <= 0) fail(loc, "tile dimensions must be positive, got " + std::to_string(d));
   ir::Value *v = use(scalar, loc, "full");
+  if (!v->type.isScalar())
+    fail(loc, "full takes one value (a scalar or a 0-d tile), got " + ir::toString(v->type) + ": to give a tile "
+              "another shape, write broadcast_to(x, shape)");
   if (shape.empty()) return v;  // a 0-d tile is its scalar
   return at(loc, [&](ir::Builder &b) { return b.splat(v, shape); });
 }
@@ -386,27 +389,40 @@ ir::Op *Recorder::beginWhile(const std::vector<ir::Value *> &inits, const ir::Lo
   return at(loc, [&](ir::Builder &b) { return b.whileOp(inits); });
 }
 
-ir::Op *Recorder::beginCombine(ir::OpKind kind, ir::Value *a, int axis, const ir::Location &loc) {
+ir::Op *Recorder::beginCombine(ir::OpKind kind, const std::vector<ir::Value *> &tiles, int axis,
+                               const ir::Location &loc) {
   const char *what = kind == ir::OpKind::Reduce ? "reduce" : "associative_scan";
-  ir::Value *x = use(a, loc, what);
-  if (!x->type.isTile() || x->type.isPtr())
-    fail(loc, std::string(what) + " needs a tile of numbers, got " + ir::toString(x->type));
-  int rank = static_cast<int>(x->type.rank());
+  std::vector<ir::Value *> xs;
+  for (ir::Value *a : tiles) {
+    ir::Value *x = use(a, loc, what);
+    if (!x->type.isTile() || x->type.isPtr())
+      fail(loc, std::string(what) + " needs a tile of numbers, got " + ir::toString(x->type));
+    if (!xs.empty() && !(x->type.shape == xs[0]->type.shape))
+      fail(loc, std::string(what) + " combines tiles of one shape, got " + ir::toString(xs[0]->type) + " and " +
+                    ir::toString(x->type) + " (broadcast_to the one to the other's shape first)");
+    xs.push_back(x);
+  }
+  int rank = static_cast<int>(xs[0]->type.rank());
   if (axis == kAllAxes) {
     if (kind != ir::OpKind::Reduce) fail(loc, "associative_scan needs an axis");
     axis = 0;
-    if (rank > 1) x = at(loc, [&](ir::Builder &b) { return b.reshape(x, {x->type.numElements()}); });
+    if (rank > 1)
+      for (ir::Value *&x : xs) x = at(loc, [&](ir::Builder &b) { return b.reshape(x, {x->type.numElements()}); });
   } else if (axis < -rank || axis >= rank) {
-    fail(loc, std::string(what) + " axis " + std::to_string(axis) + " is out of range for " + ir::toString(x->type));
+    fail(loc, std::string(what) + " axis " + std::to_string(axis) + " is out of range for " + ir::toString(xs[0]->type));
   } else if (axis < 0) {
     axis += rank;  // Python-style negative axes
   }
-  return at(loc, [&](ir::Builder &b) { return b.combine(kind, x, axis); });
+  return at(loc, [&](ir::Builder &b) { return b.combine(kind, xs, axis); });
 }
 
-ir::Value *Recorder::endCombine(ir::Op *op, bool keepDims, const ir::Location &loc) {
-  if (!keepDims || op->kind != ir::OpKind::Reduce) return op->result();
-  return at(loc, [&](ir::Builder &b) { return b.expandDims(op->result(), op->intAttr("axis")); });
+std::vector<ir::Value *> Recorder::endCombine(ir::Op *op, bool keepDims, const ir::Location &loc) {
+  std::vector<ir::Value *> out;
+  for (auto &r : op->results) {
+    if (!keepDims || op->kind != ir::OpKind::Reduce) out.push_back(r.get());
+    else out.push_back(at(loc, [&](ir::Builder &b) { return b.expandDims(r.get(), op->intAttr("axis")); }));
+  }
+  return out;
 }
 
 void Recorder::yield(ir::Op *op, int index, const std::vector<ir::Value *> &values, const ir::Location &loc,
@@ -421,7 +437,7 @@ void Recorder::yield(ir::Op *op, int index, const std::vector<ir::Value *> &valu
   } else if (op->kind == ir::OpKind::Reduce || op->kind == ir::OpKind::Scan) {
     // The function must compute on the two scalars it was given.
     if (const ir::Op *bad = ir::nonScalarCombineOp(op->region(index))) {
-      const char *rule = ", which may only compute on the two scalars it is given (arithmetic, comparisons, where, "
+      const char *rule = ", which may only compute on the scalars it is given (arithmetic, comparisons, where, "
                          "casts), as Triton's combine_fn";
       if (!bad->results.empty() && bad->result()->type.isTile())
         fail(bad->loc, "a " + ir::toString(bad->result()->type) + " in " + who + rule +
@@ -429,10 +445,13 @@ void Recorder::yield(ir::Op *op, int index, const std::vector<ir::Value *> &valu
       std::string name(ir::surfaceOf(bad->kind).empty() ? bad->name() : ir::surfaceOf(bad->kind));
       fail(bad->loc, "'" + name + "' in " + who + rule);
     }
-    want = {op->region(index).arg(0)->type};
-    message = who + " returns " + (types.size() == 1 ? ir::toString(types[0]) : typeList(types)) + ", not one " +
-              ir::toString(want[0]) +
-              " (the type of the elements it combines)";
+    const ir::Block &region = op->region(index);
+    for (size_t i = 0; i < op->operands.size(); ++i) want.push_back(region.arg(i)->type);
+    std::string got = types.size() == 1 ? ir::toString(types[0]) : typeList(types);
+    message = want.size() == 1 ? who + " returns " + got + ", not one " + ir::toString(want[0]) +
+                                     " (the type of the elements it combines)"
+                               : who + " returns " + got + ", not carry(...) of one element of each tile, " +
+                                     typeList(want);
   } else if (op->kind == ir::OpKind::For || op->kind == ir::OpKind::While) {
     for (auto &r : op->results) want.push_back(r->type);
     message = who + " returns " + typeList(types) + " for carried values of types " + typeList(want);

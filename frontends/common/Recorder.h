@@ -97,11 +97,12 @@ public:
                    const ir::Location &loc);
   ir::Op *beginIf(ir::Value *cond, const ir::Location &loc);
   ir::Op *beginWhile(const std::vector<ir::Value *> &inits, const ir::Location &loc);
-  /// reduce or scan (`kind`) of `a` along `axis` (or over every axis, as
-  /// reduce() takes it), combined by region 0, which the caller fills from
-  /// the user's combine function and yields; then endCombine gives the value.
-  ir::Op *beginCombine(ir::OpKind kind, ir::Value *a, int axis, const ir::Location &loc);
-  ir::Value *endCombine(ir::Op *op, bool keepDims, const ir::Location &loc);
+  /// reduce or scan (`kind`) of `tiles` (one tile, or several of one shape
+  /// combined together) along `axis` (or over every axis, as reduce() takes
+  /// it), combined by region 0, which the caller fills from the user's
+  /// combine function and yields; then endCombine gives a value per tile.
+  ir::Op *beginCombine(ir::OpKind kind, const std::vector<ir::Value *> &tiles, int axis, const ir::Location &loc);
+  std::vector<ir::Value *> endCombine(ir::Op *op, bool keepDims, const ir::Location &loc);
   /// Appends a yield of `values` to region `index` of `op`, checked against
   /// what that region must yield; `what` names the yielding code in messages
   /// ("the for_range body", "if_else branches", "the combine function"). For `if`, the then region's

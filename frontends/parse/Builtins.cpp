@@ -59,6 +59,7 @@ std::optional<ir::OpKind> Walker::binaryKind(OverloadedOperatorKind op) {
 std::string Walker::spelling(OverloadedOperatorKind op) {
   std::string s = getOperatorSpelling(op);
   if (s.size() == 2 && s[1] == '=' && s[0] != '=' && s[0] != '!' && s[0] != '<' && s[0] != '>') s.pop_back();
+  if (s == "<<=" || s == ">>=") s.pop_back();
   return s;
 }
 
@@ -148,7 +149,9 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     std::vector<int64_t> shape = hostInts(arg(0), "the shape");
     ir::Type elem = resultElem();
     Val v = name == "full" ? eval(arg(1)) : Val::integer(0);
-    return Val::dev(rec_.full(shape, constant(v, elem, at), l));
+    if (v.isDevice() && v.device && v.device->type.elem != elem.elem)  // a device value, as twintile.h's asElement
+      v = Val::dev(rec_.cast(v.device, elem.elem, l));
+    return Val::dev(rec_.full(shape, v.isDevice() ? v.device : constant(v, elem, at), l));
   }
   if (name == "expand_dims") {
     ir::Value *x = device(arg(0), name.c_str());
@@ -175,7 +178,7 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     bool keepDims = a.size() > 2 && truthy(eval(arg(2)), arg(2));
     return Val::dev(rec_.reduce(reduction->kind, x, static_cast<int>(hostInt(arg(1), "the axis")), l, keepDims));
   }
-  if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Combine)) return combine(c, op->kind, a);
+  if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Combine)) return combine(c, fn, op->kind, a);
   if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Binary)) {  // minimum, maximum
     ir::Type elem = resultElem();
     ir::Value *x = deviceOr(arg(0), elem), *y = deviceOr(arg(1), elem);
@@ -458,12 +461,19 @@ const FunctionDecl *chosenCallee(const Stmt *s, llvm::StringRef param, int depth
 
 } // namespace
 
-Val Walker::combine(const CallExpr *c, ir::OpKind kind, const std::vector<const Expr *> &a) {
+Val Walker::combine(const CallExpr *c, const FunctionDecl *fn, ir::OpKind kind, const std::vector<const Expr *> &a) {
   SourceLocation at = c->getExprLoc();
   const char *name = kind == ir::OpKind::Reduce ? "reduce" : "associative_scan";
-  // reduce(x, combine), reduce(x, axis, combine[, keep_dims]), associative_scan(x, axis, combine)
+  // reduce(x, combine), reduce(x, axis, combine[, keep_dims]), associative_scan(x, axis, combine);
+  // x a tile, or carry(...) of several combined together.
   if (a.size() < 2) fail(at, std::string(name) + " needs a tile, an axis and a combine function");
-  ir::Value *x = device(a[0], name);
+  Val tiles = eval(a[0]);
+  std::vector<ir::Value *> xs = tiles.kind == Val::Kind::Object ? devicesOf(tiles, at, name) : std::vector<ir::Value *>{};
+  if (tiles.kind != Val::Kind::Object) {
+    if (!tiles.isDevice()) fail(a[0]->getExprLoc(), std::string(name) + " needs a device value here");
+    if (!tiles.device) fail(a[0]->getExprLoc(), std::string(name) + " uses a device value that was never assigned");
+    xs.push_back(tiles.device);
+  }
   bool allAxes = a.size() == 2;
   int axis = allAxes ? Recorder::kAllAxes : static_cast<int>(hostInt(a[1], "the axis"));
   const Expr *fnExpr = a[allAxes ? 1 : 2];
@@ -473,23 +483,33 @@ Val Walker::combine(const CallExpr *c, ir::OpKind kind, const std::vector<const 
   if (auto *u = dyn_cast<UnaryOperator>(bare); u && u->getOpcode() == UO_AddrOf) bare = u->getSubExpr()->IgnoreParenImpCasts();
   auto *ref = dyn_cast<DeclRefExpr>(bare);
   const FunctionDecl *function = ref ? dyn_cast<FunctionDecl>(ref->getDecl()) : nullptr;
-  Val fn = function ? Val() : eval(fnExpr);
-  // The operator() Clang chose in the header (tt::detail::combined calls `combine`).
+  Val callable = function ? Val() : eval(fnExpr);
+  // The operator() Clang chose in the header (tt::detail::combined, or
+  // applyBoth for several tiles, calls `combine`).
   const FunctionDecl *chosen = nullptr;
   if (const FunctionDecl *callee = c->getDirectCallee(); !function && callee && callee->hasBody())
     chosen = chosenCallee(callee->getBody(), "combine", 2);
   ir::Location l = loc(at);
-  ir::Op *op = rec_.beginCombine(kind, x, axis, l);
+  ir::Op *op = rec_.beginCombine(kind, xs, axis, l);
   rec_.pushBlock(op->region(0));
-  std::vector<Val> args{Val::dev(op->region(0).arg(0)), Val::dev(op->region(0).arg(1))};
+  std::vector<Val> args;
+  for (auto &arg : op->region(0).args) args.push_back(Val::dev(arg.get()));
   Val r = function ? inlineCall(function, args, nullptr, at)
-          : chosen && fn.kind == Val::Kind::Object ? inlineCall(chosen, args, fn.obj, at)
-                                                    : callCallable(fn, fnExpr, args, at);
-  ir::Type elem = ir::Type::scalar(x->type.elem);
-  if (r.isHostNumber()) r = Val::dev(constant(r, elem, at));  // `return 0;`, as the tracer converts it
+          : chosen && callable.kind == Val::Kind::Object ? inlineCall(chosen, args, callable.obj, at)
+                                                          : callCallable(callable, fnExpr, args, at);
+  if (r.isHostNumber() && xs.size() == 1)  // `return 0;`, as the tracer converts it
+    r = Val::dev(constant(r, ir::Type::scalar(xs[0]->type.elem), at));
   rec_.yield(op, 0, devicesOf(r, at, "the combine function"), l, "the combine function");
   rec_.popBlock();
-  return Val::dev(rec_.endCombine(op, keepDims, l));
+  std::vector<ir::Value *> results = rec_.endCombine(op, keepDims, l);
+  if (tiles.kind != Val::Kind::Object) return Val::dev(results[0]);
+  Val out;  // carry(...) of a tile per input, as twintile.h's combinedAll returns
+  out.kind = Val::Kind::Object;
+  out.obj = std::make_shared<HostObject>();
+  out.obj->record = recordOf(fn->getReturnType());
+  size_t i = 0;
+  for (const FieldDecl *f : out.obj->record->fields()) out.obj->fields[f] = Val::dev(results[i++]);
+  return out;
 }
 
 } // namespace twintile::walker

@@ -274,7 +274,7 @@ private:
 
   Val whileLoop(const CallExpr *c, const FunctionDecl *fn, const std::vector<const Expr *> &a);
   /// reduce and associative_scan: the combine function's body becomes the op's region.
-  Val combine(const CallExpr *c, ir::OpKind kind, const std::vector<const Expr *> &a);
+  Val combine(const CallExpr *c, const FunctionDecl *fn, ir::OpKind kind, const std::vector<const Expr *> &a);
 
   //===-- Statements (Walker.cpp) ------------------------------------===//
 

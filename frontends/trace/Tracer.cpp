@@ -592,13 +592,16 @@ void elseBegin(Region *r) {
 
 void whileBody(Region *r) { elseBegin(r); }
 
-Region *combineBegin(bool scan, Node *x, int axis, Loc loc) {
+Region *combineBegin(bool scan, Node *const *xs, int n, int axis, Loc loc) {
   ir::Location l = toLoc(loc);
   if (axis == kAllAxes) axis = twintile::Recorder::kAllAxes;
-  return open(recorder().beginCombine(scan ? ir::OpKind::Scan : ir::OpKind::Reduce, val(x), axis, l), l);
+  return open(recorder().beginCombine(scan ? ir::OpKind::Scan : ir::OpKind::Reduce, values(xs, n), axis, l), l);
 }
 
-Node *combineEnd(Region *r, bool keepDims, Loc loc) { return node(recorder().endCombine(r->op, keepDims, toLoc(loc))); }
+void combineEnd(Region *r, bool keepDims, Loc loc, Node **out) {
+  std::vector<ir::Value *> vs = recorder().endCombine(r->op, keepDims, toLoc(loc));
+  for (size_t i = 0; i < vs.size(); ++i) out[i] = node(vs[i]);
+}
 
 void regionEnd(Region *) {}
 

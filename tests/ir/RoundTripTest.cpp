@@ -287,10 +287,18 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
   case OpKind::Reduce: case OpKind::Scan: {  // along each axis, with a constant in the region
     Value *m = k.at().reshape(k.floats(x), {16, 8});
     for (int64_t axis : {0, 1}) {
-      Op *op = k.at().combine(kind, m, axis);
+      Op *op = k.at().combine(kind, {m}, axis);
       Builder region(op->region(0));
       Value *best = k.at(region).binary(OpKind::Maximum, op->region(0).arg(0), op->region(0).arg(1));
       k.at(region).yield({k.at(region).binary(OpKind::Mul, best, k.at(region).constFloat(kF32, 2.0))});
+    }
+    {  // two tiles at once, an argmax-like (value, index) pair: two results
+      Value *index = k.at().cast(m, ScalarKind::I32);
+      Op *op = k.at().combine(kind, {m, index}, 1);
+      Builder region(op->region(0));
+      const Block &r = op->region(0);
+      Value *later = k.at(region).binary(OpKind::Gt, r.arg(2), r.arg(0));  // a0 a1 | b0 b1
+      k.at(region).yield({k.at(region).select(later, r.arg(2), r.arg(0)), k.at(region).select(later, r.arg(3), r.arg(1))});
     }
     break;
   }

@@ -23,14 +23,14 @@ TT_KERNEL void loads(Ptr<f32> x, Ptr<f32> y) {
   auto v = load(x + arange(0, B));
   store(y, reduce(v, 0, [&](f32 a, f32 b) { return a + load(x) * b; }));
 }
-// LOAD: combine_errors.cpp:24:56: error: 'load' in the combine function, which may only compute on the two scalars it is given (arithmetic, comparisons, where, casts), as Triton's combine_fn
+// LOAD: combine_errors.cpp:24:56: error: 'load' in the combine function, which may only compute on the scalars it is given (arithmetic, comparisons, where, casts), as Triton's combine_fn
 
 template <int B>
 TT_KERNEL void captures_tile(Ptr<f32> x, Ptr<f32> y) {
   auto v = load(x + arange(0, B));
   store(y, reduce(v, 0, [&](f32 a, f32 b) { return a + b * v; }));
 }
-// TILE: combine_errors.cpp:31:{{58|60}}: error: a tile<16xf32> in the combine function, which may only compute on the two scalars it is given (arithmetic, comparisons, where, casts), as Triton's combine_fn: a tile from outside it cannot be used there
+// TILE: combine_errors.cpp:31:{{58|60}}: error: a tile<16xf32> in the combine function, which may only compute on the scalars it is given (arithmetic, comparisons, where, casts), as Triton's combine_fn: a tile from outside it cannot be used there
 
 template <int B>
 TT_KERNEL void returns_mask(Ptr<f32> x, Ptr<i1> y) {
@@ -54,7 +54,7 @@ TT_KERNEL void branches(Ptr<f32> x, Ptr<f32> y) {
     return b;
   }));
 }
-// BRANCH: combine_errors.cpp:53:5: error: 'if' in the combine function, which may only compute on the two scalars it is given
+// BRANCH: combine_errors.cpp:53:5: error: 'if' in the combine function, which may only compute on the scalars it is given
 // BRANCH-TRACE: combine_errors.cpp:53:13: error: a device value is used as a C++ condition
 
 // A value of the combine function kept in a kernel variable does not exist

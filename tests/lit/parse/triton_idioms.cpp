@@ -1,8 +1,11 @@
-// Idioms of upstream Triton kernels that a held-out trial found missing: a
+// Idioms of upstream Triton kernels that held-out trials found missing: a
 // scalar accumulator taking a reduction's 0-d result by +=/-=, clamp, an
 // offset added to a pointer from the left, and a narrower value assigned to
-// a wider variable (converted, as C++ converts); the same IR from both front
-// ends, right in the emulator (triton_idioms_refused.cpp: what is refused).
+// a wider variable (converted, as C++ converts); full and broadcast_to of a
+// device scalar, the compound operators %= &= |= ^= <<= >>=, tl.philox's
+// own signature with a 64-bit seed and a scalar counter beside a tile; the
+// same IR from both front ends, right in the emulator and checked by
+// device_assert (triton_idioms_refused.cpp: what is refused).
 // RUN: twintile diff %s --kernel 'idioms<64>' | FileCheck %s --check-prefix=SAME
 // RUN: twintile run --frontend=parse %s --kernel 'idioms<64>' --grid 2 --arg x=64 --arg out=64 --arg n=50 | FileCheck %s --check-prefix=EMU
 // RUN: twintile run --frontend=trace %s --kernel 'idioms<64>' --grid 2 --arg x=64 --arg out=64 --arg n=50 | FileCheck %s --check-prefix=EMU
@@ -10,6 +13,9 @@
 // RUN: twintile diff %s --kernel 'mixed<32>' | FileCheck %s --check-prefix=SAME
 // RUN: twintile run --frontend=parse %s --kernel 'mixed<32>' --grid 1 --arg y=32 --arg z=32 --arg hi=1.0 | FileCheck %s --check-prefix=EMU-MIXED
 // RUN: twintile run --frontend=trace %s --kernel 'mixed<32>' --grid 1 --arg y=32 --arg z=32 --arg hi=1.0 | FileCheck %s --check-prefix=EMU-MIXED
+// RUN: twintile diff %s --kernel 'second_trial<64>' | FileCheck %s --check-prefix=SAME
+// RUN: twintile run --frontend=parse %s --kernel 'second_trial<64>' --grid 2 --arg n=100 --arg d=7 --arg seed=20015998343868 | FileCheck %s --check-prefix=EMU-SECOND
+// RUN: twintile run --frontend=trace %s --kernel 'second_trial<64>' --grid 2 --arg n=100 --arg d=7 --arg seed=20015998343868 | FileCheck %s --check-prefix=EMU-SECOND
 #include <twintile.h>
 using namespace tt;
 
@@ -52,3 +58,33 @@ TT_KERNEL void mixed(Ptr<f32> y, Ptr<i32> z, f32 hi) {
 // SAME: equal
 // EMU: ok: idioms on emu
 // EMU-MIXED: ok: mixed on emu
+
+// A second trial's: avg_pool2d's tl.full(shape, divisor), the cummin
+// combine's `mask |= ...`, FlagGems's tl.philox(seed, c0, c1, _O, _O).
+template <int B>
+TT_KERNEL void second_trial(Ptr<f32> y, Ptr<i32> z, i32 n, i32 d, i64 seed) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto div = full<f32>({B}, d);                  // a device scalar, converted
+  auto same = broadcast_to(cast<f32>(d), {B});
+  device_assert(div == same, "full and broadcast_to of a scalar agree");
+  auto bits = offs;
+  bits %= 37;
+  bits <<= 2;
+  bits >>= 1;
+  bits |= 1;
+  bits &= 0xff;
+  bits ^= 3;
+  device_assert(bits == ((((((offs % 37) << 2) >> 1) | 1) & 0xff) ^ 3), "compound operators are their operators");
+  auto odd = (offs & 1) == 1;
+  odd |= offs < 3;
+  device_assert(odd == ((offs & 1) == 1 || offs < 3), "a mask's |=");
+  auto _O = offs * 0;
+  i32 c1 = 5;
+  auto [r0, r1, r2, r3] = philox(seed, offs, c1, _O, _O);   // Triton's order, c1 a scalar
+  auto [s0, s1, s2, s3] = philox(offs, _O + 5, _O, _O, cast<i32>(seed), cast<i32>(seed >> 32));
+  device_assert(r0 == s0 && r1 == s1 && r2 == s2 && r3 == s3, "the key is the seed's two words");
+  device_assert(randint(seed, offs) != randint(cast<i32>(seed), offs) || offs < 0, "a 64-bit seed keeps its high word");
+  store(y + offs, div + uniform_float(r0), offs < n);
+  store(z + offs, bits + r3, offs < n);
+}
+// EMU-SECOND: ok: second_trial on emu

@@ -321,6 +321,11 @@ Node *present(Node *n, Loc loc);
 Kind kindOf(Node *n);
 /// for_range's body takes its index as i32 (or is generic) where a bound is i64: an error at `loc`.
 [[noreturn]] void refuseNarrowIndex(Loc loc);
+/// A language algorithm's refusal of its arguments (twintile/algorithms.h), at the caller's `loc`.
+[[noreturn]] void refuse(const char *message, Loc loc);
+/// The size of `x` along `axis` (negative: from the end) and its rank, known while recording.
+int shapeOf(Node *x, int axis, Loc loc);
+int rankOf(Node *x, Loc loc);
 
 // Structured control flow. A scope opens a region of the current op; the
 // combinators below drive them.
@@ -1588,5 +1593,7 @@ Carried<Tile<E>...> associative_scan(const Carried<Tile<E>...> &x, int axis, con
 }
 
 } // namespace tt
+
+#include "twintile/algorithms.h"
 
 #endif // TWINTILE_H

@@ -1,7 +1,6 @@
 // Liger-Kernel's Llama 4 RoPE, rewritten for the tracing front end (the early return as an if_else
-// whose else branch runs the rest of the kernel, a lambda; the two head tests as if_else; tl.split
-// of the (real, imaginary) pairs as two selects summed over the pair axis): one program per (batch,
-// seq) position and head rotates the query head and the key head numbered pid_h (where they exist)
+// whose else branch runs the rest of the kernel, a lambda; the two head tests as if_else): one
+// program per (batch, seq) position and head rotates the query head and the key head numbered pid_h (where they exist)
 // in place by the complex frequencies, BLOCK_SIZE (real, imaginary) pairs at a time; a program past
 // the batch returns early. Upstream: liger-kernel 0.8.5, liger_kernel/ops/llama4_rope.py,
 // _llama4_rope_kernel. Launch: grid (batch_size * seq_len + 3, max(n_q_heads, n_k_heads)) = (13, 6)
@@ -40,9 +39,7 @@ TT_KERNEL void _llama4_rope_kernel(Ptr<f32> q_ptr, Ptr<f32> k_ptr, Ptr<f32> freq
     auto freq_offsets = expand_dims(d_indices, 1) * 2 + expand_dims(arange(0, 2), 0);
     // Load the block
     auto freqs_complex = load(freqs_complex_ptr + freq_base + freq_offsets, expand_dims(mask_d, 1), 0.0f);
-    auto pair = expand_dims(arange(0, 2), 0);  // tl.split: the last axis's two halves
-    auto freqs_real = sum(where(pair == 0, freqs_complex, 0.0f), 1);
-    auto freqs_imag = sum(where(pair == 1, freqs_complex, 0.0f), 1);
+    auto [freqs_real, freqs_imag] = split(freqs_complex);
     freqs_imag = freqs_imag * imag_sign;
 
     // Process one query head per program in pid_h

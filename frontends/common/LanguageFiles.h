@@ -9,7 +9,8 @@ namespace twintile {
 /// cache of a compiled kernel file (the parser's precompiled header, the
 /// tracer's host objects) keys on, so that a change to any of them is a
 /// rebuild.
-inline constexpr std::array<const char *, 3> kLanguageFiles = {"include/twintile.h", "include/twintile/ops.def",
-                                                               "include/twintile/promote.h"};
+inline constexpr std::array<const char *, 4> kLanguageFiles = {"include/twintile.h", "include/twintile/ops.def",
+                                                               "include/twintile/promote.h",
+                                                               "include/twintile/algorithms.h"};
 
 } // namespace twintile

@@ -264,6 +264,14 @@ ir::Value *Recorder::broadcastTo(ir::Value *a, const ir::Shape &shape, const ir:
   return at(loc, [&](ir::Builder &b) { return broadcastValue(b, x, shape); });
 }
 
+int64_t Recorder::shapeOf(ir::Value *a, int axis, const ir::Location &loc) {
+  ir::Value *x = use(a, loc, "shape_of");
+  int rank = static_cast<int>(x->type.rank());
+  if (axis < -rank || axis >= rank)
+    fail(loc, "shape_of axis " + std::to_string(axis) + " is out of range for " + ir::toString(x->type));
+  return x->type.shape[static_cast<size_t>(axis < 0 ? axis + rank : axis)];
+}
+
 ir::Value *Recorder::reshape(ir::Value *a, const ir::Shape &shape, const ir::Location &loc) {
   ir::Value *x = use(a, loc, "reshape");
   for (int64_t d : shape)

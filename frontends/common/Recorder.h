@@ -71,6 +71,8 @@ public:
   ir::Value *full(const std::vector<int64_t> &shape, ir::Value *scalar, const ir::Location &loc);
   ir::Value *expandDims(ir::Value *a, int axis, const ir::Location &loc);
   ir::Value *broadcastTo(ir::Value *a, const std::vector<int64_t> &shape, const ir::Location &loc);
+  /// x's size along `axis` (negative: from the end): Triton's x.shape[axis], a host int.
+  int64_t shapeOf(ir::Value *x, int axis, const ir::Location &loc);
   ir::Value *reshape(ir::Value *a, const std::vector<int64_t> &shape, const ir::Location &loc);
   ir::Value *trans(ir::Value *a, const std::vector<int64_t> &perm, const ir::Location &loc);
   /// `cache` and `evict`: indices of ir::kCacheModifiers and ir::kEvictionPolicies (0: none).

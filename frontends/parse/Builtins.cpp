@@ -153,6 +153,20 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
       v = Val::dev(rec_.cast(v.device, elem.elem, l));
     return Val::dev(rec_.full(shape, v.isDevice() ? v.device : constant(v, elem, at), l));
   }
+  if (name == "shape_of")  // a host int: Triton's x.shape[axis]
+    return Val::integer(rec_.shapeOf(device(arg(0), "shape_of"), static_cast<int>(hostInt(arg(1), "the axis")), l));
+  if (name == "rank_of") return Val::integer(static_cast<int64_t>(device(arg(0), "rank_of")->type.rank()));
+  if (name == "refuse") {  // a language algorithm's refusal (twintile/algorithms.h), at its caller's line
+    ir::Location where = l;
+    auto inHeader = [](const std::string &f) {
+      return f.ends_with("include/twintile.h") || f.find("include/twintile/") != std::string::npos;
+    };
+    while (inHeader(where.pos.file) && !where.inlinedAt.empty()) {
+      where.pos = where.inlinedAt.front();
+      where.inlinedAt.erase(where.inlinedAt.begin());
+    }
+    throw KernelError{where, eval(arg(0)).s};
+  }
   if (name == "expand_dims") {
     ir::Value *x = device(arg(0), name.c_str());
     return Val::dev(rec_.expandDims(x, static_cast<int>(hostInt(arg(1), "the axis")), l));

@@ -446,6 +446,14 @@ void refuseNarrowIndex(Loc loc) {
   throw KernelError{toLoc(loc), std::string(twintile::kNarrowIndex)};
 }
 
+void refuse(const char *message, Loc loc) { throw KernelError{toLoc(loc), message}; }
+
+int shapeOf(Node *x, int axis, Loc loc) { return static_cast<int>(recorder().shapeOf(val(x), axis, toLoc(loc))); }
+
+int rankOf(Node *x, Loc loc) {
+  return static_cast<int>(twintile::Recorder::use(val(x), toLoc(loc), "rank_of")->type.rank());
+}
+
 Node *constantFloat(double v, TypeCode t, Loc loc) {
   return node(recorder().constFloat(twintile::detail::typeOf(t), v, toLoc(loc)));
 }

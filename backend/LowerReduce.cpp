@@ -19,7 +19,10 @@
 // instead (does it hold any element?), which folds away where nothing wraps.
 // Over several tiles at once, each partial is an LLVM struct of one element
 // per tile: selects take it whole, shuffles and shared memory field by
-// field, and the region unpacks it; the results are unpacked at the end.
+// field, and the region unpacks it; the results are unpacked at the end. An
+// f16 or bf16 element travels as the i32 of its bits: LLVM 19's NVPTX
+// merges neighbouring 16-bit loads into f16 vectors and cannot select a
+// bf16 taken out of one.
 //
 // cumsum and `scan` are inclusive scans at the same three levels, as
 // Triton's are, when the layout tiles the axis exactly (no wrapped copies):
@@ -484,7 +487,10 @@ llvm::Value *Lowerer::combineRegion(const Op &op, llvm::Value *x, llvm::Value *y
   const Block &region = op.region(0);
   const Op *outer = current_;
   size_t n = op.operands.size();  // x and y: one element per tile (a struct of them where n > 1)
-  auto field = [&](llvm::Value *v, size_t i) { return n == 1 ? v : b.CreateExtractValue(v, static_cast<unsigned>(i)); };
+  auto field = [&](llvm::Value *v, size_t i) {
+    if (n == 1) return v;
+    return unpackedField(b.CreateExtractValue(v, static_cast<unsigned>(i)), llvmType(region.arg(i)->type.elem));
+  };
   for (size_t i = 0; i < n; ++i) {
     set(region.arg(i), {true, {}, {field(x, i)}});
     set(region.arg(n + i), {true, {}, {field(y, i)}});
@@ -494,8 +500,20 @@ llvm::Value *Lowerer::combineRegion(const Op &op, llvm::Value *x, llvm::Value *y
   const Op *yield = region.terminator();
   if (n == 1) return scalar(yield->operand(0));
   llvm::Value *out = llvm::PoisonValue::get(x->getType());
-  for (size_t i = 0; i < n; ++i) out = b.CreateInsertValue(out, scalar(yield->operand(i)), static_cast<unsigned>(i));
+  for (size_t i = 0; i < n; ++i)
+    out = b.CreateInsertValue(out, packedField(scalar(yield->operand(i))), static_cast<unsigned>(i));
   return out;
+}
+
+llvm::Value *Lowerer::packedField(llvm::Value *v) {
+  llvm::Type *t = v->getType();
+  if (!t->isHalfTy() && !t->isBFloatTy()) return v;
+  return b.CreateZExt(b.CreateBitCast(v, b.getInt16Ty()), b.getInt32Ty());
+}
+
+llvm::Value *Lowerer::unpackedField(llvm::Value *v, llvm::Type *t) {
+  if (!t->isHalfTy() && !t->isBFloatTy()) return v;
+  return b.CreateBitCast(b.CreateTrunc(v, b.getInt16Ty()), t);
 }
 
 TileVal Lowerer::combinedOperands(const Op &op, const Layout &l) {
@@ -504,13 +522,14 @@ TileVal Lowerer::combinedOperands(const Op &op, const Layout &l) {
   std::vector<llvm::Type *> fields;
   for (const Value *v : op.operands) {
     tiles.push_back(get(v, &l));
-    fields.push_back(tiles.back().regs.front()->getType());
+    fields.push_back(packedField(tiles.back().regs.front())->getType());
   }
   auto *st = llvm::StructType::get(ctx, fields);
   TileVal out{tiles[0].scalar, tiles[0].layout, {}};
   for (size_t r = 0; r < tiles[0].regs.size(); ++r) {
     llvm::Value *packed = llvm::PoisonValue::get(st);
-    for (size_t i = 0; i < tiles.size(); ++i) packed = b.CreateInsertValue(packed, tiles[i].regs[r], static_cast<unsigned>(i));
+    for (size_t i = 0; i < tiles.size(); ++i)
+      packed = b.CreateInsertValue(packed, packedField(tiles[i].regs[r]), static_cast<unsigned>(i));
     out.regs.push_back(packed);
   }
   return out;
@@ -520,7 +539,8 @@ void Lowerer::setUnpacked(const Op &op, TileVal v) {
   if (op.results.size() == 1) return set(op.result(), std::move(v));
   for (size_t i = 0; i < op.results.size(); ++i) {
     TileVal t{v.scalar, v.layout, {}};
-    for (llvm::Value *r : v.regs) t.regs.push_back(b.CreateExtractValue(r, static_cast<unsigned>(i)));
+    llvm::Type *elem = llvmType(op.result(i)->type.elem);
+    for (llvm::Value *r : v.regs) t.regs.push_back(unpackedField(b.CreateExtractValue(r, static_cast<unsigned>(i)), elem));
     set(op.result(i), std::move(t));
   }
 }

@@ -202,6 +202,10 @@ public:
   /// Sets `op`'s results from `v`, whose registers are structs of one
   /// register per result where it has several (combinedOperands' packing).
   void setUnpacked(const ir::Op &op, TileVal v);
+  /// A struct field's form of an element (an f16 or bf16 as the i32 of its
+  /// bits), and back to element type `t`.
+  llvm::Value *packedField(llvm::Value *v);
+  llvm::Value *unpackedField(llvm::Value *v, llvm::Type *t);
   /// combine(earlier, later) for a scan's elements.
   using Combine = std::function<llvm::Value *(llvm::Value *, llvm::Value *)>;
   /// cumsum/scan's inclusive scan of `vals` (layout `l`) along the op's

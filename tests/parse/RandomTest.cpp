@@ -1,4 +1,4 @@
-// Random numbers (include/twintile.h, namespace rng): Philox 4x32-10 against the
+// Random numbers (include/twintile/random.h, namespace rng): Philox 4x32-10 against the
 // known-answer vectors of its authors' Random123 library, and randint, rand
 // and randn against a host transcription of Triton's tl.randint/rand/randn
 // (triton/language/random.py), through both front ends in the interpreter.

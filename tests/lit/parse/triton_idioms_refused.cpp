@@ -36,7 +36,7 @@ TT_KERNEL void pointer_table(Ptr<i64> table, Ptr<f32> y) {
   auto b = int_to_ptr<f32>(addr);
   store(y, load(a) + load(b));
 }
-// TABLE: triton_idioms_refused.cpp:[[@LINE-4]]:12: error: call to deleted function 'cast': an integer cannot become a pointer (Triton's int_to_ptr, .to(tl.pointer_type(T)), a table of pointers): every buffer a kernel reads is a pointer parameter, so that the interpreter and the emulator check each access; pass the tensors as one buffer and a table of i64 element offsets into it, and read base + load(offsets + g)
+// TABLE: triton_idioms_refused.cpp:[[@LINE-4]]:12: error: call to deleted function 'cast': no value becomes a pointer (Triton's int_to_ptr, .to(tl.pointer_type(T)), a table of pointers): every buffer a kernel reads is a pointer parameter, so that the interpreter and the emulator check each access; pass the tensors as one buffer and a table of i64 element offsets into it, and read base + load(offsets + g)
 // TABLE: triton_idioms_refused.cpp:[[@LINE-4]]:12: error: call to deleted function 'int_to_ptr'
 
 template <int B>

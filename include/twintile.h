@@ -489,7 +489,11 @@ template <class E, detail::NumericDevice S> Tile<E> full(detail::NoShape, const 
 /// Integer division rounding up, (a + b - 1) / b, as Triton's tl.cdiv: a
 /// constant expression of two host integers (a meta-parameter helper), or a
 /// device value of their common type.
-constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
+template <class A, class B>
+  requires detail::hostInt<A> && detail::hostInt<B>
+constexpr auto cdiv(A a, B b) {  // in their common type: a 64-bit size stays 64-bit
+  return (a + b - 1) / b;
+}
 template <class A, class B, class R = detail::CommonT<A, B>>
   requires(detail::Device<A> || detail::Device<B>) && detail::IntDevice<R> && (!detail::Mask<R>)
 R cdiv(const A &a, const B &b, detail::Loc l = TT_HERE_) {

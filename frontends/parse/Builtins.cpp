@@ -209,9 +209,10 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     Val x = eval(arg(0)), y = eval(arg(1));
     if (x.kind == Val::Kind::Int && y.kind == Val::Kind::Int) {
       if (y.i == 0) fail(at, "cdiv by zero");
-      Val sum = hostBinary(BO_Add, x, y, ctx_.IntTy, at, ctx_.IntTy);
-      return hostBinary(BO_Div, hostBinary(BO_Sub, sum, Val::integer(1), ctx_.IntTy, at, ctx_.IntTy), y, ctx_.IntTy, at,
-                        ctx_.IntTy);
+      // In the operands' common type, as twintile.h's host cdiv computes (a 64-bit size stays 64-bit).
+      QualType t = fn->getReturnType()->isIntegerType() ? fn->getReturnType() : ctx_.IntTy;
+      Val sum = hostBinary(BO_Add, x, y, t, at, t);
+      return hostBinary(BO_Div, hostBinary(BO_Sub, sum, Val::integer(1), t, at, t), y, t, at, t);
     }
     ir::Type elem = resultElem();
     ir::Value *a0 = x.isDevice() && x.device ? x.device : constant(x, elem, arg(0)->getExprLoc());

@@ -1,5 +1,6 @@
 // Calls real Triton kernels make, in both front ends to the same IR, run in
-// the emulator against the interpreter: cdiv of device values, where on a
+// the emulator against the interpreter: cdiv of device values (and of host
+// 64-bit sizes, kept 64-bit), where on a
 // host condition, isnan/isinf/isfinite, log1p/expm1/round/rint, a reduction's
 // 0-d result held in a scalar variable, zeros({}), device_assert on a host
 // condition, and a pointer minus an integer.
@@ -29,6 +30,9 @@ TT_KERNEL void calls(Ptr<f32> x, Ptr<f32> y, Ptr<i32> z, i32 n) {
   auto acc = zeros<f32>({});                        // a 0-d tile of a shape {}
   acc += sum(v, 0);
   device_assert(B > 0, "a positive block");         // a host condition, asserted
+  long long elements = 10000000000LL;               // a host 64-bit size: cdiv keeps it 64-bit
+  device_assert(cdiv(elements, 3) == 3333333334LL, "host cdiv of 64-bit values");
+  static_assert(cdiv(10000000000LL, 3) == 3333333334LL && cdiv(7, 2) == 4);
   auto r = log1p(abs(v)) + expm1(v * 0.01f) + round(v * 0.5f) + rint(v * 0.5f) + m + acc * 0.0f;
   store(y + offs, where(special, 0.0f, r + w), mask);
   auto last = z + n - 1;                            // a pointer minus an integer
@@ -60,6 +64,7 @@ TT_KERNEL void not_scalar(Ptr<f32> x) {
   f32 s = v;
   store(x, s);
 }
+// SCALAR: triton_calls.cpp:[[@LINE-3]]:11: error: a tile (tile<64xf32>) is not a scalar: reduce it (sum(x), max(x, 0)), or declare the variable a Tile or auto
 
 // CHECK: [[SUM:%[0-9]+]] = add %n, {{%[0-9]+}} : i32
 // CHECK: [[LESS:%[0-9]+]] = sub [[SUM]], {{%[0-9]+}} : i32
@@ -83,4 +88,3 @@ TT_KERNEL void not_scalar(Ptr<f32> x) {
 // IFNUM: if [[C]]
 // EMU-IFNUM: ok: if_number on emu
 // IFNUM-TRACE: error: a device value is used as a C++ condition
-// SCALAR: triton_calls.cpp:60:11: error: a tile (tile<64xf32>) is not a scalar: reduce it (sum(x), max(x, 0)), or declare the variable a Tile or auto

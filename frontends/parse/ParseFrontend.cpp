@@ -105,19 +105,6 @@ private:
 
 constexpr const char *kPchRecordFormat = "twintile-pch-1";
 
-/// Appended to the header when it is precompiled: every tile and pointer
-/// class a kernel can name, instantiated once into the PCH rather than in
-/// each kernel's parse (a class's instantiation declares its operators, the
-/// hidden friends of twintile/values.h: milliseconds each). A kernel parsed
-/// without the PCH instantiates what it uses, with the same result.
-constexpr const char *kPrecompiledClasses = R"(
-namespace tt::detail {
-template <class... E>
-constexpr unsigned instantiated = ((sizeof(Tile<E>) + sizeof(Ptr<E>) + sizeof(Tile<Ptr<E>>)) + ...);
-inline constexpr unsigned kPrecompiledClasses = instantiated<i1, i8, i16, i32, i64, f16, bf16, f32, f64>;
-} // namespace tt::detail
-)";
-
 /// The language header, precompiled once per process (and cached on disk by
 /// its content, beside a record of what the file must be: a damaged,
 /// truncated or swapped PCH is rebuilt, never loaded): most of a kernel's
@@ -138,7 +125,6 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   for (const char *f : kLanguageFiles)
     keyHash.add(tt::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
   for (const std::string &a : args) keyHash.add(a);
-  keyHash.add(kPrecompiledClasses);
   keyHash.add(CLANG_VERSION_STRING);
   std::string key = keyHash.hex();
   fs::path dir = tt::support::cacheDirectory("pch");
@@ -162,8 +148,8 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   std::vector<std::string> pchArgs = args;
   pchArgs.insert(pchArgs.end(), {"-x", "c++-header"});
   std::optional<std::string> bytes;
-  if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text + kPrecompiledClasses,
-                                            pchArgs, header.string(), "twintile"))
+  if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text, pchArgs,
+                                            header.string(), "twintile"))
     bytes = tt::support::readFile(tmp);
   if (bytes) std::ofstream(recordTmp, std::ios::binary) << tt::support::cacheRecord(kPchRecordFormat, key, *bytes);
   // The record first: a reader that finds the header finds its record too.

@@ -75,6 +75,7 @@ inline const std::map<std::string, std::function<Vec(const Vec &)>> &references(
       {"early_return_loop", each([](double v) { return v + 4; })},  // k = 0..3, then the return
       {"short_circuit", each([](double v) { return v + 1; })},
       {"logical_not", perBlock([](double v) { return v; }, [](double v) { return -v; })},
+      {"ternary_device", perBlock([](double v) { return v; }, [](double v) { return -v; })},
       {"early_return_helper", perBlock([](double v) { return 2 * v + 4; }, [](double v) { return v - 1 + 4; })},
       {"device_print", each([](double v) { return v; })},
       {"device_assert", each([](double v) { return v; })},

@@ -495,6 +495,9 @@ Val Walker::combine(const CallExpr *c, const FunctionDecl *fn, ir::OpKind kind, 
   bool keepDims = a.size() > 3 && truthy(eval(a[3]), a[3]);
   // A function (add<f32>, &add<f32>), or a lambda or function object.
   const Expr *bare = fnExpr->IgnoreParenImpCasts();
+  while (auto *choice = dyn_cast<ConditionalOperator>(bare))  // `invert ? reduce_all : reduce_any`, a host choice
+    bare = (truthy(eval(choice->getCond()), choice->getCond()) ? choice->getTrueExpr() : choice->getFalseExpr())
+               ->IgnoreParenImpCasts();
   if (auto *u = dyn_cast<UnaryOperator>(bare); u && u->getOpcode() == UO_AddrOf) bare = u->getSubExpr()->IgnoreParenImpCasts();
   auto *ref = dyn_cast<DeclRefExpr>(bare);
   const FunctionDecl *function = ref ? dyn_cast<FunctionDecl>(ref->getDecl()) : nullptr;

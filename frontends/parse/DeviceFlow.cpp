@@ -330,6 +330,41 @@ ir::Value *Walker::condition(const Expr *e, const char *what) {
   return rec_.binary(ir::OpKind::Ne, v, zero, l, "!=");
 }
 
+Val Walker::deviceConditional(const ConditionalOperator *c, const Expr *condExpr) {
+  // Triton's `a if cond else b` on a device condition: an if yielding the
+  // branch's value, only the taken branch evaluated (as Triton's scf.if).
+  ir::Value *cond = condition(condExpr, "?:");
+  ir::Location l = loc(c->getQuestionLoc());
+  QualType t = c->getType().getNonReferenceType();
+  std::optional<ir::Type> type = elementOf(t);
+  if (const auto *b = t->getAs<BuiltinType>(); !type && b) {  // host numbers: Python's under Triton's rules
+    if (b->isFloatingPoint()) type = ir::Type::scalar(ir::ScalarKind::F32);
+    else if (b->isBooleanType()) type = ir::Type::scalar(ir::ScalarKind::I1);
+    else if (b->isInteger()) type = ir::Type::scalar(ir::ScalarKind::I32);
+  }
+  if (!type) fail(c->getExprLoc(), "?: on a device condition gives a device value; this one is a host object");
+  ir::Op *op = rec_.beginIf(cond, l);
+  std::map<Val *, Val> before = snapshot();
+  Frame &fr = frame();
+  const Expr *branches[2] = {c->getTrueExpr(), c->getFalseExpr()};
+  for (int region = 0; region < 2; ++region) {
+    rec_.pushBlock(op->region(region));
+    ++fr.deviceDepth;
+    Val v = eval(branches[region]);
+    --fr.deviceDepth;
+    SourceLocation at = branches[region]->getExprLoc();
+    if (v.isHostNumber()) v = Val::dev(constant(v, ir::Type::scalar(type->elem), at));
+    if (!v.isDevice() || !v.device) fail(at, "a branch of ?: on a device condition must give a device value");
+    if (v.device->type.elem != type->elem && !type->isPtr()) v = Val::dev(rec_.cast(v.device, type->elem, loc(at)));
+    rec_.yield(op, region, {v.device}, l, "the branches of ?:");
+    rec_.popBlock();
+    for (auto &[slot, old] : before)
+      if (!sameValue(*slot, old))
+        fail(at, "a branch of ?: on a device condition assigns a variable: write it as an if statement");
+  }
+  return Val::dev(op->result(0));
+}
+
 Flow Walker::deviceIf(const IfStmt *s, const Expr *condExpr) {
   ir::Value *cond = condition(condExpr, "if");
   auto branch = [&](const Stmt *b) {

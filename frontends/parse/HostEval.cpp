@@ -36,8 +36,7 @@ Val Walker::eval(const Expr *e) {
   if (auto *b = dyn_cast<BinaryOperator>(e)) return binaryOperator(b);
   if (auto *u = dyn_cast<UnaryOperator>(e)) return unaryOperator(u);
   if (auto *c = dyn_cast<ConditionalOperator>(e)) {
-    if (deviceCondition(c->getCond()))
-      fail(c->getExprLoc(), "?: on a device condition is native control flow inside an expression; use where(cond, a, b)");
+    if (const Expr *dc = deviceCondition(c->getCond())) return deviceConditional(c, dc);
     return truthy(eval(c->getCond()), c->getCond()) ? eval(c->getTrueExpr()) : eval(c->getFalseExpr());
   }
   if (auto *c = dyn_cast<CallExpr>(e)) return call(c);
@@ -207,6 +206,28 @@ Val Walker::initList(const InitListExpr *i) {
   return v;
 }
 
+Val Walker::stdPair(const CXXRecordDecl *r, const std::vector<Val> &args, SourceLocation at) {
+  Val v;
+  v.kind = Val::Kind::Object;
+  v.obj = std::make_shared<HostObject>();
+  v.obj->record = r;
+  std::vector<const FieldDecl *> fields(r->field_begin(), r->field_end());
+  if (fields.size() != 2) fail(at, "this standard library's std::pair is not two fields; use a struct of two values");
+  if (args.size() == 1 && args[0].kind == Val::Kind::Object && args[0].obj) {  // a copy, or a pair converted
+    std::vector<const FieldDecl *> from(args[0].obj->record->field_begin(), args[0].obj->record->field_end());
+    for (size_t i = 0; i < 2 && i < from.size(); ++i) v.obj->fields[fields[i]] = args[0].obj->fields[from[i]];
+    return v;
+  }
+  if (!args.empty() && args.size() != 2) fail(at, "std::pair takes its two values");
+  for (size_t i = 0; i < fields.size(); ++i) {
+    Val x = args.empty() ? Val::dev(nullptr) : args[i];
+    if (x.isHostNumber())
+      if (std::optional<ir::Type> e = elementOf(fields[i]->getType())) x = Val::dev(constant(x, ir::Type::scalar(e->elem), at));
+    v.obj->fields[fields[i]] = x;
+  }
+  return v;
+}
+
 Val Walker::construct(const CXXConstructExpr *c) {
   std::vector<const Expr *> args(c->arg_begin(), c->arg_end());
   return construct(c->getConstructor(), c->getType(), args, c->getExprLoc());
@@ -238,7 +259,12 @@ Val Walker::construct(const CXXConstructorDecl *ctor, QualType type, const std::
     return Val::dev(constant(v, elem, at));
   }
   if (r && r->isLambda()) return args.empty() ? Val() : eval(args[0]);  // copying a closure
-  if (r && inStd(r)) fail(at, "the C++ standard library ('" + qualifiedName(r) + "') runs only when traced: containers of device values are not supported by the parsing front end");
+  if (r && inStd(r) && nameOf(r) == "pair") {  // Python's 2-tuple: two fields, first and second
+    std::vector<Val> vals;
+    for (const Expr *a : args) vals.push_back(eval(a));
+    return stdPair(r, vals, at);
+  }
+  if (r && inStd(r)) fail(at, "the C++ standard library ('" + qualifiedName(r) + "') runs only when traced: containers of device values are not supported by the parsing front end (of the standard library it reads std::pair, Python's 2-tuple; for more values return a struct)");
   if (!r) {
     if (args.size() == 1) return toHostType(eval(args[0]), type, at);
     return Val::integer(0);

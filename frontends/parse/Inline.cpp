@@ -35,9 +35,23 @@ Val Walker::inlineCall(const FunctionDecl *fn, const std::vector<Val> &args, std
   if (auto *m = dyn_cast<CXXMethodDecl>(fn); m && m->isVirtual())
     fail(callSite, "virtual calls are not supported by the parsing front end: the callee of '" + qualifiedName(fn) +
                        "' is known only when the host program runs");
-  if (inStd(fn))
+  if (inStd(fn)) {
+    // std::pair, Python's 2-tuple of helpers' results: made, unpacked, moved.
+    llvm::StringRef name = nameOf(fn);
+    if (name == "make_pair") return stdPair(recordOf(fn->getReturnType()), args, callSite);
+    if ((name == "move" || name == "forward") && args.size() == 1) return args[0];
+    const TemplateArgumentList *targs = fn->getTemplateSpecializationArgs();
+    if (name == "get" && args.size() == 1 && args[0].kind == Val::Kind::Object && args[0].obj && targs &&
+        targs->size() > 0 && targs->get(0).getKind() == TemplateArgument::Integral && args[0].obj->record &&
+        nameOf(args[0].obj->record) == "pair") {
+      std::vector<const FieldDecl *> fields(args[0].obj->record->field_begin(), args[0].obj->record->field_end());
+      uint64_t i = targs->get(0).getAsIntegral().getZExtValue();
+      if (i < fields.size()) return args[0].obj->fields[fields[i]];
+    }
     fail(callSite, "the C++ standard library ('" + qualifiedName(fn) + "') runs only when traced: containers of device "
-                   "values are not supported by the parsing front end");
+                   "values are not supported by the parsing front end (of the standard library it reads std::pair, "
+                   "Python's 2-tuple; for more values return a struct)");
+  }
   const FunctionDecl *def = nullptr;
   if (!fn->hasBody(def) || !def) fail(callSite, "'" + qualifiedName(fn) + "' has no body to inline");
   std::shared_ptr<Frame> lexical = self ? self->captureFrame.lock() : nullptr;

@@ -103,6 +103,10 @@ void Walker::declare(const Decl *decl) {
   scopeDeclared(var);
   if (auto *dd = dyn_cast<DecompositionDecl>(var))
     for (const BindingDecl *b : dd->bindings()) {
+      if (VarDecl *held = b->getHoldingVar()) {  // a tuple-like binding (std::pair): get<i>(e)
+        frame().vars[held] = eval(held->getInit());
+        scopeDeclared(held);
+      }
       frame().vars[b] = mutableRef ? refTo(b->getBinding()) : eval(b->getBinding());
       scopeDeclared(b);
     }
@@ -112,6 +116,10 @@ Flow Walker::ifStmt(const IfStmt *s) {
   if (s->isConsteval()) return exec(s->isNegatedConsteval() ? s->getThen() : s->getElse());  // not a constant evaluation
   if (s->getInit()) exec(s->getInit());
   if (const DeclStmt *d = s->getConditionVariableDeclStmt()) exec(d);
+  // `if constexpr`: Clang decided it when it instantiated the template (a
+  // string template argument compared, which the walker has no value for).
+  if (bool taken = false; s->isConstexpr() && s->getCond()->EvaluateAsBooleanCondition(taken, ctx_))
+    return exec(taken ? s->getThen() : s->getElse());
   if (const Expr *dc = deviceCondition(s->getCond())) return deviceIf(s, dc);
   bool taken = truthy(eval(s->getCond()), s->getCond());
   return exec(taken ? s->getThen() : s->getElse());

@@ -294,6 +294,10 @@ private:
   /// Every variable visible now, with its value, and the fields and
   /// elements of the host objects they hold.
   std::map<Val *, Val> snapshot();
+  /// A std::pair (Python's 2-tuple) of `args`: two values, or one pair to copy.
+  Val stdPair(const CXXRecordDecl *r, const std::vector<Val> &args, SourceLocation at);
+  /// `cond ? a : b` on a device condition: an if op yielding the taken branch's value.
+  Val deviceConditional(const ConditionalOperator *c, const Expr *condExpr);
 
   const void *keyOf(Val *slot);
 

@@ -16,7 +16,21 @@
 // RUN: twintile diff %s --kernel 'second_trial<64>' | FileCheck %s --check-prefix=SAME
 // RUN: twintile run --frontend=parse %s --kernel 'second_trial<64>' --grid 2 --arg n=100 --arg d=7 --arg seed=20015998343868 | FileCheck %s --check-prefix=EMU-SECOND
 // RUN: twintile run --frontend=trace %s --kernel 'second_trial<64>' --grid 2 --arg n=100 --arg d=7 --arg seed=20015998343868 | FileCheck %s --check-prefix=EMU-SECOND
+// Parsing only (the tracer refuses ?: on a device condition as native control
+// flow): `a if cond else b` on a device condition, an if yielding the taken
+// branch's value; `if constexpr` on a string template argument; a combine
+// function chosen by ?: on a host condition.
+// RUN: twintile compile --frontend=parse %s --kernel 'third_trial<64,"mean",true>' --emit tile | FileCheck %s --check-prefix=THIRD
+// RUN: twintile run --frontend=parse %s --kernel 'third_trial<64,"mean",true>' --grid 2 --arg n=100 | FileCheck %s --check-prefix=EMU-THIRD
+// RUN: twintile run --frontend=parse %s --kernel 'third_trial<64,"sum",false>' --grid 2 --arg n=100 | FileCheck %s --check-prefix=EMU-THIRD
+// RUN: not twintile compile --frontend=trace %s --kernel 'third_trial<64,"sum",false>' 2>&1 | FileCheck %s --check-prefix=THIRD-TRACE
+// Python's 2-tuples of helpers' results as std::pair: returned by braces,
+// made by std::make_pair, unpacked by structured bindings and by .first.
+// RUN: twintile diff %s --kernel 'tuples<64>' | FileCheck %s --check-prefix=SAME
+// RUN: twintile run --frontend=parse %s --kernel 'tuples<64>' --grid 2 --arg n=100 | FileCheck %s --check-prefix=EMU-TUPLES
+// RUN: twintile run --frontend=trace %s --kernel 'tuples<64>' --grid 2 --arg n=100 | FileCheck %s --check-prefix=EMU-TUPLES
 #include <twintile.h>
+#include <utility>
 using namespace tt;
 
 template <int B>
@@ -88,3 +102,57 @@ TT_KERNEL void second_trial(Ptr<f32> y, Ptr<i32> z, i32 n, i32 d, i64 seed) {
   store(z + offs, bits + r3, offs < n);
 }
 // EMU-SECOND: ok: second_trial on emu
+
+// A third trial's (Liger's cross entropy, FlagGems's isin).
+template <int N> struct Str {  // Triton's `reduction: tl.constexpr`, a str
+  char s[N];
+  constexpr Str(const char (&v)[N]) {
+    for (int i = 0; i < N; ++i) s[i] = v[i];
+  }
+  template <int M> constexpr bool operator==(const char (&v)[M]) const {
+    if (M != N) return false;
+    for (int i = 0; i < N; ++i)
+      if (s[i] != v[i]) return false;
+    return true;
+  }
+};
+inline i1 reduce_any(i1 a, i1 b) { return a || b; }
+inline i1 reduce_all(i1 a, i1 b) { return a && b; }
+
+template <int B, Str reduction, bool invert>
+TT_KERNEL void third_trial(Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto total = sum(cast<f32>(offs), 0);
+  f32 sign = total > 3000.0f ? f32(1.0f) : f32(-1.0f);  // program 1 sums to 6112, program 0 to 2016
+  auto is_big = total > 3000.0f ? 1.0f : 0.0f;            // host literals: f32, as Triton's 1.0
+  device_assert(sign == where(program_id(0) == 1, 1.0f, -1.0f) && is_big == (sign + 1.0f) / 2.0f, "?: picks");
+  auto loss = total;
+  if constexpr (reduction == "mean") loss = loss / B;
+  auto small = offs < program_id(0) * B + 8;
+  auto any = reduce(small, 0, invert ? reduce_all : reduce_any);
+  device_assert(any == !invert, "the combine ?: chose");
+  store(y + offs, loss * sign + cast<f32>(any), offs < n);
+}
+// THIRD: if %{{[0-9]+}} : f32 {
+// THIRD: reduce {axis = 0}
+// THIRD: and
+// EMU-THIRD: ok: third_trial on emu
+// THIRD-TRACE: error: a device value is used as a C++ condition
+
+inline std::pair<Tile<f32>, Tile<f32>> sin_cos(Tile<f32> x) { return {sin(x), cos(x)}; }
+inline std::pair<Tile<f32>, i32> scaled(Tile<f32> x, i32 k) { return std::make_pair(x * 2.0f, k + 1); }
+
+template <int B>
+TT_KERNEL void tuples(Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto x = cast<f32>(offs) * 0.01f;
+  auto [s, c] = sin_cos(x);
+  device_assert(abs(s * s + c * c - 1.0f) < 1e-5f, "sin^2 + cos^2 is 1");
+  auto sc = scaled(s, n);
+  device_assert(sc.first == s * 2.0f && sc.second == n + 1, "make_pair, .first and .second");
+  std::pair<Tile<f32>, Tile<f32>> copy = sin_cos(x);
+  auto [s2, c2] = copy;
+  device_assert(s2 == s && c2 == c, "a copy of a pair");
+  store(y + offs, s + c, offs < n);
+}
+// EMU-TUPLES: ok: tuples on emu

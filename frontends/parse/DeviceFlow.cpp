@@ -340,7 +340,8 @@ Val Walker::deviceConditional(const ConditionalOperator *c, const Expr *condExpr
   if (const auto *b = t->getAs<BuiltinType>(); !type && b) {  // host numbers: Python's under Triton's rules
     if (b->isFloatingPoint()) type = ir::Type::scalar(ir::ScalarKind::F32);
     else if (b->isBooleanType()) type = ir::Type::scalar(ir::ScalarKind::I1);
-    else if (b->isInteger()) type = ir::Type::scalar(ir::ScalarKind::I32);
+    else if (b->isInteger())  // a 64-bit C++ integer is i64, as Triton types a literal beyond i32
+      type = ir::Type::scalar(ctx_.getTypeSize(t) > 32 ? ir::ScalarKind::I64 : ir::ScalarKind::I32);
   }
   if (!type) fail(c->getExprLoc(), "?: on a device condition gives a device value; this one is a host object");
   ir::Op *op = rec_.beginIf(cond, l);

@@ -206,7 +206,9 @@ Val Walker::initList(const InitListExpr *i) {
   return v;
 }
 
-Val Walker::stdPair(const CXXRecordDecl *r, const std::vector<Val> &args, SourceLocation at) {
+Val Walker::stdPair(const CXXRecordDecl *r, const std::vector<Val> &refs, SourceLocation at) {
+  std::vector<Val> args;
+  for (const Val &a : refs) args.push_back(a.kind == Val::Kind::Ref && a.ref ? *deref(a.ref) : a);
   Val v;
   v.kind = Val::Kind::Object;
   v.obj = std::make_shared<HostObject>();

@@ -36,17 +36,19 @@ Val Walker::inlineCall(const FunctionDecl *fn, const std::vector<Val> &args, std
     fail(callSite, "virtual calls are not supported by the parsing front end: the callee of '" + qualifiedName(fn) +
                        "' is known only when the host program runs");
   if (inStd(fn)) {
-    // std::pair, Python's 2-tuple of helpers' results: made, unpacked, moved.
+    // std::pair, Python's 2-tuple of helpers' results: made and unpacked.
+    // (An argument bound to a reference parameter arrives as a reference.)
+    std::vector<Val> vals;
+    for (const Val &a : args) vals.push_back(a.kind == Val::Kind::Ref && a.ref ? *deref(a.ref) : a);
     llvm::StringRef name = nameOf(fn);
-    if (name == "make_pair") return stdPair(recordOf(fn->getReturnType()), args, callSite);
-    if ((name == "move" || name == "forward") && args.size() == 1) return args[0];
+    if (name == "make_pair") return stdPair(recordOf(fn->getReturnType()), vals, callSite);
     const TemplateArgumentList *targs = fn->getTemplateSpecializationArgs();
-    if (name == "get" && args.size() == 1 && args[0].kind == Val::Kind::Object && args[0].obj && targs &&
-        targs->size() > 0 && targs->get(0).getKind() == TemplateArgument::Integral && args[0].obj->record &&
-        nameOf(args[0].obj->record) == "pair") {
-      std::vector<const FieldDecl *> fields(args[0].obj->record->field_begin(), args[0].obj->record->field_end());
+    if (name == "get" && vals.size() == 1 && vals[0].kind == Val::Kind::Object && vals[0].obj && targs &&
+        targs->size() > 0 && targs->get(0).getKind() == TemplateArgument::Integral && vals[0].obj->record &&
+        nameOf(vals[0].obj->record) == "pair") {
+      std::vector<const FieldDecl *> fields(vals[0].obj->record->field_begin(), vals[0].obj->record->field_end());
       uint64_t i = targs->get(0).getAsIntegral().getZExtValue();
-      if (i < fields.size()) return args[0].obj->fields[fields[i]];
+      if (i < fields.size()) return vals[0].obj->fields[fields[i]];
     }
     fail(callSite, "the C++ standard library ('" + qualifiedName(fn) + "') runs only when traced: containers of device "
                    "values are not supported by the parsing front end (of the standard library it reads std::pair, "
@@ -98,9 +100,11 @@ Val Walker::call(const CallExpr *c) {
   // Conversion to bool: a device condition outside if/for/while.
   if (isa<CXXConversionDecl>(fn) && inNamespace(fn, "tt"))
     fail(at, "a device value is used as a C++ boolean here; only if, for and while take device conditions");
-  if (auto *m = dyn_cast<CXXMethodDecl>(fn); m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator()) &&
-                                             !inNamespace(m, "tt")) {
-    if (!m->isDefaulted())
+  bool pairAssign = isa<CXXMethodDecl>(fn) && fn->getOverloadedOperator() == OO_Equal && inStd(fn) &&
+                    nameOf(cast<CXXMethodDecl>(fn)->getParent()) == "pair";  // std::pair's operator=: member-wise
+  if (auto *m = dyn_cast<CXXMethodDecl>(fn);
+      m && (m->isCopyAssignmentOperator() || m->isMoveAssignmentOperator() || pairAssign) && !inNamespace(m, "tt")) {
+    if (!m->isDefaulted() && !pairAssign)
       fail(at, "a user-written assignment operator ('" + qualifiedName(m) + "') is not supported by the parsing front end");
     // Member-wise assignment of a user struct: a deep copy.
     bool member = isa<CXXMemberCallExpr>(c);
@@ -114,6 +118,10 @@ Val Walker::call(const CallExpr *c) {
   // The header's functions written in the language itself are inlined like a
   // user's helper, so that both front ends type their steps alike.
   if (inNamespace(fn, "tt") && !isComposite(fn)) return builtin(c, fn);
+  if (fn->getBuiltinID() != 0 && c->getNumArgs() == 1 &&
+      (fn->getName() == "move" || fn->getName() == "forward" || fn->getName() == "move_if_noexcept" ||
+       fn->getName() == "as_const"))  // std::move and its kin: the value itself
+    return eval(c->getArg(0));
   if (fn->getBuiltinID() != 0) {  // a compiler builtin on host constants
     Expr::EvalResult result;
     if (c->EvaluateAsRValue(result, ctx_)) {

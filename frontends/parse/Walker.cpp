@@ -104,12 +104,31 @@ void Walker::declare(const Decl *decl) {
   if (auto *dd = dyn_cast<DecompositionDecl>(var))
     for (const BindingDecl *b : dd->bindings()) {
       if (VarDecl *held = b->getHoldingVar()) {  // a tuple-like binding (std::pair): get<i>(e)
-        frame().vars[held] = eval(held->getInit());
+        frame().vars[held] = held->getType()->isLValueReferenceType() ? pairFieldRef(held->getInit())
+                                                                        : eval(held->getInit());
         scopeDeclared(held);
       }
       frame().vars[b] = mutableRef ? refTo(b->getBinding()) : eval(b->getBinding());
       scopeDeclared(b);
     }
+}
+
+Val Walker::pairFieldRef(const Expr *init) {
+  // `auto &[a, b] = p`: get<i>(p) is p's field itself, which `a = ...` changes.
+  auto *call = dyn_cast<CallExpr>(init->IgnoreImplicit());
+  const FunctionDecl *get = call ? call->getDirectCallee() : nullptr;
+  const TemplateArgumentList *targs = get ? get->getTemplateSpecializationArgs() : nullptr;
+  Val *pair = call && call->getNumArgs() == 1 && call->getArg(0)->isLValue() ? deref(lvalue(call->getArg(0))) : nullptr;
+  if (!targs || targs->size() == 0 || targs->get(0).getKind() != TemplateArgument::Integral || !pair ||
+      pair->kind != Val::Kind::Object || !pair->obj || !pair->obj->record)
+    return eval(init);
+  std::vector<const FieldDecl *> fields(pair->obj->record->field_begin(), pair->obj->record->field_end());
+  uint64_t i = targs->get(0).getAsIntegral().getZExtValue();
+  if (i >= fields.size()) return eval(init);
+  Val r;
+  r.kind = Val::Kind::Ref;
+  r.ref = &pair->obj->fields[fields[i]];
+  return r;
 }
 
 Flow Walker::ifStmt(const IfStmt *s) {

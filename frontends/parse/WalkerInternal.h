@@ -294,6 +294,8 @@ private:
   /// Every variable visible now, with its value, and the fields and
   /// elements of the host objects they hold.
   std::map<Val *, Val> snapshot();
+  /// The field a reference binding of `auto &[a, b] = p` names (get<i>(p)), as a reference.
+  Val pairFieldRef(const Expr *init);
   /// A std::pair (Python's 2-tuple) of `args`: two values, or one pair to copy.
   Val stdPair(const CXXRecordDecl *r, const std::vector<Val> &args, SourceLocation at);
   /// `cond ? a : b` on a device condition: an if op yielding the taken branch's value.

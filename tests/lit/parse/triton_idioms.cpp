@@ -126,6 +126,8 @@ TT_KERNEL void third_trial(Ptr<f32> y, i32 n) {
   f32 sign = total > 3000.0f ? f32(1.0f) : f32(-1.0f);  // program 1 sums to 6112, program 0 to 2016
   auto is_big = total > 3000.0f ? 1.0f : 0.0f;            // host literals: f32, as Triton's 1.0
   device_assert(sign == where(program_id(0) == 1, 1.0f, -1.0f) && is_big == (sign + 1.0f) / 2.0f, "?: picks");
+  i64 big = n > 5 ? 5000000000LL : 1LL;                   // 64-bit host literals: i64
+  device_assert(big == 5000000000LL, "?: of 64-bit literals");
   auto loss = total;
   if constexpr (reduction == "mean") loss = loss / B;
   auto small = offs < program_id(0) * B + 8;
@@ -153,6 +155,15 @@ TT_KERNEL void tuples(Ptr<f32> y, i32 n) {
   std::pair<Tile<f32>, Tile<f32>> copy = sin_cos(x);
   auto [s2, c2] = copy;
   device_assert(s2 == s && c2 == c, "a copy of a pair");
+  auto named = std::make_pair(x, n);                      // named arguments, bound by reference
+  device_assert(std::get<0>(named) == x && std::get<1>(named) == n, "std::get of a named pair");
+  auto &[first, second] = named;                          // a reference binding aliases the fields
+  first = first + 1.0f;
+  second = second + 5;
+  device_assert(named.first == x + 1.0f && named.second == n + 5, "auto &[a, b] writes the pair");
+  auto moved = std::move(named);
+  named = scaled(s, n);                                   // std::pair's operator=
+  device_assert(moved.second == n + 5 && named.second == n + 1, "moved and assigned");
   store(y + offs, s + c, offs < n);
 }
 // EMU-TUPLES: ok: tuples on emu

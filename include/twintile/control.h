@@ -12,7 +12,9 @@ namespace tt {
 
 /// Several carried values: what a loop body or branch returns as
 /// `carry(a, b)`, and what the loop returns; structured bindings unpack it.
-template <class... T> struct Carried;
+template <class... T> struct Carried {  // more than six: refused, with what to write
+  static_assert(sizeof...(T) <= 6, "carry(...) holds at most six values: group the others in a struct of tiles");
+};
 template <> struct Carried<> {};
 template <class A> struct Carried<A> { A a; };
 template <class A, class B> struct Carried<A, B> { A a; B b; };

@@ -23,7 +23,9 @@ std::pair<std::string, llvm::Value *> printable(Lowerer &L, llvm::Value *v, Scal
   if (isFloat(k)) return {"%g", b.CreateFPExt(L.widen(v, k), b.getDoubleTy())};
   if (k == ScalarKind::Ptr) return {"%p", v};
   if (k == ScalarKind::I64) return {"%lld", v};
-  if (k == ScalarKind::I1) return {"%d", b.CreateZExt(v, b.getInt32Ty())};
+  if (k == ScalarKind::U64) return {"%llu", v};
+  if (k == ScalarKind::U32) return {"%u", v};
+  if (unsignedOrder(k)) return {"%d", b.CreateZExt(v, b.getInt32Ty())};  // i1, u8, u16
   return {"%d", b.CreateSExt(v, b.getInt32Ty())};
 }
 

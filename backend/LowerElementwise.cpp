@@ -167,6 +167,7 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
   case OpKind::Mul: return b.CreateMul(x, y);
   case OpKind::Div:
   case OpKind::Rem: {
+    if (isUnsigned(elem)) return k == OpKind::Div ? b.CreateUDiv(x, y) : b.CreateURem(x, y);
     // Division by -1 is negation (it wraps on the minimum, as IR.h says);
     // LLVM leaves that one undefined, so it is taken apart.
     llvm::Value *minusOne = b.CreateICmpEQ(y, llvm::ConstantInt::get(t, -1, true));
@@ -176,9 +177,9 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
   }
   // i1 holds 0 or 1 (IR.h), where LLVM's signed view of it is 0 or -1.
   case OpKind::Minimum: case OpKind::Min:
-    return b.CreateBinaryIntrinsic(elem == ScalarKind::I1 ? llvm::Intrinsic::umin : llvm::Intrinsic::smin, x, y);
+    return b.CreateBinaryIntrinsic(unsignedOrder(elem) ? llvm::Intrinsic::umin : llvm::Intrinsic::smin, x, y);
   case OpKind::Maximum: case OpKind::Max:
-    return b.CreateBinaryIntrinsic(elem == ScalarKind::I1 ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, x, y);
+    return b.CreateBinaryIntrinsic(unsignedOrder(elem) ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, x, y);
   case OpKind::Umulhi: {  // mul.hi.u<width>
     unsigned width = t->getIntegerBitWidth();
     llvm::Type *wide = b.getIntNTy(2 * width);
@@ -196,6 +197,7 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     llvm::Value *amt = b.CreateSelect(out, zero, y);
     if (k == OpKind::Shl) return b.CreateSelect(out, zero, b.CreateShl(x, amt));
     if (elem == ScalarKind::I1) return b.CreateSelect(out, zero, x);  // never negative: no sign to fill
+    if (isUnsigned(elem)) return b.CreateSelect(out, zero, b.CreateLShr(x, amt));  // logical: zeros fill
     return b.CreateAShr(x, b.CreateSelect(out, llvm::ConstantInt::get(t, width - 1), amt));
   }
   default: break;
@@ -206,16 +208,16 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
 
 namespace {
 
-/// Floats compare ordered (ne unordered: true on NaN), integers signed, i1
-/// unsigned (it holds 0 or 1).
-llvm::CmpInst::Predicate predicate(OpKind k, bool fp, bool boolean) {
+/// Floats compare ordered (ne unordered: true on NaN), integers signed,
+/// unsigned kinds and i1 (it holds 0 or 1) unsigned.
+llvm::CmpInst::Predicate predicate(OpKind k, bool fp, bool uns) {
   switch (k) {
   case OpKind::Eq: return fp ? llvm::CmpInst::FCMP_OEQ : llvm::CmpInst::ICMP_EQ;
   case OpKind::Ne: return fp ? llvm::CmpInst::FCMP_UNE : llvm::CmpInst::ICMP_NE;
-  case OpKind::Lt: return fp ? llvm::CmpInst::FCMP_OLT : boolean ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT;
-  case OpKind::Le: return fp ? llvm::CmpInst::FCMP_OLE : boolean ? llvm::CmpInst::ICMP_ULE : llvm::CmpInst::ICMP_SLE;
-  case OpKind::Gt: return fp ? llvm::CmpInst::FCMP_OGT : boolean ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_SGT;
-  case OpKind::Ge: return fp ? llvm::CmpInst::FCMP_OGE : boolean ? llvm::CmpInst::ICMP_UGE : llvm::CmpInst::ICMP_SGE;
+  case OpKind::Lt: return fp ? llvm::CmpInst::FCMP_OLT : uns ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT;
+  case OpKind::Le: return fp ? llvm::CmpInst::FCMP_OLE : uns ? llvm::CmpInst::ICMP_ULE : llvm::CmpInst::ICMP_SLE;
+  case OpKind::Gt: return fp ? llvm::CmpInst::FCMP_OGT : uns ? llvm::CmpInst::ICMP_UGT : llvm::CmpInst::ICMP_SGT;
+  case OpKind::Ge: return fp ? llvm::CmpInst::FCMP_OGE : uns ? llvm::CmpInst::ICMP_UGE : llvm::CmpInst::ICMP_SGE;
   default: break;
   }
   assert(false && "not a comparison");
@@ -236,16 +238,21 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
       return fp ? b.CreateFCmpUNE(x[0], llvm::ConstantFP::get(x[0]->getType(), 0.0))
                 : b.CreateICmpNE(x[0], llvm::ConstantInt::get(x[0]->getType(), 0));
     llvm::Type *to = L.llvmType(out);
-    if (isInt(in) && isInt(out)) return in == ScalarKind::I1 ? b.CreateZExt(x[0], to) : b.CreateSExtOrTrunc(x[0], to);
-    if (in == ScalarKind::I1) return b.CreateUIToFP(x[0], to);
-    if (isInt(in) && out == ScalarKind::BF16 && in != ScalarKind::I64) {
+    // Integers widen by their own signedness (i1 holds 0 or 1: zero-extended).
+    bool zext = unsignedOrder(in);
+    if (isInt(in) && isInt(out)) return zext ? b.CreateZExtOrTrunc(x[0], to) : b.CreateSExtOrTrunc(x[0], to);
+    auto intToFP = [&](llvm::Type *ty) { return zext ? b.CreateUIToFP(x[0], ty) : b.CreateSIToFP(x[0], ty); };
+    if (isInt(in) && out == ScalarKind::BF16 && bitWidth(in) < 64) {
       // sm_80 has no integer-to-bf16 conversion; through f32 it would round
-      // twice. Every i8..i32 is exact in f64, and f64 to bf16 rounds once.
-      return b.CreateFPTrunc(b.CreateSIToFP(x[0], b.getDoubleTy()), to);
+      // twice. Every integer below 64 bits is exact in f64, and f64 to bf16
+      // rounds once.
+      return b.CreateFPTrunc(intToFP(b.getDoubleTy()), to);
     }
-    if (isInt(in)) return b.CreateSIToFP(x[0], to);
-    // Float to int truncates and saturates, NaN gives 0: exactly fptosi.sat.
-    if (isInt(out)) return b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {to, x[0]->getType()}, {x[0]});
+    if (isInt(in)) return intToFP(to);
+    // Float to int truncates and saturates, NaN gives 0: exactly fpto[su]i.sat.
+    if (isInt(out))
+      return b.CreateIntrinsic(isUnsigned(out) ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat,
+                               {to, x[0]->getType()}, {x[0]});
     if (bitWidth(in) < bitWidth(out) || (in == ScalarKind::F16 && out == ScalarKind::BF16) ||
         (in == ScalarKind::BF16 && out == ScalarKind::F16)) {
       llvm::Value *wide = bitWidth(in) == 16 && bitWidth(out) == 16 ? b.CreateFPExt(x[0], b.getFloatTy()) : x[0];
@@ -255,14 +262,15 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
   }
   case OpKind::Bitcast: return b.CreateBitCast(x[0], L.llvmType(out));
   case OpKind::AddPtr: {
-    llvm::Value *off = b.CreateSExt(x[1], b.getInt64Ty());
+    ScalarKind offKind = op.operand(1)->type.elem;
+    llvm::Value *off = isUnsigned(offKind) ? b.CreateZExt(x[1], b.getInt64Ty()) : b.CreateSExt(x[1], b.getInt64Ty());
     return b.CreateGEP(L.storageType(op.operand(0)->type.pointee), x[0], off);
   }
   case OpKind::Select: return b.CreateSelect(x[0], x[1], x[2]);
   default: break;
   }
   if (op.info().has(Compare)) {
-    if (!fp) return b.CreateICmp(predicate(op.kind, false, in == ScalarKind::I1), x[0], x[1]);
+    if (!fp) return b.CreateICmp(predicate(op.kind, false, unsignedOrder(in)), x[0], x[1]);
     return b.CreateFCmp(predicate(op.kind, true, false), L.widen(x[0], in), L.widen(x[1], in));
   }
   if (op.kind == OpKind::Fma) {
@@ -276,6 +284,7 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
     case OpKind::Neg: return fp ? b.CreateFNeg(a) : b.CreateSub(llvm::ConstantInt::get(a->getType(), 0), a);
     case OpKind::Not: return b.CreateNot(a);
     case OpKind::Abs:
+      if (isUnsigned(in)) return a;
       return fp ? b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a)
                 : b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a, b.getFalse());
     default: return L.narrow(L.math(op, op.kind, L.widen(a, in), Lowerer::computeKind(in)), in);

@@ -32,10 +32,10 @@ void Lowerer::note(const std::string &n) {
 llvm::Type *Lowerer::llvmType(ScalarKind k) const {
   switch (k) {
   case ScalarKind::I1: return llvm::Type::getInt1Ty(ctx);
-  case ScalarKind::I8: return llvm::Type::getInt8Ty(ctx);
-  case ScalarKind::I16: return llvm::Type::getInt16Ty(ctx);
-  case ScalarKind::I32: return llvm::Type::getInt32Ty(ctx);
-  case ScalarKind::I64: return llvm::Type::getInt64Ty(ctx);
+  case ScalarKind::I8: case ScalarKind::U8: return llvm::Type::getInt8Ty(ctx);
+  case ScalarKind::I16: case ScalarKind::U16: return llvm::Type::getInt16Ty(ctx);
+  case ScalarKind::I32: case ScalarKind::U32: return llvm::Type::getInt32Ty(ctx);
+  case ScalarKind::I64: case ScalarKind::U64: return llvm::Type::getInt64Ty(ctx);
   case ScalarKind::F16: return llvm::Type::getHalfTy(ctx);
   case ScalarKind::BF16: return llvm::Type::getBFloatTy(ctx);
   case ScalarKind::F32: return llvm::Type::getFloatTy(ctx);

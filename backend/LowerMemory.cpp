@@ -190,7 +190,7 @@ void Lowerer::orderMemory(const Op &op) {
 
 llvm::Value *Lowerer::atomicAccess(const Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp,
                                    llvm::Align align) {
-  bool fp = isFloat(op.operand(0)->type.pointee);
+  bool fp = isFloat(op.operand(0)->type.pointee), uns = isUnsigned(op.operand(0)->type.pointee);
   std::string sem = op.attrs.count("sem") ? op.attr("sem").s : std::string(kAtomicSems[0]);
   std::string scope = op.attrs.count("scope") ? op.attr("scope").s : std::string(kAtomicScopes[0]);
   // LLVM 19's NVPTX backend emits every atomic relaxed, whatever its order
@@ -211,8 +211,8 @@ llvm::Value *Lowerer::atomicAccess(const Op &op, llvm::Value *ptr, llvm::Value *
     B bin = B::Xchg;
     switch (op.kind) {
     case OpKind::AtomicAdd: bin = fp ? B::FAdd : B::Add; break;
-    case OpKind::AtomicMax: bin = fp ? B::FMax : B::Max; break;
-    case OpKind::AtomicMin: bin = fp ? B::FMin : B::Min; break;
+    case OpKind::AtomicMax: bin = fp ? B::FMax : uns ? B::UMax : B::Max; break;
+    case OpKind::AtomicMin: bin = fp ? B::FMin : uns ? B::UMin : B::Min; break;
     case OpKind::AtomicAnd: bin = B::And; break;
     case OpKind::AtomicOr: bin = B::Or; break;
     case OpKind::AtomicXor: bin = B::Xor; break;

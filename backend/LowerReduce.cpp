@@ -70,7 +70,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   bool arg = op.kind == OpKind::Argmax || op.kind == OpKind::Argmin;
   bool second = arg || user;  // a second value per partial: the index, or whether it holds any
   bool wantMax = op.kind == OpKind::Max || op.kind == OpKind::Argmax;
-  bool fp = isFloat(k), u = k == ScalarKind::I1;  // i1 compares unsigned
+  bool fp = isFloat(k), u = unsignedOrder(k);
   const Layout &l = layoutOf(inV);
   TileVal x = user ? combinedOperands(op, l) : get(inV, &l);
   llvm::Type *accTy = user ? x.regs.front()->getType() : llvmType(acc);
@@ -81,11 +81,11 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     if (op.kind == OpKind::Sum)  // -0 for floats: x + -0 is x, signed zeros too
       identity = fp ? llvm::ConstantFP::getNegativeZero(accTy) : llvm::Constant::getNullValue(accTy);
     else if (fp) identity = llvm::ConstantFP::getNaN(accTy);  // ignored by maxnum/minnum
-    else if (k == ScalarKind::I1) identity = b.getInt1(!wantMax);  // i1 holds 0 or 1
-    else {
+    else {  // the least or greatest number of the kind (i1 holds 0 or 1: unsigned)
       unsigned bits = accTy->getIntegerBitWidth();
-      identity = wantMax ? llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMinValue(bits))
-                         : llvm::ConstantInt::get(ctx, llvm::APInt::getSignedMaxValue(bits));
+      llvm::APInt least = u ? llvm::APInt::getMinValue(bits) : llvm::APInt::getSignedMinValue(bits);
+      llvm::APInt most = u ? llvm::APInt::getMaxValue(bits) : llvm::APInt::getSignedMaxValue(bits);
+      identity = llvm::ConstantInt::get(ctx, wantMax ? least : most);
     }
   }
   llvm::Value *noIndex = c32(std::numeric_limits<int32_t>::max());

@@ -13,7 +13,8 @@
 // Staging is decided by type. Values of the language's types are device
 // values, known only when the kernel runs:
 //
-//   i1 i8 i16 i32 i64 f16 bf16 f32 f64   scalars
+//   i1 i8 i16 i32 i64 u8 u16 u32 u64     scalars: a mask, integers
+//   f16 bf16 f32 f64                      and floats
 //   Ptr<E>                                a pointer to elements of type E
 //   Tile<E>                               a tile of E (or of Ptr<E>); its shape is
 //                                         known when the kernel is specialized;
@@ -56,18 +57,20 @@ namespace tt {
 //===-- Element types ---------------------------------------------------===//
 
 class i1; class i8; class i16; class i32; class i64;
+class u8; class u16; class u32; class u64;
 class f16; class bf16; class f32; class f64;
 
 namespace detail {
 /// What a Ptr points to: a scalar element type. The name is the message
 /// Clang shows (with the parameter's line) for Ptr<Ptr<f32>> or Ptr<int>.
-template <class E> inline constexpr bool Ptr_points_to_i1_i8_i16_i32_i64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr = false;
+template <class E> inline constexpr bool Ptr_points_to_an_element_type_i1_to_i64_u8_to_u64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr = false;
 #define TT_POINTEE_(E) \
-  template <> inline constexpr bool Ptr_points_to_i1_i8_i16_i32_i64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr<E> = true;
+  template <> inline constexpr bool Ptr_points_to_an_element_type_i1_to_i64_u8_to_u64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr<E> = true;
 TT_POINTEE_(i1) TT_POINTEE_(i8) TT_POINTEE_(i16) TT_POINTEE_(i32) TT_POINTEE_(i64)
+TT_POINTEE_(u8) TT_POINTEE_(u16) TT_POINTEE_(u32) TT_POINTEE_(u64)
 TT_POINTEE_(f16) TT_POINTEE_(bf16) TT_POINTEE_(f32) TT_POINTEE_(f64)
 #undef TT_POINTEE_
-template <class E> concept Pointee = Ptr_points_to_i1_i8_i16_i32_i64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr<E>;
+template <class E> concept Pointee = Ptr_points_to_an_element_type_i1_to_i64_u8_to_u64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr<E>;
 } // namespace detail
 
 template <detail::Pointee E> class Ptr;
@@ -92,7 +95,7 @@ struct Loc {
 #endif
 
 /// Element kinds, in the IR's order (ir::ScalarKind).
-enum class Kind : unsigned char { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr };
+enum class Kind : unsigned char { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, Ptr };
 
 template <class E> struct Elem;  // kind of a scalar element type
 template <> struct Elem<i1> { static constexpr Kind kind = Kind::I1; };
@@ -100,6 +103,10 @@ template <> struct Elem<i8> { static constexpr Kind kind = Kind::I8; };
 template <> struct Elem<i16> { static constexpr Kind kind = Kind::I16; };
 template <> struct Elem<i32> { static constexpr Kind kind = Kind::I32; };
 template <> struct Elem<i64> { static constexpr Kind kind = Kind::I64; };
+template <> struct Elem<u8> { static constexpr Kind kind = Kind::U8; };
+template <> struct Elem<u16> { static constexpr Kind kind = Kind::U16; };
+template <> struct Elem<u32> { static constexpr Kind kind = Kind::U32; };
+template <> struct Elem<u64> { static constexpr Kind kind = Kind::U64; };
 template <> struct Elem<f16> { static constexpr Kind kind = Kind::F16; };
 template <> struct Elem<bf16> { static constexpr Kind kind = Kind::BF16; };
 template <> struct Elem<f32> { static constexpr Kind kind = Kind::F32; };
@@ -128,6 +135,10 @@ template <> struct Traits<i8> : ScalarTraits<i8> {};
 template <> struct Traits<i16> : ScalarTraits<i16> {};
 template <> struct Traits<i32> : ScalarTraits<i32> {};
 template <> struct Traits<i64> : ScalarTraits<i64> {};
+template <> struct Traits<u8> : ScalarTraits<u8> {};
+template <> struct Traits<u16> : ScalarTraits<u16> {};
+template <> struct Traits<u32> : ScalarTraits<u32> {};
+template <> struct Traits<u64> : ScalarTraits<u64> {};
 template <> struct Traits<f16> : ScalarTraits<f16> {};
 template <> struct Traits<bf16> : ScalarTraits<bf16> {};
 template <> struct Traits<f32> : ScalarTraits<f32> {};
@@ -149,7 +160,7 @@ template <class V> constexpr TypeCode typeCode() {
 
 template <class V> concept Device = requires { typename Traits<V>::Element; };
 
-constexpr bool isIntKind(Kind k) { return k <= Kind::I64; }
+constexpr bool isIntKind(Kind k) { return k <= Kind::U64; }
 constexpr bool isFloatKind(Kind k) { return k >= Kind::F16 && k <= Kind::F64; }
 template <class V> concept IntDevice = Device<V> && isIntKind(Elem<typename Traits<V>::Element>::kind);
 template <class V> concept FloatDevice = Device<V> && isFloatKind(Elem<typename Traits<V>::Element>::kind);
@@ -179,6 +190,10 @@ template <> struct KindType<promotion::K::I8> { using type = i8; };
 template <> struct KindType<promotion::K::I16> { using type = i16; };
 template <> struct KindType<promotion::K::I32> { using type = i32; };
 template <> struct KindType<promotion::K::I64> { using type = i64; };
+template <> struct KindType<promotion::K::U8> { using type = u8; };
+template <> struct KindType<promotion::K::U16> { using type = u16; };
+template <> struct KindType<promotion::K::U32> { using type = u32; };
+template <> struct KindType<promotion::K::U64> { using type = u64; };
 template <> struct KindType<promotion::K::F16> { using type = f16; };
 template <> struct KindType<promotion::K::BF16> { using type = bf16; };
 template <> struct KindType<promotion::K::F32> { using type = f32; };
@@ -222,6 +237,7 @@ concept ZeroDInto = !Traits<V>::isTile && Traits<T>::isTile &&
 #define TT_WIDENS_ "the other operand's type is wider than this variable's, whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)"
 #define TT_BITWISE_ "bitwise operators take integers: convert a float with cast<T>(x), or take its bits with bitcast<T>(x)"
 #define TT_HOST_ACC_ "a host number cannot hold a device value: declare the variable as one, such as `f32 acc = 0.0f` or `Tile<f32> acc = 0.0f`"
+#define TT_UNSIGNED_BOUND_ "a device loop's bounds and step are signed integers (i32 or i64): cast<i32>(n) or cast<i64>(n) an unsigned one"
 #define TT_REDUCE_TWO_ "reductions take a tile and a host int axis (sum(x, 0)); for two values element by element write minimum(a, b), maximum(a, b) or a + b"
 #define TT_LOGICAL_ "'&&', '||' and '!' take masks (device i1): make one with a comparison, such as x != 0"
 #define TT_BOOL_MASK_ "a mask is a device i1, and this one is a C++ bool (host values compared?): compare device values to make a mask, or leave the mask out"

@@ -10,9 +10,14 @@
 // * Values are scalars or tiles (Type.h). Elementwise ops take operands of one
 //   identical type; front ends insert splat/broadcast/cast explicitly (NumPy
 //   broadcasting and Triton's promotion rules live in the front ends).
-// * Integers are signed and wrap on overflow. div and rem truncate toward zero
-//   (C++ semantics); dividing by zero is an error. shl/shr by an amount
-//   outside [0, width) gives 0 (shl) or the sign fill (shr, arithmetic).
+// * Integers wrap on overflow; they are signed (i8 .. i64) or unsigned
+//   (u8 .. u64), by their element type, and the ops that depend on it read it
+//   from their operands: div and rem truncate toward zero (C++ semantics),
+//   dividing by zero is an error; shl/shr by an amount outside [0, width)
+//   gives 0 (shl) or the sign fill (shr: arithmetic on signed types, logical
+//   on unsigned ones, 0 beyond the width); comparisons, minimum/maximum and
+//   the max/min/argmax/argmin reductions order unsigned types (and i1) as
+//   unsigned numbers.
 //   umulhi is the high half of the product of its operands' bits read as
 //   unsigned (CUDA's __umulhi; i1: always 0).
 // * Floats are IEEE. f16 and bf16 arithmetic is rounded to the element type
@@ -43,9 +48,11 @@
 //   fast compile with a relative 2e-3 instead of 1e-4. pow is C's
 //   (NaN for a negative base and an exponent that is not an integer). floor
 //   and ceil are exact.
-// * cast: int to int truncates or sign-extends (i1 zero-extends); float to int
-//   truncates toward zero and saturates, NaN gives 0; anything to i1 is
-//   "!= 0"; other conversions round to nearest even.
+// * cast: int to int truncates or extends by the source's signedness (i1 and
+//   unsigned types zero-extend); float to int truncates toward zero and
+//   saturates to the target's range (an unsigned one's is [0, 2^w - 1]), NaN
+//   gives 0; anything to i1 is "!= 0"; other conversions round to nearest
+//   even. An unsigned offset to addptr is zero-extended.
 // * bitcast reinterprets an element's bits as another type of the same width
 //   (f32 <-> i32, f16 and bf16 <-> i16, f64 <-> i64); i1 and pointers have none.
 //   The interpreter holds floats as numbers: a NaN's payload (and a signalling
@@ -54,8 +61,8 @@
 //   load/store with a mask touch only lanes whose mask is 1; masked-off lanes
 //   of a load yield `other` (or 0 without it). An unmasked access outside every
 //   allocation is an error. Atomics (atomic_add, _max, _min, _and, _or, _xor,
-//   _xchg, _cas) return the old values; max and min compare as signed
-//   integers or as floats (a NaN operand ignored); atomic_cas(p, cmp, v)
+//   _xchg, _cas) return the old values; max and min compare as integers of
+//   their signedness or as floats (a NaN operand ignored); atomic_cas(p, cmp, v)
 //   writes v where the element equals cmp bit for bit, and takes no mask.
 //   Each element is one atomic access, by one GPU thread. `sem` (relaxed, the
 //   default; acquire, release, acq_rel) orders that thread's other accesses

@@ -42,7 +42,10 @@ Elem readElem(const uint8_t *p, ScalarKind k) {
   case ScalarKind::I8: e.i = readAs<int8_t>(p); break;
   case ScalarKind::I16: e.i = readAs<int16_t>(p); break;
   case ScalarKind::I32: e.i = readAs<int32_t>(p); break;
-  case ScalarKind::I64: case ScalarKind::Ptr: e.i = readAs<int64_t>(p); break;
+  case ScalarKind::I64: case ScalarKind::U64: case ScalarKind::Ptr: e.i = readAs<int64_t>(p); break;
+  case ScalarKind::U8: e.i = readAs<uint8_t>(p); break;
+  case ScalarKind::U16: e.i = readAs<uint16_t>(p); break;
+  case ScalarKind::U32: e.i = readAs<uint32_t>(p); break;
   case ScalarKind::F16: e.f = decodeF16(readAs<uint16_t>(p)); break;
   case ScalarKind::BF16: e.f = decodeBF16(readAs<uint16_t>(p)); break;
   case ScalarKind::F32: e.f = readAs<float>(p); break;
@@ -57,7 +60,10 @@ void writeElem(uint8_t *p, ScalarKind k, Elem e) {
   case ScalarKind::I8: writeAs<int8_t>(p, static_cast<int8_t>(e.i)); break;
   case ScalarKind::I16: writeAs<int16_t>(p, static_cast<int16_t>(e.i)); break;
   case ScalarKind::I32: writeAs<int32_t>(p, static_cast<int32_t>(e.i)); break;
-  case ScalarKind::I64: case ScalarKind::Ptr: writeAs<int64_t>(p, e.i); break;
+  case ScalarKind::I64: case ScalarKind::U64: case ScalarKind::Ptr: writeAs<int64_t>(p, e.i); break;
+  case ScalarKind::U8: writeAs<uint8_t>(p, static_cast<uint8_t>(e.i)); break;
+  case ScalarKind::U16: writeAs<uint16_t>(p, static_cast<uint16_t>(e.i)); break;
+  case ScalarKind::U32: writeAs<uint32_t>(p, static_cast<uint32_t>(e.i)); break;
   case ScalarKind::F16: writeAs<uint16_t>(p, encodeF16(e.f)); break;
   case ScalarKind::BF16: writeAs<uint16_t>(p, encodeBF16(e.f)); break;
   case ScalarKind::F32: writeAs<float>(p, static_cast<float>(roundToFloat(e.f, ScalarKind::F32))); break;
@@ -70,7 +76,7 @@ void writeElem(uint8_t *p, ScalarKind k, Elem e) {
 double Buffer::get(size_t i) const {
   assert(i < count_ && "buffer index out of range");
   Elem e = readElem(bytes_.data() + i * byteSize(elem_), elem_);
-  return isFloat(elem_) ? e.f : static_cast<double>(e.i);
+  return isFloat(elem_) ? e.f : intToFloat(e.i, elem_, ScalarKind::F64);
 }
 
 int64_t Buffer::getInt(size_t i) const {
@@ -433,8 +439,7 @@ private:
           if (fp && std::isnan(e.f)) continue;
           if (best < 0) { best = j; continue; }
           Elem b = a[at(best)];
-          bool better = fp ? (wantMax ? e.f > b.f : e.f < b.f) : (wantMax ? e.i > b.i : e.i < b.i);
-          if (better) best = j;
+          if (evalCompare(wantMax ? OpKind::Gt : OpKind::Lt, k, e, b)) best = j;
         }
         bool arg = op.kind == OpKind::Argmax || op.kind == OpKind::Argmin;
         if (arg) out[dst] = intElem(best < 0 ? 0 : best);
@@ -513,6 +518,7 @@ private:
       for (size_t i = 0; i < t.size(); ++i) {
         if (i) printed_ << ", ";
         if (v->type.isFloat()) printed_ << t[i].f;
+        else if (v->type.isUnsigned()) printed_ << static_cast<uint64_t>(t[i].i);
         else printed_ << t[i].i;
       }
       if (v->type.isTile()) printed_ << "]";
@@ -589,7 +595,7 @@ std::string bindParams(const Func &f, Grid grid, const std::vector<KernelArg> &a
       e.i = bufferBase(a.buffer);
     } else if (p->type.isFloat()) {
       if (a.kind == KernelArg::Kind::Buffer) return which + " needs a number, got a buffer";
-      e.f = roundToFloat(a.kind == KernelArg::Kind::Float ? a.f : intToFloat(a.i, p->type.elem), p->type.elem);
+      e.f = roundToFloat(a.kind == KernelArg::Kind::Float ? a.f : intToFloat(a.i, ScalarKind::I64, p->type.elem), p->type.elem);
     } else {
       if (a.kind != KernelArg::Kind::Int) return which + " needs an integer";
       e.i = wrapInt(a.i, p->type.elem);

@@ -243,6 +243,11 @@ private:
     if (body.find_first_of(".eE") == std::string::npos) {
       int64_t v = 0;
       auto [p, ec] = std::from_chars(tok.data() + (tok[0] == '+'), tok.data() + tok.size(), v);
+      if (ec == std::errc::result_out_of_range && !neg) {  // a u64 constant above 2^63: its 64 bits
+        uint64_t u = 0;
+        auto [q, uec] = std::from_chars(tok.data() + (tok[0] == '+'), tok.data() + tok.size(), u);
+        if (uec == std::errc() && q == tok.data() + tok.size()) return Attr::integer(static_cast<int64_t>(u));
+      }
       if (ec != std::errc() || p != tok.data() + tok.size())
         failAt(pos, "invalid integer '" + tok + "'");
       return Attr::integer(v);

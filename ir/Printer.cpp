@@ -120,7 +120,10 @@ private:
       os_ << " {";
       bool first = true;
       for (auto &[name, a] : op.attrs) {
-        os_ << (first ? "" : ", ") << name << " = " << toString(a);
+        // A u64 constant's value attribute holds its 64 bits: shown as the number.
+        bool u64 = op.kind == OpKind::Constant && name == "value" && a.kind == Attr::Kind::Int &&
+                   op.result()->type.elem == ScalarKind::U64;
+        os_ << (first ? "" : ", ") << name << " = " << (u64 ? std::to_string(static_cast<uint64_t>(a.i)) : toString(a));
         first = false;
       }
       os_ << "}";

@@ -15,19 +15,23 @@ int64_t wrapInt(int64_t v, ScalarKind k) {
   case ScalarKind::I8: return static_cast<int8_t>(v);
   case ScalarKind::I16: return static_cast<int16_t>(v);
   case ScalarKind::I32: return static_cast<int32_t>(v);
+  case ScalarKind::U8: return static_cast<uint8_t>(v);
+  case ScalarKind::U16: return static_cast<uint16_t>(v);
+  case ScalarKind::U32: return static_cast<uint32_t>(v);
   default: return v;
   }
 }
 
-double intToFloat(int64_t v, ScalarKind to) {
-  uint64_t mag = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+double intToFloat(int64_t v, ScalarKind from, ScalarKind to) {
+  bool negative = v < 0 && !isUnsigned(from);
+  uint64_t mag = negative ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   int bits = 64 - std::countl_zero(mag);
-  if (to == ScalarKind::F64 || bits <= 53) return static_cast<double>(v);
+  if (to == ScalarKind::F64 || bits <= 53) return negative ? -static_cast<double>(mag) : static_cast<double>(mag);
   int drop = bits - 53;
   uint64_t kept = mag >> drop << drop;
   if (kept != mag) kept |= uint64_t(1) << drop;  // sticky bit: round to odd
   double d = static_cast<double>(kept);          // exact: 53 significant bits
-  return v < 0 ? -d : d;
+  return negative ? -d : d;
 }
 
 namespace {
@@ -70,7 +74,7 @@ Elem evalUnary(OpKind op, ScalarKind k, Elem a) {
   }
   switch (op) {
   case OpKind::Neg: return intElem(wrapInt(s(0 - u(a.i)), k));
-  case OpKind::Abs: return intElem(wrapInt(a.i < 0 ? s(0 - u(a.i)) : a.i, k));
+  case OpKind::Abs: return intElem(wrapInt(a.i < 0 && !isUnsigned(k) ? s(0 - u(a.i)) : a.i, k));
   case OpKind::Not: return intElem(wrapInt(s(~u(a.i)), k));
   default: assert(false && "not an integer unary op");
   }
@@ -95,6 +99,7 @@ std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b) {
   }
   int64_t x = a.i, y = b.i;
   int64_t width = bitWidth(k);
+  bool uns = isUnsigned(k);  // unsigned elements are zero-extended: u64's high half reads negative
   switch (op) {
   case OpKind::Add: return intElem(wrapInt(s(u(x) + u(y)), k));
   case OpKind::Sub: return intElem(wrapInt(s(u(x) - u(y)), k));
@@ -102,20 +107,21 @@ std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b) {
   case OpKind::Div:
   case OpKind::Rem:
     if (y == 0) return std::nullopt;
+    if (uns) return intElem(wrapInt(s(op == OpKind::Div ? u(x) / u(y) : u(x) % u(y)), k));
     if (y == -1)  // only the minimum overflows; it wraps, as on the hardware
       return intElem(op == OpKind::Div ? wrapInt(s(0 - u(x)), k) : 0);
     return intElem(wrapInt(op == OpKind::Div ? x / y : x % y, k));
-  case OpKind::Minimum: return intElem(std::min(x, y));
-  case OpKind::Maximum: return intElem(std::max(x, y));
+  case OpKind::Minimum: return intElem(uns ? s(std::min(u(x), u(y))) : std::min(x, y));
+  case OpKind::Maximum: return intElem(uns ? s(std::max(u(x), u(y))) : std::max(x, y));
   case OpKind::And: return intElem(x & y);
   case OpKind::Or: return intElem(x | y);
   case OpKind::Xor: return intElem(wrapInt(x ^ y, k));
   case OpKind::Shl:
     if (y < 0 || y >= width) return intElem(0);
     return intElem(wrapInt(s(u(x) << y), k));
-  case OpKind::Shr:
-    if (y < 0 || y >= width) return intElem(x < 0 ? wrapInt(-1, k) : 0);
-    return intElem(x >> y);
+  case OpKind::Shr:  // arithmetic on signed kinds, logical on unsigned ones
+    if (y < 0 || y >= width) return intElem(x < 0 && !uns ? wrapInt(-1, k) : 0);
+    return intElem(uns ? s(u(x) >> y) : x >> y);
   case OpKind::Umulhi: {  // the high half of the product of the bits as unsigned numbers
     uint64_t m = width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
     unsigned __int128 p = static_cast<unsigned __int128>(u(x) & m) * (u(y) & m);
@@ -140,17 +146,21 @@ bool evalCompare(OpKind op, ScalarKind k, Elem a, Elem b) {
     }
     assert(false && "not a comparison");
   }
-  int64_t x = a.i, y = b.i;
-  switch (op) {
-  case OpKind::Eq: return x == y;
-  case OpKind::Ne: return x != y;
-  case OpKind::Lt: return x < y;
-  case OpKind::Le: return x <= y;
-  case OpKind::Gt: return x > y;
-  case OpKind::Ge: return x >= y;
-  default: assert(false && "not a comparison");
-  }
-  return false;
+  auto compare = [op](auto x, auto y) {
+    switch (op) {
+    case OpKind::Eq: return x == y;
+    case OpKind::Ne: return x != y;
+    case OpKind::Lt: return x < y;
+    case OpKind::Le: return x <= y;
+    case OpKind::Gt: return x > y;
+    case OpKind::Ge: return x >= y;
+    default: assert(false && "not a comparison");
+    }
+    return false;
+  };
+  // Unsigned kinds compare as uint64_t: only u64 differs, since u8 .. u32
+  // are zero-extended into int64's range.
+  return isUnsigned(k) ? compare(u(a.i), u(b.i)) : compare(a.i, b.i);
 }
 
 Elem evalAtomic(OpKind op, ScalarKind k, Elem old, Elem v) {
@@ -172,12 +182,18 @@ Elem evalFma(ScalarKind k, Elem a, Elem b, Elem c) {
 
 Elem evalCast(Elem a, ScalarKind from, ScalarKind to) {
   if (to == ScalarKind::I1) return intElem(isFloat(from) ? a.f != 0 : a.i != 0);
-  if (isFloat(to)) return floatElem(roundToFloat(isFloat(from) ? a.f : intToFloat(a.i, to), to));
+  if (isFloat(to)) return floatElem(roundToFloat(isFloat(from) ? a.f : intToFloat(a.i, from, to), to));
   if (!isFloat(from)) return intElem(wrapInt(a.i, to));
   // Float to integer: truncate toward zero, saturate, NaN to 0 (PTX cvt.rzi).
   if (std::isnan(a.f)) return intElem(0);
-  double bound = std::ldexp(1.0, bitWidth(to) - 1);
   double t = std::trunc(a.f);
+  if (isUnsigned(to)) {
+    double top = std::ldexp(1.0, bitWidth(to));
+    if (t <= 0) return intElem(0);
+    if (t >= top) return intElem(wrapInt(-1, to));  // all ones
+    return intElem(s(static_cast<uint64_t>(t)));
+  }
+  double bound = std::ldexp(1.0, bitWidth(to) - 1);
   if (t < -bound) return intElem(static_cast<int64_t>(-bound));
   if (t >= bound)
     return intElem(to == ScalarKind::I64 ? std::numeric_limits<int64_t>::max()

@@ -12,7 +12,8 @@
 
 namespace tt::ir {
 
-/// One element: integers (sign-extended to 64 bits) and pointers in `i`,
+/// One element: integers (signed kinds sign-extended to 64 bits, unsigned
+/// ones zero-extended, so a u64 above 2^63 reads negative) and pointers in `i`,
 /// floats (already rounded to their kind) in `f`.
 union Elem {
   int64_t i;
@@ -22,13 +23,14 @@ union Elem {
 inline Elem intElem(int64_t v) { Elem e; e.i = v; return e; }
 inline Elem floatElem(double v) { Elem e; e.f = v; return e; }
 
-/// Truncates to the width of integer kind `k` and sign-extends (i1: 0 or 1).
+/// Truncates to the width of integer kind `k` and sign-extends, or
+/// zero-extends for an unsigned kind (i1: 0 or 1).
 int64_t wrapInt(int64_t v, ScalarKind k);
 
-/// Integer `v` as a double that rounds correctly to float kind `to` by
+/// Integer `v` of kind `from` as a double that rounds correctly to float kind `to` by
 /// roundToFloat: beyond 53 significant bits it is rounded to odd, so the
 /// second rounding to a narrower kind is not a double rounding.
-double intToFloat(int64_t v, ScalarKind to);
+double intToFloat(int64_t v, ScalarKind from, ScalarKind to);
 
 /// Elementwise ops on elements of kind `k` (the operands' element kind).
 /// evalBinary gives nothing for an integer division or remainder by zero.

@@ -1,12 +1,14 @@
 #include "ir/Type.h"
 
 #include <cassert>
+#include <iterator>
 
 namespace tt::ir {
 
 namespace {
-constexpr std::string_view kNames[] = {"i1",  "i8",   "i16", "i32", "i64",
-                                       "f16", "bf16", "f32", "f64", "ptr"};
+constexpr std::string_view kNames[] = {"i1", "i8",  "i16", "i32", "i64",  "u8",  "u16",
+                                       "u32", "u64", "f16", "bf16", "f32", "f64", "ptr"};
+static_assert(std::size(kNames) == static_cast<size_t>(ScalarKind::Ptr) + 1);
 } // namespace
 
 std::string_view scalarName(ScalarKind k) { return kNames[static_cast<int>(k)]; }
@@ -17,16 +19,17 @@ std::optional<ScalarKind> parseScalarName(std::string_view s) {
   return std::nullopt;
 }
 
-bool isInt(ScalarKind k) { return k <= ScalarKind::I64; }
+bool isInt(ScalarKind k) { return k <= ScalarKind::U64; }
+bool isUnsigned(ScalarKind k) { return k >= ScalarKind::U8 && k <= ScalarKind::U64; }
 bool isFloat(ScalarKind k) { return k >= ScalarKind::F16 && k <= ScalarKind::F64; }
 
 unsigned bitWidth(ScalarKind k) {
   switch (k) {
   case ScalarKind::I1: return 1;
-  case ScalarKind::I8: return 8;
-  case ScalarKind::I16: case ScalarKind::F16: case ScalarKind::BF16: return 16;
-  case ScalarKind::I32: case ScalarKind::F32: return 32;
-  case ScalarKind::I64: case ScalarKind::F64: case ScalarKind::Ptr: return 64;
+  case ScalarKind::I8: case ScalarKind::U8: return 8;
+  case ScalarKind::I16: case ScalarKind::U16: case ScalarKind::F16: case ScalarKind::BF16: return 16;
+  case ScalarKind::I32: case ScalarKind::U32: case ScalarKind::F32: return 32;
+  case ScalarKind::I64: case ScalarKind::U64: case ScalarKind::F64: case ScalarKind::Ptr: return 64;
   }
   assert(false && "unknown scalar kind");
   return 0;

@@ -8,7 +8,10 @@
 //   tile<128xf32>  a 1-D tile of 128 f32
 //   tile<64x32xptr<bf16>>  a 2-D tile of pointers
 //
-// Integers are signed two's complement; i1 holds 0 or 1. Pointers address
+// Integers are two's complement, signed (i8 .. i64) or unsigned (u8 .. u64);
+// i1 holds 0 or 1. Signedness lives in the type, as in C++ and Triton: the
+// ops that depend on it (division, remainder, >>, comparisons, min/max,
+// conversions) read it from their operands' element kind. Pointers address
 // global memory and step in elements of their pointee (see IR.h).
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -21,14 +24,18 @@
 
 namespace tt::ir {
 
-enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, F16, BF16, F32, F64, Ptr };
+enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, Ptr };
 
 /// Spelling of a scalar kind in IR text ("i32", "bf16", "ptr").
 std::string_view scalarName(ScalarKind k);
-/// Inverse of scalarName for the nine element types (not "ptr").
+/// Inverse of scalarName for the element types (not "ptr").
 std::optional<ScalarKind> parseScalarName(std::string_view s);
 
-bool isInt(ScalarKind k);    // i1 .. i64
+bool isInt(ScalarKind k);       // i1 .. i64, u8 .. u64
+bool isUnsigned(ScalarKind k);  // u8 .. u64 (i1 is neither: it holds 0 or 1)
+/// Whether integers of kind k order as unsigned numbers: u8 .. u64, and i1
+/// (it holds 0 or 1, where a signed 1-bit view would be 0 or -1).
+inline bool unsignedOrder(ScalarKind k) { return k == ScalarKind::I1 || isUnsigned(k); }
 bool isFloat(ScalarKind k);  // f16, bf16, f32, f64
 unsigned bitWidth(ScalarKind k);   // 1 for i1, 64 for ptr
 unsigned byteSize(ScalarKind k);   // storage size in memory (i1: 1 byte)
@@ -56,6 +63,7 @@ struct Type {
   bool isTile() const { return !shape.empty(); }
   bool isPtr() const { return elem == ScalarKind::Ptr; }
   bool isInt() const { return ir::isInt(elem); }
+  bool isUnsigned() const { return ir::isUnsigned(elem); }
   bool isFloat() const { return ir::isFloat(elem); }
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
   int64_t numElements() const { return ir::numElements(shape); }

@@ -264,8 +264,8 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
       if (value.elem == ScalarKind::I1) return fail(q(info.name) + " does not apply to i1");
       bool bitwise = kind == OpKind::AtomicAnd || kind == OpKind::AtomicOr || kind == OpKind::AtomicXor;
       if (bitwise && !value.isInt()) return fail(q(info.name) + " applies to integers, got " + t(value));
-      if (kind == OpKind::AtomicCas && value.elem != ScalarKind::I32 && value.elem != ScalarKind::I64)
-        return fail("'atomic_cas' applies to i32 and i64, got " + t(value));
+      if (kind == OpKind::AtomicCas && (!value.isInt() || bitWidth(value.elem) < 32))
+        return fail("'atomic_cas' applies to 32- and 64-bit integers, got " + t(value));
       if (std::string e = oneOf("sem", kAtomicSems); !e.empty()) return fail(e);
       if (std::string e = oneOf("scope", kAtomicScopes); !e.empty()) return fail(e);
       if (attrs.count("scope") && attrs.at("scope").s == "sys")
@@ -323,8 +323,8 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
     return none();
   case OpKind::For: {
     for (int i = 0; i < 3; ++i)
-      if (!ops[i].isScalar() || !ops[i].isInt() || !(ops[i] == ops[0]))
-        return fail("'for' bounds and step must be scalars of one integer type, got " + t(ops[0]) +
+      if (!ops[i].isScalar() || !ops[i].isInt() || ops[i].isUnsigned() || !(ops[i] == ops[0]))
+        return fail("'for' bounds and step must be scalars of one signed integer type, got " + t(ops[0]) +
                     ", " + t(ops[1]) + ", " + t(ops[2]));
     return {std::vector<Type>(ops.begin() + 3, ops.end()), {}};
   }

@@ -129,10 +129,7 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
       return result;
     }
     if (!t.pointer && !t.isFloat && a.kind == Arg::Kind::Int) {
-      int bits = t.elem == "i1" ? 1 : 8 * t.bytes;
-      int64_t lo = t.elem == "i1" ? 0 : bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
-      int64_t hi = t.elem == "i1" ? 1 : bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
-      if (a.i < lo || a.i > hi) {
+      if (!runtime::intRange(t).contains(a.i)) {
         result.error = where + " = " + std::to_string(a.i) + " does not fit in " + paramTypes_[i];
         return result;
       }

@@ -25,6 +25,10 @@ double element(const ParamType &t, std::span<const uint8_t> bytes, size_t i) {
   if (t.elem == "i8") return raw(int8_t{});
   if (t.elem == "i16") return raw(int16_t{});
   if (t.elem == "i32") return raw(int32_t{});
+  if (t.elem == "u8") return raw(uint8_t{});
+  if (t.elem == "u16") return raw(uint16_t{});
+  if (t.elem == "u32") return raw(uint32_t{});
+  if (t.elem == "u64") return static_cast<double>(raw(uint64_t{}));
   return static_cast<double>(raw(int64_t{}));
 }
 

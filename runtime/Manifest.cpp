@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -76,16 +77,23 @@ std::optional<ParamType> parseParamType(const std::string &spelling) {
   }
   static const struct { const char *name; int bytes; bool isFloat; } kinds[] = {
       {"i1", 1, false}, {"i8", 1, false},  {"i16", 2, false},  {"i32", 4, false}, {"i64", 8, false},
+      {"u8", 1, false}, {"u16", 2, false}, {"u32", 4, false},  {"u64", 8, false},
       {"f16", 2, true}, {"bf16", 2, true}, {"f32", 4, true},   {"f64", 8, true}};
   for (const auto &k : kinds)
     if (elem == k.name) {
       t.elem = elem;
       t.bytes = k.bytes;
       t.isFloat = k.isFloat;
-      t.isSigned = elem != "i1";
+      t.isSigned = elem[0] == 'i' && elem != "i1";
       return t;
     }
   return std::nullopt;
+}
+
+IntRange intRange(const ParamType &t) {
+  int bits = t.elem == "i1" ? 1 : 8 * t.bytes;
+  if (!t.isSigned) return {0, bits == 64 ? INT64_MAX : (int64_t(1) << bits) - 1};
+  return {bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)), bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1};
 }
 
 std::string Manifest::toJson() const {

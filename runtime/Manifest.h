@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,12 +31,20 @@ struct ParamType {
   std::string elem;   // "f16", "i32", ...: the IR's spelling
   int bytes = 0;      // of one element (i1: 1)
   bool isFloat = false;
-  bool isSigned = true;  // integers: i1 is unsigned, the rest signed
+  bool isSigned = true;  // integers: i8 .. i64; i1 and u8 .. u64 are unsigned
 };
 
 /// Reads an IR type spelling from a manifest ("ptr<f16>", "i32"); nullopt
 /// for anything the runtime cannot pass.
 std::optional<ParamType> parseParamType(const std::string &spelling);
+
+/// The values an integer scalar of type `t` takes as an argument: its range
+/// (i1: 0 and 1), a u64's up to INT64_MAX (an argument is an int64_t).
+struct IntRange {
+  int64_t lo, hi;
+  bool contains(int64_t v) const { return lo <= v && v <= hi; }
+};
+IntRange intRange(const ParamType &t);
 
 struct Manifest {
   struct Param {

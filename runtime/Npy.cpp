@@ -290,7 +290,8 @@ void writeNpy(const std::string &path, const NpyArray &a) {
 std::string npyDescrOf(const std::string &elem) {
   static const std::map<std::string, std::string> descrs = {
       {"f16", "<f2"}, {"bf16", "<f4"}, {"f32", "<f4"}, {"f64", "<f8"}, {"i1", "|b1"},
-      {"i8", "|i1"},  {"i16", "<i2"},  {"i32", "<i4"}, {"i64", "<i8"}};
+      {"i8", "|i1"},  {"i16", "<i2"},  {"i32", "<i4"}, {"i64", "<i8"},
+      {"u8", "|u1"},  {"u16", "<u2"},  {"u32", "<u4"}, {"u64", "<u8"}};
   auto it = descrs.find(elem);
   if (it == descrs.end()) throw std::runtime_error("no NumPy dtype for element type '" + elem + "'");
   return it->second;

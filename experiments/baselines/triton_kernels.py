@@ -155,7 +155,7 @@ KERNELS = {
 
 # twintile's element types in Triton's spelling.
 TYPES = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "f64": "fp64", "i8": "i8", "i16": "i16", "i32": "i32",
-         "i64": "i64", "i1": "i1"}
+         "i64": "i64", "i1": "i1", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64"}
 
 
 def parse_spec(spec):

@@ -53,7 +53,8 @@ from host_tensor import HostTensor, bf16_to_f32, to_bf16_bits  # noqa: E402
 
 # Storage of each element type in NumPy: bf16 travels as its 16 bits.
 NP = {"f16": np.float16, "bf16": np.uint16, "f32": np.float32, "f64": np.float64, "i1": np.bool_, "i8": np.int8,
-      "i16": np.int16, "i32": np.int32, "i64": np.int64}
+      "i16": np.int16, "i32": np.int32, "i64": np.int64, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32,
+      "u64": np.uint64}
 INTERLEAVE = 4  # programs the emulator runs at once (twintile run --interleave)
 TOLERANCE = {"f16": 4e-3, "bf16": 3e-2, "f32": 1e-4, "f64": 1e-9}
 
@@ -93,7 +94,8 @@ def make_inputs(entry):
 def tl_type(t):
     import triton.language as tl
     return {"f16": tl.float16, "bf16": tl.bfloat16, "f32": tl.float32, "f64": tl.float64, "i1": tl.int1,
-            "i8": tl.int8, "i16": tl.int16, "i32": tl.int32, "i64": tl.int64}[t]
+            "i8": tl.int8, "i16": tl.int16, "i32": tl.int32, "i64": tl.int64, "u8": tl.uint8, "u16": tl.uint16,
+            "u32": tl.uint32, "u64": tl.uint64}[t]
 
 
 def float_scalar(value, t):

@@ -36,7 +36,7 @@ from triton_compile import time_stages  # noqa: E402
 import upstream  # noqa: E402
 
 TRITON_TYPES = {"f16": "fp16", "bf16": "bf16", "f32": "fp32", "f64": "fp64", "i1": "i1", "i8": "i8", "i16": "i16",
-                "i32": "i32", "i64": "i64"}
+                "i32": "i32", "i64": "i64", "u8": "u8", "u16": "u16", "u32": "u32", "u64": "u64"}
 
 
 def hinted(entry):

@@ -117,10 +117,17 @@ ir::Value *Recorder::param(const ir::Type &t, std::string name) { return f_.body
 
 ir::Value *Recorder::constInt(const ir::Type &t, int64_t v, const ir::Location &loc) {
   // A constant that does not fit its type would silently become another
-  // (an offset of 3000000000 a negative one): the type's signed range only
-  // (i1: 0 and 1), and for a float type, its finite range.
+  // (an offset of 3000000000 a negative one): the type's range only (i1: 0
+  // and 1; a u64 takes any 64 bits, as a host's unsigned long long does),
+  // and for a float type, its finite range.
   if (unsigned bits = ir::bitWidth(t.elem); ir::isInt(t.elem) && bits < 64) {
-    int64_t lo = bits == 1 ? 0 : -(int64_t(1) << (bits - 1)), hi = bits == 1 ? 1 : (int64_t(1) << (bits - 1)) - 1;
+    bool nonNegative = bits == 1 || ir::isUnsigned(t.elem);
+    int64_t lo = nonNegative ? 0 : -(int64_t(1) << (bits - 1));
+    int64_t hi = bits == 1 ? 1 : nonNegative ? (int64_t(1) << bits) - 1 : (int64_t(1) << (bits - 1)) - 1;
+    if (v < 0 && ir::isUnsigned(t.elem))
+      fail(loc, "the constant " + std::to_string(v) + " does not fit in " + std::string(ir::scalarName(t.elem)) +
+                    " (the type it meets here), which holds no negative number: write x - 1 for x + -1, or "
+                    "cast<T>(x) the other operand to a signed type first");
     if (v < lo || v > hi)
       fail(loc, "the constant " + std::to_string(v) + " does not fit in " + std::string(ir::scalarName(t.elem)) +
                     " (the type it meets here); cast the other operand to a wider type first");
@@ -138,6 +145,10 @@ ir::Value *Recorder::constFloat(const ir::Type &t, double v, const ir::Location 
   }
   return at(loc, [&](ir::Builder &b) { return b.constFloat(t, v); });
 }
+
+// promote.h's kinds are the IR's element kinds, in its order.
+static_assert(static_cast<int>(tt::promotion::K::U64) == static_cast<int>(ir::ScalarKind::U64) &&
+              static_cast<int>(tt::promotion::K::F64) == static_cast<int>(ir::ScalarKind::F64));
 
 std::pair<ir::Value *, ir::Value *> Recorder::promote(ir::Value *a, ir::Value *b, ir::OpKind k,
                                                      const ir::Location &loc, std::string_view what) {
@@ -376,6 +387,10 @@ ir::Op *Recorder::beginFor(ir::Value *lo, ir::Value *hi, ir::Value *step, const 
                            const ir::Location &loc) {
   for (ir::Value *v : inits) use(v, loc, "a loop");
   ir::Value *l = use(lo, loc, "a loop"), *h = use(hi, loc, "a loop"), *s = use(step, loc, "a loop");
+  for (ir::Value *v : {l, h, s})
+    if (v->type.isUnsigned())
+      fail(loc, "a device loop's bounds and step are signed integers (i32 or i64), got " + ir::toString(v->type) +
+                    ": cast<i32>(n) or cast<i64>(n) an unsigned one");
   return at(loc, [&](ir::Builder &b) {
     // Bounds of mixed widths meet in i64.
     bool wide = l->type.elem == ir::ScalarKind::I64 || h->type.elem == ir::ScalarKind::I64 ||

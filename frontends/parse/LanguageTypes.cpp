@@ -41,13 +41,7 @@ const CXXRecordDecl *recordOf(QualType t) {
 }
 
 std::optional<ir::ScalarKind> scalarKindNamed(llvm::StringRef n) {
-  static const std::pair<const char *, ir::ScalarKind> kinds[] = {
-      {"i1", ir::ScalarKind::I1},   {"i8", ir::ScalarKind::I8},   {"i16", ir::ScalarKind::I16},
-      {"i32", ir::ScalarKind::I32}, {"i64", ir::ScalarKind::I64}, {"f16", ir::ScalarKind::F16},
-      {"bf16", ir::ScalarKind::BF16}, {"f32", ir::ScalarKind::F32}, {"f64", ir::ScalarKind::F64}};
-  for (auto &[name, k] : kinds)
-    if (n == name) return k;
-  return std::nullopt;
+  return ir::parseScalarName(std::string_view(n.data(), n.size()));  // the language's names are the IR's
 }
 
 std::optional<ir::Type> elementOf(QualType t) {

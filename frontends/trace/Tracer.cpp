@@ -89,6 +89,10 @@ std::string currentExceptionType() {
 ir::Value *val(Node *n) { return reinterpret_cast<ir::Value *>(n); }
 Node *node(ir::Value *v) { return reinterpret_cast<Node *>(v); }
 
+// The language's kinds are the IR's, in its order.
+static_assert(static_cast<int>(tt::detail::Kind::U64) == static_cast<int>(ir::ScalarKind::U64) &&
+              static_cast<int>(tt::detail::Kind::F64) == static_cast<int>(ir::ScalarKind::F64) &&
+              static_cast<int>(tt::detail::Kind::Ptr) == static_cast<int>(ir::ScalarKind::Ptr));
 ir::ScalarKind kindOf(tt::detail::Kind k) { return static_cast<ir::ScalarKind>(k); }
 
 ir::Type typeOf(tt::detail::TypeCode t) {

@@ -28,15 +28,24 @@ template <detail::Device... T> Carried<T...> carry(const T &...v) { return {v...
 
 namespace detail {
 
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // = delete("why")
+#endif
 /// A loop bound or step: an i32 or i64 device scalar, or a host integer.
 struct Bound {
   Bound(const i32 &v, Loc l = TT_HERE_) : node(v.node()), loc(l) {}
   Bound(const i64 &v, Loc l = TT_HERE_) : node(v.node()), loc(l) {}
+  template <class U> requires same<U, u8> || same<U, u16> || same<U, u32> || same<U, u64>
+  Bound(const U &, Loc = TT_HERE_) TT_REFUSED_(TT_UNSIGNED_BOUND_);
   template <HostIntLike H>
   Bound(H v, Loc l = TT_HERE_) : node(constantInt(static_cast<long long>(v), {Kind::I32, Kind::I32, false}, l)), loc(l) {}
   Node *node;
   Loc loc;
 };
+#if defined(__clang__)
+#pragma clang diagnostic pop
+#endif
 
 /// The condition of if_else: a device i1, recorded at the call site.
 struct Cond {

@@ -40,8 +40,23 @@ template <class T, class K> Philox4<T> philox(T c0, T c1, T c2, T c3, K k0, K k1
   return {c0, c1, c2, c3};
 }
 
-/// 32-bit offsets: Philox 4x32 (Triton's 64-bit streams, Philox 4x64, are not here).
-template <class O> concept Offsets32 = detail::same<typename detail::Traits<O>::Element, i32>;
+/// 32-bit offsets, i32 or u32 (Triton's uint32): Philox 4x32 (Triton's
+/// 64-bit streams, Philox 4x64, are not here). The random words have the
+/// offsets' type.
+template <class O> concept Offsets32 =
+    detail::same<typename detail::Traits<O>::Element, i32> || detail::same<typename detail::Traits<O>::Element, u32>;
+
+/// A word's bits as i32 (Philox computes in i32: its constants are i32 host
+/// literals), and back to the offsets' type O.
+template <class O> auto asI32(const O &x) {
+  if constexpr (detail::same<typename detail::Traits<O>::Element, u32>) return bitcast<i32>(x);
+  else return x;
+}
+template <class O, class W> Philox4<O> asWordsOf(const Philox4<W> &r) {
+  if constexpr (detail::same<typename detail::Traits<O>::Element, u32>)
+    return {bitcast<u32>(r.c0), bitcast<u32>(r.c1), bitcast<u32>(r.c2), bitcast<u32>(r.c3)};
+  else return r;
+}
 /// A seed: a device i32 or i64, or a host integer.
 template <class S> concept Seed = detail::same<S, i32> || detail::same<S, i64> || detail::hostInt<S>;
 
@@ -64,21 +79,24 @@ auto philox(const S &seed, const C0 &c0, const C1 &c1, const C2 &c2, const C3 &c
   using T = decltype(zero);
   static_assert(Offsets32<T>, "philox takes 32-bit counters (Philox 4x32; Triton's 4x64 for 64-bit counters is not "
                               "here): cast<i32>(c) each counter");
-  return philox(T(c0 + zero), T(c1 + zero), T(c2 + zero), T(c3 + zero), seed_lo(seed), seed_hi(seed));
+  return asWordsOf<T>(philox(asI32(T(c0 + zero)), asI32(T(c1 + zero)), asI32(T(c2 + zero)), asI32(T(c3 + zero)),
+                             seed_lo(seed), seed_hi(seed)));
 }
 
 /// The four random words at each offset (the counter), for `seed` (the key).
 template <Seed S, Offsets32 O> Philox4<O> randint4x(const S &seed, O offset) {
-  O zero = offset * 0;
-  return philox(offset, zero, zero, zero, seed_lo(seed), seed_hi(seed));
+  auto word = asI32(offset), zero = word * 0;
+  return asWordsOf<O>(philox(word, zero, zero, zero, seed_lo(seed), seed_hi(seed)));
 }
 
 /// One random 32-bit integer per offset (its bits uniform).
 template <Seed S, Offsets32 O> O randint(const S &seed, O offset) { return randint4x(seed, offset).c0; }
 
-/// A random integer's bits as a float uniform in [0, 1).
+/// A random integer's bits as a float uniform in [0, 1) (a u32's bits read
+/// as an i32, as Triton's uint_to_uniform_float does).
 template <Offsets32 O> auto uniform_float(O x) {
-  O folded = where(x < 0, -x - 1, x);
+  auto bits = asI32(x);
+  auto folded = where(bits < 0, -bits - 1, bits);
   return cast<f32>(folded) * 4.6566127342e-10f;
 }
 

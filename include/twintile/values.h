@@ -54,11 +54,14 @@ template <class V, class H> Node *hostScalar(H v, Loc l) {
   else return Operand<V>(v, l).node;
 }
 
-/// An integer offset for pointer arithmetic: i32 or i64 scalars, host integers.
+/// An integer offset for pointer arithmetic: 32- and 64-bit integer scalars,
+/// host integers. An unsigned offset counts forward only (it is zero-extended).
 class Offset {
 public:
   Offset(const i32 &v, Loc l = TT_HERE_);
   Offset(const i64 &v, Loc l = TT_HERE_);
+  Offset(const u32 &v, Loc l = TT_HERE_);
+  Offset(const u64 &v, Loc l = TT_HERE_);
   template <HostIntLike H>
   Offset(H v, Loc l = TT_HERE_) : node(constantInt(static_cast<long long>(v), {Kind::I32, Kind::I32, false}, l)), loc(l) {}
   Node *node;
@@ -70,6 +73,8 @@ class TileOffset {
 public:
   TileOffset(const Tile<i32> &v, Loc l = TT_HERE_);
   TileOffset(const Tile<i64> &v, Loc l = TT_HERE_);
+  TileOffset(const Tile<u32> &v, Loc l = TT_HERE_);
+  TileOffset(const Tile<u64> &v, Loc l = TT_HERE_);
   Node *node;
   Loc loc;
 };
@@ -332,6 +337,10 @@ TT_SCALAR_(i8)
 TT_SCALAR_(i16)
 TT_SCALAR_(i32)
 TT_SCALAR_(i64)
+TT_SCALAR_(u8)
+TT_SCALAR_(u16)
+TT_SCALAR_(u32)
+TT_SCALAR_(u64)
 TT_SCALAR_(f16)
 TT_SCALAR_(bf16)
 TT_SCALAR_(f32)
@@ -390,8 +399,12 @@ public:
 
 inline detail::Offset::Offset(const i32 &v, Loc l) : node(v.node()), loc(l) {}
 inline detail::Offset::Offset(const i64 &v, Loc l) : node(v.node()), loc(l) {}
+inline detail::Offset::Offset(const u32 &v, Loc l) : node(v.node()), loc(l) {}
+inline detail::Offset::Offset(const u64 &v, Loc l) : node(v.node()), loc(l) {}
 inline detail::TileOffset::TileOffset(const Tile<i32> &v, Loc l) : node(v.node()), loc(l) {}
 inline detail::TileOffset::TileOffset(const Tile<i64> &v, Loc l) : node(v.node()), loc(l) {}
+inline detail::TileOffset::TileOffset(const Tile<u32> &v, Loc l) : node(v.node()), loc(l) {}
+inline detail::TileOffset::TileOffset(const Tile<u64> &v, Loc l) : node(v.node()), loc(l) {}
 
 /// Infinity, for masked loads of maxima (`load(p, mask, -inf)`).
 inline constexpr float inf = __builtin_huge_valf();

@@ -13,6 +13,7 @@ namespace {
 
 const std::vector<ScalarKind> kElementKinds = {
     ScalarKind::I1,  ScalarKind::I8,   ScalarKind::I16, ScalarKind::I32, ScalarKind::I64,
+    ScalarKind::U8,  ScalarKind::U16,  ScalarKind::U32, ScalarKind::U64,
     ScalarKind::F16, ScalarKind::BF16, ScalarKind::F32, ScalarKind::F64};
 
 } // namespace
@@ -23,6 +24,8 @@ TEST_CASE("scalar types are spelled by their element name", "[type]") {
   CHECK(toString(Type::scalar(ScalarKind::I16)) == "i16");
   CHECK(toString(Type::scalar(ScalarKind::I32)) == "i32");
   CHECK(toString(Type::scalar(ScalarKind::I64)) == "i64");
+  CHECK(toString(Type::scalar(ScalarKind::U8)) == "u8");
+  CHECK(toString(Type::scalar(ScalarKind::U64)) == "u64");
   CHECK(toString(Type::scalar(ScalarKind::F16)) == "f16");
   CHECK(toString(Type::scalar(ScalarKind::BF16)) == "bf16");
   CHECK(toString(Type::scalar(ScalarKind::F32)) == "f32");
@@ -74,8 +77,17 @@ TEST_CASE("isInt and isFloat split the element kinds", "[type]") {
   for (ScalarKind k : {ScalarKind::I1, ScalarKind::I8, ScalarKind::I16, ScalarKind::I32,
                        ScalarKind::I64}) {
     CHECK(isInt(k));
+    CHECK_FALSE(isUnsigned(k));
     CHECK_FALSE(isFloat(k));
   }
+  for (ScalarKind k : {ScalarKind::U8, ScalarKind::U16, ScalarKind::U32, ScalarKind::U64}) {
+    CHECK(isInt(k));
+    CHECK(isUnsigned(k));
+    CHECK(unsignedOrder(k));
+    CHECK_FALSE(isFloat(k));
+  }
+  CHECK(unsignedOrder(ScalarKind::I1));
+  CHECK_FALSE(unsignedOrder(ScalarKind::I32));
   for (ScalarKind k : {ScalarKind::F16, ScalarKind::BF16, ScalarKind::F32, ScalarKind::F64}) {
     CHECK(isFloat(k));
     CHECK_FALSE(isInt(k));
@@ -92,6 +104,10 @@ TEST_CASE("bitWidth and byteSize of every scalar kind", "[type]") {
   CHECK(bitWidth(ScalarKind::I16) == 16);
   CHECK(bitWidth(ScalarKind::I32) == 32);
   CHECK(bitWidth(ScalarKind::I64) == 64);
+  CHECK(bitWidth(ScalarKind::U8) == 8);
+  CHECK(bitWidth(ScalarKind::U16) == 16);
+  CHECK(bitWidth(ScalarKind::U32) == 32);
+  CHECK(bitWidth(ScalarKind::U64) == 64);
   CHECK(bitWidth(ScalarKind::F16) == 16);
   CHECK(bitWidth(ScalarKind::BF16) == 16);
   CHECK(bitWidth(ScalarKind::F32) == 32);
@@ -103,6 +119,8 @@ TEST_CASE("bitWidth and byteSize of every scalar kind", "[type]") {
   CHECK(byteSize(ScalarKind::I16) == 2);
   CHECK(byteSize(ScalarKind::I32) == 4);
   CHECK(byteSize(ScalarKind::I64) == 8);
+  CHECK(byteSize(ScalarKind::U8) == 1);
+  CHECK(byteSize(ScalarKind::U64) == 8);
   CHECK(byteSize(ScalarKind::F16) == 2);
   CHECK(byteSize(ScalarKind::BF16) == 2);
   CHECK(byteSize(ScalarKind::F32) == 4);

@@ -97,23 +97,22 @@ std::optional<uint64_t> scalarBits(const Param &p, const std::string &text, std:
     return p.type.elem == "bf16" ? ir::encodeBF16(*v) : ir::encodeF16(*v);
   }
   std::optional<int64_t> v = parseInt(text);
-  int bits = p.type.elem == "i1" ? 1 : 8 * p.type.bytes;
-  int64_t lo = p.type.elem == "i1" ? 0 : bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
-  int64_t hi = p.type.elem == "i1" ? 1 : bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1;
-  if (!v || *v < lo || *v > hi) {
+  if (!v || !runtime::intRange(p.type).contains(*v)) {
     error = "--arg " + p.name + "=" + text + " is not " + (v ? "within " + p.typeText : "an integer");
     return std::nullopt;
   }
   return static_cast<uint64_t>(*v);
 }
 
-/// Random contents: floats in [-2, 2), integers in [-50, 50] (i1: 0 or 1).
+/// Random contents: floats in [-2, 2), integers in [-50, 50] (unsigned ones
+/// in [0, 100], i1 0 or 1).
 void fillRandom(const Param &p, std::vector<uint8_t> &bytes, size_t count, std::mt19937_64 &rng) {
   ir::ScalarKind k = *ir::parseScalarName(p.type.elem);
   ir::Buffer b(k, count);
   for (size_t e = 0; e < count; ++e) {
     if (p.type.isFloat) b.set(e, std::uniform_real_distribution<double>(-2, 2)(rng));
     else if (p.type.elem == "i1") b.setInt(e, std::uniform_int_distribution<int64_t>(0, 1)(rng));
+    else if (!p.type.isSigned) b.setInt(e, std::uniform_int_distribution<int64_t>(0, 100)(rng));
     else b.setInt(e, std::uniform_int_distribution<int64_t>(-50, 50)(rng));
   }
   bytes = b.bytes();

@@ -13,6 +13,6 @@ TT_KERNEL void gather(Ptr<Ptr<f32>> rows, Ptr<f32> y) {
 }
 
 // CHECK: pointer_to_pointer.cpp:10:23: error: constraints not satisfied for class template 'Ptr' [with E = tt::Ptr<tt::f32>]
-// CHECK: note: because 'Ptr_points_to_i1_i8_i16_i32_i64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr<tt::Ptr<tt::f32> >' evaluated to false
+// CHECK: note: because 'Ptr_points_to_an_element_type_i1_to_i64_u8_to_u64_f16_bf16_f32_or_f64__pass_each_buffer_as_its_own_Ptr<tt::Ptr<tt::f32> >' evaluated to false
 // CHECK-NOT: __twintile_spec
 // CHECK-NOT: entry.cpp

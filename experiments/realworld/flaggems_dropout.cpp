@@ -4,9 +4,8 @@
 // 64-bit philox_seed; counter: philox_offset + the lane) and uses their four words for
 // four consecutive BLOCK-wide slices of X: Y = X / (1 - p) where the uniform word is
 // above p, else 0; dropout_mask records which (i1). BLOCK 1024 and num_warps 16 (the
-// heuristics' choice for N > 1024). The counters are declared Tile<i32> because Triton
-// rebinds the scalar c0 to a tile (`c0 += i4`); Triton's uint32 is i32 here (Philox only
-// needs wrapping arithmetic and umulhi).
+// heuristics' choice for N > 1024). The counters are declared Tile<u32> because Triton
+// rebinds the scalar c0 to a tile (`c0 += i4`).
 #include <twintile.h>
 using namespace tt;
 
@@ -15,8 +14,8 @@ TT_KERNEL void dropout_forward_kernel(Ptr<f32> X, Ptr<f32> Y, Ptr<i1> dropout_ma
                                       i64 philox_seed, i64 philox_offset) {
   kernel_options({.num_warps = 16});
   constexpr int UNROLL = 4;  // philox generates 128 random bits at a time
-  Tile<i32> c0 = cast<i32>(philox_offset & 0xFFFFFFFF);
-  Tile<i32> c1 = cast<i32>((philox_offset >> 32) & 0xFFFFFFFF);
+  Tile<u32> c0 = cast<u32>(philox_offset & 0xFFFFFFFF);
+  Tile<u32> c1 = cast<u32>((philox_offset >> 32) & 0xFFFFFFFF);
   auto i4 = program_id(0) * BLOCK + arange(0, BLOCK);
   c0 += i4;
   auto _O = c0 * 0;

@@ -6,8 +6,7 @@
 // uniforms and, by Box-Muller with polynomial sine and cosine, into four normals, stored
 // to four consecutive BLOCK-wide slices of out_ptr (f32). BLOCK 256 and num_warps 8 (the
 // first of the autotune configs). uint_to_uniform_float is twintile's
-// uniform_float (the same formula); Triton's uint32 is i32 here (Philox only needs
-// wrapping arithmetic and umulhi). The counters are declared Tile<i32> because Triton
+// uniform_float (the same formula). The counters are declared Tile<u32> because Triton
 // rebinds the scalar c0 to a tile (`c0 += i4`); Python's tuple results are std::pair.
 #include <twintile.h>
 #include <utility>
@@ -54,8 +53,8 @@ inline std::pair<Tile<f32>, Tile<f32>> pair_uniform_to_normal_fast(Tile<f32> u1,
 template <int BLOCK>
 TT_KERNEL void randn_kernel(Ptr<f32> out_ptr, i32 N, i64 philox_seed, i64 philox_offset) {
   kernel_options({.num_warps = 8});
-  Tile<i32> c0 = cast<i32>(philox_offset & 0xFFFFFFFF);
-  Tile<i32> c1 = cast<i32>((philox_offset >> 32) & 0xFFFFFFFF);
+  Tile<u32> c0 = cast<u32>(philox_offset & 0xFFFFFFFF);
+  Tile<u32> c1 = cast<u32>((philox_offset >> 32) & 0xFFFFFFFF);
   auto i4 = program_id(0) * BLOCK + arange(0, BLOCK);
   c0 += i4;
   auto _O = c0 * 0;

@@ -151,13 +151,7 @@ int recomputeDepth(const Value *v, std::unordered_map<const Value *, int> &memo)
   if (auto it = memo.find(v); it != memo.end()) return it->second;
   const Op *d = v->def;
   int depth = kNever;
-  bool kind = d && d->info().has(Pure);
-  if (kind) switch (d->kind) {
-    case OpKind::Arange: case OpKind::Constant: case OpKind::Splat:
-    case OpKind::Broadcast: case OpKind::ExpandDims: case OpKind::Trans: break;
-    default: kind = d->info().has(Elementwise);
-    }
-  if (kind) {
+  if (d && d->info().recomputable()) {
     depth = 1;
     for (const Value *o : d->operands)
       if (o->type.isTile()) depth = std::max(depth, 1 + recomputeDepth(o, memo));

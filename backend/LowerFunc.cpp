@@ -395,8 +395,10 @@ llvm::Value *Lowerer::cString(const std::string &s) {
 // --- the walk -------------------------------------------------------------------
 
 TileVal Lowerer::lowerPure(const Op &op, const Layout *l) {
+  if (!op.info().recomputable()) throw InternalError("'" + std::string(op.name()) + "' is not recomputable", op.loc);
   switch (op.kind) {
   case OpKind::Broadcast: case OpKind::ExpandDims: case OpKind::Trans: return lowerShapeOp(op, l);
+  case OpKind::MultipleOf: case OpKind::MaxContiguous: return get(op.operand(0), l);  // a hint: the operand itself
   default: return lowerElementwise(op, l);
   }
 }
@@ -433,12 +435,8 @@ void Lowerer::lowerOp(const Op &op) {
   case OpKind::Reshape: return set(op.result(), lowerReshape(op));
   case OpKind::Dot: return set(op.result(), lowerDot(op));
   case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(op);
-  case OpKind::MultipleOf: case OpKind::MaxContiguous: {  // the operand itself, in the result's layout
-    const Value *r = op.result();
-    return set(r, get(op.operand(0), r->type.isTile() ? &layoutOf(r) : nullptr));
-  }
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
-  case OpKind::Trans:
+  case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous:
   TT_ARITH_CASES:
   case OpKind::Select: case OpKind::Cast: case OpKind::Bitcast: case OpKind::AddPtr: {
     const Value *r = op.result();

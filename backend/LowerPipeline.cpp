@@ -62,14 +62,11 @@ bool isZero(const Value *v) {
   return a.kind == Attr::Kind::Float ? a.f == 0.0 && !std::signbit(a.f) : a.i == 0;  // the zero fill is +0
 }
 
-/// Ops whose lowering recomputes them for another iteration (lowerPure).
+/// Ops whose lowering recomputes them for another iteration (lowerPure):
+/// the recomputable ones but a division, which for an iteration that never
+/// runs might divide by zero.
 bool evaluable(const Op &op) {
-  if (!op.info().has(Pure) || op.kind == OpKind::Div || op.kind == OpKind::Rem) return false;
-  switch (op.kind) {
-  case OpKind::Arange: case OpKind::Constant: case OpKind::Splat: case OpKind::Broadcast:
-  case OpKind::ExpandDims: case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous: return true;
-  default: return op.info().has(Elementwise);
-  }
+  return op.info().recomputable() && op.kind != OpKind::Div && op.kind != OpKind::Rem;
 }
 
 /// Adds to `slice` the body ops `v` needs; false if it needs a carried

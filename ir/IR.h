@@ -264,6 +264,10 @@ enum OpTrait : unsigned {
   WritesMemory = 1u << 8,
   Reduction = 1u << 9,     // removes its axis
   Terminator = 1u << 10,
+  // The backend may compute it again from its operands, in any layout and
+  // for any loop iteration: no memory, no communication between threads.
+  // Every Elementwise op is; the table marks the others (OpInfo::recomputable).
+  Recomputable = 1u << 11,
 };
 
 struct OpInfo {
@@ -280,6 +284,10 @@ struct OpInfo {
   std::string_view surface;             // how the language writes it, or ""
 
   bool has(OpTrait t) const { return (traits & t) != 0; }
+  /// Elementwise, or marked Recomputable: what the backend evaluates again
+  /// where it needs a value in another layout (Layout.h's recomputable) or a
+  /// later iteration's address (the pipeliner), instead of moving it.
+  bool recomputable() const { return has(Recomputable) || has(Elementwise); }
 };
 
 const OpInfo &opInfo(OpKind k);

@@ -7,6 +7,7 @@
 // add, sub and mul, and lack the rest).
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
+#include "ir/Diagnostic.h"
 #include "backend/Rounded.h"
 
 #include "ir/Semantics.h"
@@ -42,7 +43,7 @@ std::string libdeviceName(OpKind k, bool f64) {
   case OpKind::Log1p: base = "log1p"; break;
   case OpKind::Expm1: base = "expm1"; break;
   case OpKind::Pow: base = "pow"; break;
-  default: assert(false && "not a libdevice function"); return {};
+  default: throw ir::InternalError("not a libdevice function");
   }
   return std::string("__nv_") + base + (f64 ? "" : "f");
 }
@@ -99,7 +100,7 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
     auto *asmTy = llvm::FunctionType::get(t, {t}, false);
     return b.CreateCall(llvm::InlineAsm::get(asmTy, "tanh.approx.f32 $0, $1;", "=f,f", false), {x});
   }
-  default: assert(false && "not a math op"); return x;
+  default: throw ir::InternalError("not a math op");
   }
 }
 
@@ -157,7 +158,7 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     case OpKind::Maximum: case OpKind::Max: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
     default: break;
     }
-    assert(false && "not a float binary op");
+    throw ir::InternalError("not a float binary op");
   }
   llvm::Type *t = x->getType();
   auto zero = llvm::ConstantInt::get(t, 0);
@@ -202,8 +203,7 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
   }
   default: break;
   }
-  assert(false && "not an integer binary op");
-  return x;
+  throw ir::InternalError("not an integer binary op");
 }
 
 namespace {
@@ -220,8 +220,7 @@ llvm::CmpInst::Predicate predicate(OpKind k, bool fp, bool uns) {
   case OpKind::Ge: return fp ? llvm::CmpInst::FCMP_OGE : uns ? llvm::CmpInst::ICMP_UGE : llvm::CmpInst::ICMP_SGE;
   default: break;
   }
-  assert(false && "not a comparison");
-  return llvm::CmpInst::ICMP_EQ;
+  throw ir::InternalError("not a comparison");
 }
 
 } // namespace
@@ -428,8 +427,7 @@ TileVal Lowerer::lowerShapeOp(const Op &op, const Layout *l) {
   }
   default: break;
   }
-  assert(false && "not a shape op");
-  return {};
+  throw ir::InternalError("not a shape op");
 }
 
 } // namespace tt::backend

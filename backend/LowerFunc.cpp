@@ -1,5 +1,6 @@
 //===- LowerFunc.cpp - the kernel, the walk over its ops, coordinates ---===//
 #include "backend/Lowering.h"
+#include "ir/Diagnostic.h"
 #include "backend/Target.h"
 
 #include "ir/Type.h"
@@ -42,8 +43,7 @@ llvm::Type *Lowerer::llvmType(ScalarKind k) const {
   case ScalarKind::F64: return llvm::Type::getDoubleTy(ctx);
   case ScalarKind::Ptr: return llvm::PointerType::get(ctx, 1);
   }
-  assert(false && "unknown scalar kind");
-  return nullptr;
+  throw ir::InternalError("unknown scalar kind");
 }
 
 llvm::Type *Lowerer::storageType(ScalarKind k) const {

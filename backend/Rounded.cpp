@@ -1,5 +1,6 @@
 //===- Rounded.cpp - float arithmetic no fusion can touch -------------------===//
 #include "backend/Rounded.h"
+#include "ir/Diagnostic.h"
 
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -20,7 +21,7 @@ llvm::Value *rounded(llvm::IRBuilderBase &b, llvm::Instruction::BinaryOps op, ll
     return b.CreateIntrinsic(f64 ? llvm::Intrinsic::nvvm_add_rn_d : llvm::Intrinsic::nvvm_add_rn_f, {}, {x, y});
   case llvm::Instruction::FMul:
     return b.CreateIntrinsic(f64 ? llvm::Intrinsic::nvvm_mul_rn_d : llvm::Intrinsic::nvvm_mul_rn_f, {}, {x, y});
-  default: assert(false && "an add, subtract or multiply"); return nullptr;
+  default: throw ir::InternalError("an add, subtract or multiply");
   }
 }
 

@@ -234,7 +234,7 @@ concept ZeroDInto = !Traits<V>::isTile && Traits<T>::isTile &&
 #else
 #define TT_REFUSED_(why) = delete
 #endif
-#define TT_WIDENS_ "the other operand's type is wider than this variable's, whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)"
+#define TT_WIDENS_ "the other operand's type is wider than this variable's (or unsigned where it is signed), whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)"
 #define TT_BITWISE_ "bitwise operators take integers: convert a float with cast<T>(x), or take its bits with bitcast<T>(x)"
 #define TT_HOST_ACC_ "a host number cannot hold a device value: declare the variable as one, such as `f32 acc = 0.0f` or `Tile<f32> acc = 0.0f`"
 #define TT_UNSIGNED_BOUND_ "a device loop's bounds and step are signed integers (i32 or i64): cast<i32>(n) or cast<i64>(n) an unsigned one"
@@ -288,6 +288,7 @@ inline constexpr char kOpTable[] =
     "";
 
 Node *constantInt(long long v, TypeCode t, Loc loc);
+Node *constantUInt(unsigned long long v, TypeCode t, Loc loc);  // its value, above LLONG_MAX too
 Node *constantFloat(double v, TypeCode t, Loc loc);
 /// A host floating-point number given where an integer scalar is wanted
 /// (`i32 s = 1.5f;`): an error at `loc`.
@@ -308,6 +309,7 @@ Node *scalarOf(Node *tile, Loc loc);
 Node *reduce(Op op, Node *a, int axis, bool keepDims, Loc loc);
 inline constexpr int kAllAxes = -1000;
 Node *addptr(Node *p, Node *offset, Loc loc);
+Node *subptr(Node *p, Node *offset, Loc loc);  // p - k (an unsigned k widened first)
 Node *select(Node *c, Node *a, Node *b, Loc loc);
 Node *fma(Node *a, Node *b, Node *c, Loc loc);
 Node *cast(Node *a, Kind to, Loc loc);
@@ -383,10 +385,16 @@ template <class V, class H> struct HostPromoted {
 };
 /// A host bool meeting a mask (`mask && HAS_BIAS`): an i1 constant.
 inline Node *hostBool(bool b, Loc l) { return constantInt(b, {Kind::I1, Kind::I32, false}, l); }
+/// A host integer as a device constant of type t: an unsigned long long
+/// keeps its value (0x9E3779B97F4A7C15ull is not negative).
+template <class H> Node *intConstant(H h, TypeCode t, Loc l) {
+  if constexpr (sizeof(H) == 8 && static_cast<H>(-1) > static_cast<H>(0)) return constantUInt(h, t, l);
+  else return constantInt(static_cast<long long>(h), t, l);
+}
 /// That host number as a device constant: f32 or i32.
 template <class H> Node *hostConstant(H h, Loc l) {
   if constexpr (hostFloat<H>) return constantFloat(static_cast<double>(h), {Kind::F32, Kind::I32, false}, l);
-  else return constantInt(static_cast<long long>(h), {Kind::I32, Kind::I32, false}, l);
+  else return intConstant(h, {Kind::I32, Kind::I32, false}, l);
 }
 
 #if defined(__clang__)

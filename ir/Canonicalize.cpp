@@ -5,6 +5,7 @@
 // Folding uses Semantics.h, the interpreter's own element semantics.
 //===----------------------------------------------------------------------===//
 #include "ir/Passes.h"
+#include "ir/Diagnostic.h"
 
 #include "ir/Semantics.h"
 
@@ -285,8 +286,7 @@ bool canonicalize(Func &f) {
     if (!changed) return changedAny;
     changedAny = true;
   }
-  assert(false && "canonicalization does not converge");
-  return changedAny;
+  throw InternalError("canonicalization does not converge");
 }
 
 } // namespace tt::ir

@@ -1,4 +1,5 @@
 #include "ir/Semantics.h"
+#include "ir/Diagnostic.h"
 
 #include "ir/Float16.h"
 
@@ -68,7 +69,7 @@ Elem evalUnary(OpKind op, ScalarKind k, Elem a) {
     case OpKind::Expm1: r = std::expm1(x); break;
     case OpKind::Round: r = std::round(x); break;  // halves away from zero
     case OpKind::Rint: r = std::nearbyint(x); break;  // halves to even (the default rounding mode)
-    default: assert(false && "not a float unary op");
+    default: throw InternalError("not a float unary op");
     }
     return floatElem(roundToFloat(r, k));
   }
@@ -76,7 +77,7 @@ Elem evalUnary(OpKind op, ScalarKind k, Elem a) {
   case OpKind::Neg: return intElem(wrapInt(s(0 - u(a.i)), k));
   case OpKind::Abs: return intElem(wrapInt(a.i < 0 && !isUnsigned(k) ? s(0 - u(a.i)) : a.i, k));
   case OpKind::Not: return intElem(wrapInt(s(~u(a.i)), k));
-  default: assert(false && "not an integer unary op");
+  default: throw InternalError("not an integer unary op");
   }
   return a;
 }
@@ -93,7 +94,7 @@ std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b) {
     case OpKind::Minimum: r = std::fmin(x, y); break;  // NaN operands are ignored
     case OpKind::Maximum: r = std::fmax(x, y); break;
     case OpKind::Pow: r = std::pow(x, y); break;
-    default: assert(false && "not a float binary op");
+    default: throw InternalError("not a float binary op");
     }
     return floatElem(roundToFloat(r, k));
   }
@@ -127,7 +128,7 @@ std::optional<Elem> evalBinary(OpKind op, ScalarKind k, Elem a, Elem b) {
     unsigned __int128 p = static_cast<unsigned __int128>(u(x) & m) * (u(y) & m);
     return intElem(wrapInt(s(static_cast<uint64_t>(p >> width)), k));
   }
-  default: assert(false && "not an integer binary op");
+  default: throw InternalError("not an integer binary op");
   }
   return a;
 }
@@ -144,7 +145,7 @@ bool evalCompare(OpKind op, ScalarKind k, Elem a, Elem b) {
     case OpKind::Ge: return x >= y;
     default: break;
     }
-    assert(false && "not a comparison");
+    throw InternalError("not a comparison");
   }
   auto compare = [op](auto x, auto y) {
     switch (op) {
@@ -154,7 +155,7 @@ bool evalCompare(OpKind op, ScalarKind k, Elem a, Elem b) {
     case OpKind::Le: return x <= y;
     case OpKind::Gt: return x > y;
     case OpKind::Ge: return x >= y;
-    default: assert(false && "not a comparison");
+    default: throw InternalError("not a comparison");
     }
     return false;
   };
@@ -172,7 +173,7 @@ Elem evalAtomic(OpKind op, ScalarKind k, Elem old, Elem v) {
   case OpKind::AtomicOr: return *evalBinary(OpKind::Or, k, old, v);
   case OpKind::AtomicXor: return *evalBinary(OpKind::Xor, k, old, v);
   case OpKind::AtomicXchg: return v;
-  default: assert(false && "not a read-modify-write atomic"); return v;
+  default: throw InternalError("not a read-modify-write atomic");
   }
 }
 

@@ -1,6 +1,6 @@
 #include "ir/Type.h"
+#include "ir/Diagnostic.h"
 
-#include <cassert>
 #include <iterator>
 
 namespace tt::ir {
@@ -31,8 +31,7 @@ unsigned bitWidth(ScalarKind k) {
   case ScalarKind::I32: case ScalarKind::U32: case ScalarKind::F32: return 32;
   case ScalarKind::I64: case ScalarKind::U64: case ScalarKind::F64: case ScalarKind::Ptr: return 64;
   }
-  assert(false && "unknown scalar kind");
-  return 0;
+  throw InternalError("unknown scalar kind");
 }
 
 unsigned byteSize(ScalarKind k) { return k == ScalarKind::I1 ? 1 : bitWidth(k) / 8; }

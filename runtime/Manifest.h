@@ -38,8 +38,8 @@ struct ParamType {
 /// for anything the runtime cannot pass.
 std::optional<ParamType> parseParamType(const std::string &spelling);
 
-/// The values an integer scalar of type `t` takes as an argument: its range
-/// (i1: 0 and 1), a u64's up to INT64_MAX (an argument is an int64_t).
+/// The values an integer scalar of type `t` takes as an argument (an
+/// int64_t): its range (i1: 0 and 1); a u64 any 64 bits, the argument's.
 struct IntRange {
   int64_t lo, hi;
   bool contains(int64_t v) const { return lo <= v && v <= hi; }

@@ -210,6 +210,24 @@ uint64_t findMsb(Type t, uint64_t a, bool shiftAmount) {
   return shiftAmount ? w - 1 - pos : pos;
 }
 
+/// An integer's value as a double that rounds to a 16-bit float as the
+/// integer itself would: exact up to 53 significant bits, beyond them
+/// rounded to odd (a sticky last bit), so the second rounding is not a
+/// double rounding.
+double intToF64RoundOdd(uint64_t bits, bool isSigned) {
+  bool negative = isSigned && static_cast<int64_t>(bits) < 0;
+  uint64_t mag = negative ? 0 - bits : bits;
+  int width = 64 - std::countl_zero(mag);
+  if (width > 53) {
+    int drop = width - 53;
+    uint64_t kept = mag >> drop << drop;
+    if (kept != mag) kept |= uint64_t(1) << drop;
+    mag = kept;
+  }
+  double d = static_cast<double>(mag);  // exact: at most 53 significant bits
+  return negative ? -d : d;
+}
+
 double floatValue(uint64_t v, Type t, bool ftz) {
   switch (t) {
   case Type::F32: return in32(v, ftz);
@@ -268,7 +286,9 @@ uint64_t cvt(const Instr &in, uint64_t a) {
     case Type::F64: return out64(intToF64(v, sgn, in.rnd), in);
     case Type::F16:
     case Type::BF16: {
-      double d = intToF64(v, sgn, in.rnd);  // directed modes compose; RN twice is innocuous here
+      // Directed modes compose; to nearest, a 64-bit integer's trip through
+      // f64 is rounded to odd, so that it rounds once.
+      double d = in.rnd == Rnd::RN || in.rnd == Rnd::None ? intToF64RoundOdd(v, sgn) : intToF64(v, sgn, in.rnd);
       if (in.sat) d = std::fmin(std::fmax(d, 0.0), 1.0);
       return to == Type::F16 ? toF16(d, in.rnd) : toBF16(d, in.rnd);
     }

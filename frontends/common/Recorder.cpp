@@ -120,20 +120,29 @@ ir::Value *Recorder::constInt(const ir::Type &t, int64_t v, const ir::Location &
   // (an offset of 3000000000 a negative one): the type's range only (i1: 0
   // and 1; a u64 takes any 64 bits, as a host's unsigned long long does),
   // and for a float type, its finite range.
+  if (v < 0 && ir::isUnsigned(t.elem))
+    fail(loc, "the constant " + std::to_string(v) + " does not fit in " + std::string(ir::scalarName(t.elem)) +
+                  " (the type it meets here), which holds no negative number: subtract a positive one (x - 1, "
+                  "not x + -1), or cast<T>(x) the unsigned value to a signed type first");
   if (unsigned bits = ir::bitWidth(t.elem); ir::isInt(t.elem) && bits < 64) {
     bool nonNegative = bits == 1 || ir::isUnsigned(t.elem);
     int64_t lo = nonNegative ? 0 : -(int64_t(1) << (bits - 1));
     int64_t hi = bits == 1 ? 1 : nonNegative ? (int64_t(1) << bits) - 1 : (int64_t(1) << (bits - 1)) - 1;
-    if (v < 0 && ir::isUnsigned(t.elem))
-      fail(loc, "the constant " + std::to_string(v) + " does not fit in " + std::string(ir::scalarName(t.elem)) +
-                    " (the type it meets here), which holds no negative number: write x - 1 for x + -1, or "
-                    "cast<T>(x) the other operand to a signed type first");
     if (v < lo || v > hi)
       fail(loc, "the constant " + std::to_string(v) + " does not fit in " + std::string(ir::scalarName(t.elem)) +
                     " (the type it meets here); cast the other operand to a wider type first");
   }
   if (ir::isFloat(t.elem)) return constFloat(t, static_cast<double>(v), loc);
   return at(loc, [&](ir::Builder &b) { return b.constInt(t, v); });
+}
+
+ir::Value *Recorder::constUInt(const ir::Type &t, uint64_t v, const ir::Location &loc) {
+  if (v <= static_cast<uint64_t>(INT64_MAX)) return constInt(t, static_cast<int64_t>(v), loc);
+  if (ir::isFloat(t.elem)) return constFloat(t, static_cast<double>(v), loc);
+  if (t.elem != ir::ScalarKind::U64)
+    fail(loc, "the constant " + std::to_string(v) + " does not fit in " + std::string(ir::scalarName(t.elem)) +
+                  " (the type it meets here); cast<u64>(x) the other operand first");
+  return at(loc, [&](ir::Builder &b) { return b.constInt(t, static_cast<int64_t>(v)); });  // its 64 bits
 }
 
 ir::Value *Recorder::constFloat(const ir::Type &t, double v, const ir::Location &loc) {
@@ -158,6 +167,13 @@ std::pair<ir::Value *, ir::Value *> Recorder::promote(ir::Value *a, ir::Value *b
   bool divOrMod = k == ir::OpKind::Div || k == ir::OpKind::Rem;
   auto to = static_cast<ir::ScalarKind>(tt::promotion::promote(static_cast<K>(ea), static_cast<K>(eb), divOrMod));
   bool bitwise = k == ir::OpKind::And || k == ir::OpKind::Or || k == ir::OpKind::Xor;
+  // As Triton: a signed and an unsigned integer do not divide (C++ would
+  // divide them as unsigned, 10u / -3 being 0, a surprise in a kernel).
+  if (divOrMod && ir::isInt(ea) && ir::isInt(eb) && ea != ir::ScalarKind::I1 && eb != ir::ScalarKind::I1 &&
+      ir::isUnsigned(ea) != ir::isUnsigned(eb))
+    fail(loc, "'" + std::string(what) + "' of " + std::string(ir::scalarName(ea)) + " and " +
+                  std::string(ir::scalarName(eb)) + ": a signed and an unsigned integer do not divide (as in Triton); "
+                  "cast<T> one of them to the other's signedness");
   if (bitwise && ir::isFloat(to))
     fail(loc, "'" + std::string(what) + "' of " + std::string(ir::scalarName(ea)) + " and " +
                   std::string(ir::scalarName(eb)) + ": bitwise operators take integers (cast<T> the float first)");
@@ -204,6 +220,12 @@ ir::Value *Recorder::reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Loca
 ir::Value *Recorder::addptr(ir::Value *p, ir::Value *offset, const ir::Location &loc) {
   auto vs = broadcastAll({use(p, loc, "'+'"), use(offset, loc, "'+'")}, loc, "+");
   return at(loc, [&](ir::Builder &b) { return b.addptr(vs[0], vs[1]); });
+}
+
+ir::Value *Recorder::subptr(ir::Value *p, ir::Value *offset, const ir::Location &loc) {
+  ir::Value *k = use(offset, loc, "'-'");
+  if (k->type.isUnsigned()) k = cast(k, ir::ScalarKind::I64, loc);  // a u64's bits as they are: -k steps back
+  return addptr(p, unary(ir::OpKind::Neg, k, loc, "-"), loc);
 }
 
 ir::Value *Recorder::select(ir::Value *c, ir::Value *a, ir::Value *b, const ir::Location &loc) {

@@ -50,6 +50,9 @@ public:
 
   // Values. `what` names the operation in messages ("+", "load").
   ir::Value *constInt(const ir::Type &t, int64_t v, const ir::Location &loc);
+  /// A host number of an unsigned 64-bit C++ type (unsigned long long), which
+  /// may be above INT64_MAX, as a constant of type t.
+  ir::Value *constUInt(const ir::Type &t, uint64_t v, const ir::Location &loc);
   ir::Value *constFloat(const ir::Type &t, double v, const ir::Location &loc);
   ir::Value *binary(ir::OpKind k, ir::Value *a, ir::Value *b, const ir::Location &loc, std::string_view what);
   ir::Value *unary(ir::OpKind k, ir::Value *a, const ir::Location &loc, std::string_view what);
@@ -59,6 +62,9 @@ public:
   ir::Value *reduce(ir::OpKind k, ir::Value *a, int axis, const ir::Location &loc, bool keepDims = false);
   static constexpr int kAllAxes = -1000;
   ir::Value *addptr(ir::Value *p, ir::Value *offset, const ir::Location &loc);
+  /// p - k: p + (-k), an unsigned k widened to i64 first (its negation would
+  /// wrap to a large forward offset).
+  ir::Value *subptr(ir::Value *p, ir::Value *offset, const ir::Location &loc);
   ir::Value *select(ir::Value *c, ir::Value *a, ir::Value *b, const ir::Location &loc);
   ir::Value *fma(ir::Value *a, ir::Value *b, ir::Value *c, const ir::Location &loc);
   ir::Value *cast(ir::Value *a, ir::ScalarKind to, const ir::Location &loc);

@@ -106,8 +106,8 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
     std::optional<ir::OpKind> kind = binaryKind(op);
     if (!pointerArith && !kind) fail(at, "operator '" + spelling(op) + "' is not part of the language");
     if (pointerArith && !a->type.isPtr()) std::swap(a, b);  // k + p
-    if (pointerArith && spelling(op) == "-") b = rec_.unary(ir::OpKind::Neg, b, l, "-");  // p - k: p + (-k)
-    ir::Value *r = pointerArith ? rec_.addptr(a, b, l) : rec_.binary(*kind, a, b, l, spelling(op));
+    bool back = pointerArith && spelling(op) == "-";
+    ir::Value *r = back ? rec_.subptr(a, b, l) : pointerArith ? rec_.addptr(a, b, l) : rec_.binary(*kind, a, b, l, spelling(op));
     if (compound) {
       // A scalar variable keeps its shape: `acc += sum(x, 0)` takes a 0-d tile only.
       // (The operator may be the base Arith's: the variable's own type is under the implicit cast.)

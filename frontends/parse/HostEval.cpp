@@ -9,6 +9,16 @@
 namespace twintile::walker {
 
 Val Walker::eval(const Expr *e) {
+  Val v = evalExpr(e);
+  // An unsigned 64-bit value's bits may read negative: its type says it is not.
+  if (v.kind == Val::Kind::Int) {
+    QualType t = e->getType().getCanonicalType();
+    v.unsigned64 = t->isUnsignedIntegerType() && !t->isBooleanType() && ctx_.getTypeSize(t) == 64;
+  }
+  return v;
+}
+
+Val Walker::evalExpr(const Expr *e) {
   e = e->IgnoreParens();
   if (auto *c = dyn_cast<ConstantExpr>(e)) return eval(c->getSubExpr());
   if (auto *c = dyn_cast<ImplicitCastExpr>(e)) return implicitCast(c);
@@ -239,6 +249,7 @@ ir::Value *Walker::constant(const Val &v, const ir::Type &elem, SourceLocation a
   if (!v.isHostNumber()) fail(at, "expected a number");
   if (elem.isFloat()) return rec_.constFloat(elem, v.number(), loc(at));
   if (v.kind == Val::Kind::Float) fail(at, "a floating-point number does not convert to " + ir::toString(elem));
+  if (v.unsigned64) return rec_.constUInt(elem, static_cast<uint64_t>(v.i), loc(at));
   return rec_.constInt(elem, v.i, loc(at));
 }
 

@@ -48,6 +48,7 @@ struct Val {
   enum class Kind { Void, Device, Int, Float, String, Object, Ref } kind = Kind::Void;
   ir::Value *device = nullptr;  // Device: null for a device variable never assigned
   int64_t i = 0;                // Int: integers, bools, enums
+  bool unsigned64 = false;      // Int: of an unsigned 64-bit C++ type; i holds its bits (negative above INT64_MAX)
   double f = 0;                 // Float
   std::string s;                // String: literals for messages and prefixes
   std::shared_ptr<HostObject> obj;  // Object: structs, lambdas, arrays
@@ -58,7 +59,9 @@ struct Val {
   static Val floating(double v) { Val r; r.kind = Kind::Float; r.f = v; return r; }
   bool isDevice() const { return kind == Kind::Device; }
   bool isHostNumber() const { return kind == Kind::Int || kind == Kind::Float; }
-  double number() const { return kind == Kind::Float ? f : static_cast<double>(i); }
+  double number() const {
+    return kind == Kind::Float ? f : unsigned64 ? static_cast<double>(static_cast<uint64_t>(i)) : static_cast<double>(i);
+  }
 };
 
 /// A host object: a struct's fields, an array's elements, a lambda's closure.
@@ -188,6 +191,7 @@ private:
   //===-- Expressions (HostEval.cpp) ---------------------------------===//
 
   Val eval(const Expr *e);
+  Val evalExpr(const Expr *e);  // eval, before the result learns whether it is an unsigned 64-bit value
 
   bool truthy(const Val &v, const Expr *e);
 

@@ -415,6 +415,10 @@ Node *constantInt(long long v, TypeCode t, Loc loc) {
   return node(recorder().constInt(twintile::detail::typeOf(t), v, toLoc(loc)));
 }
 
+Node *constantUInt(unsigned long long v, TypeCode t, Loc loc) {
+  return node(recorder().constUInt(twintile::detail::typeOf(t), v, toLoc(loc)));
+}
+
 Node *refuseFloatToInt(TypeCode t, Loc loc) {
   throw KernelError{toLoc(loc), "a floating-point number does not convert to " + ir::toString(twintile::detail::typeOf(t))};
 }
@@ -475,6 +479,7 @@ Node *reduce(Op op, Node *a, int axis, bool keepDims, Loc loc) {
   return node(recorder().reduce(kindOf(op), val(a), axis, toLoc(loc), keepDims));
 }
 Node *addptr(Node *p, Node *offset, Loc loc) { return node(recorder().addptr(val(p), val(offset), toLoc(loc))); }
+Node *subptr(Node *p, Node *offset, Loc loc) { return node(recorder().subptr(val(p), val(offset), toLoc(loc))); }
 Node *select(Node *c, Node *a, Node *b, Loc loc) { return node(recorder().select(val(c), val(a), val(b), toLoc(loc))); }
 Node *fma(Node *a, Node *b, Node *c, Loc loc) { return node(recorder().fma(val(a), val(b), val(c), toLoc(loc))); }
 Node *cast(Node *a, Kind to, Loc loc) {  // no position (a widening assignment): where `a` was made

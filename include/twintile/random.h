@@ -57,17 +57,23 @@ template <class O, class W> Philox4<O> asWordsOf(const Philox4<W> &r) {
     return {bitcast<u32>(r.c0), bitcast<u32>(r.c1), bitcast<u32>(r.c2), bitcast<u32>(r.c3)};
   else return r;
 }
-/// A seed: a device i32 or i64, or a host integer.
-template <class S> concept Seed = detail::same<S, i32> || detail::same<S, i64> || detail::hostInt<S>;
+/// A seed: a device i32, i64, u32 or u64, or a host integer.
+template <class S> concept Seed = detail::same<S, i32> || detail::same<S, i64> || detail::same<S, u32> ||
+                                  detail::same<S, u64> || detail::hostInt<S>;
 
-/// The key's two words, as Triton makes them of a seed: a 64-bit seed's low
-/// and high words; a 32-bit seed and its sign (Triton widens it signed).
+/// The key's two words, as Triton makes them of a seed (widened to 64 bits
+/// by its signedness): a 64-bit seed's low and high words; a 32-bit one and
+/// its sign, or 0 for an unsigned one.
 template <Seed S> i32 seed_lo(const S &seed) {
   if constexpr (detail::same<S, i32>) return seed;
+  else if constexpr (detail::same<S, u32>) return bitcast<i32>(seed);
+  else if constexpr (detail::same<S, u64>) return cast<i32>(seed);
   else return cast<i32>(i64(seed));
 }
 template <Seed S> i32 seed_hi(const S &seed) {
   if constexpr (detail::same<S, i32>) return seed >> 31;
+  else if constexpr (detail::same<S, u32>) return i32(0);
+  else if constexpr (detail::same<S, u64>) return cast<i32>(seed >> 32);
   else return cast<i32>(i64(seed) >> 32);
 }
 

@@ -37,7 +37,7 @@ public:
   Operand(const E &v, Loc l = TT_HERE_) requires Traits<V>::isTile : node(v.node()), loc(l) {}
   template <HostIntLike H>
   Operand(H v, Loc l = TT_HERE_) requires NumericDevice<V>
-      : node(constantInt(static_cast<long long>(v), typeCode<E>(), l)), loc(l) {}
+      : node(intConstant(v, typeCode<E>(), l)), loc(l) {}
   template <HostFloatLike H>
   Operand(H v, Loc l = TT_HERE_) requires FloatDevice<V>
       : node(constantFloat(static_cast<double>(v), typeCode<E>(), l)), loc(l) {}
@@ -301,9 +301,9 @@ public:
   friend V operator+(Offset k, const V &p) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
   friend TileV operator+(TileOffset k, const V &p) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
   /// p - k steps back k elements (Triton's pointer minus an integer).
-  friend V operator-(const V &p, Offset k) { return V(FromNode{}, addptr(p.node(), unary(Op::Neg, k.node, k.loc), k.loc)); }
+  friend V operator-(const V &p, Offset k) { return V(FromNode{}, subptr(p.node(), k.node, k.loc)); }
   friend TileV operator-(const V &p, TileOffset k) {
-    return TileV(FromNode{}, addptr(p.node(), unary(Op::Neg, k.node, k.loc), k.loc));
+    return TileV(FromNode{}, subptr(p.node(), k.node, k.loc));
   }
   V &operator+=(Offset k) { return static_cast<V &>(*this) = static_cast<V &>(*this) + k; }
   V &operator-=(Offset k) { return static_cast<V &>(*this) = static_cast<V &>(*this) - k; }

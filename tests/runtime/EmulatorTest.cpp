@@ -245,6 +245,22 @@ TEST_CASE("cvt between integers and floats rounds and saturates", "[emulator][cv
                                      0x80000000});
 }
 
+TEST_CASE("a 64-bit integer converts to bf16 and f16 with one rounding", "[emulator][cvt]") {
+  // 2^63 + 2^55 + 1 is just above the midpoint of bf16's 2^63 and 2^63 + 2^56: it rounds up.
+  // Rounded to f64 first it would be the midpoint itself (2^63 + 2^55), and then go down to 2^63.
+  std::vector<uint32_t> out = results32(
+      "\tmov.b64 %rd1, 0x8080000000000001;\n"
+      "\tcvt.rn.bf16.u64 %rs1, %rd1;\n\tcvt.u32.u16 %r1, %rs1;\n\tst.global.u32 [%rd0+0], %r1;\n"
+      "\tneg.s64 %rd2, 0x7F80000000000001;\n"  // -(2^63 - 2^55 - 1): just below the midpoint, in magnitude
+      "\tcvt.rn.bf16.s64 %rs2, %rd2;\n\tcvt.u32.u16 %r2, %rs2;\n\tst.global.u32 [%rd0+4], %r2;\n"
+      "\tmov.b64 %rd3, 0x0010020000000001;\n"  // 2^52 + 2^41 + 1: above f16's range
+      "\tcvt.rn.f16.u64 %rs3, %rd3;\n\tcvt.u32.u16 %r3, %rs3;\n\tst.global.u32 [%rd0+8], %r3;\n",
+      3);
+  CHECK(out[0] == 0x5F01);  // 2^63 + 2^56
+  CHECK(out[1] == 0xDEFF);  // -(2^63 - 2^55): the nearer of bf16's neighbours
+  CHECK(out[2] == 0x7C00);  // +inf
+}
+
 TEST_CASE("f32 to f16 and bf16 rounds to nearest even at every midpoint", "[emulator][cvt]") {
   // Every positive finite f16 h below the largest: the midpoint between h and h+1 is exact in f32
   // and must round to the even one of the two; a hair above it rounds up. The same for bf16,

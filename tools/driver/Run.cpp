@@ -96,6 +96,13 @@ std::optional<uint64_t> scalarBits(const Param &p, const std::string &text, std:
     if (p.type.elem == "f32") return std::bit_cast<uint32_t>(static_cast<float>(*v));
     return p.type.elem == "bf16" ? ir::encodeBF16(*v) : ir::encodeF16(*v);
   }
+  if (p.type.elem == "u64") {  // 0 to 2^64 - 1
+    uint64_t u = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), u);
+    if (ec == std::errc() && end == text.data() + text.size() && !text.empty()) return u;
+    error = "--arg " + p.name + "=" + text + " is not " + (parseInt(text) ? "within " + p.typeText : "an integer");
+    return std::nullopt;
+  }
   std::optional<int64_t> v = parseInt(text);
   if (!v || !runtime::intRange(p.type).contains(*v)) {
     error = "--arg " + p.name + "=" + text + " is not " + (v ? "within " + p.typeText : "an integer");

@@ -21,5 +21,5 @@ TT_KERNEL void mask_plus_one(Ptr<i32> out, i32 n) {
   store(out + arange(0, B), m);
 }
 
-// CHECK: promotion_errors.cpp:13:10: error: {{.*}}the other operand's type is wider than this variable's, whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)
+// CHECK: promotion_errors.cpp:13:10: error: {{.*}}the other operand's type is wider than this variable's (or unsigned where it is signed), whose type cannot change: write `auto y = x + v` (or cast<T>(v) the other operand)
 // CHECK: promotion_errors.cpp:20:5: error: overload resolution selected deleted operator '+=': the other operand's type is wider than this variable's

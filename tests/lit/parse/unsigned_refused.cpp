@@ -1,6 +1,11 @@
 // What the unsigned types refuse, at the user's line in both front ends and
-// with what to write: a negative host number meeting an unsigned value, and
-// unsigned loop bounds (a loop's comparison is signed).
+// with what to write: a negative host number meeting an unsigned value (a
+// u64 too), a signed and an unsigned integer under / or % (as Triton does),
+// and unsigned loop bounds (a loop's comparison is signed).
+// RUN: not twintile compile --frontend=parse %s --kernel 'negative_u64<16>' 2>&1 | FileCheck %s --check-prefix=NEG64
+// RUN: not twintile compile --frontend=trace %s --kernel 'negative_u64<16>' 2>&1 | FileCheck %s --check-prefix=NEG64
+// RUN: not twintile compile --frontend=parse %s --kernel 'mixed_div<16>' 2>&1 | FileCheck %s --check-prefix=DIV
+// RUN: not twintile compile --frontend=trace %s --kernel 'mixed_div<16>' 2>&1 | FileCheck %s --check-prefix=DIV
 // RUN: not twintile compile --frontend=parse %s --kernel 'negative_literal<16>' 2>&1 | FileCheck %s --check-prefix=NEG
 // RUN: not twintile compile --frontend=trace %s --kernel 'negative_literal<16>' 2>&1 | FileCheck %s --check-prefix=NEG
 // RUN: not twintile compile --frontend=parse %s --kernel 'native_loop<16>' 2>&1 | FileCheck %s --check-prefix=LOOP
@@ -28,6 +33,20 @@ TT_KERNEL void combinator_loop(Ptr<u32> x, u32 n) {
   store(x + arange(0, B), acc);
 }
 
-// NEG: unsigned_refused.cpp:15:31: error: the constant -1 does not fit in u32 (the type it meets here), which holds no negative number: write x - 1 for x + -1
-// LOOP: unsigned_refused.cpp:21:3: error: a device loop's bounds and step are signed integers (i32 or i64), got u32: cast<i32>(n) or cast<i64>(n) an unsigned one
-// RANGE: unsigned_refused.cpp:27:{{[0-9]+}}: error: {{.*}}a device loop's bounds and step are signed integers (i32 or i64): cast<i32>(n) or cast<i64>(n) an unsigned one
+template <int B>
+TT_KERNEL void negative_u64(Ptr<u64> x, Ptr<i32> o) {
+  auto i = arange(0, B);
+  store(o + i, where(load(x + i) > -1, 1, 0));
+}
+
+template <int B>
+TT_KERNEL void mixed_div(Ptr<u32> a, Ptr<i32> b, Ptr<u32> o) {
+  auto i = arange(0, B);
+  store(o + i, load(a + i) / load(b + i));
+}
+
+// NEG: unsigned_refused.cpp:20:31: error: the constant -1 does not fit in u32 (the type it meets here), which holds no negative number: subtract a positive one (x - 1, not x + -1)
+// LOOP: unsigned_refused.cpp:26:3: error: a device loop's bounds and step are signed integers (i32 or i64), got u32: cast<i32>(n) or cast<i64>(n) an unsigned one
+// RANGE: unsigned_refused.cpp:32:{{[0-9]+}}: error: {{.*}}a device loop's bounds and step are signed integers (i32 or i64): cast<i32>(n) or cast<i64>(n) an unsigned one
+// NEG64: unsigned_refused.cpp:39:{{[0-9]+}}: error: the constant -1 does not fit in u64 (the type it meets here), which holds no negative number
+// DIV: unsigned_refused.cpp:45:{{[0-9]+}}: error: '/' of u32 and i32: a signed and an unsigned integer do not divide (as in Triton); cast<T> one of them to the other's signedness

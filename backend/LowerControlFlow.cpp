@@ -3,7 +3,8 @@
 // Structured control flow becomes LLVM loops and branches with one phi per
 // register of each carried value; what a region yields is first converted to
 // the carried value's layout. Every condition is a scalar, uniform across the
-// program, so barriers inside regions are reached by all threads.
+// program (LowerMemory shares a volatile or atomic scalar from thread 0), so
+// barriers inside regions are reached by all threads.
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 

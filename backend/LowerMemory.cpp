@@ -270,13 +270,20 @@ void Lowerer::lowerMemory(const Op &op) {
 
   if (pt.isScalar()) {
     // Every thread loads a scalar; thread 0 alone stores or adds, and shares
-    // what an atomic returned through shared memory.
+    // what an atomic returned through shared memory. A volatile load is
+    // thread 0's too, shared the same way: threads that each read it could
+    // see two values (another program writing between their reads) and part
+    // ways at a loop's condition, where the loop's barriers would no longer
+    // pair up (a decoupled look-back's spin).
     llvm::Value *ptr = scalar(ptrV), *mask = maskV ? scalar(maskV) : nullptr;
     orderMemory(op);
-    if (isLoad) return set(op.result(), {true, {}, {scalarAccess(ptr, mask, nullptr, otherV ? scalar(otherV) : nullptr)}});
+    bool shareResult = isAtomic || (isLoad && op.hasEffects());
+    if (isLoad && !shareResult)
+      return set(op.result(), {true, {}, {scalarAccess(ptr, mask, nullptr, otherV ? scalar(otherV) : nullptr)}});
     llvm::Value *pred = andMaybe(mask, isThreadZero());
-    llvm::Value *old = scalarAccess(ptr, pred, scalar(op.operand(valueIdx)), nullptr, cmpV ? scalar(cmpV) : nullptr);
-    if (!isAtomic) return;
+    llvm::Value *old = isLoad ? scalarAccess(ptr, pred, nullptr, otherV ? scalar(otherV) : nullptr)
+                              : scalarAccess(ptr, pred, scalar(op.operand(valueIdx)), nullptr, cmpV ? scalar(cmpV) : nullptr);
+    if (!shareResult) return;
     llvm::Value *slot = sharedBase(8, op);
     barrierBeforeWindow();
     ifThen(isThreadZero(), [&] { b.CreateStore(old, slot); });

@@ -32,6 +32,24 @@ double element(const ParamType &t, std::span<const uint8_t> bytes, size_t i) {
   return static_cast<double>(raw(int64_t{}));
 }
 
+/// Element `i` as a mismatch shows it: an integer exactly (4294967295, not
+/// 4.29497e+09), a float to its precision.
+std::string shown(const ParamType &t, std::span<const uint8_t> bytes, size_t i) {
+  if (t.isFloat) {
+    std::ostringstream os;
+    os.precision(t.bytes == 8 ? 17 : 9);
+    os << element(t, bytes, i);
+    return os.str();
+  }
+  uint64_t v = 0;
+  std::memcpy(&v, bytes.data() + i * t.bytes, static_cast<size_t>(t.bytes));
+  if (t.elem == "i1") return v ? "1" : "0";
+  int bits = 8 * t.bytes;
+  if (!t.isSigned || bits == 64) return t.isSigned ? std::to_string(static_cast<int64_t>(v)) : std::to_string(v);
+  if ((v >> (bits - 1)) & 1) v |= ~uint64_t(0) << bits;  // sign-extend
+  return std::to_string(static_cast<int64_t>(v));
+}
+
 double tolerance(const std::string &elem, bool fastMath) {
   // f64: a few ulp, libdevice's bounds (pow within 2), and a reordered sum's.
   return elem == "f16" ? 4e-3 : elem == "bf16" ? 3e-2 : elem == "f32" ? (fastMath ? 2e-3 : 1e-4) : 1e-12;
@@ -65,7 +83,7 @@ BufferCheck compareBuffer(const std::string &name, const std::string &elem, std:
     if (same) continue;
     if (++c.mismatches <= 10) {
       std::ostringstream os;
-      os << name << "[" << e << "]: device " << y << ", reference " << x;
+      os << name << "[" << e << "]: device " << shown(t, got, e) << ", reference " << shown(t, want, e);
       c.examples.push_back(os.str());
     }
   }

@@ -20,8 +20,10 @@ variant:
 
     {"name", "frontend", "variant": "written" | "rewritten", "outcome":
      "accepted" | "refused" | "internal error" | "crashed", "check": "ok" |
-     what differed | "unchecked: why" | "failed: why" (the launch failed
-     after the compile: the harness's fault or the runtime's), "message",
+     what differed | "unchecked: why" | "failed: why" (after the compile,
+     the kernel failed in the emulator, a deadlock or a fault: the generated
+     code's or the port's; or the launch failed: the harness's or the
+     runtime's), "message",
      "line", "seconds"}
 
 Exits 1 if any accepted port differs or fails, or the compiler broke.
@@ -188,7 +190,9 @@ def run_twintile(twintile, entry, file, frontend, values, work):
     except json.JSONDecodeError:
         pass
     if report is None or "verdict" not in report:
-        return None, f"failed: the launch failed (exit status {proc.returncode}): {proc.stderr.strip()[-600:]}"
+        # The kernel itself failing (a deadlock, a fault) is the generated code's or the port's; else the harness's.
+        what = "the kernel failed in the emulator" if "the kernel failed on" in proc.stderr else "the launch failed"
+        return None, f"failed: {what} (exit status {proc.returncode}): {proc.stderr.strip()[-600:]}"
     if report["verdict"] != "ok":  # twintile's wrong answer: its PTX does not compute what its IR says
         return None, f"the emulator and the interpreter differ: {json.dumps(report['buffers'])[:600]}"
     return {a["name"]: np.load(work / "out" / f"{a['name']}.out.npy") for a in entry["args"] if "buffer" in a}, None

@@ -162,6 +162,11 @@ public:
   friend typename M<W>::type operator|(O a, const W &b) { return mixed<typename M<W>::type>(Op::Or, a, b); }
   template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
   friend typename M<W>::type operator^(O a, const W &b) { return mixed<typename M<W>::type>(Op::Xor, a, b); }
+  // Shifts promote as the bitwise operators do (Triton's): u32 >> i32 is u32, i64 << i32 i64.
+  template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
+  friend typename M<W>::type operator<<(O a, const W &b) { return mixed<typename M<W>::type>(Op::Shl, a, b); }
+  template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
+  friend typename M<W>::type operator>>(O a, const W &b) { return mixed<typename M<W>::type>(Op::Shr, a, b); }
   // A host number whose kind outranks V's (a float against integers, an
   // integer against masks) takes part, as Triton's Python number does: f32
   // or i32 (HostOutranks).

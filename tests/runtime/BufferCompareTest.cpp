@@ -70,3 +70,16 @@ TEST_CASE("integers must be equal", "[compare]") {
   CHECK(mismatches<int32_t>("i32", 7, 8) == 1);
   CHECK(mismatches<int64_t>("i64", int64_t{1} << 60, (int64_t{1} << 60) + 1) == 1);
 }
+
+TEST_CASE("unsigned integers compare and show exactly", "[compare]") {
+  CHECK(mismatches<uint32_t>("u32", 4294967295u, 4294967295u) == 0);
+  CHECK(mismatches<uint32_t>("u32", 4294967295u, 4294967294u) == 1);
+  CHECK(mismatches<uint64_t>("u64", ~uint64_t{0}, ~uint64_t{0} - 1) == 1);  // one ulp of a double apart: bits differ
+  std::vector<uint8_t> initial = bytes(std::vector<uint32_t>{0}), want = bytes(std::vector<uint32_t>{4294967295u}),
+                       got = bytes(std::vector<uint32_t>{4294967294u});
+  BufferCheck c = compareBuffer("out", "u32", initial, want, got, false);
+  REQUIRE(c.examples.size() == 1);
+  CHECK(c.examples[0] == "out[0]: device 4294967294, reference 4294967295");
+  std::vector<uint8_t> w8 = bytes(std::vector<int8_t>{-3}), g8 = bytes(std::vector<int8_t>{-4}), i8 = bytes(std::vector<int8_t>{0});
+  CHECK(compareBuffer("out", "i8", i8, w8, g8, false).examples.at(0) == "out[0]: device -4, reference -3");
+}

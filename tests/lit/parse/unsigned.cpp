@@ -13,8 +13,8 @@
 // RUN: twintile run --frontend=parse %s --kernel 'unsigned_ops<128>' --arg x=128 --arg y=128 --arg w=128 --arg out=1280 --arg wide=256 --arg fl=128 --arg out64=384 --arg n=100 | FileCheck %s --check-prefix=EMU
 // RUN: twintile run --frontend=trace %s --kernel 'unsigned_ops<128>' --arg x=128 --arg y=128 --arg w=128 --arg out=1280 --arg wide=256 --arg fl=128 --arg out64=384 --arg n=100 | FileCheck %s --check-prefix=EMU
 // RUN: twintile run --frontend=parse --target sm_80 %s --kernel 'unsigned_ops<128>' --arg x=128 --arg y=128 --arg w=128 --arg out=1280 --arg wide=256 --arg fl=128 --arg out64=384 --arg n=100 | FileCheck %s --check-prefix=EMU
-// RUN: twintile run --frontend=parse %s --kernel 'unsigned_more<16>' --arg x=32 --arg y=48 --arg o=16 --arg k=16 --arg s=18446744073709551610 | FileCheck %s --check-prefix=MORE
-// RUN: twintile run --frontend=trace %s --kernel 'unsigned_more<16>' --arg x=32 --arg y=48 --arg o=16 --arg k=16 --arg s=18446744073709551610 | FileCheck %s --check-prefix=MORE
+// RUN: twintile run --frontend=parse %s --kernel 'unsigned_more<16>' --arg x=32 --arg y=48 --arg o=16 --arg sh=16 --arg k=16 --arg s=18446744073709551610 | FileCheck %s --check-prefix=MORE
+// RUN: twintile run --frontend=trace %s --kernel 'unsigned_more<16>' --arg x=32 --arg y=48 --arg o=16 --arg sh=16 --arg k=16 --arg s=18446744073709551610 | FileCheck %s --check-prefix=MORE
 // RUN: twintile run --frontend=parse %s --kernel 'unsigned_atomics<64>' --arg x=64 --arg m=1 --arg n=60 | FileCheck %s --check-prefix=ATOM
 // RUN: twintile run --frontend=trace %s --kernel 'unsigned_atomics<64>' --arg x=64 --arg m=1 --arg n=60 | FileCheck %s --check-prefix=ATOM
 #include <twintile.h>
@@ -56,16 +56,18 @@ TT_KERNEL void unsigned_atomics(Ptr<u32> x, Ptr<u32> m, i32 n) {
   atomic_max(m + offs * 0, v, offs < n);
 }
 
-// Pointers step back by unsigned offsets; seeds may be unsigned; a u64
+// Pointers step back by unsigned offsets; shifts take operands of two
+// integer types; seeds may be unsigned; a u64
 // argument and host constant above 2^63 keep their values (printed by the
 // emulator's vprintf, %llu).
 template <int B>
-TT_KERNEL void unsigned_more(Ptr<f32> x, Ptr<f32> y, Ptr<u64> o, u32 k, u64 s) {
+TT_KERNEL void unsigned_more(Ptr<f32> x, Ptr<f32> y, Ptr<u64> o, Ptr<u32> sh, u32 k, u64 s) {
   auto offs = arange(0, B);
   store(y + offs, load((x + B) - k + offs));
   store(y + B + offs, load((x + B) - cast<u32>(offs)));
   store(y + 2 * B + offs, rand(s, offs) + rand(k, offs) + cast<f32>(s) * 0x8000000000000000ull);
   store(o + offs, s + cast<u64>(offs));
+  store(sh + offs, (cast<u32>(offs) * 50000017u) >> (offs % 8));  // u32 >> i32 promotes, as Triton's
   device_print("s ", s);
 }
 

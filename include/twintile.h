@@ -628,6 +628,17 @@ template <class T, detail::Device V>
 typename detail::Rebind<V, T>::type cast(const V &x, detail::Loc l = TT_HERE_) {
   return detail::make<typename detail::Rebind<V, T>::type>(detail::cast(x.node(), detail::Elem<T>::kind, l));
 }
+/// A host number as a device scalar of element type T, converted as a device
+/// value of its kind would be (Triton's constexpr.to(T)): cast<u32>(-1) is
+/// 4294967295, cast<i32>(2.5f) is 2.
+template <class T, detail::HostNumber H>
+  requires(!detail::IsPtr<T>)
+T cast(H v, detail::Loc l = TT_HERE_) {
+  using Wide = typename detail::If<detail::hostFloat<H>, f64,
+                                   typename detail::If<(sizeof(H) == 8 && static_cast<H>(-1) > static_cast<H>(0)), u64,
+                                                       i64>::type>::type;
+  return cast<T>(Wide(v, l), l);
+}
 /// No integer becomes a pointer: refused with what to write instead.
 #if defined(__clang__)
 #pragma clang diagnostic push

@@ -234,7 +234,16 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     ir::Value *x = device(arg(0), "fma"), *y = device(arg(1), "fma"), *z = device(arg(2), "fma");
     return Val::dev(rec_.fma(x, y, z, l));
   }
-  if (name == "cast") return Val::dev(rec_.cast(device(arg(0), "cast"), resultElem().elem, l));
+  if (name == "cast") {  // of a host number: its value as f64, i64 or (an unsigned long long) u64, converted
+    Val v = eval(arg(0));
+    ir::Type wide = ir::Type::scalar(v.kind == Val::Kind::Float ? ir::ScalarKind::F64
+                                     : v.unsigned64              ? ir::ScalarKind::U64
+                                                                 : ir::ScalarKind::I64);
+    if (!v.isHostNumber() && !v.isDevice()) fail(arg(0)->getExprLoc(), "cast needs a device value or a host number here");
+    if (v.isDevice() && !v.device) fail(arg(0)->getExprLoc(), "cast uses a device value that was never assigned");
+    ir::Value *x = v.isHostNumber() ? constant(v, wide, arg(0)->getExprLoc()) : v.device;
+    return Val::dev(rec_.cast(x, resultElem().elem, l));
+  }
   if (name == "bitcast") return Val::dev(rec_.bitcast(device(arg(0), "bitcast"), resultElem().elem, l));
   if (const ir::OpInfo *op = ir::surfaceOp(name, ir::OpFamily::Hint)) {  // multiple_of(x, 16), (x, {16, 1})
     ir::Value *x = device(arg(0), name.c_str());

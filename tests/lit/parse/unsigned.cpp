@@ -67,7 +67,7 @@ TT_KERNEL void unsigned_more(Ptr<f32> x, Ptr<f32> y, Ptr<u64> o, Ptr<u32> sh, u3
   store(y + B + offs, load((x + B) - cast<u32>(offs)));
   store(y + 2 * B + offs, rand(s, offs) + rand(k, offs) + cast<f32>(s) * 0x8000000000000000ull);
   store(o + offs, s + cast<u64>(offs));
-  store(sh + offs, (cast<u32>(offs) * 50000017u) >> (offs % 8));  // u32 >> i32 promotes, as Triton's
+  store(sh + offs, ((cast<u32>(offs) * 50000017u) >> (offs % 8)) + cast<u32>(-1));  // u32 >> i32 promotes
   device_print("s ", s);
 }
 

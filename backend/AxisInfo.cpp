@@ -97,7 +97,11 @@ private:
       const AxisInfo &lo = get(op.operand(0)), &step = get(op.operand(2));
       set(body.arg(0), {{1}, {gcd(lo.divisibility[0], step.divisibility[0])}, {1}});
     }
-    for (int iter = 0; iter < 64; ++iter) {
+    // The meet only lowers facts, each of a finite height (powers of two up
+    // to kMaxDivisibility, sizes up to the shape's): the loop settles in a
+    // few rounds, and one that does not is a bug of this analysis.
+    bool settled = false;
+    for (int iter = 0; iter < 64 && !settled; ++iter) {
       for (size_t i = 0; i < n; ++i) {
         set(body.arg(firstArg + i), carried[i]);
         if (op.kind == OpKind::While) set(op.region(0).arg(i), carried[i]);
@@ -111,8 +115,9 @@ private:
         if (!(m == carried[i])) changed = true;
         carried[i] = std::move(m);
       }
-      if (!changed) break;
+      settled = !changed;
     }
+    if (!settled) throw ir::InternalError("the axis analysis of this loop did not settle in 64 rounds", op.loc);
     for (size_t i = 0; i < n; ++i) set(op.result(i), carried[i]);
   }
 

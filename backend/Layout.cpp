@@ -382,7 +382,10 @@ private:
     case OpKind::AtomicCas:
     case OpKind::Arange: case OpKind::Constant: case OpKind::Splat: case OpKind::Reshape:
       return set(op.result(), preferred(t->shape));
-    default: break;
+    default:  // the rule below is the elementwise ops' (a hint is its operand)
+      if (!op.info().has(Elementwise) && op.info().family != OpFamily::Hint)
+        throw InternalError("no layout rule for '" + std::string(op.name()) + "'", op.loc);
+      break;
     }
     // Elementwise: the preferred layout if an operand has it, else the
     // first tile operand's. Operands that lowering recomputes in any layout

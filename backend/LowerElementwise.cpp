@@ -7,9 +7,9 @@
 // add, sub and mul, and lack the rest).
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
-#include "ir/Diagnostic.h"
 #include "backend/Rounded.h"
 
+#include "ir/Diagnostic.h"
 #include "ir/Semantics.h"
 
 #include <llvm/IR/InlineAsm.h>

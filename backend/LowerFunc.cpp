@@ -1,8 +1,8 @@
 //===- LowerFunc.cpp - the kernel, the walk over its ops, coordinates ---===//
 #include "backend/Lowering.h"
-#include "ir/Diagnostic.h"
 #include "backend/Target.h"
 
+#include "ir/Diagnostic.h"
 #include "ir/Type.h"
 
 #include <llvm/IR/InlineAsm.h>

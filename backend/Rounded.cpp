@@ -1,5 +1,6 @@
 //===- Rounded.cpp - float arithmetic no fusion can touch -------------------===//
 #include "backend/Rounded.h"
+
 #include "ir/Diagnostic.h"
 
 #include <llvm/IR/InstIterator.h>

@@ -5,8 +5,8 @@
 // Folding uses Semantics.h, the interpreter's own element semantics.
 //===----------------------------------------------------------------------===//
 #include "ir/Passes.h"
-#include "ir/Diagnostic.h"
 
+#include "ir/Diagnostic.h"
 #include "ir/Semantics.h"
 
 #include <cassert>

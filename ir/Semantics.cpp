@@ -1,6 +1,6 @@
 #include "ir/Semantics.h"
-#include "ir/Diagnostic.h"
 
+#include "ir/Diagnostic.h"
 #include "ir/Float16.h"
 
 #include <bit>

@@ -1,4 +1,5 @@
 #include "ir/Type.h"
+
 #include "ir/Diagnostic.h"
 
 #include <iterator>

@@ -144,7 +144,10 @@ private:
                             "', which may only compute on scalars (arithmetic, comparisons, select, casts, constants)");
       break;
     }
-    default: break;
+    default:  // the ops above are the ones with regions
+      if (!op.regions.empty())
+        throw InternalError("'" + std::string(op.name()) + "' has regions, and the verifier no rule for them", op.loc);
+      break;
     }
   }
 

@@ -1,4 +1,4 @@
-//===- LowerMemory.cpp - load, store, atomic_add -------------------------===//
+//===- LowerMemory.cpp - load, store, atomics, and the barriers between ---===//
 //
 // A thread accesses its registers of a tile in groups of up to 16 bytes:
 // `w` registers consecutive along the layout's fastest dim become one
@@ -7,7 +7,10 @@
 // The vector accesses are written as predicated PTX (as Triton does), so a
 // masked access needs no branch; narrower ones are plain LLVM loads and
 // stores, branched around when masked. Only the canonical owner of a
-// replicated element stores it or adds to it.
+// replicated element stores it or adds to it. A scalar is loaded by every
+// thread, stored by thread 0, and an atomic's or a volatile load's result is
+// thread 0's, shared. orderMemory places the barrier two accesses of the
+// program need when different threads may touch one element.
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 

@@ -8,8 +8,8 @@
 // After each stage the pipeline offers its text to an observer, which takes
 // the stages it wants (the text of the others is never made). The driver's
 // --emit/--print-after-all/dump/diff, the launch API and $TWINTILE_DUMP_DIR
-// are observers. Callers no longer run the cleanup themselves: the pipeline
-// does, and everything after `tile` sees the cleaned IR.
+// are observers. The pipeline runs the cleanup: everything after `tile` sees
+// the cleaned IR.
 //===----------------------------------------------------------------------===//
 #pragma once
 

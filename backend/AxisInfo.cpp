@@ -98,10 +98,14 @@ private:
       set(body.arg(0), {{1}, {gcd(lo.divisibility[0], step.divisibility[0])}, {1}});
     }
     // The meet only lowers facts, each of a finite height (powers of two up
-    // to kMaxDivisibility, sizes up to the shape's): the loop settles in a
-    // few rounds, and one that does not is a bug of this analysis.
+    // to kMaxDivisibility, sizes up to the shape's), so the loop settles;
+    // but a chain of carried values (v1 = v0, v2 = v1, ...) takes a round
+    // per link. Past 64 rounds the carried values are taken as unknown,
+    // which is always sound (and settles at once).
     bool settled = false;
-    for (int iter = 0; iter < 64 && !settled; ++iter) {
+    for (int iter = 0; iter < 65 && !settled; ++iter) {
+      if (iter == 64)
+        for (size_t i = 0; i < n; ++i) carried[i] = unknown(op.operand(firstInit + i)->type);
       for (size_t i = 0; i < n; ++i) {
         set(body.arg(firstArg + i), carried[i]);
         if (op.kind == OpKind::While) set(op.region(0).arg(i), carried[i]);
@@ -117,7 +121,7 @@ private:
       }
       settled = !changed;
     }
-    if (!settled) throw ir::InternalError("the axis analysis of this loop did not settle in 64 rounds", op.loc);
+    if (!settled) throw ir::InternalError("the axis analysis of this loop did not settle even with nothing known", op.loc);
     for (size_t i = 0; i < n; ++i) set(op.result(i), carried[i]);
   }
 

@@ -129,7 +129,8 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
       return result;
     }
     if (!t.pointer && !t.isFloat && a.kind == Arg::Kind::Int) {
-      if (!runtime::intRange(t).contains(a.i)) {
+      bool allBits = a.unsigned64 && t.elem == "u64";  // a uint64_t above INT64_MAX for a u64: its bits
+      if (!allBits && !runtime::intRange(t).contains(a.i)) {
         result.error = where + " = " + std::to_string(a.i) + " does not fit in " + paramTypes_[i];
         return result;
       }

@@ -40,14 +40,16 @@ struct Arg {
   std::span<uint8_t> bytes;  // Buffer
   size_t elementBytes = 0;   // Buffer: sizeof its elements, checked against the parameter
   bool elementIsFloat = false;
-  int64_t i = 0;             // Int
+  int64_t i = 0;             // Int: the value, or an unsigned 64-bit one's bits
+  bool unsigned64 = false;   // Int: of an unsigned 64-bit C++ type (a u64 takes its every value)
   double f = 0;              // Float
 
   template <class T> Arg(std::vector<T> &v) : Arg(std::span<T>(v)) {}
   template <class T> Arg(std::span<T> s)
       : kind(Kind::Buffer), bytes(reinterpret_cast<uint8_t *>(s.data()), s.size_bytes()), elementBytes(sizeof(T)),
         elementIsFloat(std::is_floating_point_v<T>) {}
-  template <class T> requires std::is_integral_v<T> Arg(T v) : kind(Kind::Int), i(static_cast<int64_t>(v)) {}
+  template <class T> requires std::is_integral_v<T>
+  Arg(T v) : kind(Kind::Int), i(static_cast<int64_t>(v)), unsigned64(std::is_unsigned_v<T> && sizeof(T) == 8) {}
   template <class T> requires std::is_floating_point_v<T> Arg(T v) : kind(Kind::Float), f(static_cast<double>(v)) {}
 };
 

@@ -92,8 +92,7 @@ std::optional<ParamType> parseParamType(const std::string &spelling) {
 
 IntRange intRange(const ParamType &t) {
   int bits = t.elem == "i1" ? 1 : 8 * t.bytes;
-  if (bits == 64 && !t.isSigned) return {INT64_MIN, INT64_MAX};
-  if (!t.isSigned) return {0, (int64_t(1) << bits) - 1};
+  if (!t.isSigned) return {0, bits == 64 ? INT64_MAX : (int64_t(1) << bits) - 1};
   return {bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)), bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1};
 }
 

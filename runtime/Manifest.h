@@ -38,8 +38,9 @@ struct ParamType {
 /// for anything the runtime cannot pass.
 std::optional<ParamType> parseParamType(const std::string &spelling);
 
-/// The values an integer scalar of type `t` takes as an argument (an
-/// int64_t): its range (i1: 0 and 1); a u64 any 64 bits, the argument's.
+/// The values an integer scalar of type `t` takes as a signed argument (an
+/// int64_t): its range (i1: 0 and 1); a u64's up to INT64_MAX (the launch
+/// API takes a uint64_t's every value, the driver's --arg up to 2^64 - 1).
 struct IntRange {
   int64_t lo, hi;
   bool contains(int64_t v) const { return lo <= v && v <= hi; }

@@ -174,6 +174,13 @@ std::pair<ir::Value *, ir::Value *> Recorder::promote(ir::Value *a, ir::Value *b
     fail(loc, "'" + std::string(what) + "' of " + std::string(ir::scalarName(ea)) + " and " +
                   std::string(ir::scalarName(eb)) + ": a signed and an unsigned integer do not divide (as in Triton); "
                   "cast<T> one of them to the other's signedness");
+  // Triton shifts a signed left operand arithmetically even where the
+  // promoted type is unsigned (i32 >> u32); C++ and the IR shift a u32
+  // logically. Neither is what the kernel's reader can tell: refused.
+  if (k == ir::OpKind::Shr && ir::isInt(ea) && ea != ir::ScalarKind::I1 && !ir::isUnsigned(ea) && ir::isUnsigned(to))
+    fail(loc, "'" + std::string(what) + "' of " + std::string(ir::scalarName(ea)) + " by " +
+                  std::string(ir::scalarName(eb)) + ": a signed value shifted by an unsigned amount would be "
+                  "unsigned, shifted arithmetically by Triton and logically by C++; cast<T> one of them");
   if (bitwise && ir::isFloat(to))
     fail(loc, "'" + std::string(what) + "' of " + std::string(ir::scalarName(ea)) + " and " +
                   std::string(ir::scalarName(eb)) + ": bitwise operators take integers (cast<T> the float first)");

@@ -98,6 +98,8 @@ Val Walker::operatorCall(const CallExpr *c, const FunctionDecl *fn) {
       Val v = eval(e);
       if (logical && v.kind == Val::Kind::Int) return rec_.constInt(ir::Type::scalar(ir::ScalarKind::I1), v.i != 0, l);
       if (v.kind == Val::Kind::Float) return rec_.constFloat(ir::Type::scalar(ir::ScalarKind::F32), v.f, l);
+      if (v.kind == Val::Kind::Int && v.unsigned64)
+        return rec_.constUInt(ir::Type::scalar(ir::ScalarKind::I32), static_cast<uint64_t>(v.i), l);
       if (v.kind == Val::Kind::Int) return rec_.constInt(ir::Type::scalar(ir::ScalarKind::I32), v.i, l);
       return v.device ? v.device : device(e, "an operator");
     };

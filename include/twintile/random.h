@@ -67,14 +67,14 @@ template <class S> concept Seed = detail::same<S, i32> || detail::same<S, i64> |
 template <Seed S> i32 seed_lo(const S &seed) {
   if constexpr (detail::same<S, i32>) return seed;
   else if constexpr (detail::same<S, u32>) return bitcast<i32>(seed);
-  else if constexpr (detail::same<S, u64>) return cast<i32>(seed);
-  else return cast<i32>(i64(seed));
+  else if constexpr (detail::same<S, u64> || detail::same<S, i64>) return cast<i32>(seed);
+  else return i32(static_cast<int>(static_cast<unsigned>(static_cast<unsigned long long>(seed))));  // a host seed's
 }
 template <Seed S> i32 seed_hi(const S &seed) {
   if constexpr (detail::same<S, i32>) return seed >> 31;
   else if constexpr (detail::same<S, u32>) return i32(0);
-  else if constexpr (detail::same<S, u64>) return cast<i32>(seed >> 32);
-  else return cast<i32>(i64(seed) >> 32);
+  else if constexpr (detail::same<S, u64> || detail::same<S, i64>) return cast<i32>(seed >> 32);
+  else return i32(static_cast<int>(static_cast<unsigned>(static_cast<unsigned long long>(seed) >> 32)));
 }
 
 /// Triton's tl.philox(seed, c0, c1, c2, c3): the four 32-bit counters

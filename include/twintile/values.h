@@ -162,7 +162,9 @@ public:
   friend typename M<W>::type operator|(O a, const W &b) { return mixed<typename M<W>::type>(Op::Or, a, b); }
   template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
   friend typename M<W>::type operator^(O a, const W &b) { return mixed<typename M<W>::type>(Op::Xor, a, b); }
-  // Shifts promote as the bitwise operators do (Triton's): u32 >> i32 is u32, i64 << i32 i64.
+  // Shifts promote as the bitwise operators do (Triton's): u32 >> i32 is u32,
+  // i64 << i32 i64 (a signed value >> an unsigned amount of its width or
+  // more is refused by the recorder: Triton shifts it arithmetically).
   template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>
   friend typename M<W>::type operator<<(O a, const W &b) { return mixed<typename M<W>::type>(Op::Shl, a, b); }
   template <class W> requires OtherElement<V, W> && IntDevice<V> && IntDevice<W>

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <functional>
 
 namespace ir = tt::ir;
 namespace be = tt::backend;
@@ -26,8 +27,9 @@ nlohmann::json corpus() {
   return nlohmann::json::parse(in);
 }
 
+/// The default cleanup, then the backend (with ptxas where `ptxas`).
 be::CompileResult compileClean(ir::Func &f, const std::string &arch, std::vector<be::ParamAssumption> assume = {},
-                               int numWarps = 0, int numStages = 0) {
+                               int numWarps = 0, int numStages = 0, bool ptxas = false) {
   ir::PassManager pm;
   pm.addDefaultPipeline();
   pm.run(f);
@@ -37,6 +39,7 @@ be::CompileResult compileClean(ir::Func &f, const std::string &arch, std::vector
   o.assume = std::move(assume);
   o.numWarps = numWarps;
   o.numStages = numStages;
+  o.runPtxas = ptxas;
   try {
     return be::compile(f, o);
   } catch (const be::BackendError &e) {
@@ -77,33 +80,11 @@ void checkResources(const be::CompileResult &r, const std::string &what) {
   CHECK(!r.ptxas.cubin.empty());
 }
 
-} // namespace
-
-TEST_CASE("every traced corpus kernel compiles for sm_90a and sm_80 and ptxas accepts it", "[backend][corpus]") {
-  if (!havePtxas()) return;
-  size_t n = 0;
+/// Every corpus specialization of each front end, for both targets: `check`
+/// sees each compiled result (with ptxas's report where `ptxas`).
+void forEachCorpusKernel(bool ptxas, const std::function<void(const be::CompileResult &, const std::string &)> &check) {
   nlohmann::json c = corpus();
-  for (auto &kernel : c["kernels"])
-    for (auto &spec : kernel["specializations"]) {
-      const twintile::RegisteredKernel *k = twintile::findRegistered(spec.get<std::string>());
-      REQUIRE(k);
-      for (const char *arch : {"sm_90a", "sm_80"}) {
-        twintile::TraceResult t = k->trace({});
-        REQUIRE(t.ok());
-        be::CompileResult r = compileClean(*t.func, arch);
-        checkResources(r, "trace " + spec.get<std::string>() + " " + arch);
-        CHECK(r.manifest.arch == arch);
-        CHECK(r.manifest.threadsPerProgram == 32 * r.manifest.numWarps);
-        CHECK(r.ptx.find(std::string(".target ") + arch) != std::string::npos);
-        ++n;
-      }
-    }
-  CHECK(n == 2 * twintile::registry().size());
-}
-
-TEST_CASE("every parsed corpus kernel compiles for sm_90a and sm_80 and ptxas accepts it", "[backend][corpus]") {
-  if (!havePtxas()) return;
-  nlohmann::json c = corpus();
+  size_t traced = 0;
   for (auto &kernel : c["kernels"]) {
     std::string file = std::string(TWINTILE_CORPUS_DIR) + "/" + kernel["file"].get<std::string>();
     std::vector<std::string> specs = kernel["specializations"].get<std::vector<std::string>>();
@@ -112,26 +93,50 @@ TEST_CASE("every parsed corpus kernel compiles for sm_90a and sm_80 and ptxas ac
     REQUIRE(parsed->ok());
     for (const std::string &spec : specs)
       for (const char *arch : {"sm_90a", "sm_80"}) {
+        const twintile::RegisteredKernel *k = twintile::findRegistered(spec);
+        REQUIRE(k);
+        twintile::TraceResult t = k->trace({});
+        REQUIRE(t.ok());
+        check(compileClean(*t.func, arch, {}, 0, 0, ptxas), "trace " + spec + " " + arch);
         twintile::FrontendResult p = parsed->walk(spec);
         REQUIRE(p.ok());
-        checkResources(compileClean(*p.func, arch), "parse " + spec + " " + arch);
+        check(compileClean(*p.func, arch, {}, 0, 0, ptxas), "parse " + spec + " " + arch);
+        ++traced;
       }
   }
+  CHECK(traced == 2 * twintile::registry().size());
 }
+
+} // namespace
+
+TEST_CASE("every corpus kernel compiles for sm_90a and sm_80 from both front ends", "[backend][corpus]") {
+  forEachCorpusKernel(false, [](const be::CompileResult &r, const std::string &what) {
+    checkPtx(r, what);
+    INFO(what);
+    CHECK(r.ptx.find(".target " + r.manifest.arch) != std::string::npos);
+    CHECK(r.manifest.threadsPerProgram == 32 * r.manifest.numWarps);
+  });
+}
+
+TEST_CASE("ptxas accepts every corpus kernel for sm_90a and sm_80, without spills", "[backend][corpus]") {
+  if (!havePtxas()) return;
+  forEachCorpusKernel(true, checkResources);
+}
+
+namespace {
 
 /// Every pointer aligned, every integer divisible by 16: what Triton's JIT
 /// assumes of such arguments.
-static std::vector<be::ParamAssumption> assumeAll(const ir::Func &f) {
+std::vector<be::ParamAssumption> assumeAll(const ir::Func &f) {
   std::vector<be::ParamAssumption> assume;
   for (size_t i = 0; i < f.numParams(); ++i) assume.push_back({f.param(i)->type.isPtr(), f.param(i)->type.isInt()});
   return assume;
 }
 
-TEST_CASE("matmul and attention at Triton's tile sizes run on tensor cores without spilling", "[backend][corpus]") {
-  if (!havePtxas()) return;
-  // Triton's usual configurations, with the alignment and divisibility its
-  // JIT would infer from such arguments, pipelined 2 to 4 stages deep (past
-  // 48 KiB in dynamic shared memory).
+/// Matmul and attention at Triton's usual configurations, with the alignment
+/// and divisibility its JIT would infer from such arguments, pipelined 2 to
+/// 4 stages deep (past 48 KiB in dynamic shared memory): `check` sees each.
+void forEachTensorCoreConfig(bool ptxas, const std::function<void(const be::CompileResult &, const std::string &, int)> &check) {
   for (auto [file, spec] : {std::pair{"matmul.cpp", "matmul<128,128,32>"}, {"matmul.cpp", "matmul<64,64,64>"},
                             {"flash_attention.cpp", "flash_attention<64,64,64>"},
                             {"flash_attention.cpp", "flash_attention<128,64,64>"}}) {
@@ -144,17 +149,29 @@ TEST_CASE("matmul and attention at Triton's tile sizes run on tensor cores witho
           if (std::string(spec) == "flash_attention<128,64,64>" && warps == 4) continue;  // Triton runs it with 8
           twintile::FrontendResult p = parsed->walk(spec);
           REQUIRE(p.ok());
-          be::CompileResult r = compileClean(*p.func, arch, assumeAll(*p.func), warps, stages);
-          std::string what = std::string(spec) + " " + std::to_string(warps) + " warps " + arch + " " +
-                             std::to_string(stages) + " stages";
-          INFO(what);
-          CHECK(r.ptx.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") != std::string::npos);
-          CHECK(r.ptx.find("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") != std::string::npos);
-          CHECK(r.ptx.find("cp.async.wait_group " + std::to_string(stages - 2) + ";") != std::string::npos);
-          for (const std::string &n : r.notes) CHECK(n.find("num_stages") == std::string::npos);  // as many as asked
-          checkResources(r, what);
+          be::CompileResult r = compileClean(*p.func, arch, assumeAll(*p.func), warps, stages, ptxas);
+          check(r, std::string(spec) + " " + std::to_string(warps) + " warps " + arch + " " + std::to_string(stages) +
+                       " stages", stages);
         }
   }
+}
+
+} // namespace
+
+TEST_CASE("matmul and attention at Triton's tile sizes run on tensor cores, pipelined as deep as asked", "[backend][corpus]") {
+  forEachTensorCoreConfig(false, [](const be::CompileResult &r, const std::string &what, int stages) {
+    INFO(what);
+    CHECK(r.ptx.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") != std::string::npos);
+    CHECK(r.ptx.find("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") != std::string::npos);
+    CHECK(r.ptx.find("cp.async.wait_group " + std::to_string(stages - 2) + ";") != std::string::npos);
+    for (const std::string &n : r.notes) CHECK(n.find("num_stages") == std::string::npos);  // as many as asked
+    checkPtx(r, what);
+  });
+}
+
+TEST_CASE("matmul and attention at Triton's tile sizes do not spill (ptxas)", "[backend][corpus]") {
+  if (!havePtxas()) return;
+  forEachTensorCoreConfig(true, [](const be::CompileResult &r, const std::string &what, int) { checkResources(r, what); });
 }
 
 TEST_CASE("an elementwise kernel under the alignment assumptions uses 128-bit accesses", "[backend][corpus]") {

@@ -1,4 +1,4 @@
-// The three example kernels of DESIGN.md (vector_add, a row softmax, a tiled
+// The three example kernels of the design (vector_add, a row softmax, a tiled
 // matmul), built by hand with the Builder as a front end would build them.
 // Each must verify, print and parse back to the same text, and compute the
 // same results in the interpreter as a plain C++ reference.

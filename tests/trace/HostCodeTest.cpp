@@ -1,4 +1,4 @@
-// Host-level C++ simply runs under the tracing front end (DESIGN.md, "The
+// Host-level C++ simply runs under the tracing front end (docs/design.md, "The
 // kernel language"): helper functions and function templates, lambdas and
 // functors, containers of tiles, recursion, unrolled host loops, runtime
 // block sizes, structs of tiles, early returns, the combinators with several

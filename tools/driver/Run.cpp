@@ -100,7 +100,8 @@ std::optional<uint64_t> scalarBits(const Param &p, const std::string &text, std:
     uint64_t u = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), u);
     if (ec == std::errc() && end == text.data() + text.size() && !text.empty()) return u;
-    error = "--arg " + p.name + "=" + text + " is not " + (parseInt(text) ? "within " + p.typeText : "an integer");
+    bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos;
+    error = "--arg " + p.name + "=" + text + " is not " + (digits ? "within " + p.typeText : "an integer");
     return std::nullopt;
   }
   std::optional<int64_t> v = parseInt(text);

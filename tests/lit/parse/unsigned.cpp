@@ -65,7 +65,8 @@ TT_KERNEL void unsigned_more(Ptr<f32> x, Ptr<f32> y, Ptr<u64> o, Ptr<u32> sh, u3
   auto offs = arange(0, B);
   store(y + offs, load((x + B) - k + offs));
   store(y + B + offs, load((x + B) - cast<u32>(offs)));
-  store(y + 2 * B + offs, rand(s, offs) + rand(k, offs) + cast<f32>(s) * 0x8000000000000000ull);
+  store(y + 2 * B + offs, rand(s, offs) + rand(k, offs) + rand(0x9E3779B97F4A7C15ull, offs) +
+                              cast<f32>(s) * 0x8000000000000000ull);
   store(o + offs, s + cast<u64>(offs));
   store(sh + offs, ((cast<u32>(offs) * 50000017u) >> (offs % 8)) + cast<u32>(-1));  // u32 >> i32 promotes
   device_print("s ", s);

@@ -129,9 +129,11 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
       return result;
     }
     if (!t.pointer && !t.isFloat && a.kind == Arg::Kind::Int) {
-      bool allBits = a.unsigned64 && t.elem == "u64";  // a uint64_t above INT64_MAX for a u64: its bits
-      if (!allBits && !runtime::intRange(t).contains(a.i)) {
-        result.error = where + " = " + std::to_string(a.i) + " does not fit in " + paramTypes_[i];
+      // A uint64_t above INT64_MAX (its bits read negative) fits a u64 only.
+      bool huge = a.unsigned64 && a.i < 0;
+      if (huge ? t.elem != "u64" : !runtime::intRange(t).contains(a.i)) {
+        std::string value = huge ? std::to_string(static_cast<uint64_t>(a.i)) : std::to_string(a.i);
+        result.error = where + " = " + value + " does not fit in " + paramTypes_[i];
         return result;
       }
     }

@@ -81,8 +81,10 @@ void checkResources(const be::CompileResult &r, const std::string &what) {
 }
 
 /// Every corpus specialization of each front end, for both targets: `check`
-/// sees each compiled result (with ptxas's report where `ptxas`).
-void forEachCorpusKernel(bool ptxas, const std::function<void(const be::CompileResult &, const std::string &)> &check) {
+/// sees each compiled result (with ptxas's report where `ptxas`) and the
+/// target it was compiled for.
+void forEachCorpusKernel(bool ptxas,
+                         const std::function<void(const be::CompileResult &, const std::string &, const std::string &)> &check) {
   nlohmann::json c = corpus();
   size_t traced = 0;
   for (auto &kernel : c["kernels"]) {
@@ -97,10 +99,10 @@ void forEachCorpusKernel(bool ptxas, const std::function<void(const be::CompileR
         REQUIRE(k);
         twintile::TraceResult t = k->trace({});
         REQUIRE(t.ok());
-        check(compileClean(*t.func, arch, {}, 0, 0, ptxas), "trace " + spec + " " + arch);
+        check(compileClean(*t.func, arch, {}, 0, 0, ptxas), "trace " + spec + " " + arch, arch);
         twintile::FrontendResult p = parsed->walk(spec);
         REQUIRE(p.ok());
-        check(compileClean(*p.func, arch, {}, 0, 0, ptxas), "parse " + spec + " " + arch);
+        check(compileClean(*p.func, arch, {}, 0, 0, ptxas), "parse " + spec + " " + arch, arch);
         ++traced;
       }
   }
@@ -110,17 +112,20 @@ void forEachCorpusKernel(bool ptxas, const std::function<void(const be::CompileR
 } // namespace
 
 TEST_CASE("every corpus kernel compiles for sm_90a and sm_80 from both front ends", "[backend][corpus]") {
-  forEachCorpusKernel(false, [](const be::CompileResult &r, const std::string &what) {
+  forEachCorpusKernel(false, [](const be::CompileResult &r, const std::string &what, const std::string &arch) {
     checkPtx(r, what);
     INFO(what);
-    CHECK(r.ptx.find(".target " + r.manifest.arch) != std::string::npos);
+    CHECK(r.manifest.arch == arch);
+    CHECK(r.ptx.find(".target " + arch) != std::string::npos);
     CHECK(r.manifest.threadsPerProgram == 32 * r.manifest.numWarps);
   });
 }
 
 TEST_CASE("ptxas accepts every corpus kernel for sm_90a and sm_80, without spills", "[backend][corpus]") {
   if (!havePtxas()) return;
-  forEachCorpusKernel(true, checkResources);
+  forEachCorpusKernel(true, [](const be::CompileResult &r, const std::string &what, const std::string &) {
+    checkResources(r, what);
+  });
 }
 
 namespace {

@@ -81,6 +81,8 @@ TEST_CASE("wrong launch arguments are refused, naming the parameter", "[launch]"
         "argument 'x' (ptr<f32>) takes 4-byte elements, got a buffer of 8-byte elements");
   CHECK(k.launch(*emu, {1}, x, y, out, 1.5).error == "argument 'n' (i32) is an integer, got a floating-point value");
   CHECK(k.launch(*emu, {1}, x, y, out, int64_t(1) << 40).error == "argument 'n' (i32) = 1099511627776 does not fit in i32");
+  CHECK(k.launch(*emu, {1}, x, y, out, uint64_t(1) << 63).error ==
+        "argument 'n' (i32) = 9223372036854775808 does not fit in i32");  // a uint64_t keeps its value
   std::vector<int32_t> ints(128);
   CHECK(k.launch(*emu, {1}, ints, y, out, 128).error ==
         "argument 'x' (ptr<f32>) takes floating-point elements, got a buffer of integer elements");

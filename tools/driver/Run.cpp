@@ -53,6 +53,13 @@ std::optional<int64_t> parseInt(const std::string &text) {
   return v;
 }
 
+/// Whether `text` is written as an integer (an optional minus, then digits),
+/// however large.
+bool isIntegerText(const std::string &text) {
+  size_t start = !text.empty() && text[0] == '-' ? 1 : 0;
+  return text.size() > start && text.find_first_not_of("0123456789", start) == std::string::npos;
+}
+
 std::optional<double> parseDouble(const std::string &text) {
   double v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -100,13 +107,12 @@ std::optional<uint64_t> scalarBits(const Param &p, const std::string &text, std:
     uint64_t u = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), u);
     if (ec == std::errc() && end == text.data() + text.size() && !text.empty()) return u;
-    bool digits = !text.empty() && text.find_first_not_of("-0123456789") == std::string::npos;
-    error = "--arg " + p.name + "=" + text + " is not " + (digits ? "within " + p.typeText : "an integer");
+    error = "--arg " + p.name + "=" + text + " is not " + (isIntegerText(text) ? "within " + p.typeText : "an integer");
     return std::nullopt;
   }
   std::optional<int64_t> v = parseInt(text);
   if (!v || !runtime::intRange(p.type).contains(*v)) {
-    error = "--arg " + p.name + "=" + text + " is not " + (v ? "within " + p.typeText : "an integer");
+    error = "--arg " + p.name + "=" + text + " is not " + (isIntegerText(text) ? "within " + p.typeText : "an integer");
     return std::nullopt;
   }
   return static_cast<uint64_t>(*v);

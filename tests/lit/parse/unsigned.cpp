@@ -70,6 +70,9 @@ TT_KERNEL void unsigned_more(Ptr<f32> x, Ptr<f32> y, Ptr<u64> o, Ptr<u32> sh, u3
   store(o + offs, s + cast<u64>(offs));
   store(sh + offs, ((cast<u32>(offs) * 50000017u) >> (offs % 8)) + cast<u32>(-1));  // u32 >> i32 promotes
   device_print("s ", s);
+  // A host seed's two key words, as Triton widens it (by its signedness) and splits it.
+  device_print("seed ", seed_lo(0x9E3779B97F4A7C15ull), seed_hi(0x9E3779B97F4A7C15ull), seed_lo(-5), seed_hi(-5),
+               seed_lo(4000000000u), seed_hi(4000000000u));
 }
 
 // CHECK-LABEL: func @unsigned_ops
@@ -103,4 +106,5 @@ TT_KERNEL void unsigned_more(Ptr<f32> x, Ptr<f32> y, Ptr<u64> o, Ptr<u32> sh, u3
 // EMU: ok: unsigned_ops on emu{{.*}}matches the interpreter
 // ATOM: ok: unsigned_atomics on emu{{.*}}matches the interpreter
 // MORE: pid (0, 0, 0) s  18446744073709551610
+// MORE: pid (0, 0, 0) seed  2135587861 -1640531527 -5 -1 -294967296 0
 // MORE: ok: unsigned_more on emu{{.*}}matches the interpreter

@@ -13,7 +13,8 @@ using namespace tt::ir;
 int64_t highestPow2Divisor(int64_t v) {
   if (v == 0) return kMaxDivisibility;
   uint64_t u = static_cast<uint64_t>(v);  // the lowest set bit, also of negatives
-  return std::min<int64_t>(kMaxDivisibility, static_cast<int64_t>(u & (~u + 1)));
+  uint64_t low = u & (~u + 1);             // 2^63 for INT64_MIN (a u64 constant's top bit): compared unsigned
+  return low >= static_cast<uint64_t>(kMaxDivisibility) ? kMaxDivisibility : static_cast<int64_t>(low);
 }
 
 int64_t gcd(int64_t a, int64_t b) { return std::gcd(a, b); }

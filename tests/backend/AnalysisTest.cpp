@@ -163,3 +163,23 @@ func @cmp(%n: i32) options {num_warps = 4} {
   CHECK(constancy(8) == 1);   // n < x is x > n
   CHECK(constancy(9) == 16);  // n > x is x < n
 }
+
+TEST_CASE("axis info: a constant with only the top bit set is divisible by the most the analysis tracks", "[backend][analysis]") {
+  // 2^63 as a u64 (its int64 bits are INT64_MIN): its lowest set bit, 2^63, is
+  // capped, never read as a negative divisibility (std::gcd overflowed on it).
+  auto m = parse(R"(func @k(%p: ptr<u64>, %q: ptr<i64>) {
+  %0 = constant {value = 9223372036854775808} : u64
+  %1 = constant {value = -9223372036854775808} : i64
+  %2 = constant {value = 12} : i64
+  %3 = lt %1, %2 : i1
+  store %p, %0
+  store %q, %1
+  return
+}
+)");
+  const ir::Func &f = *m->funcs[0];
+  be::AxisInfoMap info = be::analyzeAxes(f, {});
+  CHECK(info.at(valueAt(f, 0)).divisibility[0] == be::kMaxDivisibility);
+  CHECK(info.at(valueAt(f, 1)).divisibility[0] == be::kMaxDivisibility);
+  CHECK(info.at(valueAt(f, 3)).constancy[0] == 1);
+}

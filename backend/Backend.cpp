@@ -6,6 +6,7 @@
 #include "backend/Layout.h"
 #include "backend/Libdevice.h"
 #include "backend/Lowering.h"
+#include "backend/PipelinePlan.h"
 #include "backend/Target.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
@@ -24,6 +25,14 @@ namespace tt::backend {
 bool isSupportedArch(const std::string &arch) { return arch == "sm_90a" || arch == "sm_80"; }
 
 std::string compilerVersion() { return "twintile 0.1.0 (sources " TWINTILE_SOURCE_HASH ") / LLVM " LLVM_VERSION_STRING; }
+
+using support::Stage;
+
+bool CompileOptions::observesInner() const {
+  for (Stage s : {Stage::Axes, Stage::Layouts, Stage::Pipelines, Stage::LlvmRaw, Stage::Llvm})
+    if (observe.observes(s)) return true;
+  return false;
+}
 
 namespace {
 
@@ -104,25 +113,40 @@ template <typename Map> std::string annotated(const ir::Func &func, const Map &f
 
 std::string print(const llvm::Module &m);
 
+/// The pipelines stage's first lines: the depth asked and the one planned,
+/// and the shared memory the rings take.
+std::string pipelinesHeader(const ir::Func &func, const PipelinePlan &plan, int wanted, const std::string &arch) {
+  std::string h = "// pipelines: num_stages " + std::to_string(wanted);
+  if (plan.stages < wanted)
+    h += ", planned with " + std::to_string(plan.stages) + ": " + std::to_string(wanted) +
+         " need more shared memory than a block may use on " + arch;
+  return h + "; the rings take at most " + std::to_string(plan.peakRingBytes(func)) + " bytes of shared memory at once, of " +
+         std::to_string(maxSharedBytes(arch)) + " a block may use\n";
+}
+
 /// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
 std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &o, bool libdevice,
                                     llvm::LLVMContext &ctx, int &sharedBytes, std::vector<std::string> &notes) {
   if (auto errors = ir::verify(func); !errors.empty()) throw BackendError(errors.front());
   int warps = effectiveWarps(func, o);
   AxisInfoMap axes = analyzeAxes(func, o.assume);
-  o.observe.offer("axes", [&] { return annotated(func, axes); });
+  o.observe.offer(Stage::Axes, [&] { return annotated(func, axes); });
   LayoutMap layouts = assignLayouts(func, axes, warps);
-  o.observe.offer("layouts", [&] { return annotated(func, layouts); });
+  o.observe.offer(Stage::Layouts, [&] { return annotated(func, layouts); });
   checkTileSizes(func, layouts, warps);
   // Pipelines as deep as asked, or as fit in the shared memory of a block
-  // (at the last, without the shared memory loop-invariant dot operands keep).
+  // (at the last, without the shared memory loop-invariant dot operands keep):
+  // a depth whose rings alone do not fit is not lowered; one whose rings fit
+  // with the windows after them, met only in lowering, is lowered again.
   int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : kDefaultStages;
   std::unique_ptr<llvm::Module> module;
+  PipelinePlan pipelines;
   for (int stages = wanted;; --stages) {
+    pipelines = planPipelines(func, axes, layouts, warps, stages);
+    if (stages > 0 && pipelines.peakRingBytes(func) > maxSharedBytes(o.arch)) continue;
     module = std::make_unique<llvm::Module>(func.name, ctx);
     prepareModule(*module, o.arch);
-    Lowerer lowerer(func, o, warps, libdevice, axes, layouts, *module);
-    lowerer.numStages = stages;
+    Lowerer lowerer(func, o, warps, libdevice, axes, layouts, pipelines, *module);
     try {
       lowerer.run();
     } catch (const SharedMemoryExceeded &) {
@@ -139,9 +163,10 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
                                      : std::string("not pipelined, and loop-invariant dot operands staged every iteration")));
     break;
   }
+  o.observe.offer(Stage::Pipelines, [&] { return toString(func, pipelines, pipelinesHeader(func, pipelines, wanted, o.arch)); });
   if (std::string bad = verify(*module); !bad.empty())
     throw ir::InternalError("the lowered LLVM IR does not verify: " + bad, func.loc);
-  o.observe.offer("llvm-raw", [&] { return print(*module); });
+  o.observe.offer(Stage::LlvmRaw, [&] { return print(*module); });
   return module;
 }
 
@@ -172,7 +197,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   std::string key = compileKey(func, keyed);
   CompileCache cache(options.cacheRoot);
   std::string damaged;
-  if (options.useCache && !options.observe.any())
+  if (options.useCache && !options.observesInner())
     if (std::optional<CompileResult> hit = cache.lookup(key, &damaged); hit && (hit->ptxas.ran || !options.runPtxas || !findPtxas())) {
       hit->seconds = elapsed();
       return *hit;
@@ -187,7 +212,7 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   };
   llvm::LLVMContext ctx;
   // Names are for readers of the LLVM IR; without one, LLVM makes fewer strings.
-  ctx.setDiscardValueNames(!options.observe.any());
+  ctx.setDiscardValueNames(!options.observesInner());
   int shared = 0;
   std::unique_ptr<llvm::Module> module = lower(func, options, libdevicePath.has_value(), ctx, shared, r.notes);
   phase("lower");
@@ -202,8 +227,8 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   if (std::string bad = verify(*module); !bad.empty())
     throw ir::InternalError("the optimized LLVM IR does not verify: " + bad, func.loc);
   phase("verify");
-  if (options.observe.wants && options.observe.wants("llvm")) {
-    options.observe.offer("llvm", [&] { return print(*module); });
+  if (options.observe.observes(Stage::Llvm)) {
+    options.observe.offer(Stage::Llvm, [&] { return print(*module); });
     phase("print");
   }
   r.ptx = emitPtx(*module, options.arch, options.fastMath);

@@ -18,6 +18,7 @@
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 #include "runtime/Manifest.h"
+#include "support/Stage.h"
 
 #include <functional>
 #include <optional>
@@ -55,22 +56,15 @@ struct CompileOptions {
   bool runPtxas = true;         // assemble and report, when ptxas is found
   bool useCache = true;
   std::string cacheRoot;        // empty: cacheDirectory's default
-  /// The backend's inner stages as text, for dumps: `take` is called with
-  /// "axes" and "layouts" (the IR annotated with each analysis) and
-  /// "llvm-raw" (the lowered module before libdevice and optimization) and
-  /// "llvm" (after optimization, before NVPTX) when `wants` says yes to the
-  /// name. Wanting any of them skips the cache lookup (the result is still
-  /// stored) and keeps LLVM's value names, which are otherwise dropped. Not
-  /// part of the cache key.
-  struct Observer {
-    std::function<bool(std::string_view stage)> wants;
-    std::function<void(std::string_view stage, const std::string &text)> take;
-    bool any() const { return wants && (wants("axes") || wants("layouts") || wants("llvm-raw") || wants("llvm")); }
-    void offer(std::string_view stage, const std::function<std::string()> &text) const {
-      if (wants && take && wants(stage)) take(stage, text());
-    }
-  };
-  Observer observe;
+  /// The backend's inner stages as text, for dumps: axes and layouts (the
+  /// IR annotated with each analysis), pipelines (with the plan), llvm-raw
+  /// (the lowered module before libdevice and optimization) and llvm (after
+  /// optimization, before NVPTX). Observing any of them skips the cache
+  /// lookup (the result is still stored) and keeps LLVM's value names, which
+  /// are otherwise dropped. Not part of the cache key.
+  support::StageObserver observe;
+  /// True if `observe` wants one of the backend's inner stages.
+  bool observesInner() const;
 };
 
 /// Wall time of one step of the backend's pipeline.

@@ -427,4 +427,9 @@ LayoutMap assignLayouts(const Func &func, const AxisInfoMap &axes, int numWarps)
   return map;
 }
 
+int stagedRowDim(int operand, const Layout &l, ScalarKind k) {
+  if (operand == 0) return 0;
+  return byteSize(k) == 2 && l.tileOrder()[0] == 1 ? 0 : 1;
+}
+
 } // namespace tt::backend

@@ -97,6 +97,10 @@ std::optional<Layout> mmaLayout(const ir::Op &dot, int numWarps);
 /// The k of the mma instruction for operands of kind `k` (8 for f32 as
 /// TF32, 16 or 32).
 int mmaK(ir::ScalarKind k);
+/// The rows of the matrix a tensor-core dot's operand (0: a, 1: b) held in
+/// layout `l` is staged as in shared memory: a by m; b by k for 16-bit
+/// elements held n-fastest (read with ldmatrix.trans), else by n.
+int stagedRowDim(int operand, const Layout &l, ir::ScalarKind k);
 
 /// True if `v` is index arithmetic over constants, splats and aranges, at
 /// most `budget` ops deep: lowering recomputes it in whatever layout a user

@@ -11,6 +11,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <optional>
+
 namespace tt::backend {
 
 using namespace tt::ir;
@@ -73,8 +75,8 @@ void Lowerer::lowerFor(const Op &op) {
   ifThen(b.CreateICmpSLE(step, llvm::ConstantInt::get(step->getType(), 0)),
          [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
   // Loads feeding tensor cores, copied ahead into shared memory.
-  std::unique_ptr<Pipeline> pipe = planPipeline(op);
-  if (pipe) pipelinePrologue(*pipe, lo, hi, step);
+  std::optional<PipelineRing> pipe;
+  if (const LoopPipeline *plan = pipelines.find(op)) pipelinePrologue(pipe.emplace(PipelineRing{*plan}), lo, hi, step);
   // Accesses of an earlier iteration are pending when an iteration starts.
   appendAccesses(body, pending_);
   std::vector<Access> entering = pending_;

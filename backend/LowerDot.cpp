@@ -101,11 +101,6 @@ llvm::Value *Lowerer::stagedAddress(llvm::Value *base, const Type &t, int rowDim
   return SwizzledMatrix(base, t.shape[static_cast<size_t>(1 - rowDim)], static_cast<int>(byteSize(t.elem))).address(b, row, col);
 }
 
-int Lowerer::stagedRowDim(int i, const Layout &l, ScalarKind k) {
-  if (i == 0) return 0;
-  return byteSize(k) == 2 && l.tileOrder()[0] == 1 ? 0 : 1;
-}
-
 void Lowerer::stageSwizzled(const Type &t, const TileVal &v, llvm::Value *base, int rowDim) {
   int colDim = 1 - rowDim;
   int eb = static_cast<int>(byteSize(t.elem));

@@ -16,9 +16,10 @@ namespace tt::backend {
 using namespace tt::ir;
 
 Lowerer::Lowerer(const Func &func, const CompileOptions &options, int numWarps, bool libdevice,
-                 const AxisInfoMap &axes, const LayoutMap &layouts, llvm::Module &module)
+                 const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
+                 llvm::Module &module)
     : func(func), options(options), numWarps(numWarps), libdevice(libdevice), axes(axes), layouts(layouts),
-      mod(module), ctx(module.getContext()), b(module.getContext()) {}
+      pipelines(pipelines), mod(module), ctx(module.getContext()), b(module.getContext()) {}
 
 void Lowerer::fail(const Op &op, const std::string &message) const {
   throw BackendError(Diagnostic{op.loc, message});

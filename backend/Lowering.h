@@ -16,7 +16,8 @@
 //                         shuffles, shared memory), cumsum and scan
 //   LowerShared.cpp       reshape through shared memory
 //   LowerDot.cpp          dot: mma.sync and ldmatrix, else the FMA units
-//   LowerPipeline.cpp     cp.async software pipelining of the loads a dot reads
+//   LowerPipeline.cpp     cp.async software pipelining of the loads a dot
+//                         reads, as PipelinePlan.cpp planned it
 //   LowerDebug.cpp        device_print (vprintf), device_assert
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -24,6 +25,7 @@
 #include "backend/AxisInfo.h"
 #include "backend/Backend.h"
 #include "backend/Layout.h"
+#include "backend/PipelinePlan.h"
 #include "ir/IR.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -67,7 +69,7 @@ struct SharedMemoryExceeded : BackendError {
 class Lowerer {
 public:
   Lowerer(const ir::Func &func, const CompileOptions &options, int numWarps, bool libdevice,
-          const AxisInfoMap &axes, const LayoutMap &layouts, llvm::Module &module);
+          const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines, llvm::Module &module);
 
   /// Emits the kernel. Throws BackendError at an op the backend refuses.
   void run();
@@ -76,20 +78,16 @@ public:
   bool dynamicShared() const { return sharedBytes_ > kMaxStaticShared; }
   /// True if every user of `v` is a dot on tensor cores, as operand a or b.
   bool feedsTensorCoresOnly(const ir::Value *v);
-  /// True if some loop was software-pipelined.
-  bool pipelined() const { return pipelined_; }
   const std::vector<std::string> &notes() const { return notes_; }
 
   // --- for the op families ------------------------------------------------
   const ir::Func &func;
   const CompileOptions &options;
   const int numWarps;
-  /// Stages of the software pipeline (LowerPipeline.cpp); 1: none, but
-  /// loop-invariant dot operands still staged once; 0: neither.
-  int numStages = 1;
   const bool libdevice;
   const AxisInfoMap &axes;
   const LayoutMap &layouts;
+  const PipelinePlan &pipelines;
   llvm::Module &mod;
   llvm::LLVMContext &ctx;
   llvm::IRBuilder<> b;
@@ -231,10 +229,6 @@ public:
   /// Writes 2-D tile `v` to shared memory at `base` as a matrix whose rows
   /// run along tile dim `rowDim`, its 16-byte chunks swizzled (LowerDot.cpp).
   void stageSwizzled(const ir::Type &t, const TileVal &v, llvm::Value *base, int rowDim);
-  /// The rows of the matrix a dot's operand `i` (0: a, 1: b) held in layout
-  /// `l` is staged as: a by m; b by k for 16-bit elements held n-fastest
-  /// (read with ldmatrix.trans), else by n.
-  static int stagedRowDim(int i, const Layout &l, ir::ScalarKind k);
   /// Where element (row, col) of such a matrix of tile type `t` lies.
   llvm::Value *stagedAddress(llvm::Value *base, const ir::Type &t, int rowDim, llvm::Value *row, llvm::Value *col);
   void lowerDebug(const ir::Op &op);
@@ -253,41 +247,20 @@ public:
   llvm::Value *narrow(llvm::Value *v, ir::ScalarKind k);
   static ir::ScalarKind computeKind(ir::ScalarKind k);
 
-  /// A for loop's pipelined loads and loop-invariant dot operands
-  /// (LowerPipeline.cpp): planned before the loop; the invariants and the
-  /// copies for the first stages before it, copies for a later iteration at
-  /// the start of each, drained after it.
-  struct Pipeline {
-    struct Load {
-      const ir::Op *op;
-      Layout layout;   // the load's: which thread copies which runs
-      int rowDim;      // the staged matrix's rows run along this tile dim
-      int width;       // elements per copy
-      int64_t bytes;   // one stage, 128-byte aligned
-      int64_t offset;  // stage 0's, in the ring
-    };
-    /// A tile a dot in the loop multiplies that is defined before it: staged
-    /// once, before the loop.
-    struct Invariant {
-      const ir::Value *value;
-      int rowDim;
-      int64_t offset;  // in the ring
-    };
-    const ir::Op *loop = nullptr;
-    int stages = 0;  // of the loads; 0 without any
-    std::vector<Load> loads;
-    std::vector<Invariant> invariants;
-    std::vector<const ir::Op *> slice;  // the body's pure ops the addresses need, in order
+  /// A loop's pipeline being emitted (LowerPipeline.cpp): the plan, and the
+  /// ring reserved for it. The invariants and the copies for the first
+  /// stages go before the loop, copies for a later iteration at the start of
+  /// each, and the ring is drained after it.
+  struct PipelineRing {
+    const LoopPipeline &plan;
     llvm::Value *ring = nullptr;
-    int64_t ringBytes = 0;
   };
-  std::unique_ptr<Pipeline> planPipeline(const ir::Op &loop);
-  void pipelinePrologue(Pipeline &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step);
-  void pipelineIteration(Pipeline &p, llvm::Value *iv, llvm::Value *lo, llvm::Value *hi, llvm::Value *step);
-  void pipelineEpilogue(Pipeline &p);
+  void pipelinePrologue(PipelineRing &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step);
+  void pipelineIteration(const PipelineRing &p, llvm::Value *iv, llvm::Value *lo, llvm::Value *hi, llvm::Value *step);
+  void pipelineEpilogue(const PipelineRing &p);
 
 private:
-  void issueCopies(Pipeline &p, llvm::Value *stage, llvm::Value *iv, llvm::Value *inRange);
+  void issueCopies(const PipelineRing &p, llvm::Value *stage, llvm::Value *iv, llvm::Value *inRange);
   std::unordered_map<const ir::Value *, TileVal> values_;
   std::map<std::string, std::vector<RegCoord>> coords_;
   std::map<std::string, llvm::Value *> prologueValues_;
@@ -302,7 +275,6 @@ private:
   int64_t sharedReserved_ = 0;
   int sharedWindows_ = 0;  // sharedBase's windows so far, in program order
   int loopDepth_ = 0;      // loops around the op being lowered
-  bool pipelined_ = false;
   std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> users_;  // filled on first use
   std::map<std::string, llvm::Value *> strings_;
 

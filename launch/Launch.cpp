@@ -25,9 +25,9 @@ pipeline::Observer dumpObserver(const std::string &kernel, const std::string &va
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   pipeline::Observer o;
-  o.wants = [](pipeline::Stage) { return true; };
-  o.take = [dir](pipeline::Stage s, const std::string &text) {
-    std::ofstream(std::filesystem::path(dir) / (std::string(pipeline::name(s)) + std::string(pipeline::fileExtension(s))))
+  o.wants = [](support::Stage) { return true; };
+  o.take = [dir](support::Stage s, const std::string &text) {
+    std::ofstream(std::filesystem::path(dir) / (std::string(support::name(s)) + std::string(support::fileExtension(s))))
         << text;
   };
   return o;
@@ -60,7 +60,7 @@ Kernel Kernel::fromFile(const std::string &file, const std::string &spec, const 
   o.frontend = options.frontend;
   o.numWarps = options.numWarps;
   o.useCache = options.useCache;
-  o.last = pipeline::Stage::TileOpt;
+  o.last = support::Stage::TileOpt;
   pipeline::Result r = pipeline::compileSource(file, spec, o);
   if (!r.ok()) {
     Kernel k;
@@ -81,7 +81,7 @@ Kernel Kernel::fromIR(std::unique_ptr<ir::Func> func, const KernelOptions &optio
   }
   pipeline::Options o;
   o.numWarps = options.numWarps;
-  o.last = pipeline::Stage::TileOpt;
+  o.last = support::Stage::TileOpt;
   pipeline::Result r = pipeline::compileFunc(std::move(func), o);
   k.name_ = r.func->name;
   k.tileIR_ = ir::toString(*r.func);

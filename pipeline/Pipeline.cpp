@@ -25,11 +25,6 @@ bool isBackendStage(Stage s) { return static_cast<int>(s) > static_cast<int>(Sta
 
 namespace {
 
-/// Offers a stage's text to the observer, making it only when wanted.
-void offer(const Observer &o, Stage s, const std::function<std::string()> &text) {
-  if (o.wants && o.take && o.wants(s)) o.take(s, text());
-}
-
 std::string irText(const ir::Func &f, const Options &o) { return ir::toString(f, {.locations = o.locations}); }
 
 Result failure(Result r, ir::Diagnostic d) {
@@ -62,7 +57,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   ir::Func &f = *r.func;
   if (options.numWarps > 0) f.numWarps = options.numWarps;  // the command line over the kernel's own
   if (options.numStages > 0) f.numStages = options.numStages;
-  offer(observer, Stage::Tile, [&] { return irText(f, options); });
+  observer.offer(Stage::Tile, [&] { return irText(f, options); });
   if (options.last == Stage::Tile) return r;
 
   // tile-opt: the cleanup every later stage assumes.
@@ -74,10 +69,10 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
     return failure(std::move(r), e.diag());
   }
   for (const ir::PassTiming &t : pm.timings()) r.phases.push_back({t.pass, t.seconds});
-  offer(observer, Stage::TileOpt, [&] { return irText(f, options); });
+  observer.offer(Stage::TileOpt, [&] { return irText(f, options); });
   if (options.last == Stage::TileOpt) return r;
 
-  // axes, layouts, llvm-raw, llvm, ptx, sass-info: the backend.
+  // axes, layouts, pipelines, llvm-raw, llvm, ptx, sass-info: the backend.
   backend::CompileOptions bo;
   bo.arch = options.target;
   bo.fastMath = options.fastMath;
@@ -86,17 +81,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   bo.useCache = options.useCache;
   bo.runPtxas = options.ptxas || options.last == Stage::SassInfo;
   if (auto d = assumptions(f, options, bo.assume)) return failure(std::move(r), *d);
-  const std::pair<const char *, Stage> inner[] = {
-      {"axes", Stage::Axes}, {"layouts", Stage::Layouts}, {"llvm-raw", Stage::LlvmRaw}, {"llvm", Stage::Llvm}};
-  bo.observe.wants = [&](std::string_view s) {
-    for (auto [n, stage] : inner)
-      if (s == n) return observer.wants && observer.wants(stage);
-    return false;
-  };
-  bo.observe.take = [&](std::string_view s, const std::string &text) {
-    for (auto [n, stage] : inner)
-      if (s == n && observer.take) observer.take(stage, text);
-  };
+  bo.observe = observer;  // axes, layouts, pipelines, llvm-raw, llvm: the backend's own stages
   try {
     r.backend = backend::compile(f, bo);
   } catch (const backend::BackendError &e) {
@@ -107,8 +92,8 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   if (r.backend.cacheHit) r.notes.push_back("backend: cached");
   for (const std::string &n : r.backend.notes) r.notes.push_back(n);
   for (const backend::PhaseTime &p : r.backend.phases) r.phases.push_back({p.name, p.seconds});
-  offer(observer, Stage::Ptx, [&] { return r.backend.ptx; });
-  if (options.last == Stage::SassInfo) offer(observer, Stage::SassInfo, [&] { return sassInfo(r.backend); });
+  observer.offer(Stage::Ptx, [&] { return r.backend.ptx; });
+  if (options.last == Stage::SassInfo) observer.offer(Stage::SassInfo, [&] { return sassInfo(r.backend); });
   return r;
 }
 
@@ -245,7 +230,7 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
         results[i].error = parsed->error();
         continue;
       }
-      offer(observer(i), Stage::Source, [&] { return parsed->instantiatedSource(kernels[i]); });
+      observer(i).offer(Stage::Source, [&] { return parsed->instantiatedSource(kernels[i]); });
       fronts[i] = parsed->walk(kernels[i]);
       results[i].phases.push_back({"walk", fronts[i].seconds});
     }
@@ -256,7 +241,7 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
     std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
     if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) return eachAlone();
     for (size_t i = 0; i < kernels.size(); ++i) {
-      offer(observer(i), Stage::Source, [&] { return traced[i].entrySource; });
+      observer(i).offer(Stage::Source, [&] { return traced[i].entrySource; });
       if (traced[i].cacheHit) results[i].notes.push_back("host-compile: cached");
       else if (i == 0) results[i].phases.push_back({"host-compile", traced[i].compileSeconds});  // shared
       for (const std::string &n : traced[i].notes) results[i].notes.push_back(n);

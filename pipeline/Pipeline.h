@@ -2,7 +2,7 @@
 //
 // The compile as one straight list, read top to bottom in Pipeline.cpp:
 //
-//   source ► tile ► tile-opt ► axes ► layouts ► llvm-raw ► llvm ► ptx ► sass-info
+//   source ► tile ► tile-opt ► axes ► layouts ► pipelines ► llvm-raw ► llvm ► ptx ► sass-info
 //   (front end)    (cleanup)   (backend: analyses, lowering, LLVM passes, NVPTX)  (ptxas)
 //
 // After each stage the pipeline offers its text to an observer, which takes
@@ -16,7 +16,7 @@
 #include "backend/Backend.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
-#include "pipeline/Stage.h"
+#include "support/Stage.h"
 
 #include <functional>
 #include <memory>
@@ -25,6 +25,8 @@
 #include <vector>
 
 namespace tt::pipeline {
+
+using support::Stage;
 
 struct Options {
   std::string frontend = "trace";  // trace or parse (compileSource)
@@ -52,10 +54,7 @@ std::optional<ir::Diagnostic> assumptions(const ir::Func &f, const Options &o,
                                           std::vector<backend::ParamAssumption> &out);
 
 /// Called after each stage the observer wants, with the stage's text.
-struct Observer {
-  std::function<bool(Stage)> wants;
-  std::function<void(Stage, const std::string &)> take;
-};
+using Observer = support::StageObserver;
 
 /// Wall time of one phase: the front end's (parse, walk; host-compile, trace),
 /// each cleanup pass, and the backend's.

@@ -8,8 +8,8 @@
 //   twintile diff    FILE --kernel SPEC [--show] [--html OUT.html] [--json]
 //   twintile dump    FILE --kernel SPEC --dir DIR [--json]
 //
-// Stages (pipeline/Stage.h): source, tile, tile-opt, axes, layouts, llvm-raw,
-// llvm, ptx, sass-info. Each command lives in tools/driver/; this file only
+// Stages (support/Stage.h): source, tile, tile-opt, axes, layouts, pipelines,
+// llvm-raw, llvm, ptx, sass-info. Each command lives in tools/driver/; this file only
 // declares the command line. Errors are file:line:col: error: ..., with the
 // source line and a caret; the exit status is 1 on any error (and from diff
 // when the front ends differ, from run when the device disagrees with the
@@ -69,7 +69,7 @@ void targetOptions(CLI::App *cmd, tt::pipeline::Options &o) {
 
 int main(int argc, char **argv) {
   CLI::App app{"twintile: a tile-kernel compiler with two front ends (parse, trace), one IR, PTX\n"
-               "stages: " + tt::pipeline::stageNames()};
+               "stages: " + tt::support::stageNames()};
   app.require_subcommand(1);
   app.footer("Exit status: 0 success; 1 an error in the input (or diff: the front ends differ); "
              "70 an internal error, a bug in twintile (docs/driver.md).");
@@ -88,8 +88,8 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1, 256));
   targetOptions(compileCmd, compile.k.options);
   std::vector<std::string> stageNames;
-  for (tt::pipeline::Stage s : tt::pipeline::allStages()) stageNames.emplace_back(tt::pipeline::name(s));
-  compileCmd->add_option("--emit", compile.emit, "the stage to print: " + tt::pipeline::stageNames() + " (default tile)")
+  for (tt::support::Stage s : tt::support::allStages()) stageNames.emplace_back(tt::support::name(s));
+  compileCmd->add_option("--emit", compile.emit, "the stage to print: " + tt::support::stageNames() + " (default tile)")
       ->check(CLI::IsMember(stageNames));
   compileCmd->add_option("-o", compile.output, "output file (- for standard output); beside a .ptx, its manifest as .json");
   compileCmd->add_flag("--print-after-all", compile.printAfterAll, "print every stage up to --emit to standard error");

@@ -28,8 +28,8 @@ bool writeText(const std::string &path, const std::string &text, std::string &er
 namespace {
 
 /// The header MLIR's --print-ir-after-all uses, in our words.
-void printStage(std::ostream &os, pipeline::Stage s, const std::string &text) {
-  os << "// ----- " << pipeline::name(s) << ": " << pipeline::describe(s) << "\n" << text;
+void printStage(std::ostream &os, support::Stage s, const std::string &text) {
+  os << "// ----- " << support::name(s) << ": " << support::describe(s) << "\n" << text;
   if (!text.empty() && text.back() != '\n') os << "\n";
 }
 
@@ -60,7 +60,7 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
   j["phases"] = nlohmann::ordered_json::array();
   for (const pipeline::Phase &p : r.phases) j["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
   j["notes"] = r.notes;
-  if (r.ok() && pipeline::isBackendStage(*pipeline::parseStage(f.emit))) {
+  if (r.ok() && pipeline::isBackendStage(*support::parseStage(f.emit))) {
     const backend::PtxasReport &p = r.backend.ptxas;
     j["cache_hit"] = r.backend.cacheHit;
     j["shared_bytes"] = r.backend.manifest.sharedBytes;  // ptxas counts only the static part
@@ -91,7 +91,7 @@ std::string stemOf(const std::string &spec) {
 }
 
 int compileCommand(const CompileFlags &f) {
-  pipeline::Stage emit = *pipeline::parseStage(f.emit);  // the command line checked it
+  support::Stage emit = *support::parseStage(f.emit);  // the command line checked it
   pipeline::Options o = f.k.options;
   o.frontend = f.k.frontend;
   o.last = emit;
@@ -102,11 +102,11 @@ int compileCommand(const CompileFlags &f) {
   // Each specialization's stages, kept to be printed in order (the backend
   // runs them on several threads).
   std::vector<std::string> emitted(kernels.size());
-  std::vector<std::vector<std::pair<pipeline::Stage, std::string>>> seen(kernels.size());
+  std::vector<std::vector<std::pair<support::Stage, std::string>>> seen(kernels.size());
   auto observers = [&](size_t i) {
     pipeline::Observer observer;
-    observer.wants = [&](pipeline::Stage s) { return s == emit || f.printAfterAll; };
-    observer.take = [&, i](pipeline::Stage s, const std::string &text) {
+    observer.wants = [&](support::Stage s) { return s == emit || f.printAfterAll; };
+    observer.take = [&, i](support::Stage s, const std::string &text) {
       if (f.printAfterAll) seen[i].emplace_back(s, text);
       if (s == emit) emitted[i] = text;
     };
@@ -142,7 +142,7 @@ int compileCommand(const CompileFlags &f) {
     std::string output = !many || f.output == "-"
                              ? f.output
                              : (std::filesystem::path(f.output) /
-                                (stems[i] + std::string(pipeline::fileExtension(emit)))).string();
+                                (stems[i] + std::string(support::fileExtension(emit)))).string();
     CompileFlags one = f;
     one.k.kernel = kernels[i];
     one.output = output;
@@ -174,7 +174,7 @@ int compileCommand(const CompileFlags &f) {
       return fail(error);
     }
     // Beside a PTX file, its launch manifest (FILE's stem + .json).
-    if (emit == pipeline::Stage::Ptx && output != "-") {
+    if (emit == support::Stage::Ptx && output != "-") {
       std::string manifest = std::filesystem::path(output).replace_extension(".json").string();
       if (!writeText(manifest, r.backend.manifest.toJson(), error)) return fail(error);
     }

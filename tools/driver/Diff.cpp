@@ -42,16 +42,16 @@ void sideBySide(std::ostream &os, const std::string &left, const std::string &ri
 
 int diffCommand(const DiffFlags &f) {
   bool html = !f.html.empty();
-  std::map<std::string, std::map<pipeline::Stage, std::string>> stages;  // front end -> stage -> text
+  std::map<std::string, std::map<support::Stage, std::string>> stages;  // front end -> stage -> text
   std::map<std::string, pipeline::Result> results;
   for (const char *frontend : {"parse", "trace"}) {
     pipeline::Options o = f.options;
     o.frontend = frontend;
     // The page shows every stage; the verdict needs only the cleaned IR.
-    o.last = html ? pipeline::Stage::SassInfo : pipeline::Stage::TileOpt;
+    o.last = html ? support::Stage::SassInfo : support::Stage::TileOpt;
     pipeline::Observer observer;
-    observer.wants = [&](pipeline::Stage) { return html; };
-    observer.take = [&, frontend](pipeline::Stage s, const std::string &text) { stages[frontend][s] = text; };
+    observer.wants = [&](support::Stage) { return html; };
+    observer.take = [&, frontend](support::Stage s, const std::string &text) { stages[frontend][s] = text; };
     pipeline::Result r = pipeline::compileSource(f.file, f.kernel, o, observer);
     // Without --html a failure ends the command; the page still shows what
     // each front end got through, and the error.

@@ -168,8 +168,8 @@ std::string renderDiffPage(const DiffPage &page) {
      << "<h1>twintile diff <code>" << escape(page.kernel) << "</code> in <code>" << escape(fileName)
      << "</code></h1>\n<p id=\"verdict\" class=\"verdict " << (page.equal ? "equal" : "different") << "\">"
      << escape(page.verdict) << "</p>\n<nav>";
-  for (pipeline::Stage s : pipeline::allStages())
-    os << "<a href=\"#stage-" << pipeline::name(s) << "\">" << pipeline::name(s) << "</a>";
+  for (support::Stage s : support::allStages())
+    os << "<a href=\"#stage-" << support::name(s) << "\">" << support::name(s) << "</a>";
   os << "</nav>\n";
   for (const auto &[fe, error] : page.errors)
     if (!error.empty()) os << "<pre class=\"error\">" << escape(fe) << ": " << escape(error) << "</pre>\n";
@@ -181,20 +181,20 @@ std::string renderDiffPage(const DiffPage &page) {
     os << "<span class=\"ln\" id=\"L" << n << "\" data-n=\"" << n << "\">" << escape(l) << "</span>";
   }
   os << "</pre></aside>\n<div id=\"stages\">\n";
-  auto textOf = [&](const std::string &fe, pipeline::Stage s) -> std::string {
+  auto textOf = [&](const std::string &fe, support::Stage s) -> std::string {
     auto f = page.stages.find(fe);
     if (f == page.stages.end()) return {};
     auto t = f->second.find(s);
     return t == f->second.end() ? std::string() : t->second;
   };
-  for (pipeline::Stage s : pipeline::allStages()) {
+  for (support::Stage s : support::allStages()) {
     std::vector<Line> a, b;
     for (const std::string &l : lines(textOf("parse", s))) a.push_back(readLine(l, fileName));
     for (const std::string &l : lines(textOf("trace", s))) b.push_back(readLine(l, fileName));
     std::vector<Row> rows = align(a, b);
     size_t marks = std::count_if(rows.begin(), rows.end(), [](const Row &r) { return std::string(r.kind) != "same"; });
-    os << "<section class=\"stage\" id=\"stage-" << pipeline::name(s) << "\" data-differences=\"" << marks
-       << "\">\n<h2>" << pipeline::name(s) << " <small>" << escape(pipeline::describe(s)) << "</small>";
+    os << "<section class=\"stage\" id=\"stage-" << support::name(s) << "\" data-differences=\"" << marks
+       << "\">\n<h2>" << support::name(s) << " <small>" << escape(support::describe(s)) << "</small>";
     if (a.empty() && b.empty()) os << "<span class=\"count\">not reached</span>";
     else if (marks) os << "<span class=\"count\">" << marks << " lines differ</span>";
     os << "</h2>\n<table class=\"diff\"><thead><tr><th class=\"col-parse\">parse</th>"

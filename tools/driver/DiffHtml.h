@@ -1,7 +1,7 @@
 //===- DiffHtml.h - the two front ends' stages as one HTML page ------------===//
 #pragma once
 
-#include "pipeline/Stage.h"
+#include "support/Stage.h"
 
 #include <map>
 #include <string>
@@ -12,7 +12,7 @@ struct DiffPage {
   std::string file, kernel, verdict;
   bool equal = false;
   std::map<std::string, std::string> errors;  // front end -> its error, if any
-  std::map<std::string, std::map<pipeline::Stage, std::string>> stages;  // front end -> stage -> text
+  std::map<std::string, std::map<support::Stage, std::string>> stages;  // front end -> stage -> text
 };
 
 /// One self-contained page (no network: styles and script inline): the

@@ -23,17 +23,17 @@ int dumpCommand(const DumpFlags &f) {
   nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", f.options.target},
                                 {"math", f.options.fastMath ? "fast" : "precise"}};
   std::string md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what | parse | trace |\n| --- | --- | --- | --- |\n";
-  std::map<pipeline::Stage, std::map<std::string, std::string>> written;  // stage -> front end -> file
+  std::map<support::Stage, std::map<std::string, std::string>> written;  // stage -> front end -> file
   bool allOk = true, internal = false;
   std::string error;
   for (const char *fe : {"parse", "trace"}) {
     pipeline::Options o = f.options;
     o.frontend = fe;
-    o.last = pipeline::Stage::SassInfo;
+    o.last = support::Stage::SassInfo;
     pipeline::Observer observer;
-    observer.wants = [](pipeline::Stage) { return true; };
-    observer.take = [&](pipeline::Stage s, const std::string &text) {
-      std::string name = std::string(fe) + "." + std::string(pipeline::name(s)) + std::string(pipeline::fileExtension(s));
+    observer.wants = [](support::Stage) { return true; };
+    observer.take = [&](support::Stage s, const std::string &text) {
+      std::string name = std::string(fe) + "." + std::string(support::name(s)) + std::string(support::fileExtension(s));
       if (writeText((fs::path(f.dir) / name).string(), text, error)) written[s][fe] = name;
     };
     pipeline::Result r = pipeline::compileSource(f.file, f.kernel, o, observer);
@@ -51,9 +51,9 @@ int dumpCommand(const DumpFlags &f) {
     index["frontends"][fe] = entry;
   }
   index["stages"] = nlohmann::ordered_json::array();
-  for (pipeline::Stage s : pipeline::allStages()) {
-    nlohmann::ordered_json stage{{"stage", pipeline::name(s)}, {"what", pipeline::describe(s)}};
-    md += "| " + std::string(pipeline::name(s)) + " | " + std::string(pipeline::describe(s)) + " |";
+  for (support::Stage s : support::allStages()) {
+    nlohmann::ordered_json stage{{"stage", support::name(s)}, {"what", support::describe(s)}};
+    md += "| " + std::string(support::name(s)) + " | " + std::string(support::describe(s)) + " |";
     for (const char *fe : {"parse", "trace"}) {
       auto it = written[s].find(fe);
       stage[fe] = it == written[s].end() ? nlohmann::ordered_json() : nlohmann::ordered_json(it->second);

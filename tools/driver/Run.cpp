@@ -180,7 +180,7 @@ int runCommand(const RunFlags &f) {
 
   pipeline::Options o = f.k.options;
   o.frontend = f.k.frontend;
-  o.last = pipeline::Stage::Ptx;
+  o.last = support::Stage::Ptx;
   pipeline::Result compiled = pipeline::compileSource(f.k.file, f.k.kernel, o);
   if (!compiled.ok()) {
     std::cerr << compiled.error;

@@ -1,9 +1,9 @@
 //===- Stage.cpp - stage names and descriptions --------------------------===//
-#include "pipeline/Stage.h"
+#include "support/Stage.h"
 
 #include <array>
 
-namespace tt::pipeline {
+namespace tt::support {
 
 namespace {
 
@@ -12,12 +12,13 @@ struct StageInfo {
   std::string_view name, ext, what;
 };
 
-constexpr std::array<StageInfo, 9> kStages = {{
+constexpr std::array<StageInfo, 10> kStages = {{
     {Stage::Source, "source", ".cpp", "the kernel as the front end sees it: Clang's instantiated body (parse), the entry compiled with the file (trace)"},
     {Stage::Tile, "tile", ".tir", "the front end's tile IR, as recorded"},
     {Stage::TileOpt, "tile-opt", ".tir", "the tile IR after cleanup (canonicalize, cse, dce)"},
     {Stage::Axes, "axes", ".tir", "the tile IR with the axis analysis: contiguity, divisibility, constancy"},
     {Stage::Layouts, "layouts", ".tir", "the tile IR with each tile's layout over threads"},
+    {Stage::Pipelines, "pipelines", ".tir", "the tile IR with each loop's software-pipelining plan: loads copied ahead, stages, ring"},
     {Stage::LlvmRaw, "llvm-raw", ".ll", "the lowered LLVM IR (NVVM), before libdevice and optimization"},
     {Stage::Llvm, "llvm", ".ll", "the optimized LLVM IR"},
     {Stage::Ptx, "ptx", ".ptx", "the PTX from LLVM's NVPTX target"},
@@ -30,8 +31,8 @@ static_assert([] {
   return true;
 }(), "kStages lists the stages in the enum's order");
 
-constexpr std::array<Stage, 9> kOrder = [] {
-  std::array<Stage, 9> out{};
+constexpr std::array<Stage, 10> kOrder = [] {
+  std::array<Stage, 10> out{};
   for (size_t i = 0; i < kStages.size(); ++i) out[i] = kStages[i].stage;
   return out;
 }();
@@ -57,4 +58,4 @@ std::string stageNames() {
   return out;
 }
 
-} // namespace tt::pipeline
+} // namespace tt::support

@@ -2,16 +2,19 @@
 //
 // Every place that shows a compile's insides reads this list: `--emit`,
 // `--print-after-all`, `twintile dump`, `twintile diff --html` and
-// $TWINTILE_DUMP_DIR. A new stage added here appears in all of them.
+// $TWINTILE_DUMP_DIR. A new stage added here appears in all of them. The
+// pipeline and the backend both offer their stages' text through a
+// StageObserver, so the list lives here, below both.
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
-namespace tt::pipeline {
+namespace tt::support {
 
 enum class Stage {
   Source,   // parse: the body Clang instantiated; trace: the entry compiled with the file
@@ -19,6 +22,7 @@ enum class Stage {
   TileOpt,  // after the cleanup pipeline (canonicalize, cse, dce)
   Axes,     // the IR with the axis analysis (contiguity, divisibility, constancy)
   Layouts,  // the IR with each tile's distribution over threads
+  Pipelines,// the IR with the software-pipelining plan of each loop feeding tensor cores
   LlvmRaw,  // the lowered LLVM IR, before libdevice and optimization
   Llvm,     // the optimized LLVM IR
   Ptx,      // NVPTX's output
@@ -36,4 +40,15 @@ std::string stageNames();
 /// The file suffix a dump of the stage takes: .cpp, .tir, .ll, .ptx, .txt.
 std::string_view fileExtension(Stage s);
 
-} // namespace tt::pipeline
+/// Who wants a compile's stages as text: `take` is called after each stage
+/// `wants` says yes to, with the stage's text (made only then).
+struct StageObserver {
+  std::function<bool(Stage)> wants;
+  std::function<void(Stage, const std::string &)> take;
+  bool observes(Stage s) const { return wants && take && wants(s); }
+  void offer(Stage s, const std::function<std::string()> &text) const {
+    if (observes(s)) take(s, text());
+  }
+};
+
+} // namespace tt::support

@@ -1,0 +1,282 @@
+//===- PipelinePlan.cpp - the software-pipelining analysis ---------------===//
+#include "backend/PipelinePlan.h"
+
+#include "ir/Printer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <set>
+#include <unordered_set>
+
+namespace tt::backend {
+
+using namespace tt::ir;
+
+namespace {
+
+bool isZero(const Value *v) {
+  const Op *d = v->def;
+  if (!d) return false;
+  if (d->kind == OpKind::Splat) return isZero(d->operand(0));
+  if (d->kind != OpKind::Constant) return false;
+  const Attr &a = d->attr("value");
+  return a.kind == Attr::Kind::Float ? a.f == 0.0 && !std::signbit(a.f) : a.i == 0;  // the zero fill is +0
+}
+
+/// Ops whose lowering recomputes them for another iteration (lowerPure):
+/// the recomputable ones but a division, which for an iteration that never
+/// runs might divide by zero.
+bool evaluable(const Op &op) {
+  return op.info().recomputable() && op.kind != OpKind::Div && op.kind != OpKind::Rem;
+}
+
+/// Adds to `slice` the body ops `v` needs; false if it needs a carried
+/// value or an op that cannot be evaluated again.
+bool addressSlice(const Value *v, const Block &body, std::set<const Op *> &slice) {
+  if (v->owner == &body) return v->index == 0;  // the induction variable; not a carried value
+  const Op *d = v->def;
+  if (!d || d->parent != &body) return true;  // from outside the loop
+  if (slice.count(d)) return true;
+  if (!evaluable(*d)) return false;
+  slice.insert(d);
+  for (const Value *o : d->operands)
+    if (!addressSlice(o, body, slice)) return false;
+  return true;
+}
+
+/// True if `v` is defined inside `op`'s regions, at any depth.
+bool definedWithin(const Value *v, const Op &op) {
+  for (const Block *b = v->def ? v->def->parent : v->owner; b && b->parentOp; b = b->parentOp->parent)
+    if (b->parentOp == &op) return true;
+  return false;
+}
+
+int64_t roundUp128(int64_t bytes) { return (bytes + 127) / 128 * 128; }
+
+class Planner {
+public:
+  Planner(const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps, int stages)
+      : axes_(axes), layouts_(layouts), numWarps_(numWarps), stages_(stages) {}
+
+  LoopPipeline plan(const Op &loop);
+
+private:
+  const AxisInfoMap &axes_;
+  const LayoutMap &layouts_;
+  int numWarps_, stages_;
+  /// Loads earlier plans copy ahead: they have no registers, so a loop
+  /// inside theirs cannot stage them as invariants.
+  std::unordered_set<const Value *> copied_;
+
+  const Layout &layoutOf(const Value *v) const { return layouts_.at(v); }
+  bool onTensorCores(const Op &dot) const {
+    std::optional<Layout> mma = mmaLayout(dot, numWarps_);
+    return mma && *mma == layoutOf(dot.result());
+  }
+  void planInvariants(const Op &loop, LoopPipeline &p) const;
+  /// Why `load` cannot be copied ahead, or "" (then `width` and the slice
+  /// are set).
+  std::string qualify(const Op &load, const Block &body, int &width, std::set<const Op *> &slice) const;
+};
+
+void Planner::planInvariants(const Op &loop, LoopPipeline &p) const {
+  // In the order first met, so that the ring's layout is the same from run to run.
+  std::vector<std::pair<const Value *, int>> rows;  // value, row dim (-1: read two ways)
+  walk(loop.region(0), [&](const Op &o) {
+    if (o.kind != OpKind::Dot) return;
+    for (int i = 0; i < 2; ++i) {
+      const Value *v = o.operand(static_cast<size_t>(i));
+      if (!v->type.isTile() || definedWithin(v, loop) || copied_.count(v)) continue;
+      int r = onTensorCores(o) ? stagedRowDim(i, layoutOf(v), v->type.elem) : -1;
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto &e) { return e.first == v; });
+      if (it == rows.end()) rows.emplace_back(v, r);
+      else if (it->second != r) it->second = -1;
+    }
+  });
+  for (auto &[v, r] : rows) {
+    if (r < 0) continue;
+    p.invariants.push_back({v, r, p.ringBytes});
+    p.ringBytes += roundUp128(v->type.numElements() * byteSize(v->type.elem));
+  }
+}
+
+std::string Planner::qualify(const Op &load, const Block &body, int &width, std::set<const Op *> &slice) const {
+  const Value *r = load.result();
+  const Type &pt = load.operand(0)->type;
+  const Value *maskV = load.operands.size() > 1 ? load.operand(1) : nullptr;
+  const Value *otherV = load.operands.size() > 2 ? load.operand(2) : nullptr;
+  if (pt.rank() != 2) return "not a 2-D tile";
+  if (otherV && !isZero(otherV)) return "its 'other' is not zero (a copy fills masked-off elements with zeros)";
+  if (load.attrs.count("cache") || load.attrs.count("evict")) return "it asks for a cache or eviction policy";
+  const Layout &l = layoutOf(r);
+  if (hasReplication(l, pt.shape)) return "its layout gives an element to two threads";
+  int f = l.tileOrder()[0];
+  int eb = static_cast<int>(byteSize(r->type.elem));
+  // The copy width: what the load itself would vectorize.
+  std::vector<DimPlan> plan = planDims(l, pt.shape);
+  int w = vectorWidth(pt, axes_.at(load.operand(0)), maskV ? &axes_.at(maskV) : nullptr, f);
+  w = std::gcd(w, plan[static_cast<size_t>(f)].spt);
+  while (w > 1 && pt.shape[static_cast<size_t>(f)] % w != 0) w /= 2;
+  if (w * eb != 4 && w * eb != 8 && w * eb != 16)
+    return "a thread's contiguous, aligned runs are " + std::to_string(w * eb) +
+           " bytes; a copy moves 4, 8 or 16 (the axes stage shows what is known of the address; "
+           "--assume-aligned and --assume-divisible promise more)";
+  // Every user a tensor-core dot that can read the tile as staged: rows
+  // along dim 1 - f, so that runs along f stay contiguous.
+  std::string why;
+  size_t uses = 0;
+  walk(body, [&](const Op &u) {
+    for (size_t i = 0; i < u.operands.size(); ++i) {
+      if (u.operand(i) != r || !why.empty()) continue;
+      ++uses;
+      if (u.kind != OpKind::Dot || i >= 2 || !onTensorCores(u))
+        why = "'" + std::string(u.name()) + "' uses it, not a tensor-core dot's a or b";
+      else if (i == 0 && f != 1) why = "it is a dot's a with m contiguous (the staged a keeps k contiguous)";
+      else if (i == 1 && f == 1 && eb != 2) why = "it is a dot's b with k contiguous and not 16-bit (ldmatrix.trans moves 16-bit units)";
+    }
+  });
+  if (!why.empty()) return why;
+  if (uses == 0) return "no op of the loop uses it";
+  std::set<const Op *> mine = slice;
+  if (!addressSlice(load.operand(0), body, mine) || (maskV && !addressSlice(maskV, body, mine)))
+    return "its address or mask needs a carried value, a division or an op that cannot be evaluated again";
+  slice = std::move(mine);
+  width = w;
+  return "";
+}
+
+LoopPipeline Planner::plan(const Op &loop) {
+  LoopPipeline p;
+  p.loop = &loop;
+  if (stages_ < 1) {
+    p.whyNot = "num_stages 0: nothing staged in shared memory ahead of the loop";
+    return p;
+  }
+  const Block &body = loop.region(0);
+  bool writes = false;
+  walk(body, [&](const Op &o) {
+    if (o.info().has(WritesMemory)) writes = true;
+  });
+  p.stages = writes || stages_ < 2 ? 0 : stages_;
+  planInvariants(loop, p);
+  if (writes) p.whyNot = "the loop writes memory: a copy issued ahead must not pass a store";
+  else if (stages_ < 2) p.whyNot = "num_stages " + std::to_string(stages_) + ": no copies ahead";
+
+  std::set<const Op *> slice;
+  for (const auto &o : body.ops) {
+    if (!p.stages) break;
+    if (o->kind != OpKind::Load || !o->result()->type.isTile()) continue;
+    int width = 0;
+    if (std::string why = qualify(*o, body, width, slice); !why.empty()) {
+      p.kept.push_back({o.get(), why});
+      continue;
+    }
+    const Type &t = o->result()->type;
+    int64_t bytes = roundUp128(t.numElements() * byteSize(t.elem));
+    const Layout &l = layoutOf(o->result());
+    p.loads.push_back({o.get(), l, 1 - l.tileOrder()[0], width, bytes, p.ringBytes});
+    p.ringBytes += bytes * p.stages;
+    copied_.insert(o->result());
+  }
+  if (p.loads.empty()) {
+    p.stages = 0;
+    if (p.whyNot.empty()) p.whyNot = p.kept.empty() ? "no tile load in the loop's body feeds a dot" : "no load qualifies";
+  }
+  for (const auto &o : body.ops)
+    if (slice.count(o.get())) p.slice.push_back(o.get());
+  return p;
+}
+
+bool containsDot(const Block &body) {
+  bool dot = false;
+  walk(body, [&](const Op &o) { dot = dot || o.kind == OpKind::Dot; });
+  return dot;
+}
+
+} // namespace
+
+const LoopPipeline *PipelinePlan::find(const Op &loop) const {
+  auto it = loops.find(&loop);
+  return it != loops.end() && it->second.active() ? &it->second : nullptr;
+}
+
+int64_t PipelinePlan::peakRingBytes(const Func &func) const {
+  std::function<int64_t(const Block &)> peak = [&](const Block &block) {
+    int64_t most = 0;
+    for (const auto &op : block.ops) {
+      const LoopPipeline *p = find(*op);
+      int64_t inside = 0;
+      for (const auto &r : op->regions) inside = std::max(inside, peak(*r));
+      most = std::max(most, (p ? p->ringBytes : 0) + inside);
+    }
+    return most;
+  };
+  return peak(func.body);
+}
+
+bool PipelinePlan::pipelinesAny() const {
+  return std::any_of(loops.begin(), loops.end(), [](const auto &e) { return e.second.stages > 0; });
+}
+
+PipelinePlan planPipelines(const Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps,
+                           int stages) {
+  PipelinePlan out;
+  out.stages = stages;
+  Planner planner(axes, layouts, numWarps, stages);
+  walk(func.body, [&](const Op &op) {  // parents first: an outer loop's copies are known to the loops inside it
+    if (op.kind == OpKind::For && containsDot(op.region(0))) out.loops.emplace(&op, planner.plan(op));
+  });
+  return out;
+}
+
+std::string toString(const Func &func, const PipelinePlan &plan, const std::string &header) {
+  std::unordered_map<const Value *, std::string> notes;
+  auto add = [&](const Value *v, const std::string &n) {
+    std::string &s = notes[v];
+    s += (s.empty() ? "" : "; ") + n;
+  };
+  std::vector<const LoopPipeline *> inOrder;
+  walk(func.body, [&](const Op &op) {
+    if (auto it = plan.loops.find(&op); it != plan.loops.end()) inOrder.push_back(&it->second);
+  });
+  for (const LoopPipeline *lp : inOrder) {
+    const LoopPipeline &p = *lp;
+    const Op *loop = p.loop;
+    std::string at = "loop at " + locationBody(loop->loc);  // for the invariants, printed before it
+    std::string summary;
+    if (p.stages > 0)
+      summary = "pipelined: " + std::to_string(p.loads.size()) + (p.loads.size() == 1 ? " load" : " loads") +
+                " copied " + std::to_string(p.stages - 1) + " iterations ahead into a ring of " + std::to_string(p.stages) +
+                " stages";
+    else
+      summary = "not pipelined: " + p.whyNot;
+    if (!p.invariants.empty())
+      summary += std::string(p.stages > 0 ? ";" : ",") + " " + std::to_string(p.invariants.size()) +
+                 " loop-invariant dot operand" + (p.invariants.size() == 1 ? "" : "s") + " staged once before it";
+    if (p.active()) summary += "; shared ring " + std::to_string(p.ringBytes) + " bytes";
+    add(loop->region(0).arg(0), summary);
+    for (const LoopPipeline::Load &ld : p.loads) {
+      const Type &t = ld.op->result()->type;
+      add(ld.op->result(), "copied ahead: cp.async of " + std::to_string(ld.width * byteSize(t.elem)) +
+                               " bytes (" + std::to_string(ld.width) + " x " + std::string(scalarName(t.elem)) + "), rows along dim " +
+                               std::to_string(ld.rowDim) + ", " + std::to_string(ld.bytes) + " bytes per stage at ring offset " +
+                               std::to_string(ld.offset));
+    }
+    for (const LoopPipeline::Invariant &inv : p.invariants)
+      add(inv.value, "staged once before the " + at + ": rows along dim " + std::to_string(inv.rowDim) +
+                         ", at ring offset " + std::to_string(inv.offset));
+    for (const LoopPipeline::Kept &k : p.kept) add(k.op->result(), "not copied ahead: " + k.why);
+    for (const Op *s : p.slice)
+      for (const auto &r : s->results) add(r.get(), "address op, evaluated again for the iteration a copy fetches");
+  }
+  std::string text = header;
+  if (!text.empty() && text.back() != '\n') text += '\n';
+  return text + ir::toString(func, {}, [&](const Value *v) {
+           auto it = notes.find(v);
+           return it == notes.end() ? std::string() : it->second;
+         });
+}
+
+} // namespace tt::backend

@@ -1,0 +1,102 @@
+//===- PipelinePlan.h - which loops are software-pipelined, and how ------===//
+//
+// The `pipelines` stage: an analysis of the IR, its axis info and layouts,
+// run before lowering. In a `for` loop whose body loads the tiles a
+// tensor-core `dot` multiplies, those loads can become cp.async copies from
+// global memory straight into the swizzled shared matrices the dot reads
+// with ldmatrix, into a ring of S = num_stages buffers filled S - 1
+// iterations ahead (Ampere's pipeline, as Triton's; LowerPipeline.cpp emits
+// it). A load qualifies when
+//   - tensor-core dots are its only users (its registers never exist), as
+//     operand a with k contiguous, or as b (k-major only for 16-bit
+//     elements, which ldmatrix.trans moves);
+//   - its pointer and mask depend only on the induction variable, values from
+//     outside the loop, and pure ops of the body over them (the plan's
+//     `slice`: evaluated again for the iteration being fetched), and no
+//     integer division or remainder is among them (evaluated for iterations
+//     that may not run, a divisor may be zero);
+//   - `other` is absent or zero: a masked-off run is the copy's zero fill;
+//   - its layout gives each thread runs of 4, 8 or 16 contiguous, aligned,
+//     equally masked bytes along the dim the staged matrix keeps contiguous,
+//     and no element to two threads;
+//   - the loop writes no global memory (a copy issued ahead must not pass a
+//     store), and the load asks for no cache or eviction policy (cp.async has
+//     its own).
+// Dot operands defined before the loop (attention's q) are staged once, in
+// front of the ring, when every dot of the loop reads them alike.
+//
+// The plan is made for one depth; the backend plans again with fewer stages
+// when the rings do not fit in the shared memory a block may use.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "backend/AxisInfo.h"
+#include "backend/Layout.h"
+#include "ir/IR.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tt::backend {
+
+/// One `for` loop's plan.
+struct LoopPipeline {
+  /// A load copied ahead by cp.async.
+  struct Load {
+    const ir::Op *op;
+    Layout layout;   // the load's: which thread copies which runs
+    int rowDim;      // the staged matrix's rows run along this tile dim
+    int width;       // elements per copy
+    int64_t bytes;   // one stage, 128-byte aligned
+    int64_t offset;  // stage 0's, in the ring
+  };
+  /// A tile a dot in the loop multiplies that is defined before it: staged
+  /// once, before the loop.
+  struct Invariant {
+    const ir::Value *value;
+    int rowDim;
+    int64_t offset;  // in the ring
+  };
+  /// A tile load of the body left to lowering as it is, and why.
+  struct Kept {
+    const ir::Op *op;
+    std::string why;
+  };
+  const ir::Op *loop = nullptr;
+  int stages = 0;  // of the loads; 0 without any
+  std::vector<Load> loads;
+  std::vector<Invariant> invariants;
+  std::vector<const ir::Op *> slice;  // the body's pure ops the addresses need, in order
+  int64_t ringBytes = 0;              // invariants, then each load's `stages` buffers
+  std::vector<Kept> kept;
+  std::string whyNot;                 // why no load is pipelined ("" where some is)
+
+  /// True if lowering has anything to do: loads to copy ahead or invariants to stage.
+  bool active() const { return !loads.empty() || !invariants.empty(); }
+};
+
+/// Every `for` loop with a dot in its body, at any depth.
+struct PipelinePlan {
+  int stages = 0;  // the depth planned for: below 2, no loads copied ahead; 0, no invariants staged either
+  std::unordered_map<const ir::Op *, LoopPipeline> loops;
+
+  /// The plan of `loop` if lowering has anything to do for it, else null.
+  const LoopPipeline *find(const ir::Op &loop) const;
+  /// The most shared memory the rings hold at once (a loop's ring stays
+  /// reserved while the loops inside it reserve theirs).
+  int64_t peakRingBytes(const ir::Func &func) const;
+  /// True if some loop copies loads ahead.
+  bool pipelinesAny() const;
+};
+
+/// Plans every loop of `func` for `stages` (Lowerer::numStages' meaning).
+PipelinePlan planPipelines(const ir::Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps,
+                           int stages);
+
+/// The IR with the plan beside each loop, load, staged invariant and
+/// address op; `header` first, as comment lines.
+std::string toString(const ir::Func &func, const PipelinePlan &plan, const std::string &header);
+
+} // namespace tt::backend

@@ -13,7 +13,7 @@
 // agree. With TWINTILE_DUMP_DIR=DIR, every stage of every variant compiled is
 // written under DIR/KERNEL/VARIANT/.
 #include "frontends/trace/Trace.h"
-#include "launch/InterpDevice.h"
+#include "launch/Devices.h"
 #include "launch/Launch.h"
 
 #include "experiments/kernels/softmax.cpp"  // defines the kernel template softmax<T, BLOCK>

@@ -34,6 +34,9 @@ class InterpDevice final : public runtime::Device {
 public:
   std::string name() const override { return "interp"; }
   std::string describe() const override { return "tile IR interpreter (CPU)"; }
+  runtime::Capabilities capabilities() const override {
+    return {.reference = true, .onCpu = true, .profiles = false, .interleaves = false, .timer = "wall clock"};
+  }
   runtime::Dim3 maxGrid() const override { return {(1u << 31) - 1, 65535, 65535}; }
 
   runtime::LaunchResult launch(const runtime::KernelImage &kernel, const std::vector<runtime::LaunchArg> &args,
@@ -112,13 +115,5 @@ public:
 } // namespace
 
 std::unique_ptr<tt::runtime::Device> makeInterpDevice() { return std::make_unique<InterpDevice>(); }
-
-std::unique_ptr<tt::runtime::Device> makeDevice(const std::string &name, std::string &why) {
-  if (name == "emu") return tt::runtime::makeEmuDevice();
-  if (name == "interp") return makeInterpDevice();
-  if (name == "cuda") return tt::runtime::makeCudaDevice(why);
-  why = "unknown device '" + name + "' (expected emu, interp or cuda)";
-  return nullptr;
-}
 
 } // namespace twintile

@@ -12,8 +12,4 @@ namespace twintile {
 /// must not depend on the compiler.
 std::unique_ptr<tt::runtime::Device> makeInterpDevice();
 
-/// "emu", "interp" or "cuda"; nullptr with `why` for another name or a
-/// device that is not there (no CUDA driver, no GPU).
-std::unique_ptr<tt::runtime::Device> makeDevice(const std::string &name, std::string &why);
-
 } // namespace twintile

@@ -156,6 +156,9 @@ public:
 
   std::string name() const override { return "cuda"; }
   std::string describe() const override { return description_; }
+  Capabilities capabilities() const override {
+    return {.reference = false, .onCpu = false, .profiles = false, .interleaves = false, .timer = "CUDA events"};
+  }
   Dim3 maxGrid() const override { return maxGrid_; }
 
   LaunchResult launch(const KernelImage &kernel, const std::vector<LaunchArg> &args,

@@ -67,11 +67,29 @@ struct LaunchResult {
   bool ok() const { return error.empty(); }
 };
 
+/// What a device can do, so that callers ask it instead of its name.
+struct Capabilities {
+  /// Runs the tile IR with the IR's semantics (the interpreter): the oracle
+  /// others are checked against, which counts the elements each buffer gets
+  /// stored (LaunchResult::stored).
+  bool reference = false;
+  /// Runs every thread on the host, one after another: a launch's size is
+  /// bounded by the time it would take.
+  bool onCpu = false;
+  /// Counts what it runs (LaunchOptions::profile, LaunchResult::profile).
+  bool profiles = false;
+  /// Runs programs at once in a seeded order (LaunchOptions::interleave).
+  bool interleaves = false;
+  /// What LaunchResult::seconds measures: "wall clock", "CUDA events".
+  std::string timer;
+};
+
 class Device {
 public:
   virtual ~Device() = default;
   /// "emu", "interp" or "cuda".
   virtual std::string name() const = 0;
+  virtual Capabilities capabilities() const = 0;
   /// What it is, for reports: "PTX emulator", "NVIDIA H200 (sm_90, 132 SMs, driver 13.0)".
   virtual std::string describe() const = 0;
   /// The largest grid it launches along x, y and z.

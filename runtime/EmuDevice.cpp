@@ -25,6 +25,9 @@ class EmuDevice final : public Device {
 public:
   std::string name() const override { return "emu"; }
   std::string describe() const override { return "PTX emulator (CPU)"; }
+  Capabilities capabilities() const override {
+    return {.reference = false, .onCpu = true, .profiles = true, .interleaves = true, .timer = "wall clock"};
+  }
   Dim3 maxGrid() const override { return {uint32_t(std::numeric_limits<int32_t>::max()), 65535, 65535}; }
 
   LaunchResult launch(const KernelImage &kernel, const std::vector<LaunchArg> &args,

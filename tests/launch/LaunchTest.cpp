@@ -4,7 +4,7 @@
 // refused with a message naming the parameter; a broken kernel file's error
 // reaches every launch; $TWINTILE_DUMP_DIR gets every stage. The same through
 // the cuda device is in example_launch's test, skipped without a GPU.
-#include "launch/InterpDevice.h"
+#include "launch/Devices.h"
 #include "launch/Launch.h"
 
 #include <catch2/catch.hpp>
@@ -44,6 +44,18 @@ TEST_CASE("a kernel from a file runs on the emulator and the interpreter", "[lau
       REQUIRE(r.ok());
       for (int i = 0; i < n; ++i) REQUIRE(out[i] == x[i] + y[i]);
     }
+}
+
+TEST_CASE("devices by name, and what each can do", "[launch]") {
+  tt::runtime::Capabilities interp = device("interp")->capabilities();
+  CHECK(interp.reference);
+  CHECK(interp.onCpu);
+  CHECK_FALSE(interp.profiles);
+  CHECK_FALSE(interp.interleaves);
+  CHECK(device("emu")->capabilities().profiles);
+  std::string why;
+  CHECK_FALSE(twintile::makeDevice("tpu", why));
+  CHECK(why == "unknown device 'tpu' (expected emu, interp or cuda)");
 }
 
 TEST_CASE("launches specialize on alignment and divisibility, and reuse variants", "[launch]") {

@@ -135,6 +135,12 @@ TEST_CASE("emu device: a launch, its timings and its errors", "[device]") {
   CHECK(emu->describe() == "PTX emulator (CPU)");
   CHECK(emu->maxGrid().x == 2147483647u);
   CHECK(emu->maxGrid().z == 65535u);
+  Capabilities can = emu->capabilities();
+  CHECK_FALSE(can.reference);
+  CHECK(can.onCpu);
+  CHECK(can.profiles);
+  CHECK(can.interleaves);
+  CHECK(can.timer == "wall clock");
 
   const int n = 2 * 1024 + 784;
   VectorAddData d(n);
@@ -249,6 +255,10 @@ TEST_CASE("cuda device on a stand-in driver: results as the emulator's, timings,
     CHECK(gpu->describe() == "Fake GPU (sm_90, 4 SMs, driver 13.0)");
     CHECK(gpu->maxGrid().x == 2147483647u);
     CHECK(gpu->maxGrid().y == 65535u);
+    CHECK_FALSE(gpu->capabilities().onCpu);
+    CHECK_FALSE(gpu->capabilities().reference);
+    CHECK_FALSE(gpu->capabilities().profiles);
+    CHECK(gpu->capabilities().timer == "CUDA events");
     CHECK(fake.countOf("contexts") == 1);
 
     const int n = 2 * 1024 + 784;

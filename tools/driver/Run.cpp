@@ -6,6 +6,7 @@
 // can be saved as .npy before and after; device_print's output is shown in
 // order; --time gives the median of repeated launches.
 //===----------------------------------------------------------------------===//
+#include "launch/Devices.h"
 #include "launch/InterpDevice.h"
 #include "ir/Float16.h"
 #include "ir/Interpreter.h"
@@ -156,13 +157,14 @@ double median(std::vector<double> v) {
 } // namespace
 
 int runCommand(const RunFlags &f) {
-  if (f.profile && f.device != "emu") return fail("--profile counts what the emulator runs: it needs --device emu");
-  if (f.interleave && f.device != "emu")
-    return fail("--interleave schedules the emulator's programs: it needs --device emu");
   if (f.repeatGiven && !f.time) return fail("--repeat sets how many launches --time times: give --time too");
   std::string why;
   std::unique_ptr<runtime::Device> device = twintile::makeDevice(f.device, why);
   if (!device) return fail("device '" + f.device + "' is not available: " + why);
+  const runtime::Capabilities can = device->capabilities();
+  if (f.profile && !can.profiles) return fail("--profile counts what the emulator runs: it needs --device emu");
+  if (f.interleave && !can.interleaves)
+    return fail("--interleave schedules the emulator's programs: it needs --device emu");
 
   // The grid: positive, within the device's limits.
   if (f.grid.empty() || f.grid.size() > 3) return fail("--grid takes one to three sizes");
@@ -190,7 +192,7 @@ int runCommand(const RunFlags &f) {
   // The CPU devices run every thread one after another: a launch they would
   // take hours over is refused up front, not left to run.
   uint64_t threads = uint64_t(grid.x) * grid.y * grid.z * compiled.backend.manifest.threadsPerProgram;
-  if ((f.device != "cuda" || f.check) && threads > kMaxCpuThreads)
+  if ((can.onCpu || f.check) && threads > kMaxCpuThreads)
     return fail("a grid of " + std::to_string(uint64_t(grid.x) * grid.y * grid.z) + " programs of " +
                 std::to_string(compiled.backend.manifest.threadsPerProgram) + " threads is " + std::to_string(threads) +
                 " threads, more than the " + f.device + " device (and the interpreter that checks it) runs in "
@@ -277,7 +279,7 @@ int runCommand(const RunFlags &f) {
 
   // The reference first: the interpreter on the same inputs, whose errors
   // (an out-of-bounds load) point at the kernel's line.
-  bool check = f.check && f.device != "interp";
+  bool check = f.check && !can.reference;
   std::vector<std::vector<uint8_t>> want = initial;
   std::vector<size_t> stored;  // per buffer, as the interpreter counts the kernel's stores
   if (check) {
@@ -301,13 +303,13 @@ int runCommand(const RunFlags &f) {
   }
   runtime::LaunchResult run = device->launch(image, args, spans(got), lo);
   if (!run.ok()) return fail("the kernel failed on " + f.device + ": " + run.error);
-  if (f.device == "interp") stored = run.stored;
+  if (can.reference) stored = run.stored;
 
   std::vector<runtime::BufferCheck> checks;
   bool agree = true;
   std::string checkNote;
   if (!check)
-    checkNote = f.device == "interp" ? "the interpreter is the reference: nothing to check against"
+    checkNote = can.reference ? "the interpreter is the reference: nothing to check against"
                                      : "not checked (--no-check)";
   for (size_t b = 0; b < got.size(); ++b) {
     checks.push_back(runtime::compareBuffer(bufferNames[b], bufferParams[b]->type.elem, initial[b], check ? want[b] : got[b],
@@ -359,7 +361,7 @@ int runCommand(const RunFlags &f) {
   else std::cout << "matches the interpreter on " << elements << " elements of " << checks.size() << " buffers\n";
   if (f.time)
     std::cout << "time: median " << median(run.seconds) * 1e6 << " us of " << run.seconds.size() << " launches on "
-              << device->describe() << (f.device == "cuda" ? " (CUDA events)" : " (wall clock)") << "\n";
+              << device->describe() << " (" << can.timer << ")\n";
   if (f.profile) printProfile(std::cout, run);
   if (!f.saveDir.empty()) std::cout << "saved " << 2 * got.size() << " .npy files to " << f.saveDir << "\n";
   return agree ? 0 : 1;

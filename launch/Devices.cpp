@@ -1,0 +1,16 @@
+//===- Devices.cpp - a device by name -------------------------------------===//
+#include "launch/Devices.h"
+
+#include "launch/InterpDevice.h"
+
+namespace twintile {
+
+std::unique_ptr<tt::runtime::Device> makeDevice(const std::string &name, std::string &why) {
+  if (name == "emu") return tt::runtime::makeEmuDevice();
+  if (name == "interp") return makeInterpDevice();
+  if (name == "cuda") return tt::runtime::makeCudaDevice(why);
+  why = "unknown device '" + name + "' (expected emu, interp or cuda)";
+  return nullptr;
+}
+
+} // namespace twintile

@@ -10,11 +10,12 @@
 //                         or through shared memory)
 //   LowerControlFlow.cpp  for, if, while: loops and branches, one phi per register
 //   LowerElementwise.cpp  arithmetic, comparisons, casts, math, constants,
-//                         arange, splat, broadcast, expand_dims, trans
+//                         arange, splat
+//   LowerShape.cpp        broadcast, expand_dims, trans (registers renamed),
+//                         reshape (through shared memory)
 //   LowerMemory.cpp       load, store, atomics (vectorized by axis info)
 //   LowerReduce.cpp       sum/max/min/argmax/argmin and reduce (registers,
 //                         shuffles, shared memory), cumsum and scan
-//   LowerShared.cpp       reshape through shared memory
 //   LowerDot.cpp          dot: mma.sync and ldmatrix, else the FMA units
 //   LowerPipeline.cpp     cp.async software pipelining of the loads a dot
 //                         reads, as PipelinePlan.cpp planned it

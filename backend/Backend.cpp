@@ -119,7 +119,7 @@ std::string pipelinesHeader(const ir::Func &func, const PipelinePlan &plan, int 
   std::string h = "// pipelines: num_stages " + std::to_string(wanted);
   if (plan.stages < wanted)
     h += ", planned with " + std::to_string(plan.stages) + ": " + std::to_string(wanted) +
-         " need more shared memory than a block may use on " + arch;
+         " stages need more shared memory than a block may use on " + arch;
   return h + "; the rings take at most " + std::to_string(plan.peakRingBytes(func)) + " bytes of shared memory at once, of " +
          std::to_string(maxSharedBytes(arch)) + " a block may use\n";
 }
@@ -141,6 +141,10 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : kDefaultStages;
   std::unique_ptr<llvm::Module> module;
   PipelinePlan pipelines;
+  // The plan lowered, shown also when lowering refuses the kernel.
+  auto offerPlan = [&] {
+    o.observe.offer(Stage::Pipelines, [&] { return toString(func, pipelines, pipelinesHeader(func, pipelines, wanted, o.arch)); });
+  };
   for (int stages = wanted;; --stages) {
     pipelines = planPipelines(func, axes, layouts, warps, stages);
     if (stages > 0 && pipelines.peakRingBytes(func) > maxSharedBytes(o.arch)) continue;
@@ -150,8 +154,12 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
     try {
       lowerer.run();
     } catch (const SharedMemoryExceeded &) {
-      if (stages < 1) throw;
-      continue;
+      if (stages >= 1) continue;
+      offerPlan();
+      throw;
+    } catch (...) {
+      offerPlan();
+      throw;
     }
     sharedBytes = lowerer.sharedBytes();
     notes = lowerer.notes();
@@ -163,7 +171,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
                                      : std::string("not pipelined, and loop-invariant dot operands staged every iteration")));
     break;
   }
-  o.observe.offer(Stage::Pipelines, [&] { return toString(func, pipelines, pipelinesHeader(func, pipelines, wanted, o.arch)); });
+  offerPlan();
   if (std::string bad = verify(*module); !bad.empty())
     throw ir::InternalError("the lowered LLVM IR does not verify: " + bad, func.loc);
   o.observe.offer(Stage::LlvmRaw, [&] { return print(*module); });

@@ -103,17 +103,37 @@ void Planner::planInvariants(const Op &loop, LoopPipeline &p) const {
 }
 
 std::string Planner::qualify(const Op &load, const Block &body, int &width, std::set<const Op *> &slice) const {
+  // The checks in the order that gives a reader the reason that matters most
+  // (all of them must pass).
   const Value *r = load.result();
   const Type &pt = load.operand(0)->type;
   const Value *maskV = load.operands.size() > 1 ? load.operand(1) : nullptr;
   const Value *otherV = load.operands.size() > 2 ? load.operand(2) : nullptr;
+  // Every user a tensor-core dot that reads the tile as its a or b.
+  std::string why;
+  std::vector<size_t> asOperand;
+  walk(body, [&](const Op &u) {
+    for (size_t i = 0; i < u.operands.size(); ++i) {
+      if (u.operand(i) != r || !why.empty()) continue;
+      if (u.kind != OpKind::Dot || i >= 2 || !onTensorCores(u))
+        why = "'" + std::string(u.name()) + "' uses it, not a tensor-core dot's a or b";
+      else asOperand.push_back(i);
+    }
+  });
+  if (!why.empty()) return why;
+  if (asOperand.empty()) return "no op of the loop uses it";
   if (pt.rank() != 2) return "not a 2-D tile";
   if (otherV && !isZero(otherV)) return "its 'other' is not zero (a copy fills masked-off elements with zeros)";
   if (load.attrs.count("cache") || load.attrs.count("evict")) return "it asks for a cache or eviction policy";
   const Layout &l = layoutOf(r);
   if (hasReplication(l, pt.shape)) return "its layout gives an element to two threads";
+  // Staged with rows along dim 1 - f, so that runs along f stay contiguous.
   int f = l.tileOrder()[0];
   int eb = static_cast<int>(byteSize(r->type.elem));
+  for (size_t i : asOperand) {
+    if (i == 0 && f != 1) return "it is a dot's a with m contiguous (the staged a keeps k contiguous)";
+    if (i == 1 && f == 1 && eb != 2) return "it is a dot's b with k contiguous and not 16-bit (ldmatrix.trans moves 16-bit units)";
+  }
   // The copy width: what the load itself would vectorize.
   std::vector<DimPlan> plan = planDims(l, pt.shape);
   int w = vectorWidth(pt, axes_.at(load.operand(0)), maskV ? &axes_.at(maskV) : nullptr, f);
@@ -123,22 +143,6 @@ std::string Planner::qualify(const Op &load, const Block &body, int &width, std:
     return "a thread's contiguous, aligned runs are " + std::to_string(w * eb) +
            " bytes; a copy moves 4, 8 or 16 (the axes stage shows what is known of the address; "
            "--assume-aligned and --assume-divisible promise more)";
-  // Every user a tensor-core dot that can read the tile as staged: rows
-  // along dim 1 - f, so that runs along f stay contiguous.
-  std::string why;
-  size_t uses = 0;
-  walk(body, [&](const Op &u) {
-    for (size_t i = 0; i < u.operands.size(); ++i) {
-      if (u.operand(i) != r || !why.empty()) continue;
-      ++uses;
-      if (u.kind != OpKind::Dot || i >= 2 || !onTensorCores(u))
-        why = "'" + std::string(u.name()) + "' uses it, not a tensor-core dot's a or b";
-      else if (i == 0 && f != 1) why = "it is a dot's a with m contiguous (the staged a keeps k contiguous)";
-      else if (i == 1 && f == 1 && eb != 2) why = "it is a dot's b with k contiguous and not 16-bit (ldmatrix.trans moves 16-bit units)";
-    }
-  });
-  if (!why.empty()) return why;
-  if (uses == 0) return "no op of the loop uses it";
   std::set<const Op *> mine = slice;
   if (!addressSlice(load.operand(0), body, mine) || (maskV && !addressSlice(maskV, body, mine)))
     return "its address or mask needs a carried value, a division or an op that cannot be evaluated again";
@@ -155,13 +159,16 @@ LoopPipeline Planner::plan(const Op &loop) {
     return p;
   }
   const Block &body = loop.region(0);
-  bool writes = false;
+  const Op *writer = nullptr;  // the first op of the loop that writes memory (or prints)
   walk(body, [&](const Op &o) {
-    if (o.info().has(WritesMemory)) writes = true;
+    if (!writer && o.info().has(WritesMemory)) writer = &o;
   });
+  bool writes = writer != nullptr;
   p.stages = writes || stages_ < 2 ? 0 : stages_;
   planInvariants(loop, p);
-  if (writes) p.whyNot = "the loop writes memory: a copy issued ahead must not pass a store";
+  if (writes)
+    p.whyNot = "'" + std::string(writer->name()) + "' at " + locationBody(writer->loc) +
+               " writes memory (or prints): a copy issued ahead must not pass it";
   else if (stages_ < 2) p.whyNot = "num_stages " + std::to_string(stages_) + ": no copies ahead";
 
   std::set<const Op *> slice;
@@ -182,7 +189,8 @@ LoopPipeline Planner::plan(const Op &loop) {
   }
   if (p.loads.empty()) {
     p.stages = 0;
-    if (p.whyNot.empty()) p.whyNot = p.kept.empty() ? "no tile load in the loop's body feeds a dot" : "no load qualifies";
+    if (p.whyNot.empty())
+      p.whyNot = p.kept.empty() ? "no tile load in the loop's own body (a nested loop's loads are its own)" : "no load qualifies";
   }
   for (const auto &o : body.ops)
     if (slice.count(o.get())) p.slice.push_back(o.get());
@@ -216,10 +224,6 @@ int64_t PipelinePlan::peakRingBytes(const Func &func) const {
   return peak(func.body);
 }
 
-bool PipelinePlan::pipelinesAny() const {
-  return std::any_of(loops.begin(), loops.end(), [](const auto &e) { return e.second.stages > 0; });
-}
-
 PipelinePlan planPipelines(const Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps,
                            int stages) {
   PipelinePlan out;
@@ -248,7 +252,7 @@ std::string toString(const Func &func, const PipelinePlan &plan, const std::stri
     std::string summary;
     if (p.stages > 0)
       summary = "pipelined: " + std::to_string(p.loads.size()) + (p.loads.size() == 1 ? " load" : " loads") +
-                " copied " + std::to_string(p.stages - 1) + " iterations ahead into a ring of " + std::to_string(p.stages) +
+                " copied " + std::to_string(p.stages - 1) + (p.stages == 2 ? " iteration" : " iterations") + " ahead into a ring of " + std::to_string(p.stages) +
                 " stages";
     else
       summary = "not pipelined: " + p.whyNot;

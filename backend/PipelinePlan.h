@@ -87,11 +87,9 @@ struct PipelinePlan {
   /// The most shared memory the rings hold at once (a loop's ring stays
   /// reserved while the loops inside it reserve theirs).
   int64_t peakRingBytes(const ir::Func &func) const;
-  /// True if some loop copies loads ahead.
-  bool pipelinesAny() const;
 };
 
-/// Plans every loop of `func` for `stages` (Lowerer::numStages' meaning).
+/// Plans every loop of `func` for a depth of `stages` (PipelinePlan::stages).
 PipelinePlan planPipelines(const ir::Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps,
                            int stages);
 

@@ -67,7 +67,11 @@ struct Result {
   std::unique_ptr<ir::Func> func;   // the tile IR after cleanup
   backend::CompileResult backend;   // when the pipeline went past tile-opt
   std::vector<Phase> phases;
-  std::vector<std::string> notes;   // what was skipped or cached, and why
+  std::vector<std::string> notes;   // what was skipped or approximated, and why
+  /// trace: the host compile's object came from the cache (no host-compile phase).
+  bool hostCompileCached = false;
+  /// trace: what the kernel's host code printed while it was traced.
+  std::string hostOutput;
   /// On failure: the located error (when there is one) and its rendering
   /// (or Clang's own text, which is already rendered).
   std::optional<ir::Diagnostic> diag;
@@ -98,5 +102,9 @@ Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const
 
 /// Whether the stage is past the front end (its text comes from the backend).
 bool isBackendStage(Stage s);
+
+/// Result::hostOutput as a note: "the kernel's host code printed, while
+/// traced:\n" and the output, ending in a newline.
+std::string hostOutputNote(const std::string &output);
 
 } // namespace tt::pipeline

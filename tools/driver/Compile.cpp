@@ -60,6 +60,8 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
   j["phases"] = nlohmann::ordered_json::array();
   for (const pipeline::Phase &p : r.phases) j["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
   j["notes"] = r.notes;
+  if (f.k.frontend == "trace") j["host_compile_cached"] = r.hostCompileCached;
+  if (!r.hostOutput.empty()) j["host_output"] = r.hostOutput;
   if (r.ok() && pipeline::isBackendStage(*support::parseStage(f.emit))) {
     const backend::PtxasReport &p = r.backend.ptxas;
     j["cache_hit"] = r.backend.cacheHit;
@@ -153,12 +155,12 @@ int compileCommand(const CompileFlags &f) {
       status = std::max(status, failureStatus(r));
       continue;
     }
-    if (!f.json)
-      for (const std::string &n : r.notes)
-        if (n != "backend: cached" && n != "host-compile: cached") std::cerr << "twintile: note: " << prefix << n << "\n";
+    if (!f.json) {
+      for (const std::string &n : r.notes) std::cerr << "twintile: note: " << prefix << n << "\n";
+      if (!r.hostOutput.empty()) std::cerr << "twintile: note: " << prefix << pipeline::hostOutputNote(r.hostOutput);
+    }
     if (f.time) {
-      for (const std::string &n : r.notes)
-        if (n == "host-compile: cached") std::cerr << prefix << "host-compile: cached\n";
+      if (r.hostCompileCached) std::cerr << prefix << "host-compile: cached\n";
       for (const pipeline::Phase &p : r.phases) std::cerr << prefix << p.name << ": " << p.seconds * 1e3 << " ms\n";
       if (pipeline::isBackendStage(emit))
         std::cerr << prefix << "backend: " << (r.backend.cacheHit ? "cached, " : "") << r.backend.seconds * 1e3 << " ms\n";

@@ -48,6 +48,7 @@ int dumpCommand(const DumpFlags &f) {
     entry["phases"] = nlohmann::ordered_json::array();
     for (const pipeline::Phase &p : r.phases) entry["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
     entry["notes"] = r.notes;
+    if (!r.hostOutput.empty()) entry["host_output"] = r.hostOutput;
     index["frontends"][fe] = entry;
   }
   index["stages"] = nlohmann::ordered_json::array();

@@ -1,0 +1,146 @@
+//===- FrontEnd.cpp - a kernel file through one front end ----------------===//
+#include "pipeline/FrontEnd.h"
+
+#include "frontends/common/KernelSource.h"
+#include "frontends/parse/ParseFrontend.h"
+#include "frontends/trace/SourceTracer.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+namespace tt::pipeline {
+
+using twintile::kernelName;
+
+namespace {
+
+std::optional<std::string> readFile(const std::string &file) {
+  std::ifstream in(file);
+  if (!in) return std::nullopt;
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+/// The error of a specialization whose template arguments do not fit its kernel.
+std::string notASpecialization(const std::string &spec, const std::string &file) {
+  std::string why = "its template arguments do not fit the kernel's template parameters";
+  if (std::optional<std::string> source = readFile(file))
+    if (std::optional<std::string> params = twintile::templateParameters(*source, kernelName(spec)))
+      why = params->empty() ? "'" + kernelName(spec) + "' is not a template: write --kernel '" + kernelName(spec) + "'"
+                            : "its template arguments do not fit the kernel's template parameters " + *params;
+  return "twintile: error: --kernel '" + spec + "' is not a specialization of a kernel in " + file + ": " + why + "\n";
+}
+
+/// Whether every error Clang reported is on a line past the file's end (the
+/// lines the parse front end appends to instantiate the specializations).
+bool errorsOnlyAppended(const std::string &errors, const std::string &file) {
+  std::ifstream in(file);
+  size_t lines = 0;
+  for (std::string l; std::getline(in, l);) ++lines;
+  std::error_code ec;
+  std::string path = std::filesystem::absolute(file, ec).lexically_normal().string();
+  static const std::regex at(R"((^|\n)([^\n]*):(\d+):\d+: error: )");
+  bool any = false;
+  for (std::sregex_iterator it(errors.begin(), errors.end(), at), end; it != end; ++it) {
+    any = true;
+    std::string where = std::filesystem::absolute((*it)[2].str(), ec).lexically_normal().string();
+    if (where != path || std::stoul((*it)[3].str()) <= lines) return false;  // an error of the user's code, or a header's
+  }
+  return any;
+}
+
+} // namespace
+
+std::vector<std::string> unknownKernels(const std::string &file, const std::vector<std::string> &kernels) {
+  std::optional<std::string> source = readFile(file);
+  if (!source) return {};
+  std::vector<std::string> defined = twintile::kernelsIn(*source);
+  if (defined.empty()) return {};
+  std::string list;
+  for (const std::string &d : defined) list += (list.empty() ? "" : ", ") + d;
+  std::vector<std::string> errors(kernels.size());
+  bool any = false;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (std::find(defined.begin(), defined.end(), kernelName(kernels[i])) == defined.end()) {
+      errors[i] = "twintile: error: --kernel '" + kernels[i] + "': " + file + " defines no kernel '" +
+                  kernelName(kernels[i]) + "' (its kernels: " + list + ")\n";
+      any = true;
+    }
+  return any ? errors : std::vector<std::string>{};
+}
+
+FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+                         const ObserverFor &observer) {
+  FrontEndOutput out;
+  out.results.resize(kernels.size());
+  out.funcs.resize(kernels.size());
+  twintile::ParseOptions po;
+  po.numWarps = options.numWarps > 0 ? options.numWarps : 4;
+  std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels, po);
+  if (!parsed->ok() && kernels.size() > 1) {
+    out.eachAlone = true;
+    return out;
+  }
+  // Clang's complaints only about the line that takes the specialization's
+  // address (appended to the file): its template arguments are wrong.
+  if (!parsed->ok() && errorsOnlyAppended(parsed->error(), file)) {
+    out.results[0].error = notASpecialization(kernels[0], file);
+    return out;
+  }
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    Result &r = out.results[i];
+    if (i == 0) r.phases.push_back({"parse", parsed->parseSeconds()});  // shared: counted once
+    if (i == 0) r.notes = parsed->notes();
+    if (!parsed->ok()) {
+      r.error = parsed->error();
+      continue;
+    }
+    observer(i).offer(Stage::Source, [&] { return parsed->instantiatedSource(kernels[i]); });
+    twintile::FrontendResult walked = parsed->walk(kernels[i]);
+    r.phases.push_back({"walk", walked.seconds});
+    if (!walked.ok()) r = failure(std::move(r), *walked.error);
+    else out.funcs[i] = std::move(walked.func);
+  }
+  return out;
+}
+
+FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+                         const ObserverFor &observer) {
+  FrontEndOutput out;
+  out.results.resize(kernels.size());
+  out.funcs.resize(kernels.size());
+  twintile::SourceTraceOptions to;
+  to.useCache = options.useCache;
+  to.numWarps = options.numWarps > 0 ? options.numWarps : 4;
+  std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
+  if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) {
+    out.eachAlone = true;
+    return out;
+  }
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    Result &r = out.results[i];
+    twintile::SourceTraceResult &t = traced[i];
+    observer(i).offer(Stage::Source, [&] { return t.entrySource; });
+    r.hostCompileCached = t.cacheHit;
+    if (!t.cacheHit && i == 0) r.phases.push_back({"host-compile", t.compileSeconds});  // shared: counted once
+    r.notes = t.notes;
+    r.hostOutput = t.output;
+    r.phases.push_back({"trace", t.trace.seconds});
+    if (t.trace.ok()) {
+      out.funcs[i] = std::move(t.trace.func);
+      continue;
+    }
+    r = failure(std::move(r), *t.trace.error);
+    // The host compiler's own diagnostics on the user's file, as the parse
+    // front end shows Clang's, not wrapped in an unlocated error.
+    if (!t.compilerOutput.empty()) r.error = t.compilerOutput;
+    else if (t.hostCompileFailed) r.error = notASpecialization(kernels[i], file);
+    // What the kernel printed before it failed belongs with the error.
+    if (!r.hostOutput.empty()) r.error += "note: " + hostOutputNote(r.hostOutput);
+  }
+  return out;
+}
+
+} // namespace tt::pipeline

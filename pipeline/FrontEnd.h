@@ -1,0 +1,45 @@
+//===- FrontEnd.h - a kernel file through one front end ------------------===//
+//
+// Internal to the pipeline: the first stages of compileSources (Pipeline.h),
+// from a file and its specializations to tile IR, once for the file (one
+// parse, or one host compile). What the command line got wrong (a kernel
+// the file does not define, template arguments that do not fit) is said in
+// those words, before a compiler reports it inside generated code.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "pipeline/Pipeline.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tt::pipeline {
+
+/// One front end's work on a file: per specialization its result so far
+/// (the front end's phases and notes, or its error) and its tile IR.
+struct FrontEndOutput {
+  std::vector<Result> results;
+  std::vector<std::unique_ptr<ir::Func>> funcs;  // null where results[i] failed
+  /// The file failed as a whole on one specialization the host compiler (or
+  /// Clang) rejects: compile each specialization alone instead.
+  bool eachAlone = false;
+};
+
+/// Per entry of `kernels`, the error of one naming no kernel of `file`
+/// ("" for one that does); empty when each names one, or when the file
+/// cannot be read or defines no kernel the scan finds (the front end then
+/// says what is wrong).
+std::vector<std::string> unknownKernels(const std::string &file, const std::vector<std::string> &kernels);
+
+/// `r` failed with `d`, rendered.
+Result failure(Result r, ir::Diagnostic d);
+
+/// The parsing front end: one Clang parse of `file`, a walk per specialization.
+FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+                         const ObserverFor &observer);
+/// The tracing front end: one host compile of `file`, a trace per specialization.
+FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+                         const ObserverFor &observer);
+
+} // namespace tt::pipeline

@@ -7,6 +7,7 @@
 #include "backend/Libdevice.h"
 #include "backend/Lowering.h"
 #include "backend/PipelinePlan.h"
+#include "backend/SharedPlan.h"
 #include "backend/Target.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
@@ -29,7 +30,7 @@ std::string compilerVersion() { return "twintile 0.1.0 (sources " TWINTILE_SOURC
 using support::Stage;
 
 bool CompileOptions::observesInner() const {
-  for (Stage s : {Stage::Axes, Stage::Layouts, Stage::Pipelines, Stage::LlvmRaw, Stage::Llvm})
+  for (Stage s : {Stage::Axes, Stage::Layouts, Stage::Pipelines, Stage::Shared, Stage::LlvmRaw, Stage::Llvm})
     if (observe.observes(s)) return true;
   return false;
 }
@@ -73,7 +74,7 @@ Manifest manifestOf(const ir::Func &func, const CompileOptions &o, int sharedByt
   m.numWarps = effectiveWarps(func, o);
   m.threadsPerProgram = 32 * m.numWarps;
   m.sharedBytes = sharedBytes;
-  m.dynamicSharedBytes = sharedBytes > kMaxStaticShared ? sharedBytes : 0;  // as Lowerer::dynamicShared
+  m.dynamicSharedBytes = sharedBytes > kMaxStaticShared ? sharedBytes : 0;  // as SharedPlan::dynamic
   for (size_t i = 0; i < func.numParams(); ++i)
     m.params.push_back({func.param(i)->name, ir::toString(func.param(i)->type),
                         i < o.assume.size() ? o.assume[i] : ParamAssumption{}});
@@ -124,6 +125,14 @@ std::string pipelinesHeader(const ir::Func &func, const PipelinePlan &plan, int 
          std::to_string(maxSharedBytes(arch)) + " a block may use\n";
 }
 
+/// The shared stage's first line: the array's size and kind, the limits.
+std::string sharedHeader(const SharedPlan &plan, const std::string &arch) {
+  return "// shared: " + std::to_string(plan.bytes) + " bytes" +
+         (plan.bytes == 0 ? "" : plan.dynamic() ? ", dynamic (over the " + std::to_string(kMaxStaticShared) + " a kernel may declare)" : ", static") +
+         "; a block may use " + std::to_string(maxSharedBytes(arch)) + " on " + arch +
+         (plan.fits() ? "" : "; does not fit: " + plan.overflow->message) + "\n";
+}
+
 /// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
 std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &o, bool libdevice,
                                     llvm::LLVMContext &ctx, int &sharedBytes, std::vector<std::string> &notes) {
@@ -135,43 +144,41 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   o.observe.offer(Stage::Layouts, [&] { return annotated(func, layouts); });
   checkTileSizes(func, layouts, warps);
   // Pipelines as deep as asked, or as fit in the shared memory of a block
-  // (at the last, without the shared memory loop-invariant dot operands keep):
-  // a depth whose rings alone do not fit is not lowered; one whose rings fit
-  // with the windows after them, met only in lowering, is lowered again.
+  // (at the last, without the shared memory loop-invariant dot operands
+  // keep): planned with one stage fewer while the plan does not fit. A plan
+  // that does not fit even then is the kernel's error, said after lowering,
+  // which may find an earlier one.
   int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : kDefaultStages;
-  std::unique_ptr<llvm::Module> module;
-  PipelinePlan pipelines;
-  // The plan lowered, shown also when lowering refuses the kernel.
-  auto offerPlan = [&] {
-    o.observe.offer(Stage::Pipelines, [&] { return toString(func, pipelines, pipelinesHeader(func, pipelines, wanted, o.arch)); });
-  };
-  for (int stages = wanted;; --stages) {
-    pipelines = planPipelines(func, axes, layouts, warps, stages);
-    if (stages > 0 && pipelines.peakRingBytes(func) > maxSharedBytes(o.arch)) continue;
-    module = std::make_unique<llvm::Module>(func.name, ctx);
-    prepareModule(*module, o.arch);
-    Lowerer lowerer(func, o, warps, libdevice, axes, layouts, pipelines, *module);
-    try {
-      lowerer.run();
-    } catch (const SharedMemoryExceeded &) {
-      if (stages >= 1) continue;
-      offerPlan();
-      throw;
-    } catch (...) {
-      offerPlan();
-      throw;
-    }
-    sharedBytes = lowerer.sharedBytes();
-    notes = lowerer.notes();
-    if (stages < wanted)
-      notes.push_back("num_stages " + std::to_string(wanted) + " needs more shared memory than a block may use on " +
-                      o.arch + "; " +
-                      (stages >= 2 ? "pipelined with " + std::to_string(stages)
-                       : stages == 1 ? std::string("not pipelined")
-                                     : std::string("not pipelined, and loop-invariant dot operands staged every iteration")));
-    break;
+  int stages = wanted;
+  PipelinePlan pipelines = planPipelines(func, axes, layouts, warps, stages);
+  SharedPlan shared = planShared(func, layouts, pipelines, warps, o.arch);
+  while (!shared.fits() && stages > 0) {
+    pipelines = planPipelines(func, axes, layouts, warps, --stages);
+    shared = planShared(func, layouts, pipelines, warps, o.arch);
   }
-  offerPlan();
+  auto offerPlans = [&] {  // also when lowering refuses the kernel
+    o.observe.offer(Stage::Pipelines, [&] { return toString(func, pipelines, pipelinesHeader(func, pipelines, wanted, o.arch)); });
+    o.observe.offer(Stage::Shared, [&] { return toString(shared, sharedHeader(shared, o.arch)); });
+  };
+  auto module = std::make_unique<llvm::Module>(func.name, ctx);
+  prepareModule(*module, o.arch);
+  Lowerer lowerer(func, o, warps, libdevice, axes, layouts, pipelines, shared, *module);
+  try {
+    lowerer.run();
+  } catch (...) {
+    offerPlans();
+    throw;
+  }
+  offerPlans();
+  if (!shared.fits()) throw BackendError(*shared.overflow);
+  sharedBytes = static_cast<int>(shared.bytes);
+  notes = lowerer.notes();
+  if (stages < wanted)
+    notes.push_back("num_stages " + std::to_string(wanted) + " needs more shared memory than a block may use on " +
+                    o.arch + "; " +
+                    (stages >= 2 ? "pipelined with " + std::to_string(stages)
+                     : stages == 1 ? std::string("not pipelined")
+                                   : std::string("not pipelined, and loop-invariant dot operands staged every iteration")));
   if (std::string bad = verify(*module); !bad.empty())
     throw ir::InternalError("the lowered LLVM IR does not verify: " + bad, func.loc);
   o.observe.offer(Stage::LlvmRaw, [&] { return print(*module); });

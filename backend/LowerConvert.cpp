@@ -7,7 +7,6 @@
 // written to shared memory by its holders and read back by the new ones.
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
-#include "backend/Target.h"
 
 #include <cassert>
 
@@ -58,16 +57,10 @@ TileVal Lowerer::throughShared(const Type &type, const TileVal &t, const Layout 
   Shape stored = type.shape;
   if (!readShape && type.rank() >= 2 && stored.back() * elemBytes % 128 == 0) stored.back() += 16 / elemBytes;
   int64_t n = numElements(stored);
-  // A tile larger than the shared memory left goes in chunks of that order,
-  // each thread writing and then reading the elements of the chunk it holds.
-  // The room: what a kernel may declare statically; or, once a pipeline's
-  // ring has made the buffer dynamic (or holds all of the static part), the
-  // static amount beyond the ring, within what a block may use.
-  int64_t cap = kMaxStaticShared;
-  if (sharedReserved_ >= kMaxStaticShared || sharedBytes_ > kMaxStaticShared)
-    cap = std::min(maxSharedBytes(options.arch), std::max(sharedBytes_, sharedReserved_ + kMaxStaticShared));
-  int64_t room = (cap - sharedReserved_) / 16 * 16 / elemBytes;
-  int64_t chunk = std::max<int64_t>(1, std::min(n, room));
+  // A tile larger than the room the plan gives it goes in chunks of that
+  // order (SharedPlan.cpp), each thread writing and then reading the
+  // elements of the chunk it holds.
+  int64_t chunk = std::max<int64_t>(1, nextWindow(at).bytes / elemBytes);
   const std::vector<RegCoord> &from = coords(t.layout, type.shape);
   const Shape &shape = readShape ? *readShape : type.shape;
   const std::vector<RegCoord> &to = coords(want, shape);

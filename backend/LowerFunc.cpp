@@ -17,9 +17,9 @@ using namespace tt::ir;
 
 Lowerer::Lowerer(const Func &func, const CompileOptions &options, int numWarps, bool libdevice,
                  const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
-                 llvm::Module &module)
+                 const SharedPlan &shared, llvm::Module &module)
     : func(func), options(options), numWarps(numWarps), libdevice(libdevice), axes(axes), layouts(layouts),
-      pipelines(pipelines), mod(module), ctx(module.getContext()), b(module.getContext()) {}
+      pipelines(pipelines), shared(shared), mod(module), ctx(module.getContext()), b(module.getContext()) {}
 
 void Lowerer::fail(const Op &op, const std::string &message) const {
   throw BackendError(Diagnostic{op.loc, message});
@@ -253,31 +253,35 @@ llvm::Value *Lowerer::linearIndex(const std::vector<llvm::Value *> &idx, const S
 
 // --- shared memory, barriers, shuffles -------------------------------------
 
-llvm::Value *Lowerer::sharedBase(int64_t bytes, const Op &at) {
-  int64_t end = sharedReserved_ + bytes;
-  if (int64_t limit = maxSharedBytes(options.arch); end > limit)
-    throw SharedMemoryExceeded(Diagnostic{
-        at.loc, "'" + std::string(at.name()) + "' needs " + std::to_string(end) + " bytes of shared memory" +
-                    (sharedReserved_ ? " (" + std::to_string(sharedReserved_) + " of them a pipeline's ring)" : "") +
-                    ", more than the " + std::to_string(limit) + " a block may use on " + options.arch +
-                    "; use smaller tiles" + (sharedReserved_ ? " or fewer stages" : "")});
-  sharedBytes_ = std::max(sharedBytes_, (end + 15) / 16 * 16);
+llvm::Value *Lowerer::takeBuffer(SharedBuffer::Kind kind, int64_t bytes, const Op &at) {
+  bool ring = kind == SharedBuffer::Kind::Ring;
+  const SharedBuffer *w = nextBuffer_ < shared.buffers.size() ? &shared.buffers[nextBuffer_] : nullptr;
+  if (!w || w->kind != kind || w->op != &at || w->bytes != bytes)
+    throw InternalError("lowering '" + std::string(at.name()) + "' asks for a shared-memory " + (ring ? "ring" : "window") +
+                            " of " + std::to_string(bytes) + " bytes that the plan (the shared stage) does not have next",
+                        at.loc);
+  ++nextBuffer_;
   ++sharedWindows_;
   if (!shared_) {
-    // A placeholder; run() replaces it by an array of the final size.
+    // A placeholder; run() replaces it by an array of the plan's size.
     shared_ = new llvm::GlobalVariable(mod, llvm::ArrayType::get(b.getInt8Ty(), 0), false,
                                        llvm::GlobalValue::ExternalLinkage, nullptr, "twintile_smem_placeholder",
                                        nullptr, llvm::GlobalValue::NotThreadLocal, 3);
   }
-  if (!sharedReserved_) return shared_;
-  return b.CreateGEP(b.getInt8Ty(), shared_, b.getInt32(static_cast<uint32_t>(sharedReserved_)));
+  if (!w->offset) return shared_;
+  return b.CreateGEP(b.getInt8Ty(), shared_, b.getInt32(static_cast<uint32_t>(w->offset)));
 }
 
-llvm::Value *Lowerer::reserveShared(int64_t bytes, const Op &at) {
-  assert(bytes % 16 == 0 && "reservations keep windows 16-byte aligned");
-  llvm::Value *base = sharedBase(bytes, at);
-  sharedReserved_ += bytes;
-  return base;
+llvm::Value *Lowerer::sharedBase(int64_t bytes, const Op &at) { return takeBuffer(SharedBuffer::Kind::Window, bytes, at); }
+
+llvm::Value *Lowerer::reserveShared(int64_t bytes, const Op &at) { return takeBuffer(SharedBuffer::Kind::Ring, bytes, at); }
+
+const SharedBuffer &Lowerer::nextWindow(const Op &at) const {
+  if (nextBuffer_ >= shared.buffers.size() || shared.buffers[nextBuffer_].op != &at ||
+      shared.buffers[nextBuffer_].kind != SharedBuffer::Kind::Window)
+    throw InternalError("lowering '" + std::string(at.name()) + "' needs a shared-memory window the plan does not have next",
+                        at.loc);
+  return shared.buffers[nextBuffer_];
 }
 
 void Lowerer::barrier() {
@@ -475,13 +479,17 @@ void Lowerer::run() {
   }
   lowerBlock(func.body);
   b.CreateRetVoid();
+  if (nextBuffer_ != shared.buffers.size())
+    throw InternalError("lowering took " + std::to_string(nextBuffer_) + " of the " + std::to_string(shared.buffers.size()) +
+                            " shared-memory buffers the plan (the shared stage) has",
+                        func.loc);
 
   // The shared buffer, now that its size is known: an array of that size,
   // or, past what a kernel may declare statically, `.extern .shared` (its
   // size is the launch's dynamic shared memory).
   if (shared_) {
-    bool dynamic = dynamicShared();
-    auto *type = llvm::ArrayType::get(b.getInt8Ty(), dynamic ? 0 : static_cast<uint64_t>(sharedBytes_));
+    bool dynamic = shared.dynamic();
+    auto *type = llvm::ArrayType::get(b.getInt8Ty(), dynamic ? 0 : static_cast<uint64_t>(shared.bytes));
     auto *real = new llvm::GlobalVariable(mod, type, false,
                                           dynamic ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
                                           dynamic ? nullptr : llvm::UndefValue::get(type), "twintile_smem", nullptr,

@@ -129,7 +129,6 @@ void Lowerer::pipelineEpilogue(const PipelineRing &p) {
   // The copies issued for iterations past the end still write their stages.
   if (p.plan.stages) b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_all, {}, {});
   barrier();
-  releaseShared(p.plan.ringBytes);
   for (const LoopPipeline::Load &ld : p.plan.loads) inShared.erase(ld.op->result());
   for (const LoopPipeline::Invariant &inv : p.plan.invariants) inShared.erase(inv.value);
 }

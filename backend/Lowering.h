@@ -27,6 +27,7 @@
 #include "backend/Backend.h"
 #include "backend/Layout.h"
 #include "backend/PipelinePlan.h"
+#include "backend/SharedPlan.h"
 #include "ir/IR.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -56,27 +57,14 @@ struct RegCoord {
   std::vector<llvm::Value *> inside;  // per tile dim: not a wrapped copy (null: never wraps)
 };
 
-/// Static shared memory a kernel may declare. A kernel that needs more (up
-/// to the target's maxSharedBytes) declares its buffer `.extern .shared`,
-/// and its launches pass the size (Manifest::dynamicSharedBytes).
-inline constexpr int64_t kMaxStaticShared = 48 * 1024;
-
-/// Shared memory beyond what a block may use on the target. Lowering with
-/// fewer pipeline stages may fit (Backend.cpp retries).
-struct SharedMemoryExceeded : BackendError {
-  using BackendError::BackendError;
-};
-
 class Lowerer {
 public:
   Lowerer(const ir::Func &func, const CompileOptions &options, int numWarps, bool libdevice,
-          const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines, llvm::Module &module);
+          const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines, const SharedPlan &shared,
+          llvm::Module &module);
 
   /// Emits the kernel. Throws BackendError at an op the backend refuses.
   void run();
-  int sharedBytes() const { return static_cast<int>(sharedBytes_); }
-  /// True if the kernel's shared buffer is dynamic (over kMaxStaticShared).
-  bool dynamicShared() const { return sharedBytes_ > kMaxStaticShared; }
   /// True if every user of `v` is a dot on tensor cores, as operand a or b.
   bool feedsTensorCoresOnly(const ir::Value *v);
   const std::vector<std::string> &notes() const { return notes_; }
@@ -89,6 +77,7 @@ public:
   const AxisInfoMap &axes;
   const LayoutMap &layouts;
   const PipelinePlan &pipelines;
+  const SharedPlan &shared;
   llvm::Module &mod;
   llvm::LLVMContext &ctx;
   llvm::IRBuilder<> b;
@@ -131,15 +120,15 @@ public:
   /// value by the axis analysis' constancy (itself if none does).
   std::vector<size_t> runStarts(const Layout &l, const ir::Value *v) const;
 
-  /// A shared-memory window of `bytes` at the start of the kernel's one
-  /// shared buffer (uses are separated by barriers), after what is reserved;
-  /// the buffer grows to the largest request. Throws SharedMemoryExceeded at
-  /// `at` beyond the static limit.
+  /// The next shared-memory window of the plan, which must be `at`'s and of
+  /// `bytes` (else an ir::InternalError: the plan and lowering disagree).
+  /// Windows are separated by barriers.
   llvm::Value *sharedBase(int64_t bytes, const ir::Op &at);
-  /// Reserves `bytes` of shared memory that windows do not touch until
-  /// released (last reserved, first released): a pipeline's ring.
+  /// The next buffer of the plan, which must be loop `at`'s ring of `bytes`.
   llvm::Value *reserveShared(int64_t bytes, const ir::Op &at);
-  void releaseShared(int64_t bytes) { sharedReserved_ -= bytes; }
+  /// The next buffer of the plan, which must be a window of `at`'s (for
+  /// what it says that lowering must know before asking: a chunk's size).
+  const SharedBuffer &nextWindow(const ir::Op &at) const;
   /// bar.sync: all threads of the program arrive; their shared and global
   /// memory accesses before it are visible to each other after it.
   void barrier();
@@ -272,9 +261,9 @@ private:
   const ir::Op *current_ = nullptr;  // the op being lowered, for conversions and messages
   llvm::BasicBlock *prologue_ = nullptr;
   llvm::GlobalVariable *shared_ = nullptr;
-  int64_t sharedBytes_ = 0;
-  int64_t sharedReserved_ = 0;
+  size_t nextBuffer_ = 0;  // of shared.buffers
   int sharedWindows_ = 0;  // sharedBase's windows so far, in program order
+  llvm::Value *takeBuffer(SharedBuffer::Kind kind, int64_t bytes, const ir::Op &at);
   int loopDepth_ = 0;      // loops around the op being lowered
   std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> users_;  // filled on first use
   std::map<std::string, llvm::Value *> strings_;

@@ -12,13 +12,14 @@ struct StageInfo {
   std::string_view name, ext, what;
 };
 
-constexpr std::array<StageInfo, 10> kStages = {{
+constexpr std::array<StageInfo, 11> kStages = {{
     {Stage::Source, "source", ".cpp", "the kernel as the front end sees it: Clang's instantiated body (parse), the entry compiled with the file (trace)"},
     {Stage::Tile, "tile", ".tir", "the front end's tile IR, as recorded"},
     {Stage::TileOpt, "tile-opt", ".tir", "the tile IR after cleanup (canonicalize, cse, dce)"},
     {Stage::Axes, "axes", ".tir", "the tile IR with the axis analysis: contiguity, divisibility, constancy"},
     {Stage::Layouts, "layouts", ".tir", "the tile IR with each tile's layout over threads"},
     {Stage::Pipelines, "pipelines", ".tir", "the tile IR with each loop's software-pipelining plan: loads copied ahead, stages, ring"},
+    {Stage::Shared, "shared", ".txt", "every shared-memory buffer in the order lowering takes it: offset, size, what for; the total"},
     {Stage::LlvmRaw, "llvm-raw", ".ll", "the lowered LLVM IR (NVVM), before libdevice and optimization"},
     {Stage::Llvm, "llvm", ".ll", "the optimized LLVM IR"},
     {Stage::Ptx, "ptx", ".ptx", "the PTX from LLVM's NVPTX target"},
@@ -31,8 +32,8 @@ static_assert([] {
   return true;
 }(), "kStages lists the stages in the enum's order");
 
-constexpr std::array<Stage, 10> kOrder = [] {
-  std::array<Stage, 10> out{};
+constexpr std::array<Stage, 11> kOrder = [] {
+  std::array<Stage, 11> out{};
   for (size_t i = 0; i < kStages.size(); ++i) out[i] = kStages[i].stage;
   return out;
 }();

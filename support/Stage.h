@@ -23,6 +23,7 @@ enum class Stage {
   Axes,     // the IR with the axis analysis (contiguity, divisibility, constancy)
   Layouts,  // the IR with each tile's distribution over threads
   Pipelines,// the IR with the software-pipelining plan of each loop feeding tensor cores
+  Shared,   // every shared-memory buffer: offset, size, what for
   LlvmRaw,  // the lowered LLVM IR, before libdevice and optimization
   Llvm,     // the optimized LLVM IR
   Ptx,      // NVPTX's output

@@ -9,11 +9,11 @@
 //   twintile dump    FILE --kernel SPEC --dir DIR [--json]
 //
 // Stages (support/Stage.h): source, tile, tile-opt, axes, layouts, pipelines,
-// llvm-raw, llvm, ptx, sass-info. Each command lives in tools/driver/; this file only
-// declares the command line. Errors are file:line:col: error: ..., with the
-// source line and a caret; the exit status is 1 on any error (and from diff
-// when the front ends differ, from run when the device disagrees with the
-// interpreter).
+// shared, llvm-raw, llvm, ptx, sass-info. Each command lives in
+// tools/driver/; this file only declares the command line. Errors are
+// file:line:col: error: ..., with the source line and a caret; the exit
+// status is 1 on any error (and from diff when the front ends differ, from
+// run when the device disagrees with the interpreter).
 //===----------------------------------------------------------------------===//
 #include "tools/driver/Driver.h"
 

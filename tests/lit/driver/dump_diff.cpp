@@ -20,7 +20,7 @@ TT_KERNEL void twice(Ptr<f32> x, Ptr<f32> y_with_a_long_name_so_that_the_header_
   store(y_with_a_long_name_so_that_the_header_line_is_very_long_indeed + i, load(x + i) * 2.0f);
 }
 
-// DUMP: wrote 20 stage files and an index (index.md, index.json) to
+// DUMP: wrote 22 stage files and an index (index.md, index.json) to
 // FILES: index.json
 // FILES-NEXT: index.md
 // FILES-NEXT: parse.axes.tir
@@ -30,6 +30,7 @@ TT_KERNEL void twice(Ptr<f32> x, Ptr<f32> y_with_a_long_name_so_that_the_header_
 // FILES-NEXT: parse.pipelines.tir
 // FILES-NEXT: parse.ptx.ptx
 // FILES-NEXT: parse.sass-info.txt
+// FILES-NEXT: parse.shared.txt
 // FILES-NEXT: parse.source.cpp
 // FILES-NEXT: parse.tile-opt.tir
 // FILES-NEXT: parse.tile.tir

@@ -7,7 +7,7 @@
 #include "backend/Libdevice.h"
 #include "backend/Lowering.h"
 #include "backend/PipelinePlan.h"
-#include "backend/SharedPlan.h"
+#include "backend/MemoryPlan.h"
 #include "backend/Target.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
@@ -30,7 +30,7 @@ std::string compilerVersion() { return "twintile 0.1.0 (sources " TWINTILE_SOURC
 using support::Stage;
 
 bool CompileOptions::observesInner() const {
-  for (Stage s : {Stage::Axes, Stage::Layouts, Stage::Pipelines, Stage::Shared, Stage::LlvmRaw, Stage::Llvm})
+  for (Stage s : {Stage::Axes, Stage::Layouts, Stage::Pipelines, Stage::Shared, Stage::Barriers, Stage::LlvmRaw, Stage::Llvm})
     if (observe.observes(s)) return true;
   return false;
 }
@@ -133,6 +133,15 @@ std::string sharedHeader(const SharedPlan &plan, const std::string &arch) {
          (plan.fits() ? "" : "; does not fit: " + plan.overflow->message) + "\n";
 }
 
+/// The barriers stage's first line: how many, and how many decided.
+std::string barriersHeader(const BarrierPlan &plan) {
+  size_t decided = 0;
+  for (const BarrierPlan::Barrier &b : plan.barriers) decided += b.kind != BarrierPlan::Barrier::Kind::Inherent;
+  if (plan.barriers.empty()) return "// barriers: none\n";
+  return "// barriers: " + std::to_string(plan.barriers.size()) + ", " + std::to_string(decided) +
+         " of them decided from the accesses and the shared plan (the others are part of an op's or a pipeline's work)\n";
+}
+
 /// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
 std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &o, bool libdevice,
                                     llvm::LLVMContext &ctx, int &sharedBytes, std::vector<std::string> &notes) {
@@ -146,23 +155,25 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   // Pipelines as deep as asked, or as fit in the shared memory of a block
   // (at the last, without the shared memory loop-invariant dot operands
   // keep): planned with one stage fewer while the plan does not fit. A plan
-  // that does not fit even then is the kernel's error, said after lowering,
-  // which may find an earlier one.
+  // that does not fit even then is the kernel's error, which lowering reports
+  // where it reaches the buffer that does not fit (or an error before it).
   int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : kDefaultStages;
   int stages = wanted;
   PipelinePlan pipelines = planPipelines(func, axes, layouts, warps, stages);
-  SharedPlan shared = planShared(func, layouts, pipelines, warps, o.arch);
-  while (!shared.fits() && stages > 0) {
+  MemoryPlan memory = planMemory(func, layouts, pipelines, warps, o.arch);
+  while (!memory.shared.fits() && stages > 0) {
     pipelines = planPipelines(func, axes, layouts, warps, --stages);
-    shared = planShared(func, layouts, pipelines, warps, o.arch);
+    memory = planMemory(func, layouts, pipelines, warps, o.arch);
   }
+  const SharedPlan &shared = memory.shared;
   auto offerPlans = [&] {  // also when lowering refuses the kernel
     o.observe.offer(Stage::Pipelines, [&] { return toString(func, pipelines, pipelinesHeader(func, pipelines, wanted, o.arch)); });
     o.observe.offer(Stage::Shared, [&] { return toString(shared, sharedHeader(shared, o.arch)); });
+    o.observe.offer(Stage::Barriers, [&] { return toString(memory.barriers, barriersHeader(memory.barriers)); });
   };
   auto module = std::make_unique<llvm::Module>(func.name, ctx);
   prepareModule(*module, o.arch);
-  Lowerer lowerer(func, o, warps, libdevice, axes, layouts, pipelines, shared, *module);
+  Lowerer lowerer(func, o, warps, libdevice, axes, layouts, pipelines, shared, memory.barriers, *module);
   try {
     lowerer.run();
   } catch (...) {

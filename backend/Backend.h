@@ -57,7 +57,7 @@ struct CompileOptions {
   bool useCache = true;
   std::string cacheRoot;        // empty: cacheDirectory's default
   /// The backend's inner stages as text, for dumps: axes and layouts (the
-  /// IR annotated with each analysis), pipelines and shared (the plans), llvm-raw
+  /// IR annotated with each analysis), pipelines, shared and barriers (the plans), llvm-raw
   /// (the lowered module before libdevice and optimization) and llvm (after
   /// optimization, before NVPTX). Observing any of them skips the cache
   /// lookup (the result is still stored) and keeps LLVM's value names, which

@@ -77,9 +77,6 @@ void Lowerer::lowerFor(const Op &op) {
   // Loads feeding tensor cores, copied ahead into shared memory.
   std::optional<PipelineRing> pipe;
   if (const LoopPipeline *plan = pipelines.find(op)) pipelinePrologue(pipe.emplace(PipelineRing{*plan}), lo, hi, step);
-  // Accesses of an earlier iteration are pending when an iteration starts.
-  appendAccesses(body, pending_);
-  std::vector<Access> entering = pending_;
   llvm::BasicBlock *pre = b.GetInsertBlock();
   llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "for.header", f);
   llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(ctx, "for.body", f);
@@ -95,13 +92,11 @@ void Lowerer::lowerFor(const Op &op) {
   b.SetInsertPoint(bodyBB);
   set(body.arg(0), {true, {}, {iv}});
   for (size_t i = 0; i < carried.size(); ++i) set(body.arg(i + 1), carried[i]);
-  ++loopDepth_;
   if (pipe) pipelineIteration(*pipe, iv, lo, hi, step);
   lowerBlock(body);
   remat_.emplace_back();
   std::vector<TileVal> next = yielded(body, like);
   remat_.pop_back();
-  --loopDepth_;
   // The induction variable steps until it would wrap (the interpreter's rule).
   llvm::Value *ivNext = b.CreateAdd(iv, step);
   llvm::BasicBlock *latch = b.GetInsertBlock();
@@ -110,7 +105,6 @@ void Lowerer::lowerFor(const Op &op) {
   addIncoming(carried, next, latch);
   b.CreateBr(header);
   b.SetInsertPoint(exit);
-  pending_.insert(pending_.end(), entering.begin(), entering.end());
   if (pipe) pipelineEpilogue(*pipe);
   for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
 }
@@ -124,18 +118,14 @@ void Lowerer::lowerIf(const Op &op) {
   std::vector<const Value *> like;
   for (const auto &r : op.results) like.push_back(r.get());
   std::vector<std::pair<std::vector<TileVal>, llvm::BasicBlock *>> arms;
-  std::vector<Access> before = pending_, after;
   for (int arm = 0; arm < 2; ++arm) {
-    pending_ = before;
     b.SetInsertPoint(arm == 0 ? thenBB : elseBB);
     lowerBlock(op.region(arm));
     remat_.emplace_back();
     arms.emplace_back(yielded(op.region(arm), like), b.GetInsertBlock());
     remat_.pop_back();
     b.CreateBr(merge);
-    after.insert(after.end(), pending_.begin(), pending_.end());
   }
-  pending_ = std::move(after);
   b.SetInsertPoint(merge);
   for (size_t i = 0; i < like.size(); ++i) {
     TileVal t = arms[0].first[i];
@@ -154,9 +144,6 @@ void Lowerer::lowerWhile(const Op &op) {
   const Block &cond = op.region(0), &body = op.region(1);
   std::vector<const Value *> like;
   std::vector<TileVal> init = carriedInits(op, 0, body, 0, like);
-  appendAccesses(cond, pending_);
-  appendAccesses(body, pending_);
-  std::vector<Access> entering = pending_;
   llvm::BasicBlock *pre = b.GetInsertBlock();
   llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "while.cond", f);
   llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(ctx, "while.body", f);
@@ -165,7 +152,6 @@ void Lowerer::lowerWhile(const Op &op) {
   b.SetInsertPoint(header);
   std::vector<TileVal> carried = makePhis(b, init, pre);
   for (size_t i = 0; i < carried.size(); ++i) set(cond.arg(i), carried[i]);
-  ++loopDepth_;
   lowerBlock(cond);
   b.CreateCondBr(scalar(cond.terminator()->operand(0)), bodyBB, exit);
   b.SetInsertPoint(bodyBB);
@@ -174,11 +160,9 @@ void Lowerer::lowerWhile(const Op &op) {
   remat_.emplace_back();
   std::vector<TileVal> next = yielded(body, like);
   remat_.pop_back();
-  --loopDepth_;
   addIncoming(carried, next, b.GetInsertBlock());
   b.CreateBr(header);
   b.SetInsertPoint(exit);
-  pending_ = entering;  // the exit leaves from the condition, after any iteration
   for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
 }
 

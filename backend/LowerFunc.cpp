@@ -17,9 +17,9 @@ using namespace tt::ir;
 
 Lowerer::Lowerer(const Func &func, const CompileOptions &options, int numWarps, bool libdevice,
                  const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
-                 const SharedPlan &shared, llvm::Module &module)
+                 const SharedPlan &shared, const BarrierPlan &barrierPlan, llvm::Module &module)
     : func(func), options(options), numWarps(numWarps), libdevice(libdevice), axes(axes), layouts(layouts),
-      pipelines(pipelines), shared(shared), mod(module), ctx(module.getContext()), b(module.getContext()) {}
+      pipelines(pipelines), shared(shared), barrierPlan(barrierPlan), mod(module), ctx(module.getContext()), b(module.getContext()) {}
 
 void Lowerer::fail(const Op &op, const std::string &message) const {
   throw BackendError(Diagnostic{op.loc, message});
@@ -260,8 +260,10 @@ llvm::Value *Lowerer::takeBuffer(SharedBuffer::Kind kind, int64_t bytes, const O
     throw InternalError("lowering '" + std::string(at.name()) + "' asks for a shared-memory " + (ring ? "ring" : "window") +
                             " of " + std::to_string(bytes) + " bytes that the plan (the shared stage) does not have next",
                         at.loc);
+  // The first buffer that does not fit, where lowering reaches it (an earlier
+  // refusal of the kernel's is reported first, as without a plan).
+  if (shared.overflow && nextBuffer_ == shared.overflowAt) throw BackendError(*shared.overflow);
   ++nextBuffer_;
-  ++sharedWindows_;
   if (!shared_) {
     // A placeholder; run() replaces it by an array of the plan's size.
     shared_ = new llvm::GlobalVariable(mod, llvm::ArrayType::get(b.getInt8Ty(), 0), false,
@@ -284,14 +286,11 @@ const SharedBuffer &Lowerer::nextWindow(const Op &at) const {
   return shared.buffers[nextBuffer_];
 }
 
-void Lowerer::barrier() {
-  b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
-  pending_.clear();
-}
+void Lowerer::barrier() { b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
 
 void Lowerer::barrierBeforeWindow() {
-  assert(sharedWindows_ > 0 && "called after sharedBase");
-  if (sharedWindows_ > 1 || loopDepth_ > 0) barrier();
+  if (nextBuffer_ == 0) throw InternalError("a barrier before a window, before any window");
+  if (barrierPlan.needsBeforeWindow(nextBuffer_ - 1)) barrier();
 }
 
 llvm::Value *Lowerer::shuffleXor(llvm::Value *v, int mask) { return shuffle(v, Shuffle::Xor, c32(mask)); }

@@ -9,8 +9,8 @@
 // stores, branched around when masked. Only the canonical owner of a
 // replicated element stores it or adds to it. A scalar is loaded by every
 // thread, stored by thread 0, and an atomic's or a volatile load's result is
-// thread 0's, shared. orderMemory places the barrier two accesses of the
-// program need when different threads may touch one element.
+// thread 0's, shared. orderMemory emits the barrier the plan puts before an
+// access (BarrierPlan.h: when different threads may touch one element).
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 
@@ -134,61 +134,8 @@ static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hi
   return L.fromStorage(b.CreateBitCast(r, st), k);
 }
 
-// --- the order of global memory accesses within a program -----------------------
-//
-// IR.h runs a program's ops in order; the threads of a program run apart. Two
-// accesses need a barrier between them when another thread may touch an
-// element that the first one touched, and one of them writes. They cannot
-// when both go through the same pointer tile in the same layout (each thread
-// touches its own elements again), or through pointers derived from
-// different parameters: like C's restrict, twintile assumes distinct pointer
-// parameters do not overlap (passing one buffer as both the input and the
-// output of an elementwise kernel is fine: that is the first case).
-
-namespace {
-
-/// The kernel parameter a pointer is derived from, or null if unknown.
-const Value *pointerBase(const Value *v, const Func &f) {
-  while (v->def) {
-    switch (v->def->kind) {
-    case OpKind::AddPtr: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
-    case OpKind::Trans: case OpKind::Reshape: v = v->def->operand(0); continue;
-    default: return nullptr;
-    }
-  }
-  return v->owner == &f.body ? v : nullptr;
-}
-
-} // namespace
-
-Lowerer::Access Lowerer::accessOf(const Op &op) const {
-  const Value *ptr = op.operand(0);
-  const Layout *l = nullptr;
-  if (ptr->type.isTile()) l = &layoutOf(op.kind == OpKind::Store ? ptr : static_cast<const Value *>(op.result()));
-  return {ptr, l, op.kind != OpKind::Load};
-}
-
-bool Lowerer::mayConflict(const Access &a, const Access &c) const {
-  if (!a.write && !c.write) return false;
-  if (a.ptr == c.ptr && a.layout && c.layout && *a.layout == *c.layout) return false;
-  const Value *x = pointerBase(a.ptr, func), *y = pointerBase(c.ptr, func);
-  return !x || !y || x == y;
-}
-
-void Lowerer::appendAccesses(const Block &region, std::vector<Access> &out) const {
-  walk(region, [&](const Op &op) {
-    if (familyOf(op.kind) == OpFamily::Memory) out.push_back(accessOf(op));
-  });
-}
-
 void Lowerer::orderMemory(const Op &op) {
-  Access me = accessOf(op);
-  for (const Access &a : pending_)
-    if (mayConflict(a, me)) {
-      barrier();
-      break;
-    }
-  pending_.push_back(me);
+  if (barrierPlan.needsBeforeAccess(op)) barrier();  // BarrierPlan.h's rule
 }
 
 llvm::Value *Lowerer::atomicAccess(const Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp,

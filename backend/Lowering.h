@@ -13,7 +13,8 @@
 //                         arange, splat
 //   LowerShape.cpp        broadcast, expand_dims, trans (registers renamed),
 //                         reshape (through shared memory)
-//   LowerMemory.cpp       load, store, atomics (vectorized by axis info)
+//   LowerMemory.cpp       load, store, atomics (vectorized by axis info), with
+//                         the barriers the plan puts before them
 //   LowerReduce.cpp       sum/max/min/argmax/argmin and reduce (registers,
 //                         shuffles, shared memory), cumsum and scan
 //   LowerDot.cpp          dot: mma.sync and ldmatrix, else the FMA units
@@ -25,6 +26,7 @@
 
 #include "backend/AxisInfo.h"
 #include "backend/Backend.h"
+#include "backend/BarrierPlan.h"
 #include "backend/Layout.h"
 #include "backend/PipelinePlan.h"
 #include "backend/SharedPlan.h"
@@ -61,7 +63,7 @@ class Lowerer {
 public:
   Lowerer(const ir::Func &func, const CompileOptions &options, int numWarps, bool libdevice,
           const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines, const SharedPlan &shared,
-          llvm::Module &module);
+          const BarrierPlan &barrierPlan, llvm::Module &module);
 
   /// Emits the kernel. Throws BackendError at an op the backend refuses.
   void run();
@@ -78,6 +80,7 @@ public:
   const LayoutMap &layouts;
   const PipelinePlan &pipelines;
   const SharedPlan &shared;
+  const BarrierPlan &barrierPlan;
   llvm::Module &mod;
   llvm::LLVMContext &ctx;
   llvm::IRBuilder<> b;
@@ -132,14 +135,10 @@ public:
   /// bar.sync: all threads of the program arrive; their shared and global
   /// memory accesses before it are visible to each other after it.
   void barrier();
-  /// The barrier before the first write to a window sharedBase just gave:
-  /// earlier readers of the buffer are done. Left out where none can exist:
-  /// the program's first window, in no loop (as Triton's barrier analysis
-  /// leaves out a kernel's first).
+  /// The barrier the plan puts before the first write to the window
+  /// sharedBase just gave (earlier readers of the array done), if any.
   void barrierBeforeWindow();
-  /// Emits a barrier before memory op `op` if an access since the last one
-  /// might touch an element `op` touches from another thread, with a write
-  /// among the two (IR.h orders a program's memory ops; its threads are not).
+  /// The barrier the plan puts before memory op `op`'s access, if any.
   void orderMemory(const ir::Op &op);
   /// Row-major element offset of coordinates in `shape`.
   llvm::Value *linearIndex(const std::vector<llvm::Value *> &idx, const ir::Shape &shape);
@@ -262,22 +261,9 @@ private:
   llvm::BasicBlock *prologue_ = nullptr;
   llvm::GlobalVariable *shared_ = nullptr;
   size_t nextBuffer_ = 0;  // of shared.buffers
-  int sharedWindows_ = 0;  // sharedBase's windows so far, in program order
   llvm::Value *takeBuffer(SharedBuffer::Kind kind, int64_t bytes, const ir::Op &at);
-  int loopDepth_ = 0;      // loops around the op being lowered
   std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> users_;  // filled on first use
   std::map<std::string, llvm::Value *> strings_;
-
-  /// A global memory access since the last barrier.
-  struct Access {
-    const ir::Value *ptr;
-    const Layout *layout;  // null for a scalar access
-    bool write;
-  };
-  std::vector<Access> pending_;
-  Access accessOf(const ir::Op &op) const;
-  bool mayConflict(const Access &a, const Access &b) const;
-  void appendAccesses(const ir::Block &region, std::vector<Access> &out) const;
 
   llvm::IRBuilder<> atPrologue();
   void lowerBlock(const ir::Block &block);

@@ -26,7 +26,8 @@
 // front of the ring, when every dot of the loop reads them alike.
 //
 // The plan is made for one depth; the backend plans again with fewer stages
-// when the rings do not fit in the shared memory a block may use.
+// when the shared plan (the rings, and the windows after them) does not fit
+// in the shared memory a block may use.
 //===----------------------------------------------------------------------===//
 #pragma once
 

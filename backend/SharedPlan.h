@@ -1,7 +1,7 @@
 //===- SharedPlan.h - every shared-memory buffer, before lowering --------===//
 //
 // The `shared` stage: an analysis of the IR, its layouts and the pipelines'
-// plan that lists, in the order lowering will use them, every buffer of the
+// plan (MemoryPlan.cpp, with the barriers) that lists, in the order lowering will use them, every buffer of the
 // kernel's one shared array, with its offset and size, and so knows the
 // array's size before anything is lowered:
 //
@@ -23,8 +23,6 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
-#include "backend/Layout.h"
-#include "backend/PipelinePlan.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 
@@ -53,18 +51,14 @@ struct SharedPlan {
   std::vector<SharedBuffer> buffers;  // in the order lowering takes them
   int64_t bytes = 0;                  // the array: the most any point uses, a multiple of 16
   /// Set when some point needs more than a block may use on the target: the
-  /// first such buffer, as the user's error.
+  /// first such buffer (buffers' index), and the user's error there.
   std::optional<ir::Diagnostic> overflow;
+  size_t overflowAt = 0;
 
   bool fits() const { return !overflow; }
   /// True if the array is dynamic shared memory (over kMaxStaticShared).
   bool dynamic() const { return bytes > kMaxStaticShared; }
 };
-
-/// Plans the shared memory of `func`, whose loops are pipelined as `pipelines`
-/// says, for target `arch`.
-SharedPlan planShared(const ir::Func &func, const LayoutMap &layouts, const PipelinePlan &pipelines, int numWarps,
-                      const std::string &arch);
 
 /// The plan as a table, one buffer per line, `header` first.
 std::string toString(const SharedPlan &plan, const std::string &header);

@@ -64,7 +64,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   observer.offer(Stage::TileOpt, [&] { return irText(f, options); });
   if (options.last == Stage::TileOpt) return r;
 
-  // axes, layouts, pipelines, shared, llvm-raw, llvm, ptx, sass-info: the backend.
+  // axes, layouts, pipelines, shared, barriers, llvm-raw, llvm, ptx, sass-info: the backend.
   backend::CompileOptions bo;
   bo.arch = options.target;
   bo.fastMath = options.fastMath;
@@ -73,7 +73,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
   bo.useCache = options.useCache;
   bo.runPtxas = options.ptxas || options.last == Stage::SassInfo;
   if (auto d = assumptions(f, options, bo.assume)) return failure(std::move(r), *d);
-  bo.observe = observer;  // axes, layouts, pipelines, shared, llvm-raw, llvm: the backend's own stages
+  bo.observe = observer;  // axes, layouts, pipelines, shared, barriers, llvm-raw, llvm: the backend's own stages
   try {
     r.backend = backend::compile(f, bo);
   } catch (const backend::BackendError &e) {

@@ -2,7 +2,7 @@
 //
 // The compile as one straight list, read top to bottom in Pipeline.cpp:
 //
-//   source ► tile ► tile-opt ► axes ► layouts ► pipelines ► shared ► llvm-raw ► llvm ► ptx ► sass-info
+//   source ► tile ► tile-opt ► axes ► layouts ► pipelines ► shared ► barriers ► llvm-raw ► llvm ► ptx ► sass-info
 //   (front end)    (cleanup)   (backend: analyses, lowering, LLVM passes, NVPTX)  (ptxas)
 //
 // After each stage the pipeline offers its text to an observer, which takes

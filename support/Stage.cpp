@@ -12,7 +12,7 @@ struct StageInfo {
   std::string_view name, ext, what;
 };
 
-constexpr std::array<StageInfo, 11> kStages = {{
+constexpr std::array<StageInfo, 12> kStages = {{
     {Stage::Source, "source", ".cpp", "the kernel as the front end sees it: Clang's instantiated body (parse), the entry compiled with the file (trace)"},
     {Stage::Tile, "tile", ".tir", "the front end's tile IR, as recorded"},
     {Stage::TileOpt, "tile-opt", ".tir", "the tile IR after cleanup (canonicalize, cse, dce)"},
@@ -20,6 +20,7 @@ constexpr std::array<StageInfo, 11> kStages = {{
     {Stage::Layouts, "layouts", ".tir", "the tile IR with each tile's layout over threads"},
     {Stage::Pipelines, "pipelines", ".tir", "the tile IR with each loop's software-pipelining plan: loads copied ahead, stages, ring"},
     {Stage::Shared, "shared", ".txt", "every shared-memory buffer in the order lowering takes it: offset, size, what for; the total"},
+    {Stage::Barriers, "barriers", ".txt", "every barrier in the order lowering emits it, and why: decided from the accesses, or inherent in an op"},
     {Stage::LlvmRaw, "llvm-raw", ".ll", "the lowered LLVM IR (NVVM), before libdevice and optimization"},
     {Stage::Llvm, "llvm", ".ll", "the optimized LLVM IR"},
     {Stage::Ptx, "ptx", ".ptx", "the PTX from LLVM's NVPTX target"},
@@ -32,8 +33,8 @@ static_assert([] {
   return true;
 }(), "kStages lists the stages in the enum's order");
 
-constexpr std::array<Stage, 11> kOrder = [] {
-  std::array<Stage, 11> out{};
+constexpr std::array<Stage, 12> kOrder = [] {
+  std::array<Stage, 12> out{};
   for (size_t i = 0; i < kStages.size(); ++i) out[i] = kStages[i].stage;
   return out;
 }();

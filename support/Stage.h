@@ -24,6 +24,7 @@ enum class Stage {
   Layouts,  // the IR with each tile's distribution over threads
   Pipelines,// the IR with the software-pipelining plan of each loop feeding tensor cores
   Shared,   // every shared-memory buffer: offset, size, what for
+  Barriers, // every barrier, and why
   LlvmRaw,  // the lowered LLVM IR, before libdevice and optimization
   Llvm,     // the optimized LLVM IR
   Ptx,      // NVPTX's output

@@ -9,7 +9,7 @@
 //   twintile dump    FILE --kernel SPEC --dir DIR [--json]
 //
 // Stages (support/Stage.h): source, tile, tile-opt, axes, layouts, pipelines,
-// shared, llvm-raw, llvm, ptx, sass-info. Each command lives in
+// shared, barriers, llvm-raw, llvm, ptx, sass-info. Each command lives in
 // tools/driver/; this file only declares the command line. Errors are
 // file:line:col: error: ..., with the source line and a caret; the exit
 // status is 1 on any error (and from diff when the front ends differ, from

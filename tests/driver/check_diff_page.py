@@ -113,7 +113,7 @@ def main():
     assert dom.body.get("data-ready") == "yes", "the page's script did not run"
     assert dom.verdict == printed.replace("&lt;", "<"), (dom.verdict, printed)
     stages = [s["id"] for s in dom.sections]
-    assert stages == ["stage-" + s for s in ("source", "tile", "tile-opt", "axes", "layouts", "pipelines", "shared", "llvm-raw", "llvm",
+    assert stages == ["stage-" + s for s in ("source", "tile", "tile-opt", "axes", "layouts", "pipelines", "shared", "barriers", "llvm-raw", "llvm",
                                              "ptx", "sass-info")], stages
     for s in dom.sections:
         assert s["heads"] == ["col-parse", "col-trace"], (s["id"], s["heads"])

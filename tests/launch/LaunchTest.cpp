@@ -128,7 +128,7 @@ TEST_CASE("TWINTILE_DUMP_DIR receives every stage of every variant", "[launch]")
   REQUIRE(k.launch(*emu, {1}, x, y, out, 256).ok());
   ::unsetenv("TWINTILE_DUMP_DIR");
   std::filesystem::path variant = dir / "vector_add" / "x-aligned_y-aligned_out-aligned_n-divisible";
-  for (const char *stage : {"tile.tir", "tile-opt.tir", "axes.tir", "layouts.tir", "pipelines.tir", "shared.txt", "llvm-raw.ll", "llvm.ll", "ptx.ptx"}) {
+  for (const char *stage : {"tile.tir", "tile-opt.tir", "axes.tir", "layouts.tir", "pipelines.tir", "shared.txt", "barriers.txt", "llvm-raw.ll", "llvm.ll", "ptx.ptx"}) {
     INFO(stage);
     CHECK(std::filesystem::file_size(variant / stage) > 0);
   }

@@ -7,6 +7,8 @@
 // A reduction in a loop keeps it: the next iteration's partials would
 // overwrite those a slower warp has yet to read.
 // RUN: twintile compile --frontend=parse %s --kernel 'row_shares<1024>' --emit ptx | FileCheck %s --check-prefix=LOOP
+// RUN: twintile compile --frontend=parse %s --kernel 'row_shares<1024>' --emit barriers | FileCheck %s --check-prefix=PLAN-LOOP
+// RUN: twintile compile --frontend=trace %S/../../../experiments/kernels/softmax.cpp --kernel 'softmax<f32,1024>' --emit barriers | FileCheck %s --check-prefix=PLAN-TWO
 // RUN: twintile run --frontend=trace %s --kernel 'row_shares<1024>' --arg x=5120 --arg out=1024 --arg rows=5 --grid 1 | FileCheck %s
 #include <twintile.h>
 using namespace tt;
@@ -42,3 +44,10 @@ TT_KERNEL void row_shares(Ptr<f32> x, Ptr<f32> out, i32 rows) {
 // LOOP: @%p{{[0-9]+}} bra $L__BB0_[[BODY]];
 
 // CHECK: ok: row_shares on emu, {{.*}}: matches the interpreter
+// PLAN-LOOP: // barriers: 2, 1 of them decided
+// PLAN-LOOP-NEXT: // decided  'sum' at {{.*}}: before its window's first write: in a loop, an earlier iteration may still read it
+// PLAN-LOOP-NEXT: // inherent 'sum' at {{.*}}: its window written, before it is read
+// PLAN-TWO: // barriers: 3, 1 of them decided
+// PLAN-TWO-NEXT: // inherent 'max' at {{.*}}: its window written, before it is read
+// PLAN-TWO-NEXT: // decided  'sum' at {{.*}}: before its window's first write: an earlier buffer's readers may still read it
+// PLAN-TWO-NEXT: // inherent 'sum' at {{.*}}: its window written, before it is read

@@ -5,6 +5,10 @@
 // RUN: twintile compile --frontend=parse %s --kernel 'reverse<256>' --emit ptx | FileCheck %s --check-prefix=REVERSE
 // RUN: twintile compile --frontend=trace %s --kernel 'twice<256>' --emit ptx | FileCheck %s --check-prefix=INPLACE
 // RUN: twintile compile --frontend=trace %s --kernel 'bump<256>' --emit ptx | FileCheck %s --check-prefix=SCALAR
+// The barriers stage says where each goes and why, before lowering:
+// RUN: twintile compile --frontend=parse %s --kernel 'reverse<256>' --emit barriers | FileCheck %s --check-prefix=PLAN-REVERSE
+// RUN: twintile compile --frontend=trace %s --kernel 'twice<256>' --emit barriers | FileCheck %s --check-prefix=PLAN-INPLACE
+// RUN: twintile compile --frontend=parse %s --kernel 'bump<256>' --emit barriers | FileCheck %s --check-prefix=PLAN-SCALAR
 #include <twintile.h>
 using namespace tt;
 
@@ -34,3 +38,10 @@ TT_KERNEL void bump(Ptr<i32> counter, Ptr<i32> out) {
 // SCALAR: st.global.u32
 // SCALAR: bar.sync 0;
 // SCALAR: ld.global.u32
+// PLAN-REVERSE: // barriers: 1, 1 of them decided from the accesses and the shared plan
+// PLAN-REVERSE-NEXT: // decided  'store' at "{{.*}}memory_order.cpp":[[@LINE-23]]:3: after 'load' at "{{.*}}memory_order.cpp":[[@LINE-24]]:12: the two may touch one element from two threads, this one writing
+// PLAN-INPLACE: // barriers: none
+// PLAN-INPLACE-NOT: //
+// PLAN-SCALAR: // barriers: 2, 2 of them decided
+// PLAN-SCALAR-NEXT: // decided  'store' at {{.*}}: after 'load' at {{.*}}: the two may touch one element from two threads, this one writing
+// PLAN-SCALAR-NEXT: // decided  'load' at {{.*}}: after 'store' at {{.*}}: the two may touch one element from two threads, that one writing

@@ -73,14 +73,14 @@ TT_KERNEL void plain(Ptr<f32> x) {
 // MM: // shared: 49152 bytes, static; a block may use 232448 on sm_90a
 // MM-NEXT: //   offset    bytes  buffer  of op         at: holding
 // MM-NEXT: //        0    49152  ring    'for'         "{{.*}}shared.cpp":[[@LINE-47]]:{{[0-9]+}}: 2 loads x 3 stages
-// MM-NEXT: //        0    49152  window  'store'       "{{.*}}shared.cpp":[[@LINE-42]]:{{[0-9]+}}: tile<128x128xf32> from #blocked<spt=[1,2] tpw=[8,4] {{.*}}> to #blocked<{{.*}}> (chunk 1 of 2)
+// MM-NEXT: //        0    49152  window  'store'       "{{.*}}shared.cpp":[[@LINE-42]]:{{[0-9]+}}: tile<128x128xf32> of 'for' at {{.*}}: #blocked<spt=[1,2] tpw=[8,4] {{.*}}> -> #blocked<{{.*}}> (chunk 1 of 2)
 // MM-NEXT: //        0    49152  window  'store'       {{.*}} (chunk 2 of 2)
 // MM-NOT: //
 
 // ROWS: // shared: 512 bytes, static
 // ROWS: //        0      256  window  'sum'         {{.*}}: partials of 2 warps
 // ROWS-NEXT: //        0      512  window  'argmax'      {{.*}}: partials of 2 warps
-// ROWS-NEXT: //        0      128  window  'store'       {{.*}}: tile<32xi32> from #blocked<{{.*}}> to #blocked<{{.*}}>
+// ROWS-NEXT: //        0      128  window  'store'       {{.*}}: tile<32xi32> of 'add' at {{.*}}: #blocked<{{.*}}> -> #blocked<{{.*}}>
 
 // COUNTER: // shared: 16 bytes, static
 // COUNTER: //        0        8  window  'atomic_add'  {{.*}}: thread 0's result, shared
@@ -92,7 +92,7 @@ TT_KERNEL void plain(Ptr<f32> x) {
 // FEWER: // shared: 147456 bytes, dynamic (over the 49152 a kernel may declare); a block may use 166912 on sm_80
 // FEWER: //        0   131072  ring    'for'         {{.*}}: 1 load x 4 stages
 // FEWER-NEXT: //   131072    16384  window  'dot'         {{.*}}: a staged for ldmatrix
-// FEWER-NEXT: //        0   133120  window  'store'       {{.*}}: tile<128x256xf32> from
+// FEWER-NEXT: //        0   133120  window  'store'       {{.*}}: tile<128x256xf32> of 'for' at {{.*}}: #blocked<
 
 // FEWER-MANIFEST: "shared_bytes": 147456,
 // FEWER-MANIFEST: "dynamic_shared_bytes": 147456,

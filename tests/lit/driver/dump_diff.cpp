@@ -20,10 +20,11 @@ TT_KERNEL void twice(Ptr<f32> x, Ptr<f32> y_with_a_long_name_so_that_the_header_
   store(y_with_a_long_name_so_that_the_header_line_is_very_long_indeed + i, load(x + i) * 2.0f);
 }
 
-// DUMP: wrote 22 stage files and an index (index.md, index.json) to
+// DUMP: wrote 24 stage files and an index (index.md, index.json) to
 // FILES: index.json
 // FILES-NEXT: index.md
 // FILES-NEXT: parse.axes.tir
+// FILES-NEXT: parse.barriers.txt
 // FILES-NEXT: parse.layouts.tir
 // FILES-NEXT: parse.llvm-raw.ll
 // FILES-NEXT: parse.llvm.ll

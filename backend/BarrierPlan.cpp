@@ -21,18 +21,32 @@ const Value *pointerBase(const Value *v, const Func &f) {
   return v->owner == &f.body ? v : nullptr;
 }
 
+/// True if `v` is defined inside `op`'s regions, at any depth.
+bool definedWithin(const Value *v, const Op &op) {
+  for (const Block *b = v->def ? v->def->parent : v->owner; b && b->parentOp; b = b->parentOp->parent)
+    if (b->parentOp == &op) return true;
+  return false;
+}
+
 } // namespace
 
 MemoryAccess accessOf(const Op &op, const LayoutMap &layouts) {
   const Value *ptr = op.operand(0);
   const Layout *l = nullptr;
   if (ptr->type.isTile()) l = &layouts.at(op.kind == OpKind::Store ? ptr : static_cast<const Value *>(op.result()));
-  return {&op, ptr, l, op.kind != OpKind::Load};
+  bool write = op.kind != OpKind::Load;
+  // LowerMemory.cpp: a scalar is stored, and an atomic's or a volatile load's
+  // result read, by thread 0 alone; every thread reads a plain scalar load.
+  bool threadZeroOnly = ptr->type.isScalar() && (write || op.hasEffects());
+  return {&op, ptr, l, write, threadZeroOnly};
 }
 
 bool mayConflict(const MemoryAccess &a, const MemoryAccess &c, const Func &func) {
   if (!a.write && !c.write) return false;
-  if (a.ptr == c.ptr && a.layout && c.layout && *a.layout == *c.layout) return false;
+  if (a.threadZeroOnly && c.threadZeroOnly) return false;  // one thread, in program order
+  bool sameAddresses = a.ptr == c.ptr && (!a.earlierIterationOf || !definedWithin(a.ptr, *a.earlierIterationOf));
+  if (sameAddresses && a.layout && c.layout && *a.layout == *c.layout && !hasReplication(*a.layout, a.ptr->type.shape))
+    return false;
   const Value *x = pointerBase(a.ptr, func), *y = pointerBase(c.ptr, func);
   return !x || !y || x == y;
 }

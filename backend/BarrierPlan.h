@@ -13,15 +13,21 @@
 //               first write when an earlier reader of the array may not be
 //               done (every window but the kernel's first outside any loop);
 //   inherent    inside an op's use of its window (its writes before its
-//               reads), and a pipeline's (the ring free before the loop,
-//               each iteration's stage landed, the last copies drained).
+//               reads; a scan through shared memory, one per step too), a
+//               pipeline's (the ring free before the loop, the invariants
+//               staged, each iteration's stage landed, the last copies
+//               drained), and the kernel's own `debug_barrier`.
 //
-// Two accesses cannot conflict when both go through the same pointer tile in
-// the same layout (each thread touches its own elements again), or through
-// pointers derived from different parameters: like C's restrict, twintile
-// assumes distinct pointer parameters do not overlap. Accesses of an earlier
-// loop iteration count as pending at the start of the next. Lowering asks
-// the plan where a decided barrier goes and emits the inherent ones itself.
+// Two accesses cannot conflict when thread 0 alone makes both (scalar stores
+// and atomics, volatile scalar loads); when both go through the same
+// addresses in the same layout, no element held by two threads (each thread
+// touches its own elements again: the same pointer value, not carried from
+// an earlier iteration of a loop it is defined in); or through pointers
+// derived from different parameters: like C's restrict, twintile assumes
+// distinct pointer parameters do not overlap. Accesses of an earlier loop
+// iteration count as pending at the start of the next; a `debug_barrier` is
+// a barrier. Lowering asks the plan where a decided barrier goes and emits
+// the inherent ones itself.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -29,7 +35,7 @@
 #include "ir/IR.h"
 
 #include <string>
-#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace tt::backend {
@@ -45,7 +51,7 @@ struct BarrierPlan {
   /// Per shared buffer (SharedPlan::buffers' index): a barrier before its first write.
   std::vector<bool> beforeWindow;
   /// Memory ops with a barrier before their access.
-  std::unordered_map<const ir::Op *, bool> beforeAccess;
+  std::unordered_set<const ir::Op *> beforeAccess;
 
   bool needsBeforeAccess(const ir::Op &op) const { return beforeAccess.count(&op) != 0; }
   bool needsBeforeWindow(size_t buffer) const { return buffer < beforeWindow.size() && beforeWindow[buffer]; }
@@ -57,10 +63,15 @@ struct MemoryAccess {
   const ir::Value *ptr;
   const Layout *layout;  // null for a scalar access
   bool write;
+  bool threadZeroOnly;   // a scalar store or atomic, or a volatile scalar load: thread 0 alone accesses
+  /// Set for an access of an earlier iteration of this loop (pending when an
+  /// iteration starts): its pointer is the same value, not the same address,
+  /// where it is defined inside the loop.
+  const ir::Op *earlierIterationOf = nullptr;
 };
 
 MemoryAccess accessOf(const ir::Op &op, const LayoutMap &layouts);
-/// True if `a` and `b` may touch one element from two threads, one writing.
+/// True if `a` (pending) and `b` may touch one element from two threads, one writing.
 bool mayConflict(const MemoryAccess &a, const MemoryAccess &b, const ir::Func &func);
 
 /// The plan as a list, one barrier per line, `header` first.

@@ -3,8 +3,9 @@
 // The planner walks the function in the order lowering does and asks, op by
 // op, what lowering will ask of shared memory (the rings of pipelined loops,
 // and each op's windows: SharedPlan.h) and where it must synchronize
-// (BarrierPlan.h): the two depend on each other, since every window's use
-// ends in a barrier, which orders the global accesses before it. Most windows follow from the op and its layouts
+// (BarrierPlan.h): the barriers depend on the buffers, since every window's
+// writes and reads are separated by a barrier, which also orders the global
+// accesses before it. Most windows follow from the op and its layouts
 // alone; a layout conversion depends also on what lowering did before it,
 // which the planner follows the same way: a use that wants a tile in a
 // layout other than its own gets it recomputed (cheap index arithmetic,
@@ -90,9 +91,10 @@ private:
     MemoryAccess me = accessOf(o, layouts_);
     for (const MemoryAccess &a : pending_)
       if (mayConflict(a, me, func_)) {
-        barriers_.beforeAccess[&o] = true;
+        barriers_.beforeAccess.insert(&o);
         barriers_.barriers.push_back({BarrierPlan::Barrier::Kind::BeforeAccess, &o,
                                       "after '" + std::string(a.op->name()) + "' at " + locationBody(a.op->loc) +
+                                          (a.earlierIterationOf ? " in an earlier iteration" : "") +
                                           ": the two may touch one element from two threads, " +
                                           (a.write && me.write ? "both writing" : a.write ? "that one writing" : "this one writing")});
         pending_.clear();
@@ -100,11 +102,14 @@ private:
       }
     pending_.push_back(me);
   }
-  /// The memory ops of `region` at any depth, as pending accesses (an
-  /// earlier iteration's, at the start of the next).
-  void appendAccesses(const Block &region) {
+  /// The memory ops of `region` of `loop` at any depth, as pending accesses
+  /// (an earlier iteration's, at the start of the next).
+  void appendAccesses(const Block &region, const Op &loop) {
     walk(region, [&](const Op &o) {
-      if (familyOf(o.kind) == OpFamily::Memory) pending_.push_back(accessOf(o, layouts_));
+      if (familyOf(o.kind) != OpFamily::Memory) return;
+      MemoryAccess a = accessOf(o, layouts_);
+      a.earlierIterationOf = &loop;
+      pending_.push_back(a);
     });
   }
 
@@ -239,7 +244,8 @@ void Planner::op(const Op &o) {
       want(v, first && v->type.isTile() && v->type.shape == first->type.shape ? &layoutOf(first) : nullptr, o);
     return;
   }
-  case OpKind::Assert: case OpKind::Barrier: return;
+  case OpKind::Assert: return;
+  case OpKind::Barrier: return inherent(o, "the kernel's own debug_barrier");
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
   case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous:
   TT_ARITH_CASES:
@@ -295,7 +301,7 @@ void Planner::forLoop(const Op &o) {
     for (const LoopPipeline::Invariant &inv : p->invariants) inShared_.insert(inv.value);
     for (int s = 0; s + 1 < p->stages; ++s) copies(*p);
   }
-  appendAccesses(body);  // an earlier iteration's, pending when one starts
+  appendAccesses(body, o);  // an earlier iteration's, pending when one starts
   std::vector<MemoryAccess> entering = pending_;
   ++depth_;
   if (p && p->stages) {  // Lowerer::pipelineIteration
@@ -322,8 +328,8 @@ void Planner::whileLoop(const Op &o) {
     like.push_back(body.arg(i));
     want(o.operand(i), tileLayout(like.back()), o);
   }
-  appendAccesses(cond);
-  appendAccesses(body);
+  appendAccesses(cond, o);
+  appendAccesses(body, o);
   std::vector<MemoryAccess> entering = pending_;
   ++depth_;
   block(cond);
@@ -397,6 +403,8 @@ void Planner::scan(const Op &o) {
   DimPlan d = planDims(l, in->type.shape)[axis];
   if (d.wraps) {
     take(SharedBuffer::Kind::Window, o, 2 * numElements(in->type.shape) * valueBytes, "two buffers, ping-ponged");
+    for (int64_t step = 1; step < in->type.shape[axis]; step *= 2)  // Lowerer::scanThroughShared
+      inherent(o, "a step of the scan written to one buffer, before the next step reads it");
     return;
   }
   if (d.wpc <= 1) return;

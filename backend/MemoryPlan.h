@@ -1,7 +1,7 @@
 //===- MemoryPlan.h - shared memory and barriers, planned before lowering -===//
 //
-// One walk over the function in lowering's order makes two plans that
-// depend on each other: the shared-memory buffers (SharedPlan.h, the
+// One walk over the function in lowering's order makes two plans, the second
+// from the first: the shared-memory buffers (SharedPlan.h, the
 // `shared` stage) and the barriers (BarrierPlan.h, the `barriers` stage).
 // It follows lowering's choices op by op: which uses convert a tile through
 // shared memory (and which reuse an earlier conversion), which loads a

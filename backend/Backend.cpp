@@ -160,10 +160,10 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : kDefaultStages;
   int stages = wanted;
   PipelinePlan pipelines = planPipelines(func, axes, layouts, warps, stages);
-  MemoryPlan memory = planMemory(func, layouts, pipelines, warps, o.arch);
+  MemoryPlan memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
   while (!memory.shared.fits() && stages > 0) {
     pipelines = planPipelines(func, axes, layouts, warps, --stages);
-    memory = planMemory(func, layouts, pipelines, warps, o.arch);
+    memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
   }
   const SharedPlan &shared = memory.shared;
   auto offerPlans = [&] {  // also when lowering refuses the kernel

@@ -20,9 +20,11 @@
 //
 // Two accesses cannot conflict when thread 0 alone makes both (scalar stores
 // and atomics, volatile scalar loads); when both go through the same
-// addresses in the same layout, no element held by two threads (each thread
-// touches its own elements again: the same pointer value, not carried from
-// an earlier iteration of a loop it is defined in); or through pointers
+// addresses in the same layout, no element held by two threads and no word
+// addressed twice (each thread touches its own words again: the same pointer
+// value, not carried from an earlier iteration of a loop it is defined in,
+// that the axis analysis proves contiguous along its one dim of more than one
+// element); or through pointers
 // derived from different parameters: like C's restrict, twintile assumes
 // distinct pointer parameters do not overlap. Accesses of an earlier loop
 // iteration count as pending at the start of the next; a `debug_barrier` is
@@ -31,6 +33,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "backend/AxisInfo.h"
 #include "backend/Layout.h"
 #include "ir/IR.h"
 
@@ -64,13 +67,14 @@ struct MemoryAccess {
   const Layout *layout;  // null for a scalar access
   bool write;
   bool threadZeroOnly;   // a scalar store or atomic, or a volatile scalar load: thread 0 alone accesses
+  bool distinct;         // the axis analysis proves the tile's addresses distinct (no word twice)
   /// Set for an access of an earlier iteration of this loop (pending when an
   /// iteration starts): its pointer is the same value, not the same address,
   /// where it is defined inside the loop.
   const ir::Op *earlierIterationOf = nullptr;
 };
 
-MemoryAccess accessOf(const ir::Op &op, const LayoutMap &layouts);
+MemoryAccess accessOf(const ir::Op &op, const LayoutMap &layouts, const AxisInfoMap &axes);
 /// True if `a` (pending) and `b` may touch one element from two threads, one writing.
 bool mayConflict(const MemoryAccess &a, const MemoryAccess &b, const ir::Func &func);
 

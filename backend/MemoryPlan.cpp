@@ -50,8 +50,9 @@ int64_t combinedBytes(const Op &op) {
 
 class Planner {
 public:
-  Planner(const Func &func, const LayoutMap &layouts, const PipelinePlan &pipelines, int numWarps, const std::string &arch)
-      : func_(func), layouts_(layouts), pipelines_(pipelines), numWarps_(numWarps), arch_(arch),
+  Planner(const Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines, int numWarps,
+          const std::string &arch)
+      : func_(func), axes_(axes), layouts_(layouts), pipelines_(pipelines), numWarps_(numWarps), arch_(arch),
         limit_(maxSharedBytes(arch)) {}
 
   MemoryPlan run() {
@@ -62,6 +63,7 @@ public:
 
 private:
   const Func &func_;
+  const AxisInfoMap &axes_;
   const LayoutMap &layouts_;
   const PipelinePlan &pipelines_;
   int numWarps_;
@@ -88,7 +90,7 @@ private:
   }
   /// `o`'s global access: after a barrier if a pending access may conflict.
   void access(const Op &o) {
-    MemoryAccess me = accessOf(o, layouts_);
+    MemoryAccess me = accessOf(o, layouts_, axes_);
     for (const MemoryAccess &a : pending_)
       if (mayConflict(a, me, func_)) {
         barriers_.beforeAccess.insert(&o);
@@ -107,7 +109,7 @@ private:
   void appendAccesses(const Block &region, const Op &loop) {
     walk(region, [&](const Op &o) {
       if (familyOf(o.kind) != OpFamily::Memory) return;
-      MemoryAccess a = accessOf(o, layouts_);
+      MemoryAccess a = accessOf(o, layouts_, axes_);
       a.earlierIterationOf = &loop;
       pending_.push_back(a);
     });
@@ -435,9 +437,9 @@ void Planner::dot(const Op &o) {
 
 } // namespace
 
-MemoryPlan planMemory(const Func &func, const LayoutMap &layouts, const PipelinePlan &pipelines, int numWarps,
-                      const std::string &arch) {
-  return Planner(func, layouts, pipelines, numWarps, arch).run();
+MemoryPlan planMemory(const Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
+                      int numWarps, const std::string &arch) {
+  return Planner(func, axes, layouts, pipelines, numWarps, arch).run();
 }
 
 } // namespace tt::backend

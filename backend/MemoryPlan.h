@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "backend/AxisInfo.h"
 #include "backend/BarrierPlan.h"
 #include "backend/Layout.h"
 #include "backend/PipelinePlan.h"
@@ -26,7 +27,7 @@ struct MemoryPlan {
 
 /// Plans the shared memory and barriers of `func`, whose loops are pipelined
 /// as `pipelines` says, for target `arch`.
-MemoryPlan planMemory(const ir::Func &func, const LayoutMap &layouts, const PipelinePlan &pipelines, int numWarps,
-                      const std::string &arch);
+MemoryPlan planMemory(const ir::Func &func, const AxisInfoMap &axes, const LayoutMap &layouts,
+                      const PipelinePlan &pipelines, int numWarps, const std::string &arch);
 
 } // namespace tt::backend

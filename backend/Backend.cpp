@@ -173,9 +173,9 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   };
   auto module = std::make_unique<llvm::Module>(func.name, ctx);
   prepareModule(*module, o.arch);
-  Lowerer lowerer(func, o, warps, libdevice, axes, layouts, pipelines, shared, memory.barriers, *module);
+  LowerContext lowering(func, o, warps, libdevice, axes, layouts, pipelines, shared, memory.barriers, *module);
   try {
-    lowerer.run();
+    lowerKernel(lowering);
   } catch (...) {
     offerPlans();
     throw;
@@ -183,7 +183,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   offerPlans();
   if (!shared.fits()) throw BackendError(*shared.overflow);
   sharedBytes = static_cast<int>(shared.bytes);
-  notes = lowerer.notes();
+  notes = lowering.notes;
   if (stages < wanted)
     notes.push_back("num_stages " + std::to_string(wanted) + " needs more shared memory than a block may use on " +
                     o.arch + "; " +

@@ -17,23 +17,23 @@ namespace tt::backend {
 
 using namespace tt::ir;
 
-std::vector<TileVal> Lowerer::yielded(const Block &region, const std::vector<const Value *> &like) {
+static std::vector<TileVal> yielded(LowerContext &L, const Block &region, const std::vector<const Value *> &like) {
   const Op *y = region.terminator();
-  current_ = y;
+  L.current = y;
   std::vector<TileVal> out;
   for (size_t i = 0; i < like.size(); ++i) {
     const Value *v = y->operand(i);
-    out.push_back(get(v, v->type.isTile() ? &layoutOf(like[i]) : nullptr));
+    out.push_back(L.get(v, v->type.isTile() ? &L.layoutOf(like[i]) : nullptr));
   }
   return out;
 }
 
-std::vector<TileVal> Lowerer::carriedInits(const Op &op, size_t firstInit, const Block &body, size_t firstArg,
-                                           std::vector<const Value *> &like) {
+static std::vector<TileVal> carriedInits(LowerContext &L, const Op &op, size_t firstInit, const Block &body, size_t firstArg,
+                                         std::vector<const Value *> &like) {
   std::vector<TileVal> init;
   for (size_t i = firstInit; i < op.operands.size(); ++i) {
     const Value *arg = body.arg(firstArg + i - firstInit);
-    init.push_back(get(op.operand(i), arg->type.isTile() ? &layoutOf(arg) : nullptr));
+    init.push_back(L.get(op.operand(i), arg->type.isTile() ? &L.layoutOf(arg) : nullptr));
     like.push_back(arg);
   }
   return init;
@@ -64,23 +64,24 @@ void addIncoming(const std::vector<TileVal> &phis, const std::vector<TileVal> &v
 
 } // namespace
 
-void Lowerer::lowerFor(const Op &op) {
-  llvm::Function *f = kernel_;
-  llvm::Value *lo = scalar(op.operand(0)), *hi = scalar(op.operand(1)), *step = scalar(op.operand(2));
+void lowerFor(LowerContext &L, const Op &op) {
+  llvm::IRBuilder<> &b = L.b;
+  llvm::Function *f = L.kernel;
+  llvm::Value *lo = L.scalar(op.operand(0)), *hi = L.scalar(op.operand(1)), *step = L.scalar(op.operand(2));
   const Block &body = op.region(0);
   std::vector<const Value *> like;
-  std::vector<TileVal> init = carriedInits(op, 3, body, 1, like);
+  std::vector<TileVal> init = carriedInits(L, op, 3, body, 1, like);
   // A step that is not positive is an error (the interpreter stops there);
   // on the GPU it traps instead of hanging.
-  ifThen(b.CreateICmpSLE(step, llvm::ConstantInt::get(step->getType(), 0)),
+  ifThen(L, b.CreateICmpSLE(step, llvm::ConstantInt::get(step->getType(), 0)),
          [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
   // Loads feeding tensor cores, copied ahead into shared memory.
   std::optional<PipelineRing> pipe;
-  if (const LoopPipeline *plan = pipelines.find(op)) pipelinePrologue(pipe.emplace(PipelineRing{*plan}), lo, hi, step);
+  if (const LoopPipeline *plan = L.pipelines.find(op)) pipelinePrologue(L, pipe.emplace(PipelineRing{*plan}), lo, hi, step);
   llvm::BasicBlock *pre = b.GetInsertBlock();
-  llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "for.header", f);
-  llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(ctx, "for.body", f);
-  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "for.exit", f);
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(L.ctx, "for.header", f);
+  llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(L.ctx, "for.body", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(L.ctx, "for.exit", f);
   b.CreateBr(header);
   b.SetInsertPoint(header);
   llvm::PHINode *iv = b.CreatePHI(lo->getType(), 2, "iv");
@@ -90,13 +91,13 @@ void Lowerer::lowerFor(const Op &op) {
   std::vector<TileVal> carried = makePhis(b, init, pre);
   b.CreateCondBr(b.CreateAnd(valid, b.CreateICmpSLT(iv, hi)), bodyBB, exit);
   b.SetInsertPoint(bodyBB);
-  set(body.arg(0), {true, {}, {iv}});
-  for (size_t i = 0; i < carried.size(); ++i) set(body.arg(i + 1), carried[i]);
-  if (pipe) pipelineIteration(*pipe, iv, lo, hi, step);
-  lowerBlock(body);
-  remat_.emplace_back();
-  std::vector<TileVal> next = yielded(body, like);
-  remat_.pop_back();
+  L.set(body.arg(0), {true, {}, {iv}});
+  for (size_t i = 0; i < carried.size(); ++i) L.set(body.arg(i + 1), carried[i]);
+  if (pipe) pipelineIteration(L, *pipe, iv, lo, hi, step);
+  lowerBlock(L, body);
+  L.remat.emplace_back();
+  std::vector<TileVal> next = yielded(L, body, like);
+  L.remat.pop_back();
   // The induction variable steps until it would wrap (the interpreter's rule).
   llvm::Value *ivNext = b.CreateAdd(iv, step);
   llvm::BasicBlock *latch = b.GetInsertBlock();
@@ -105,25 +106,26 @@ void Lowerer::lowerFor(const Op &op) {
   addIncoming(carried, next, latch);
   b.CreateBr(header);
   b.SetInsertPoint(exit);
-  if (pipe) pipelineEpilogue(*pipe);
-  for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
+  if (pipe) pipelineEpilogue(L, *pipe);
+  for (size_t i = 0; i < carried.size(); ++i) L.set(op.result(i), carried[i]);
 }
 
-void Lowerer::lowerIf(const Op &op) {
-  llvm::Function *f = kernel_;
-  llvm::BasicBlock *thenBB = llvm::BasicBlock::Create(ctx, "if.then", f);
-  llvm::BasicBlock *elseBB = llvm::BasicBlock::Create(ctx, "if.else", f);
-  llvm::BasicBlock *merge = llvm::BasicBlock::Create(ctx, "if.end", f);
-  b.CreateCondBr(scalar(op.operand(0)), thenBB, elseBB);
+void lowerIf(LowerContext &L, const Op &op) {
+  llvm::IRBuilder<> &b = L.b;
+  llvm::Function *f = L.kernel;
+  llvm::BasicBlock *thenBB = llvm::BasicBlock::Create(L.ctx, "if.then", f);
+  llvm::BasicBlock *elseBB = llvm::BasicBlock::Create(L.ctx, "if.else", f);
+  llvm::BasicBlock *merge = llvm::BasicBlock::Create(L.ctx, "if.end", f);
+  b.CreateCondBr(L.scalar(op.operand(0)), thenBB, elseBB);
   std::vector<const Value *> like;
   for (const auto &r : op.results) like.push_back(r.get());
   std::vector<std::pair<std::vector<TileVal>, llvm::BasicBlock *>> arms;
   for (int arm = 0; arm < 2; ++arm) {
     b.SetInsertPoint(arm == 0 ? thenBB : elseBB);
-    lowerBlock(op.region(arm));
-    remat_.emplace_back();
-    arms.emplace_back(yielded(op.region(arm), like), b.GetInsertBlock());
-    remat_.pop_back();
+    lowerBlock(L, op.region(arm));
+    L.remat.emplace_back();
+    arms.emplace_back(yielded(L, op.region(arm), like), b.GetInsertBlock());
+    L.remat.pop_back();
     b.CreateBr(merge);
   }
   b.SetInsertPoint(merge);
@@ -135,35 +137,36 @@ void Lowerer::lowerIf(const Op &op) {
       phi->addIncoming(arms[1].first[i].regs[r], arms[1].second);
       t.regs[r] = phi;
     }
-    set(op.result(i), std::move(t));
+    L.set(op.result(i), std::move(t));
   }
 }
 
-void Lowerer::lowerWhile(const Op &op) {
-  llvm::Function *f = kernel_;
+void lowerWhile(LowerContext &L, const Op &op) {
+  llvm::IRBuilder<> &b = L.b;
+  llvm::Function *f = L.kernel;
   const Block &cond = op.region(0), &body = op.region(1);
   std::vector<const Value *> like;
-  std::vector<TileVal> init = carriedInits(op, 0, body, 0, like);
+  std::vector<TileVal> init = carriedInits(L, op, 0, body, 0, like);
   llvm::BasicBlock *pre = b.GetInsertBlock();
-  llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "while.cond", f);
-  llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(ctx, "while.body", f);
-  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "while.exit", f);
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(L.ctx, "while.cond", f);
+  llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(L.ctx, "while.body", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(L.ctx, "while.exit", f);
   b.CreateBr(header);
   b.SetInsertPoint(header);
   std::vector<TileVal> carried = makePhis(b, init, pre);
-  for (size_t i = 0; i < carried.size(); ++i) set(cond.arg(i), carried[i]);
-  lowerBlock(cond);
-  b.CreateCondBr(scalar(cond.terminator()->operand(0)), bodyBB, exit);
+  for (size_t i = 0; i < carried.size(); ++i) L.set(cond.arg(i), carried[i]);
+  lowerBlock(L, cond);
+  b.CreateCondBr(L.scalar(cond.terminator()->operand(0)), bodyBB, exit);
   b.SetInsertPoint(bodyBB);
-  for (size_t i = 0; i < carried.size(); ++i) set(body.arg(i), carried[i]);
-  lowerBlock(body);
-  remat_.emplace_back();
-  std::vector<TileVal> next = yielded(body, like);
-  remat_.pop_back();
+  for (size_t i = 0; i < carried.size(); ++i) L.set(body.arg(i), carried[i]);
+  lowerBlock(L, body);
+  L.remat.emplace_back();
+  std::vector<TileVal> next = yielded(L, body, like);
+  L.remat.pop_back();
   addIncoming(carried, next, b.GetInsertBlock());
   b.CreateBr(header);
   b.SetInsertPoint(exit);
-  for (size_t i = 0; i < carried.size(); ++i) set(op.result(i), carried[i]);
+  for (size_t i = 0; i < carried.size(); ++i) L.set(op.result(i), carried[i]);
 }
 
 } // namespace tt::backend

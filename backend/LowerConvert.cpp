@@ -8,48 +8,42 @@
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 
-#include <cassert>
-
 namespace tt::backend {
 
 using namespace tt::ir;
 
-const Layout &Lowerer::layoutOf(const Value *v) const {
+const Layout &LowerContext::layoutOf(const Value *v) const {
   auto it = layouts.find(v);
-  assert(it != layouts.end() && "every tile value has a layout");
+  if (it == layouts.end()) throw InternalError("a tile value without a layout", v->def ? v->def->loc : func.loc);
   return it->second;
 }
 
-void Lowerer::set(const Value *v, TileVal t) { values_[v] = std::move(t); }
+void LowerContext::set(const Value *v, TileVal t) { values[v] = std::move(t); }
 
-llvm::Value *Lowerer::scalar(const Value *v) {
-  auto it = values_.find(v);
-  assert(it != values_.end() && it->second.scalar && "scalar operand lowered before use");
+llvm::Value *LowerContext::scalar(const Value *v) {
+  auto it = values.find(v);
+  if (it == values.end() || !it->second.scalar)
+    throw InternalError("a scalar operand used before it is lowered", current ? current->loc : func.loc);
   return it->second.regs[0];
 }
 
-TileVal Lowerer::get(const Value *v, const Layout *want) {
-  auto it = values_.find(v);
-  assert(it != values_.end() && "operand lowered before use");
+TileVal LowerContext::get(const Value *v, const Layout *want) {
+  auto it = values.find(v);
+  if (it == values.end()) throw InternalError("an operand used before it is lowered", current ? current->loc : func.loc);
   if (it->second.scalar || !want || it->second.layout == *want) return it->second;
   auto key = std::make_pair(v, toString(*want));
-  for (auto level = remat_.rbegin(); level != remat_.rend(); ++level)
+  for (auto level = remat.rbegin(); level != remat.rend(); ++level)
     if (auto hit = level->find(key); hit != level->end()) return hit->second;
-  TileVal r = recomputable(v) ? lowerPure(*v->def, want)
-                                  : convert(v->type, it->second, *want, *current_);
-  remat_.back().emplace(key, r);
+  TileVal r = recomputable(v) ? lowerPure(*this, *v->def, want) : throughShared(*this, v->type, it->second, *want, *current);
+  remat.back().emplace(key, r);
   return r;
 }
 
-TileVal Lowerer::convert(const Type &type, const TileVal &t, const Layout &want, const Op &at) {
-  if (t.scalar || t.layout == want) return t;
-  return throughShared(type, t, want, at);
-}
-
-TileVal Lowerer::throughShared(const Type &type, const TileVal &t, const Layout &want, const Op &at,
-                               const Shape *readShape, bool ownersOnly) {
-  llvm::Type *st = storageType(type.elem);
-  int64_t elemBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(st));
+TileVal throughShared(LowerContext &L, const Type &type, const TileVal &t, const Layout &want, const Op &at,
+                      const Shape *readShape, bool ownersOnly) {
+  llvm::IRBuilder<> &b = L.b;
+  llvm::Type *st = L.storageType(type.elem);
+  int64_t elemBytes = static_cast<int64_t>(L.mod.getDataLayout().getTypeAllocSize(st));
   // Rows a multiple of 128 bytes long would all start in bank 0: then each
   // row gets 16 bytes of padding, so that the rows a warp touches at once
   // (the MMA layout writes eight rows four lanes at a time) spread over the
@@ -60,35 +54,35 @@ TileVal Lowerer::throughShared(const Type &type, const TileVal &t, const Layout 
   // A tile larger than the room the plan gives it goes in chunks of that
   // order (SharedPlan.cpp), each thread writing and then reading the
   // elements of the chunk it holds.
-  int64_t chunk = std::max<int64_t>(1, nextWindow(at).bytes / elemBytes);
-  const std::vector<RegCoord> &from = coords(t.layout, type.shape);
+  int64_t chunk = std::max<int64_t>(1, nextWindow(L, at).bytes / elemBytes);
+  const std::vector<RegCoord> &from = L.coords(t.layout, type.shape);
   const Shape &shape = readShape ? *readShape : type.shape;
-  const std::vector<RegCoord> &to = coords(want, shape);
+  const std::vector<RegCoord> &to = L.coords(want, shape);
   std::vector<llvm::Value *> fromLin, toLin;
-  for (const RegCoord &c : from) fromLin.push_back(linearIndex(c.idx, stored));
-  for (const RegCoord &c : to) toLin.push_back(linearIndex(c.idx, readShape ? shape : stored));
+  for (const RegCoord &c : from) fromLin.push_back(linearIndex(L, c.idx, stored));
+  for (const RegCoord &c : to) toLin.push_back(linearIndex(L, c.idx, readShape ? shape : stored));
   TileVal out{false, want, std::vector<llvm::Value *>(to.size(), nullptr)};
   for (int64_t lo = 0; lo < n; lo += chunk) {
     bool whole = chunk >= n;
     // In this chunk, and where in it (0 outside, an address in bounds).
     auto place = [&](llvm::Value *lin, llvm::Value *&in) {
       if (whole) return lin;
-      in = b.CreateAnd(b.CreateICmpSGE(lin, c32(lo)), b.CreateICmpSLT(lin, c32(std::min(n, lo + chunk))));
-      return b.CreateSelect(in, b.CreateSub(lin, c32(lo)), c32(0));
+      in = b.CreateAnd(b.CreateICmpSGE(lin, L.c32(lo)), b.CreateICmpSLT(lin, L.c32(std::min(n, lo + chunk))));
+      return b.CreateSelect(in, b.CreateSub(lin, L.c32(lo)), L.c32(0));
     };
-    llvm::Value *base = sharedBase(std::min(n, chunk) * elemBytes, at);
-    barrierBeforeWindow();
+    llvm::Value *base = sharedBase(L, std::min(n, chunk) * elemBytes, at);
+    barrierBeforeWindow(L);
     // Copies of an element hold the same value, so every register may write.
     for (size_t r = 0; r < t.regs.size(); ++r) {
       llvm::Value *in = nullptr;
       llvm::Value *slot = place(fromLin[r], in);
-      ifThen(andMaybe(in, ownersOnly ? from[r].canonical : nullptr),
-             [&] { b.CreateStore(toStorage(t.regs[r], type.elem), b.CreateGEP(st, base, slot)); });
+      ifThen(L, andMaybe(L, in, ownersOnly ? from[r].canonical : nullptr),
+             [&] { b.CreateStore(toStorage(L, t.regs[r], type.elem), b.CreateGEP(st, base, slot)); });
     }
-    barrier();
+    barrier(L);
     for (size_t r = 0; r < to.size(); ++r) {
       llvm::Value *in = nullptr;
-      llvm::Value *v = fromStorage(b.CreateLoad(st, b.CreateGEP(st, base, place(toLin[r], in))), type.elem);
+      llvm::Value *v = fromStorage(L, b.CreateLoad(st, b.CreateGEP(st, base, place(toLin[r], in))), type.elem);
       out.regs[r] = out.regs[r] && in ? b.CreateSelect(in, v, out.regs[r]) : v;
     }
   }

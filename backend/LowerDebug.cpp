@@ -18,9 +18,9 @@ namespace {
 
 /// vprintf's specifier for an element, and the value as vprintf reads it
 /// (floats as double, small integers as int).
-std::pair<std::string, llvm::Value *> printable(Lowerer &L, llvm::Value *v, ScalarKind k) {
+std::pair<std::string, llvm::Value *> printable(LowerContext &L, llvm::Value *v, ScalarKind k) {
   llvm::IRBuilder<> &b = L.b;
-  if (isFloat(k)) return {"%g", b.CreateFPExt(L.widen(v, k), b.getDoubleTy())};
+  if (isFloat(k)) return {"%g", b.CreateFPExt(widen(L, v, k), b.getDoubleTy())};
   if (k == ScalarKind::Ptr) return {"%p", v};
   if (k == ScalarKind::I64) return {"%lld", v};
   if (k == ScalarKind::U64) return {"%llu", v};
@@ -31,7 +31,8 @@ std::pair<std::string, llvm::Value *> printable(Lowerer &L, llvm::Value *v, Scal
 
 } // namespace
 
-void Lowerer::lowerDebug(const Op &op) {
+void lowerDebug(LowerContext &L, const Op &op) {
+  llvm::IRBuilder<> &b = L.b;
   if (op.kind == OpKind::Barrier) {
     b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});  // bar.sync 0
     return;
@@ -42,34 +43,34 @@ void Lowerer::lowerDebug(const Op &op) {
   if (op.kind == OpKind::Assert) {
     const Value *cond = op.operand(0);
     std::string file = op.loc.known() ? op.loc.pos.file : "<unknown>";
-    llvm::FunctionCallee fail = mod.getOrInsertFunction(
-        "__assertfail", b.getVoidTy(), llvm::PointerType::get(ctx, 0), llvm::PointerType::get(ctx, 0), b.getInt32Ty(),
-        llvm::PointerType::get(ctx, 0), b.getInt64Ty());
-    TileVal c = get(cond, cond->type.isTile() ? &layoutOf(cond) : nullptr);
+    llvm::FunctionCallee fail = L.mod.getOrInsertFunction(
+        "__assertfail", b.getVoidTy(), llvm::PointerType::get(L.ctx, 0), llvm::PointerType::get(L.ctx, 0), b.getInt32Ty(),
+        llvm::PointerType::get(L.ctx, 0), b.getInt64Ty());
+    TileVal c = L.get(cond, cond->type.isTile() ? &L.layoutOf(cond) : nullptr);
     for (llvm::Value *ok : c.regs)
-      ifThen(b.CreateNot(ok), [&] {
-        b.CreateCall(fail, {cString("device_assert: " + op.attr("msg").s), cString(file),
-                            c32(op.loc.pos.line), cString(func.name), b.getInt64(1)});
+      ifThen(L, b.CreateNot(ok), [&] {
+        b.CreateCall(fail, {cString(L, "device_assert: " + op.attr("msg").s), cString(L, file),
+                            L.c32(op.loc.pos.line), cString(L, L.func.name), b.getInt64(1)});
       });
     return;
   }
   // device_print: the values to print, all in the first tile operand's layout.
-  llvm::FunctionCallee vprintf = mod.getOrInsertFunction("vprintf", b.getInt32Ty(), llvm::PointerType::get(ctx, 0),
-                                                         llvm::PointerType::get(ctx, 0));
+  llvm::FunctionCallee vprintf = L.mod.getOrInsertFunction("vprintf", b.getInt32Ty(), llvm::PointerType::get(L.ctx, 0),
+                                                         llvm::PointerType::get(L.ctx, 0));
   const Layout *l = nullptr;
   const Shape *shape = nullptr;
   for (const Value *v : op.operands)
     if (v->type.isTile()) {
-      l = &layoutOf(v);
+      l = &L.layoutOf(v);
       shape = &v->type.shape;
       break;
     }
   std::vector<TileVal> vals;
-  for (const Value *v : op.operands) vals.push_back(get(v, v->type.isTile() && v->type.shape == *shape ? l : nullptr));
+  for (const Value *v : op.operands) vals.push_back(L.get(v, v->type.isTile() && v->type.shape == *shape ? l : nullptr));
   for (size_t i = 0; i < op.operands.size(); ++i)
     if (op.operand(i)->type.isTile() && op.operand(i)->type.shape != *shape)
-      fail(op, "'device_print' of tiles of different shapes is not supported by the backend");
-  const std::vector<RegCoord> *cs = l ? &coords(*l, *shape) : nullptr;
+      L.fail(op, "'device_print' of tiles of different shapes is not supported by the backend");
+  const std::vector<RegCoord> *cs = l ? &L.coords(*l, *shape) : nullptr;
   size_t n = l ? static_cast<size_t>(numRegisters(*l, *shape)) : 1;
   for (size_t r = 0; r < n; ++r) {
     std::string fmt = "pid (%d, %d, %d)";
@@ -87,19 +88,19 @@ void Lowerer::lowerDebug(const Op &op) {
     for (char c : op.attr("prefix").s) prefix += c == '%' ? std::string("%%") : std::string(1, c);
     fmt += " " + prefix;
     for (size_t i = 0; i < vals.size(); ++i) {
-      auto [spec, v] = printable(*this, vals[i].scalar ? vals[i].regs[0] : vals[i].regs[r], op.operand(i)->type.elem);
+      auto [spec, v] = printable(L, vals[i].scalar ? vals[i].regs[0] : vals[i].regs[r], op.operand(i)->type.elem);
       fmt += " " + spec;
       args.push_back(v);
     }
     fmt += "\n";
-    ifThen(cs ? (*cs)[r].canonical ? (*cs)[r].canonical : nullptr : isThreadZero(), [&] {
+    ifThen(L, cs ? (*cs)[r].canonical ? (*cs)[r].canonical : nullptr : isThreadZero(L), [&] {
       std::vector<llvm::Type *> fields;
       for (llvm::Value *a : args) fields.push_back(a->getType());
-      llvm::StructType *st = llvm::StructType::get(ctx, fields);
-      llvm::IRBuilder<> entry(&kernelEntry()->front());
+      llvm::StructType *st = llvm::StructType::get(L.ctx, fields);
+      llvm::IRBuilder<> entry(&L.prologue->front());
       llvm::Value *buf = entry.CreateAlloca(st);
       for (size_t i = 0; i < args.size(); ++i) b.CreateStore(args[i], b.CreateStructGEP(st, buf, static_cast<unsigned>(i)));
-      b.CreateCall(vprintf, {cString(fmt), b.CreateAddrSpaceCast(buf, llvm::PointerType::get(ctx, 0))});
+      b.CreateCall(vprintf, {cString(L, fmt), b.CreateAddrSpaceCast(buf, llvm::PointerType::get(L.ctx, 0))});
     });
   }
 }

@@ -42,6 +42,9 @@ namespace tt::backend {
 
 using namespace tt::ir;
 
+static TileVal dotOnTensorCores(LowerContext &L, const Op &op, const Layout &l);
+static TileVal dotOnFma(LowerContext &L, const Op &op);
+
 namespace {
 
 /// A matrix in shared memory whose rows are `rowBytes` long (a multiple of
@@ -77,35 +80,37 @@ struct SwizzledMatrix {
 
 } // namespace
 
-bool Lowerer::feedsTensorCoresOnly(const Value *v) {
-  if (users_.empty())
-    walk(func.body, [&](const Op &o) {
-      for (const Value *x : o.operands) users_[x].push_back(&o);
+bool feedsTensorCoresOnly(LowerContext &L, const Value *v) {
+  if (L.users.empty())
+    walk(L.func.body, [&](const Op &o) {
+      for (const Value *x : o.operands) L.users[x].push_back(&o);
     });
-  auto it = users_.find(v);
-  if (it == users_.end()) return false;
+  auto it = L.users.find(v);
+  if (it == L.users.end()) return false;
   for (const Op *u : it->second) {
-    std::optional<Layout> mma = u->kind == OpKind::Dot ? mmaLayout(*u, numWarps) : std::nullopt;
-    if (!mma || u->operand(2) == v || !(*mma == layoutOf(u->result()))) return false;
+    std::optional<Layout> mma = u->kind == OpKind::Dot ? mmaLayout(*u, L.numWarps) : std::nullopt;
+    if (!mma || u->operand(2) == v || !(*mma == L.layoutOf(u->result()))) return false;
   }
   return true;
 }
 
-TileVal Lowerer::lowerDot(const Op &op) {
-  std::optional<Layout> mma = mmaLayout(op, numWarps);
-  if (mma && *mma == layoutOf(op.result())) return dotOnTensorCores(op, *mma);
-  return dotOnFma(op);
+TileVal lowerDot(LowerContext &L, const Op &op) {
+  std::optional<Layout> mma = mmaLayout(op, L.numWarps);
+  if (mma && *mma == L.layoutOf(op.result())) return dotOnTensorCores(L, op, *mma);
+  return dotOnFma(L, op);
 }
 
-llvm::Value *Lowerer::stagedAddress(llvm::Value *base, const Type &t, int rowDim, llvm::Value *row, llvm::Value *col) {
+llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const Type &t, int rowDim, llvm::Value *row, llvm::Value *col) {
+  llvm::IRBuilder<> &b = L.b;
   return SwizzledMatrix(base, t.shape[static_cast<size_t>(1 - rowDim)], static_cast<int>(byteSize(t.elem))).address(b, row, col);
 }
 
-void Lowerer::stageSwizzled(const Type &t, const TileVal &v, llvm::Value *base, int rowDim) {
+void stageSwizzled(LowerContext &L, const Type &t, const TileVal &v, llvm::Value *base, int rowDim) {
+  llvm::IRBuilder<> &b = L.b;
   int colDim = 1 - rowDim;
   int eb = static_cast<int>(byteSize(t.elem));
   SwizzledMatrix s(base, t.shape[static_cast<size_t>(colDim)], eb);
-  const std::vector<RegCoord> &cs = coords(v.layout, t.shape);
+  const std::vector<RegCoord> &cs = L.coords(v.layout, t.shape);
   std::vector<DimPlan> plan = planDims(v.layout, t.shape);
   // Registers that hold consecutive columns (the layout's fastest dim is the
   // matrix's contiguous one) go out as one vector, up to a 16-byte chunk.
@@ -114,7 +119,7 @@ void Lowerer::stageSwizzled(const Type &t, const TileVal &v, llvm::Value *base, 
     while (vec * 2 <= plan[static_cast<size_t>(colDim)].spt && vec * 2 * eb <= 16 &&
            plan[static_cast<size_t>(colDim)].spt % (vec * 2) == 0 && t.shape[static_cast<size_t>(colDim)] % (vec * 2) == 0)
       vec *= 2;
-  llvm::Type *st = storageType(t.elem);
+  llvm::Type *st = L.storageType(t.elem);
   for (size_t r = 0; r < v.regs.size(); r += static_cast<size_t>(vec)) {
     llvm::Value *value = v.regs[r];
     if (vec > 1) {
@@ -127,30 +132,31 @@ void Lowerer::stageSwizzled(const Type &t, const TileVal &v, llvm::Value *base, 
   }
 }
 
-TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
+static TileVal dotOnTensorCores(LowerContext &L, const Op &op, const Layout &l) {
+  llvm::IRBuilder<> &b = L.b;
   const Type &at = op.operand(0)->type, &bt = op.operand(1)->type, &ct = op.result()->type;
   int64_t M = ct.shape[0], N = ct.shape[1], K = at.shape[1];
   ScalarKind ek = at.elem;
   int eb = static_cast<int>(byteSize(ek)), kStep = mmaK(ek), chunkElems = 16 / eb;
-  TileVal c = get(op.operand(2), &l);
+  TileVal c = L.get(op.operand(2), &l);
   // Each operand in shared memory: where a pipelined load put it this
   // iteration, else staged from registers now. a's rows are m; b's are k
   // (read with ldmatrix.trans) for 16-bit elements held n-fastest, else n.
-  auto pipelined = [&](const Value *v) { auto it = inShared.find(v); return it == inShared.end() ? nullptr : &it->second; };
+  auto pipelined = [&](const Value *v) { auto it = L.inShared.find(v); return it == L.inShared.end() ? nullptr : &it->second; };
   const SharedOperand *pa = pipelined(op.operand(0)), *pb = pipelined(op.operand(1));
   if (pa && pa->rowDim != 0) throw ir::InternalError("a dot's a was staged with rows along k", op.loc);
   std::optional<TileVal> a, bv;
-  if (!pa) a = get(op.operand(0));
-  if (!pb) bv = get(op.operand(1));
+  if (!pa) a = L.get(op.operand(0));
+  if (!pb) bv = L.get(op.operand(1));
   int bRowDim = pb ? pb->rowDim : stagedRowDim(1, bv->layout, ek);
   int64_t aBytes = pa ? 0 : M * K * eb, bBytes = pb ? 0 : K * N * eb;
   llvm::Value *aBase = pa ? pa->base : nullptr, *bBase = pb ? pb->base : nullptr;
   if (aBytes + bBytes) {
-    llvm::Value *window = sharedBase(aBytes + bBytes, op);
-    barrierBeforeWindow();
-    if (!pa) stageSwizzled(at, *a, aBase = window, 0);
-    if (!pb) stageSwizzled(bt, *bv, bBase = b.CreateGEP(b.getInt8Ty(), window, c32(aBytes)), bRowDim);
-    barrier();
+    llvm::Value *window = sharedBase(L, aBytes + bBytes, op);
+    barrierBeforeWindow(L);
+    if (!pa) stageSwizzled(L, at, *a, aBase = window, 0);
+    if (!pb) stageSwizzled(L, bt, *bv, bBase = b.CreateGEP(b.getInt8Ty(), window, L.c32(aBytes)), bRowDim);
+    barrier(L);
   }
   bool bTrans = bRowDim == 0;
   SwizzledMatrix sa(aBase, K, eb), sb(bBase, bTrans ? N : K, eb);
@@ -159,9 +165,9 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
   // matrix `mat`; `half` and `upper` are that matrix's place in the tile.
   int wm = l.warpsPerCTA[0], wn = l.warpsPerCTA[1];
   int64_t mTiles = M / (16 * wm), nTiles = (N + 8 * wn - 1) / (8 * wn);  // per warp
-  llvm::Value *lane = laneId(), *i = b.CreateAnd(lane, 7), *mat = b.CreateLShr(lane, 3);
+  llvm::Value *lane = L.laneId(), *i = b.CreateAnd(lane, 7), *mat = b.CreateLShr(lane, 3);
   llvm::Value *half = b.CreateAnd(mat, 1), *upper = b.CreateLShr(mat, 1);
-  llvm::Value *warpM = warpCoord(l, 0), *warpN = warpCoord(l, 1);
+  llvm::Value *warpM = L.warpCoord(l, 0), *warpN = L.warpCoord(l, 1);
   bool nWraps = nTiles * 8 * wn != N;
   auto ldmatrix = [&](int count, bool trans, llvm::Value *addr) {
     using namespace llvm::Intrinsic;
@@ -175,23 +181,23 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
   };
   // The first column of this warp's 8-column tile q (a value, or per lane).
   auto tileColumn = [&](llvm::Value *q) {
-    llvm::Value *col = b.CreateMul(b.CreateAdd(warpN, b.CreateMul(q, c32(wn))), c32(8));
-    return nWraps ? b.CreateURem(col, c32(N)) : col;
+    llvm::Value *col = b.CreateMul(b.CreateAdd(warpN, b.CreateMul(q, L.c32(wn))), L.c32(8));
+    return nWraps ? b.CreateURem(col, L.c32(N)) : col;
   };
 
   // One k step's fragments: a's 16-row tile mi (4 registers), b's 8-column
   // tiles q and q+1 (2 registers each; one tile if q is the last).
   auto aTile = [&](int64_t ks, int64_t mi) {
-    llvm::Value *row = b.CreateAdd(b.CreateAdd(b.CreateMul(warpM, c32(8)), i),
-                                   b.CreateMul(b.CreateAdd(c32(2 * mi), half), c32(8 * wm)));
-    llvm::Value *col = b.CreateAdd(c32(ks * kStep), b.CreateMul(upper, c32(chunkElems)));
+    llvm::Value *row = b.CreateAdd(b.CreateAdd(b.CreateMul(warpM, L.c32(8)), i),
+                                   b.CreateMul(b.CreateAdd(L.c32(2 * mi), half), L.c32(8 * wm)));
+    llvm::Value *col = b.CreateAdd(L.c32(ks * kStep), b.CreateMul(upper, L.c32(chunkElems)));
     return ldmatrix(4, false, sa.address(b, row, col));
   };
   auto bTiles = [&](int64_t ks, int64_t q) {
     bool pair = q + 1 < nTiles;
-    llvm::Value *n0 = tileColumn(pair ? b.CreateAdd(c32(q), upper) : c32(q));
-    llvm::Value *addr = bTrans ? sb.address(b, b.CreateAdd(c32(ks * kStep), b.CreateAdd(b.CreateMul(half, c32(8)), i)), n0)
-                               : sb.address(b, b.CreateAdd(n0, i), b.CreateAdd(c32(ks * kStep), b.CreateMul(half, c32(chunkElems))));
+    llvm::Value *n0 = tileColumn(pair ? b.CreateAdd(L.c32(q), upper) : L.c32(q));
+    llvm::Value *addr = bTrans ? sb.address(b, b.CreateAdd(L.c32(ks * kStep), b.CreateAdd(b.CreateMul(half, L.c32(8)), i)), n0)
+                               : sb.address(b, b.CreateAdd(n0, i), b.CreateAdd(L.c32(ks * kStep), b.CreateMul(half, L.c32(chunkElems))));
     std::vector<llvm::Value *> r = ldmatrix(pair ? 4 : 2, bTrans, addr);
     std::vector<std::vector<llvm::Value *>> out = {{r[0], r[1]}};
     if (pair) out.push_back({r[2], r[3]});
@@ -242,26 +248,27 @@ TileVal Lowerer::dotOnTensorCores(const Op &op, const Layout &l) {
   return {false, l, acc};
 }
 
-TileVal Lowerer::dotOnFma(const Op &op) {
+static TileVal dotOnFma(LowerContext &L, const Op &op) {
+  llvm::IRBuilder<> &b = L.b;
   const Type &at = op.operand(0)->type, &bt = op.operand(1)->type, &ct = op.result()->type;
   int64_t M = at.shape[0], K = at.shape[1], N = bt.shape[1];
   ScalarKind ak = at.elem, ck = ct.elem;
-  const Layout &l = layoutOf(op.result());
-  TileVal a = get(op.operand(0)), bv = get(op.operand(1)), c = get(op.operand(2), &l);
-  llvm::Type *st = storageType(ak);
-  int64_t elemBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(st));
-  llvm::Value *base = sharedBase((M * K + K * N) * elemBytes, op);
+  const Layout &l = L.layoutOf(op.result());
+  TileVal a = L.get(op.operand(0)), bv = L.get(op.operand(1)), c = L.get(op.operand(2), &l);
+  llvm::Type *st = L.storageType(ak);
+  int64_t elemBytes = static_cast<int64_t>(L.mod.getDataLayout().getTypeAllocSize(st));
+  llvm::Value *base = sharedBase(L, (M * K + K * N) * elemBytes, op);
   llvm::Value *bBase = b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(M * K * elemBytes)));
-  barrierBeforeWindow();
+  barrierBeforeWindow(L);
   for (auto [val, ty, buf] : {std::tuple{&a, &at, base}, std::tuple{&bv, &bt, bBase}}) {
-    const std::vector<RegCoord> &cs = coords(val->layout, ty->shape);
+    const std::vector<RegCoord> &cs = L.coords(val->layout, ty->shape);
     for (size_t r = 0; r < val->regs.size(); ++r)
-      b.CreateStore(val->regs[r], b.CreateGEP(st, buf, linearIndex(cs[r].idx, ty->shape)));
+      b.CreateStore(val->regs[r], b.CreateGEP(st, buf, linearIndex(L, cs[r].idx, ty->shape)));
   }
-  barrier();
+  barrier(L);
 
   // The accumulator's rows and columns this thread holds, by register index.
-  const std::vector<RegCoord> &cc = coords(l, ct.shape);
+  const std::vector<RegCoord> &cc = L.coords(l, ct.shape);
   std::map<int64_t, llvm::Value *> rowOf, colOf;
   for (int64_t r = 0; r < numRegisters(l, ct.shape); ++r) {
     std::vector<int64_t> rd = regDims(l, ct.shape, r);
@@ -270,15 +277,15 @@ TileVal Lowerer::dotOnFma(const Op &op) {
   }
 
   bool fp = isFloat(ck);
-  llvm::Type *accTy = llvmType(ck);
+  llvm::Type *accTy = L.llvmType(ck);
   llvm::Function *f = b.GetInsertBlock()->getParent();
   llvm::BasicBlock *pre = b.GetInsertBlock();
-  llvm::BasicBlock *header = llvm::BasicBlock::Create(ctx, "dot.k", f);
-  llvm::BasicBlock *exit = llvm::BasicBlock::Create(ctx, "dot.done", f);
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(L.ctx, "dot.k", f);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(L.ctx, "dot.done", f);
   b.CreateBr(header);
   b.SetInsertPoint(header);
-  llvm::PHINode *k = b.CreatePHI(i32(), 2, "k");
-  k->addIncoming(c32(0), pre);
+  llvm::PHINode *k = b.CreatePHI(L.i32(), 2, "k");
+  k->addIncoming(L.c32(0), pre);
   std::vector<llvm::PHINode *> acc;
   for (llvm::Value *v : c.regs) {
     acc.push_back(b.CreatePHI(accTy, 2));
@@ -296,18 +303,18 @@ TileVal Lowerer::dotOnFma(const Op &op) {
     return b.CreateSExt(v, accTy);
   };
   std::map<int64_t, llvm::Value *> aRow, bCol;
-  for (auto &[r0, m] : rowOf) aRow[r0] = operand(base, b.CreateAdd(b.CreateMul(m, c32(K)), k));
-  for (auto &[r1, n] : colOf) bCol[r1] = operand(bBase, b.CreateAdd(b.CreateMul(k, c32(N)), n));
+  for (auto &[r0, m] : rowOf) aRow[r0] = operand(base, b.CreateAdd(b.CreateMul(m, L.c32(K)), k));
+  for (auto &[r1, n] : colOf) bCol[r1] = operand(bBase, b.CreateAdd(b.CreateMul(k, L.c32(N)), n));
   std::vector<llvm::Value *> next;
   for (int64_t r = 0; r < numRegisters(l, ct.shape); ++r) {
     std::vector<int64_t> rd = regDims(l, ct.shape, r);
     llvm::Value *x = aRow[rd[0]], *y = bCol[rd[1]], *s = acc[static_cast<size_t>(r)];
     next.push_back(fp ? b.CreateIntrinsic(llvm::Intrinsic::fma, {accTy}, {x, y, s}) : b.CreateAdd(s, b.CreateMul(x, y)));
   }
-  llvm::Value *kNext = b.CreateAdd(k, c32(1));
+  llvm::Value *kNext = b.CreateAdd(k, L.c32(1));
   k->addIncoming(kNext, b.GetInsertBlock());
   for (size_t r = 0; r < acc.size(); ++r) acc[r]->addIncoming(next[r], b.GetInsertBlock());
-  b.CreateCondBr(b.CreateICmpSLT(kNext, c32(K)), header, exit);
+  b.CreateCondBr(b.CreateICmpSLT(kNext, L.c32(K)), header, exit);
   b.SetInsertPoint(exit);
   // The loop exits after its last step: the result is that step's sums.
   return {false, l, next};

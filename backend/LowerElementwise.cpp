@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 #include "backend/Rounded.h"
+#include "backend/Target.h"
 
 #include "ir/Diagnostic.h"
 #include "ir/Semantics.h"
@@ -23,6 +24,18 @@
 namespace tt::backend {
 
 using namespace tt::ir;
+
+static std::vector<size_t> runStarts(LowerContext &L, const Layout &l, const Value *v);
+
+llvm::Value *widen(LowerContext &L, llvm::Value *v, ScalarKind k) {
+  llvm::IRBuilder<> &b = L.b;
+  return computeKind(k) == k ? v : b.CreateFPExt(v, b.getFloatTy());
+}
+
+llvm::Value *narrow(LowerContext &L, llvm::Value *v, ScalarKind k) {
+  llvm::IRBuilder<> &b = L.b;
+  return computeKind(k) == k ? v : b.CreateFPTrunc(v, L.llvmType(k));
+}
 
 namespace {
 
@@ -50,12 +63,13 @@ std::string libdeviceName(OpKind k, bool f64) {
 
 } // namespace
 
-llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind elem) {
+static llvm::Value *math(LowerContext &L, const Op &op, OpKind k, llvm::Value *x, ScalarKind elem) {
+  llvm::IRBuilder<> &b = L.b;
   bool f64 = elem == ScalarKind::F64;
   llvm::Type *t = x->getType();
   if (k == OpKind::Sigmoid) {  // 1 / (1 + exp(-x))
-    llvm::Value *e = math(op, OpKind::Exp, b.CreateFNeg(x), elem);
-    return binary(OpKind::Div, llvm::ConstantFP::get(t, 1.0), binary(OpKind::Add, llvm::ConstantFP::get(t, 1.0), e, elem),
+    llvm::Value *e = math(L, op, OpKind::Exp, b.CreateFNeg(x), elem);
+    return binary(L, OpKind::Div, llvm::ConstantFP::get(t, 1.0), binary(L, OpKind::Add, llvm::ConstantFP::get(t, 1.0), e, elem),
                   elem);
   }
   if (k == OpKind::Sqrt) return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);  // IEEE sqrt.rn
@@ -67,15 +81,15 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   // erf, log1p and expm1, nor of f64); so does a compile without libdevice,
   // with a note.
   bool exactOnly = k == OpKind::Erf || k == OpKind::Log1p || k == OpKind::Expm1;
-  bool approximate = options.fastMath && !f64 && !exactOnly;
-  if (libdevice && !approximate) {
-    llvm::FunctionCallee fn = mod.getOrInsertFunction(libdeviceName(k, f64), t, t);
+  bool approximate = L.options.fastMath && !f64 && !exactOnly;
+  if (L.libdevice && !approximate) {
+    llvm::FunctionCallee fn = L.mod.getOrInsertFunction(libdeviceName(k, f64), t, t);
     return b.CreateCall(fn, {x});
   }
   if (f64 || exactOnly)  // no approximation of these on the GPU to fall back on
-    fail(op, "'" + std::string(opInfo(k).name) + "'" + (f64 ? " on f64" : "") +
+    L.fail(op, "'" + std::string(opInfo(k).name) + "'" + (f64 ? " on f64" : "") +
                  " needs libdevice, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
-  if (!approximate) note("libdevice not found: exp, log, sin, cos, tanh use the GPU's fast approximations");
+  if (!approximate) L.note("libdevice not found: exp, log, sin, cos, tanh use the GPU's fast approximations");
   auto approx = [&](llvm::Intrinsic::ID id, llvm::Value *v) { return b.CreateIntrinsic(id, {}, {v}); };
   const double log2e = 1.4426950408889634, ln2 = 0.6931471805599453;
   switch (k) {
@@ -84,7 +98,7 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
     // Its only user is ex2, so nothing fuses with it; `contract` keeps it a
     // multiply by an immediate (Rounded.h's rounded ops take registers only).
     llvm::FastMathFlags plain;
-    plain.setAllowContract(options.fastMath);
+    plain.setAllowContract(L.options.fastMath);
     llvm::IRBuilder<>::FastMathFlagGuard keep(b);
     b.setFastMathFlags(plain);
     return approx(llvm::Intrinsic::nvvm_ex2_approx_f, b.CreateFMul(x, llvm::ConstantFP::get(t, log2e)));
@@ -93,7 +107,7 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   case OpKind::Log:  // rounded: the licence to fuse is for the kernel's multiplies, not log's own
     return rounded(b, llvm::Instruction::FMul, approx(llvm::Intrinsic::nvvm_lg2_approx_f, x), llvm::ConstantFP::get(t, ln2));
   case OpKind::Rsqrt:  // Triton's, libdevice's with __CUDA_FTZ: no subnormal-range scaling
-    return approx(options.fastMath ? llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f : llvm::Intrinsic::nvvm_rsqrt_approx_f, x);
+    return approx(L.options.fastMath ? llvm::Intrinsic::nvvm_rsqrt_approx_ftz_f : llvm::Intrinsic::nvvm_rsqrt_approx_f, x);
   case OpKind::Sin: return approx(llvm::Intrinsic::nvvm_sin_approx_f, x);
   case OpKind::Cos: return approx(llvm::Intrinsic::nvvm_cos_approx_f, x);
   case OpKind::Tanh: {
@@ -104,17 +118,19 @@ llvm::Value *Lowerer::math(const Op &op, OpKind k, llvm::Value *x, ScalarKind el
   }
 }
 
-llvm::Value *Lowerer::fmod(llvm::Value *x, llvm::Value *y, ScalarKind elem) {
+static llvm::Value *fmod(LowerContext &L, llvm::Value *x, llvm::Value *y, ScalarKind elem) {
+  llvm::IRBuilder<> &b = L.b;
   // LLVM's frem becomes x - trunc(x / y) * y on NVPTX, which is not exact;
   // the IR's rem of floats is fmod. libdevice's is exact.
-  if (!libdevice)
-    fail(*current_, "'rem' of floats needs libdevice's exact fmod, which was not found (run scripts/setup or set "
+  if (!L.libdevice)
+    L.fail(*L.current, "'rem' of floats needs libdevice's exact fmod, which was not found (run scripts/setup or set "
                     "TWINTILE_LIBDEVICE)");
   llvm::Type *t = x->getType();
-  return b.CreateCall(mod.getOrInsertFunction(elem == ScalarKind::F64 ? "__nv_fmod" : "__nv_fmodf", t, t, t), {x, y});
+  return b.CreateCall(L.mod.getOrInsertFunction(elem == ScalarKind::F64 ? "__nv_fmod" : "__nv_fmodf", t, t, t), {x, y});
 }
 
-llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKind elem, bool rounded) {
+llvm::Value *binary(LowerContext &L, OpKind k, llvm::Value *x, llvm::Value *y, ScalarKind elem, bool rounded) {
+  llvm::IRBuilder<> &b = L.b;
   if (isFloat(elem)) {
     // --math=fast, as Triton's default enable_fp_fusion: an f32 multiply
     // feeding an add may become one fma (the product unrounded), in LLVM
@@ -124,7 +140,7 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     // narrowed after every op, which InstCombine would otherwise shrink to
     // half-precision ops (no NVVM intrinsic rounds those), and a
     // butterfly's.
-    if (options.fastMath && rounded) {
+    if (L.options.fastMath && rounded) {
       switch (k) {
       case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum:
         return tt::backend::rounded(b, llvm::Instruction::FAdd, x, y);
@@ -134,7 +150,7 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
       }
     }
     llvm::FastMathFlags fusable;
-    fusable.setAllowContract(options.fastMath && elem == ScalarKind::F32);
+    fusable.setAllowContract(L.options.fastMath && elem == ScalarKind::F32);
     llvm::IRBuilder<>::FastMathFlagGuard keep(b);
     b.setFastMathFlags(fusable);
     switch (k) {
@@ -142,17 +158,17 @@ llvm::Value *Lowerer::binary(OpKind k, llvm::Value *x, llvm::Value *y, ScalarKin
     case OpKind::Sub: return b.CreateFSub(x, y);
     case OpKind::Mul: return b.CreateFMul(x, y);
     case OpKind::Div:
-      if (options.fastMath && elem == ScalarKind::F32) {  // Triton's default: within 2 ulp, full range
+      if (L.options.fastMath && elem == ScalarKind::F32) {  // Triton's default: within 2 ulp, full range
         auto *ty = llvm::FunctionType::get(x->getType(), {x->getType(), y->getType()}, false);
         return b.CreateCall(llvm::InlineAsm::get(ty, "div.full.f32 $0, $1, $2;", "=f,f,f", false), {x, y});
       }
       return b.CreateFDiv(x, y);
-    case OpKind::Rem: return fmod(x, y, elem);
+    case OpKind::Rem: return fmod(L, x, y, elem);
     case OpKind::Pow: {
-      if (!libdevice)
-        fail(*current_, "'pow' needs libdevice's powf, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
+      if (!L.libdevice)
+        L.fail(*L.current, "'pow' needs libdevice's powf, which was not found (run scripts/setup or set TWINTILE_LIBDEVICE)");
       llvm::Type *t = x->getType();
-      return b.CreateCall(mod.getOrInsertFunction(libdeviceName(OpKind::Pow, elem == ScalarKind::F64), t, t, t), {x, y});
+      return b.CreateCall(L.mod.getOrInsertFunction(libdeviceName(OpKind::Pow, elem == ScalarKind::F64), t, t, t), {x, y});
     }
     case OpKind::Minimum: case OpKind::Min: return b.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y);
     case OpKind::Maximum: case OpKind::Max: return b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
@@ -226,7 +242,7 @@ llvm::CmpInst::Predicate predicate(OpKind k, bool fp, bool uns) {
 } // namespace
 
 /// One element of `op` from its operands' elements (already in registers).
-static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::Value *> &x) {
+static llvm::Value *elementOf(LowerContext &L, const Op &op, const std::vector<llvm::Value *> &x) {
   llvm::IRBuilder<> &b = L.b;
   ScalarKind in = op.operand(0)->type.elem, out = op.result()->type.elem;
   bool fp = isFloat(in);
@@ -270,12 +286,12 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
   }
   if (op.info().has(Compare)) {
     if (!fp) return b.CreateICmp(predicate(op.kind, false, unsignedOrder(in)), x[0], x[1]);
-    return b.CreateFCmp(predicate(op.kind, true, false), L.widen(x[0], in), L.widen(x[1], in));
+    return b.CreateFCmp(predicate(op.kind, true, false), widen(L, x[0], in), widen(L, x[1], in));
   }
   if (op.kind == OpKind::Fma) {
-    llvm::Value *r = b.CreateIntrinsic(llvm::Intrinsic::fma, {L.llvmType(Lowerer::computeKind(in))},
-                                       {L.widen(x[0], in), L.widen(x[1], in), L.widen(x[2], in)});
-    return L.narrow(r, in);
+    llvm::Value *r = b.CreateIntrinsic(llvm::Intrinsic::fma, {L.llvmType(computeKind(in))},
+                                       {widen(L, x[0], in), widen(L, x[1], in), widen(L, x[2], in)});
+    return narrow(L, r, in);
   }
   if (op.operands.size() == 1) {
     llvm::Value *a = x[0];
@@ -286,23 +302,24 @@ static llvm::Value *elementOf(Lowerer &L, const Op &op, const std::vector<llvm::
       if (isUnsigned(in)) return a;
       return fp ? b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, a)
                 : b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, a, b.getFalse());
-    default: return L.narrow(L.math(op, op.kind, L.widen(a, in), Lowerer::computeKind(in)), in);
+    default: return narrow(L, math(L, op, op.kind, widen(L, a, in), computeKind(in)), in);
     }
   }
-  if (!fp) return L.binary(op.kind, x[0], x[1], in);
+  if (!fp) return binary(L, op.kind, x[0], x[1], in);
   // f16/bf16 in f32, rounded to f32 and then to their own type: exactly
   // their own op's result (f32 has more than twice their precision).
-  ScalarKind k = Lowerer::computeKind(in);
-  return L.narrow(L.binary(op.kind, L.widen(x[0], in), L.widen(x[1], in), k, /*rounded=*/k != in), in);
+  ScalarKind k = computeKind(in);
+  return narrow(L, binary(L, op.kind, widen(L, x[0], in), widen(L, x[1], in), k, /*rounded=*/k != in), in);
 }
 
-TileVal Lowerer::lowerElementwise(const Op &op, const Layout *l) {
+TileVal lowerElementwise(LowerContext &L, const Op &op, const Layout *l) {
+  llvm::IRBuilder<> &b = L.b;
   const Type &t = op.result()->type;
   TileVal out{l == nullptr, l ? *l : Layout{}, {}};
   switch (op.kind) {
   case OpKind::Constant: {
     Elem e = constantElem(op.attr("value"), t.elem);
-    llvm::Type *ty = llvmType(t.elem);
+    llvm::Type *ty = L.llvmType(t.elem);
     llvm::Value *c = isFloat(t.elem) ? llvm::ConstantFP::get(ty, e.f)
                                      : static_cast<llvm::Value *>(llvm::ConstantInt::get(ty, static_cast<uint64_t>(e.i), true));
     out.regs.assign(l ? static_cast<size_t>(numRegisters(*l, t.shape)) : 1, c);
@@ -310,31 +327,31 @@ TileVal Lowerer::lowerElementwise(const Op &op, const Layout *l) {
   }
   case OpKind::Arange: {
     int64_t start = op.intAttr("start");
-    for (const RegCoord &c : coords(*l, t.shape)) out.regs.push_back(b.CreateAdd(c.idx[0], c32(start)));
+    for (const RegCoord &c : L.coords(*l, t.shape)) out.regs.push_back(b.CreateAdd(c.idx[0], L.c32(start)));
     return out;
   }
   case OpKind::Splat:
-    out.regs.assign(static_cast<size_t>(numRegisters(*l, t.shape)), scalar(op.operand(0)));
+    out.regs.assign(static_cast<size_t>(numRegisters(*l, t.shape)), L.scalar(op.operand(0)));
     return out;
   default: break;
   }
   assert(op.info().has(Elementwise) && "an elementwise op");
   std::vector<TileVal> ins;
-  for (const Value *v : op.operands) ins.push_back(get(v, l));
+  for (const Value *v : op.operands) ins.push_back(L.get(v, l));
   size_t n = l ? static_cast<size_t>(numRegisters(*l, t.shape)) : 1;
-  std::vector<size_t> first = l ? runStarts(*l, op.result()) : std::vector<size_t>{0};
+  std::vector<size_t> first = l ? runStarts(L, *l, op.result()) : std::vector<size_t>{0};
   out.regs.assign(n, nullptr);
   for (size_t r = 0; r < n; ++r) {
     if (first[r] != r) continue;
     std::vector<llvm::Value *> x;
     for (const TileVal &in : ins) x.push_back(in.scalar ? in.regs[0] : in.regs[r]);
-    out.regs[r] = elementOf(*this, op, x);
+    out.regs[r] = elementOf(L, op, x);
   }
   for (size_t r = 0; r < n; ++r) out.regs[r] = out.regs[first[r]];
   return out;
 }
 
-std::vector<size_t> Lowerer::runStarts(const Layout &l, const Value *v) const {
+static std::vector<size_t> runStarts(LowerContext &L, const Layout &l, const Value *v) {
   // Where the axis analysis knows v's elements come in aligned runs of equal
   // values (a mask `cols < n` with n divisible by 16), a thread's registers
   // within one run hold the same value: each is computed once, as Triton's
@@ -346,8 +363,8 @@ std::vector<size_t> Lowerer::runStarts(const Layout &l, const Value *v) const {
   size_t n = static_cast<size_t>(numRegisters(l, shape));
   std::vector<size_t> first(n);
   for (size_t r = 0; r < n; ++r) first[r] = r;
-  auto it = axes.find(v);
-  if (it == axes.end() || shape.empty()) return first;
+  auto it = L.axes.find(v);
+  if (it == L.axes.end() || shape.empty()) return first;
   std::vector<DimPlan> plan = planDims(l, shape);
   std::vector<int64_t> run(shape.size(), 1);
   bool any = false;

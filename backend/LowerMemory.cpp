@@ -45,12 +45,12 @@ static bool floatWords(ScalarKind k) { return k == ScalarKind::F32; }
 /// The group's elements as `words` 32-bit words, or back. Two f16 or bf16
 /// elements just narrowed from f32 pack with one cvt.rn.{f16,bf16}x2.f32
 /// (LLVM 19 converts each alone and moves the halves together).
-static std::vector<llvm::Value *> packWords(Lowerer &L, const std::vector<llvm::Value *> &elems, ScalarKind k, int words) {
+static std::vector<llvm::Value *> packWords(LowerContext &L, const std::vector<llvm::Value *> &elems, ScalarKind k, int words) {
   llvm::IRBuilder<> &b = L.b;
   if (floatWords(k)) return elems;
   llvm::Type *st = L.storageType(k);
   llvm::Value *vec = llvm::PoisonValue::get(llvm::FixedVectorType::get(st, static_cast<unsigned>(elems.size())));
-  for (size_t i = 0; i < elems.size(); ++i) vec = b.CreateInsertElement(vec, L.toStorage(elems[i], k), i);
+  for (size_t i = 0; i < elems.size(); ++i) vec = b.CreateInsertElement(vec, toStorage(L, elems[i], k), i);
   llvm::Value *w = b.CreateBitCast(vec, llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(words)));
   std::vector<llvm::Value *> out;
   for (int i = 0; i < words; ++i) out.push_back(b.CreateExtractElement(w, static_cast<uint64_t>(i)));
@@ -67,14 +67,14 @@ static std::vector<llvm::Value *> packWords(Lowerer &L, const std::vector<llvm::
   return out;
 }
 
-static std::vector<llvm::Value *> unpackWords(Lowerer &L, const std::vector<llvm::Value *> &words, ScalarKind k, size_t n) {
+static std::vector<llvm::Value *> unpackWords(LowerContext &L, const std::vector<llvm::Value *> &words, ScalarKind k, size_t n) {
   llvm::IRBuilder<> &b = L.b;
   if (floatWords(k)) return words;
   llvm::Value *w = llvm::PoisonValue::get(llvm::FixedVectorType::get(b.getInt32Ty(), static_cast<unsigned>(words.size())));
   for (size_t i = 0; i < words.size(); ++i) w = b.CreateInsertElement(w, words[i], i);
   llvm::Value *vec = b.CreateBitCast(w, llvm::FixedVectorType::get(L.storageType(k), static_cast<unsigned>(n)));
   std::vector<llvm::Value *> out;
-  for (size_t i = 0; i < n; ++i) out.push_back(L.fromStorage(b.CreateExtractElement(vec, i), k));
+  for (size_t i = 0; i < n; ++i) out.push_back(fromStorage(L, b.CreateExtractElement(vec, i), k));
   return out;
 }
 
@@ -87,7 +87,7 @@ static std::string loadOpcode(const std::string &hints) {
   return hints == ".volatile" ? "ld.volatile.global" : "ld.global" + hints;
 }
 
-static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hints, llvm::Value *ptr,
+static llvm::Value *hintedAccess(LowerContext &L, const Op &op, const std::string &hints, llvm::Value *ptr,
                                  llvm::Value *pred, llvm::Value *value, llvm::Value *other) {
   llvm::IRBuilder<> &b = L.b;
   ScalarKind k = op.operand(0)->type.pointee;
@@ -98,7 +98,7 @@ static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hi
   std::string type = ".b" + std::to_string(bits), regType = ".b" + std::to_string(std::max(16u, bits));
   auto toReg = [&](llvm::Value *v) {  // an element as the register's bits
     if (floatWords(k)) return v;
-    llvm::Value *x = b.CreateBitCast(L.toStorage(v, k), b.getIntNTy(bits));
+    llvm::Value *x = b.CreateBitCast(toStorage(L, v, k), b.getIntNTy(bits));
     return bits < 16 ? b.CreateZExt(x, reg) : x;
   };
   std::vector<llvm::Value *> args{ptr};
@@ -131,15 +131,16 @@ static llvm::Value *hintedAccess(Lowerer &L, const Op &op, const std::string &hi
   if (op.kind != OpKind::Load) return nullptr;
   if (floatWords(k)) return r;
   if (bits < 16) r = b.CreateTrunc(r, b.getIntNTy(bits));
-  return L.fromStorage(b.CreateBitCast(r, st), k);
+  return fromStorage(L, b.CreateBitCast(r, st), k);
 }
 
-void Lowerer::orderMemory(const Op &op) {
-  if (barrierPlan.needsBeforeAccess(op)) barrier();  // BarrierPlan.h's rule
+static void orderMemory(LowerContext &L, const Op &op) {
+  if (L.barrierPlan.needsBeforeAccess(op)) barrier(L);  // BarrierPlan.h's rule
 }
 
-llvm::Value *Lowerer::atomicAccess(const Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp,
-                                   llvm::Align align) {
+static llvm::Value *atomicAccess(LowerContext &L, const Op &op, llvm::Value *ptr, llvm::Value *value, llvm::Value *cmp,
+                                 llvm::Align align) {
+  llvm::IRBuilder<> &b = L.b;
   bool fp = isFloat(op.operand(0)->type.pointee), uns = isUnsigned(op.operand(0)->type.pointee);
   std::string sem = op.attrs.count("sem") ? op.attr("sem").s : std::string(kAtomicSems[0]);
   std::string scope = op.attrs.count("scope") ? op.attr("scope").s : std::string(kAtomicScopes[0]);
@@ -175,11 +176,12 @@ llvm::Value *Lowerer::atomicAccess(const Op &op, llvm::Value *ptr, llvm::Value *
   return old;
 }
 
-void Lowerer::lowerMemory(const Op &op) {
+void lowerMemory(LowerContext &L, const Op &op) {
+  llvm::IRBuilder<> &b = L.b;
   const Value *ptrV = op.operand(0);
   const Type &pt = ptrV->type;
   ScalarKind k = pt.pointee;
-  llvm::Type *st = storageType(k);
+  llvm::Type *st = L.storageType(k);
   bool isLoad = op.kind == OpKind::Load, isAtomic = tt::ir::isAtomic(op.kind);
   size_t maskIdx = static_cast<size_t>(maskOperand(op.kind));
   size_t valueIdx = static_cast<size_t>(valueOperand(op.kind));
@@ -199,16 +201,16 @@ void Lowerer::lowerMemory(const Op &op) {
     // A masked tile feeding tensor cores loads element by element without
     // promises; predicated PTX keeps that straight-line code (a branch per
     // element left flash attention at 64 at the edge of the register file).
-    if (!hints.empty() || (pred && op.kind == OpKind::Load && feedsTensorCoresOnly(op.result())))
-      return hintedAccess(*this, op, hints, ptr, pred, value, other);
-    if (!pred && op.kind == OpKind::Load) return fromStorage(b.CreateAlignedLoad(st, ptr, align), k);
+    if (!hints.empty() || (pred && op.kind == OpKind::Load && feedsTensorCoresOnly(L, op.result())))
+      return hintedAccess(L, op, hints, ptr, pred, value, other);
+    if (!pred && op.kind == OpKind::Load) return fromStorage(L, b.CreateAlignedLoad(st, ptr, align), k);
     llvm::BasicBlock *from = b.GetInsertBlock();
     llvm::Value *result = nullptr;
-    ifThen(pred, [&] {
-      if (op.kind == OpKind::Load) result = fromStorage(b.CreateAlignedLoad(st, ptr, align), k);
-      else if (op.kind == OpKind::Store) b.CreateAlignedStore(toStorage(value, k), ptr, align);
+    ifThen(L, pred, [&] {
+      if (op.kind == OpKind::Load) result = fromStorage(L, b.CreateAlignedLoad(st, ptr, align), k);
+      else if (op.kind == OpKind::Store) b.CreateAlignedStore(toStorage(L, value, k), ptr, align);
       else
-        result = atomicAccess(op, ptr, value, cmp, align);
+        result = atomicAccess(L, op, ptr, value, cmp, align);
     });
     if (!pred || op.kind == OpKind::Store) return result;
     // ifThen left us in the join block: merge the loaded value with `other`.
@@ -225,35 +227,35 @@ void Lowerer::lowerMemory(const Op &op) {
     // see two values (another program writing between their reads) and part
     // ways at a loop's condition, where the loop's barriers would no longer
     // pair up (a decoupled look-back's spin).
-    llvm::Value *ptr = scalar(ptrV), *mask = maskV ? scalar(maskV) : nullptr;
-    orderMemory(op);
+    llvm::Value *ptr = L.scalar(ptrV), *mask = maskV ? L.scalar(maskV) : nullptr;
+    orderMemory(L, op);
     bool shareResult = isAtomic || (isLoad && op.hasEffects());
     if (isLoad && !shareResult)
-      return set(op.result(), {true, {}, {scalarAccess(ptr, mask, nullptr, otherV ? scalar(otherV) : nullptr)}});
-    llvm::Value *pred = andMaybe(mask, isThreadZero());
-    llvm::Value *old = isLoad ? scalarAccess(ptr, pred, nullptr, otherV ? scalar(otherV) : nullptr)
-                              : scalarAccess(ptr, pred, scalar(op.operand(valueIdx)), nullptr, cmpV ? scalar(cmpV) : nullptr);
+      return L.set(op.result(), {true, {}, {scalarAccess(ptr, mask, nullptr, otherV ? L.scalar(otherV) : nullptr)}});
+    llvm::Value *pred = andMaybe(L, mask, isThreadZero(L));
+    llvm::Value *old = isLoad ? scalarAccess(ptr, pred, nullptr, otherV ? L.scalar(otherV) : nullptr)
+                              : scalarAccess(ptr, pred, L.scalar(op.operand(valueIdx)), nullptr, cmpV ? L.scalar(cmpV) : nullptr);
     if (!shareResult) return;
-    llvm::Value *slot = sharedBase(8, op);
-    barrierBeforeWindow();
-    ifThen(isThreadZero(), [&] { b.CreateStore(old, slot); });
-    barrier();
-    return set(op.result(), {true, {}, {b.CreateLoad(old->getType(), slot)}});
+    llvm::Value *slot = sharedBase(L, 8, op);
+    barrierBeforeWindow(L);
+    ifThen(L, isThreadZero(L), [&] { b.CreateStore(old, slot); });
+    barrier(L);
+    return L.set(op.result(), {true, {}, {b.CreateLoad(old->getType(), slot)}});
   }
 
-  const Layout &l = layoutOf(isLoad || isAtomic ? static_cast<const Value *>(op.result()) : ptrV);
-  TileVal ptrs = get(ptrV, &l);
-  TileVal mask = maskV ? get(maskV, &l) : TileVal{};
-  TileVal other = otherV ? get(otherV, &l) : TileVal{};
-  TileVal value = isLoad ? TileVal{} : get(op.operand(valueIdx), &l);
-  TileVal cmp = cmpV ? get(cmpV, &l) : TileVal{};
-  const std::vector<RegCoord> &cs = coords(l, pt.shape);
+  const Layout &l = L.layoutOf(isLoad || isAtomic ? static_cast<const Value *>(op.result()) : ptrV);
+  TileVal ptrs = L.get(ptrV, &l);
+  TileVal mask = maskV ? L.get(maskV, &l) : TileVal{};
+  TileVal other = otherV ? L.get(otherV, &l) : TileVal{};
+  TileVal value = isLoad ? TileVal{} : L.get(op.operand(valueIdx), &l);
+  TileVal cmp = cmpV ? L.get(cmpV, &l) : TileVal{};
+  const std::vector<RegCoord> &cs = L.coords(l, pt.shape);
   std::vector<DimPlan> plan = planDims(l, pt.shape);
-  orderMemory(op);
+  orderMemory(L, op);
 
   // The vector width: consecutive, aligned, equally masked registers.
   int f = l.tileOrder()[0];
-  int w = isAtomic ? 1 : vectorWidth(pt, axes.at(ptrV), maskV ? &axes.at(maskV) : nullptr, f);
+  int w = isAtomic ? 1 : vectorWidth(pt, L.axes.at(ptrV), maskV ? &L.axes.at(maskV) : nullptr, f);
   w = std::gcd(w, plan[f].spt);
   while (w > 1 && (pt.shape[f] % w != 0 || w * static_cast<int>(byteSize(k)) < 4)) w /= 2;
   int words = w * static_cast<int>(byteSize(k)) / 4;
@@ -271,7 +273,7 @@ void Lowerer::lowerMemory(const Op &op) {
     }
     size_t r0 = group[0];
     llvm::Value *pred = maskV ? mask.regs[r0] : nullptr;
-    if (!isLoad) pred = andMaybe(pred, cs[r0].canonical);
+    if (!isLoad) pred = andMaybe(L, pred, cs[r0].canonical);
     if (w == 1) {
       llvm::Value *v = scalarAccess(ptrs.regs[r0], pred, isLoad ? nullptr : value.regs[r0],
                                     otherV ? other.regs[r0] : nullptr, cmpV ? cmp.regs[r0] : nullptr);
@@ -288,8 +290,8 @@ void Lowerer::lowerMemory(const Op &op) {
       std::vector<llvm::Value *> init;
       if (pred) {
         std::vector<llvm::Value *> elems;
-        for (size_t g : group) elems.push_back(otherV ? other.regs[g] : llvm::Constant::getNullValue(llvmType(k)));
-        init = packWords(*this, elems, k, words);
+        for (size_t g : group) elems.push_back(otherV ? other.regs[g] : llvm::Constant::getNullValue(L.llvmType(k)));
+        init = packWords(L, elems, k, words);
       }
       for (int i = 0; i < words; ++i) constraints += "=" + reg + ",";
       constraints += "l";
@@ -308,18 +310,18 @@ void Lowerer::lowerMemory(const Op &op) {
       if (hints == ".volatile") constraints += ",~{memory}";
       for (llvm::Value *a : args) argTys.push_back(a->getType());
       llvm::Type *retTy = words == 1 ? static_cast<llvm::Type *>(i32)
-                                     : llvm::StructType::get(ctx, std::vector<llvm::Type *>(static_cast<size_t>(words), i32));
+                                     : llvm::StructType::get(L.ctx, std::vector<llvm::Type *>(static_cast<size_t>(words), i32));
       auto *asmFn = llvm::InlineAsm::get(llvm::FunctionType::get(retTy, argTys, false), text, constraints, true);
       llvm::Value *ret = b.CreateCall(asmFn, args);
       std::vector<llvm::Value *> ws;
       for (int i = 0; i < words; ++i) ws.push_back(words == 1 ? ret : b.CreateExtractValue(ret, {static_cast<unsigned>(i)}));
-      std::vector<llvm::Value *> elems = unpackWords(*this, ws, k, group.size());
+      std::vector<llvm::Value *> elems = unpackWords(L, ws, k, group.size());
       for (size_t j = 0; j < group.size(); ++j) result[group[j]] = elems[j];
       continue;
     }
     std::vector<llvm::Value *> elems;
     for (size_t g : group) elems.push_back(value.regs[g]);
-    args = packWords(*this, elems, k, words);
+    args = packWords(L, elems, k, words);
     for (int i = 0; i < words; ++i) constraints += reg + ",";
     constraints += "l";
     args.push_back(ptrs.regs[r0]);
@@ -337,8 +339,8 @@ void Lowerer::lowerMemory(const Op &op) {
   if (op.kind == OpKind::Store) return;
   TileVal out{false, l, result};
   // An atomic's old value is known to the owner alone: share it with copies.
-  if (isAtomic && hasReplication(l, pt.shape)) out = throughShared(op.result()->type, out, l, op, nullptr, true);
-  set(op.result(), std::move(out));
+  if (isAtomic && hasReplication(l, pt.shape)) out = throughShared(L, op.result()->type, out, l, op, nullptr, true);
+  L.set(op.result(), std::move(out));
 }
 
 } // namespace tt::backend

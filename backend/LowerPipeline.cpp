@@ -32,35 +32,36 @@ namespace tt::backend {
 
 using namespace tt::ir;
 
-void Lowerer::issueCopies(const PipelineRing &p, llvm::Value *stage, llvm::Value *iv, llvm::Value *inRange) {
+static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::Value *iv, llvm::Value *inRange) {
+  llvm::IRBuilder<> &b = L.b;
   const Block &body = p.plan.loop->region(0);
   // The address ops again, for iteration `iv`; the body's own values (not
   // lowered yet, or of this iteration) are restored afterwards.
   std::vector<std::pair<const Value *, std::optional<TileVal>>> saved;
   auto bind = [&](const Value *v, TileVal t) {
-    auto it = values_.find(v);
-    saved.emplace_back(v, it == values_.end() ? std::nullopt : std::optional<TileVal>(it->second));
-    set(v, std::move(t));
+    auto it = L.values.find(v);
+    saved.emplace_back(v, it == L.values.end() ? std::nullopt : std::optional<TileVal>(it->second));
+    L.set(v, std::move(t));
   };
-  remat_.emplace_back();
+  L.remat.emplace_back();
   bind(body.arg(0), {true, {}, {iv}});
   for (const Op *op : p.plan.slice) {
-    current_ = op;
+    L.current = op;
     const Value *r = op->result();
-    const Layout *l = r->type.isTile() ? &layoutOf(r) : nullptr;
+    const Layout *l = r->type.isTile() ? &L.layoutOf(r) : nullptr;
     bool hint = op->kind == OpKind::MultipleOf || op->kind == OpKind::MaxContiguous;
-    bind(r, hint ? get(op->operand(0), l) : lowerPure(*op, l));
+    bind(r, hint ? L.get(op->operand(0), l) : lowerPure(L, *op, l));
   }
   for (const LoopPipeline::Load &ld : p.plan.loads) {
     const Op &op = *ld.op;
-    current_ = &op;
+    L.current = &op;
     const Type &t = op.result()->type;
     int eb = static_cast<int>(byteSize(t.elem)), rowDim = ld.rowDim, colDim = 1 - rowDim;
-    TileVal ptrs = get(op.operand(0), &ld.layout);
-    TileVal mask = op.operands.size() > 1 ? get(op.operand(1), &ld.layout) : TileVal{};
+    TileVal ptrs = L.get(op.operand(0), &ld.layout);
+    TileVal mask = op.operands.size() > 1 ? L.get(op.operand(1), &ld.layout) : TileVal{};
     llvm::Value *base = b.CreateGEP(b.getInt8Ty(), p.ring,
-                                    b.CreateAdd(c32(ld.offset), b.CreateMul(stage, c32(ld.bytes))));
-    const std::vector<RegCoord> &cs = coords(ld.layout, t.shape);
+                                    b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes))));
+    const std::vector<RegCoord> &cs = L.coords(ld.layout, t.shape);
     int copyBytes = ld.width * eb;
     using namespace llvm::Intrinsic;
     ID id = copyBytes == 16 ? nvvm_cp_async_cg_shared_global_16_s
@@ -69,68 +70,71 @@ void Lowerer::issueCopies(const PipelineRing &p, llvm::Value *stage, llvm::Value
     for (size_t r = 0; r < ptrs.regs.size(); ++r) {
       std::vector<int64_t> rd = regDims(ld.layout, t.shape, static_cast<int64_t>(r));
       if (rd[static_cast<size_t>(colDim)] % ld.width != 0) continue;
-      llvm::Value *dst = stagedAddress(base, t, rowDim, cs[r].idx[static_cast<size_t>(rowDim)],
+      llvm::Value *dst = stagedAddress(L, base, t, rowDim, cs[r].idx[static_cast<size_t>(rowDim)],
                                        cs[r].idx[static_cast<size_t>(colDim)]);
-      llvm::Value *copy = andMaybe(mask.regs.empty() ? nullptr : mask.regs[r], inRange);
-      llvm::Value *size = b.CreateSelect(copy, c32(copyBytes), c32(0));
+      llvm::Value *copy = andMaybe(L, mask.regs.empty() ? nullptr : mask.regs[r], inRange);
+      llvm::Value *size = b.CreateSelect(copy, L.c32(copyBytes), L.c32(0));
       b.CreateIntrinsic(id, {}, {dst, ptrs.regs[r], size});
     }
   }
   for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
-    if (it->second) values_[it->first] = *it->second;
-    else values_.erase(it->first);
+    if (it->second) L.values[it->first] = *it->second;
+    else L.values.erase(it->first);
   }
-  remat_.pop_back();
+  L.remat.pop_back();
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
 }
 
-void Lowerer::pipelinePrologue(PipelineRing &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
-  p.ring = reserveShared(p.plan.ringBytes, *p.plan.loop);
+void pipelinePrologue(LowerContext &L, PipelineRing &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
+  llvm::IRBuilder<> &b = L.b;
+  p.ring = reserveShared(L, p.plan.ringBytes, *p.plan.loop);
   // Earlier users of this shared memory are done with it, and global writes
   // before the loop are visible to every thread's copies.
-  barrier();
+  barrier(L);
   if (!p.plan.invariants.empty()) {
     for (const LoopPipeline::Invariant &inv : p.plan.invariants) {
-      llvm::Value *base = b.CreateGEP(b.getInt8Ty(), p.ring, c32(inv.offset));
-      TileVal v = get(inv.value);
-      if (v.scalar || !(v.layout == layoutOf(inv.value)))
+      llvm::Value *base = b.CreateGEP(b.getInt8Ty(), p.ring, L.c32(inv.offset));
+      TileVal v = L.get(inv.value);
+      if (v.scalar || !(v.layout == L.layoutOf(inv.value)))
         throw InternalError("the pipeline plan staged a value held in another layout than its own", p.plan.loop->loc);
-      stageSwizzled(inv.value->type, v, base, inv.rowDim);
-      inShared[inv.value] = {base, inv.rowDim};
+      stageSwizzled(L, inv.value->type, v, base, inv.rowDim);
+      L.inShared[inv.value] = {base, inv.rowDim};
     }
-    barrier();
+    barrier(L);
   }
   llvm::Value *lo64 = b.CreateSExt(lo, b.getInt64Ty()), *step64 = b.CreateSExt(step, b.getInt64Ty());
   llvm::Value *hi64 = b.CreateSExt(hi, b.getInt64Ty());
   for (int s = 0; s + 1 < p.plan.stages; ++s) {
     llvm::Value *iv64 = b.CreateAdd(lo64, b.CreateMul(step64, b.getInt64(static_cast<uint64_t>(s))));
-    issueCopies(p, c32(s), b.CreateTrunc(iv64, lo->getType()), b.CreateICmpSLT(iv64, hi64));
+    issueCopies(L, p, L.c32(s), b.CreateTrunc(iv64, lo->getType()), b.CreateICmpSLT(iv64, hi64));
   }
 }
 
-void Lowerer::pipelineIteration(const PipelineRing &p, llvm::Value *iv, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
+void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
+  llvm::IRBuilder<> &b = L.b;
   int S = p.plan.stages;
   if (!S) return;
   // This iteration's number (the bounds may be any integer type).
-  llvm::Value *i = b.CreateIntCast(b.CreateUDiv(b.CreateSub(iv, lo), step), i32(), false);
-  b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {}, {c32(S - 2)});
-  barrier();
+  llvm::Value *i = b.CreateIntCast(b.CreateUDiv(b.CreateSub(iv, lo), step), L.i32(), false);
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {}, {L.c32(S - 2)});
+  barrier(L);
   llvm::Value *step64 = b.CreateSExt(step, b.getInt64Ty());
   llvm::Value *ahead = b.CreateAdd(b.CreateSExt(iv, b.getInt64Ty()), b.CreateMul(step64, b.getInt64(static_cast<uint64_t>(S - 1))));
-  issueCopies(p, b.CreateURem(b.CreateAdd(i, c32(S - 1)), c32(S)), b.CreateTrunc(ahead, iv->getType()),
+  issueCopies(L, p, b.CreateURem(b.CreateAdd(i, L.c32(S - 1)), L.c32(S)), b.CreateTrunc(ahead, iv->getType()),
               b.CreateICmpSLT(ahead, b.CreateSExt(hi, b.getInt64Ty())));
-  llvm::Value *stage = b.CreateURem(i, c32(S));
+  llvm::Value *stage = b.CreateURem(i, L.c32(S));
   for (const LoopPipeline::Load &ld : p.plan.loads)
-    inShared[ld.op->result()] = {b.CreateGEP(b.getInt8Ty(), p.ring, b.CreateAdd(c32(ld.offset), b.CreateMul(stage, c32(ld.bytes)))),
+    L.inShared[ld.op->result()] = {b.CreateGEP(b.getInt8Ty(), p.ring, b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes)))),
                                  ld.rowDim};
 }
 
-void Lowerer::pipelineEpilogue(const PipelineRing &p) {
+void pipelineEpilogue(LowerContext &L, const PipelineRing &p) {
+  llvm::IRBuilder<> &b = L.b;
   // The copies issued for iterations past the end still write their stages.
   if (p.plan.stages) b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_all, {}, {});
-  barrier();
-  for (const LoopPipeline::Load &ld : p.plan.loads) inShared.erase(ld.op->result());
-  for (const LoopPipeline::Invariant &inv : p.plan.invariants) inShared.erase(inv.value);
+  barrier(L);
+  for (const LoopPipeline::Load &ld : p.plan.loads) L.inShared.erase(ld.op->result());
+  for (const LoopPipeline::Invariant &inv : p.plan.invariants) L.inShared.erase(inv.value);
 }
 
 } // namespace tt::backend

@@ -41,6 +41,7 @@
 // steps; each step combines an element with the one s places before it).
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
+#include "backend/Target.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -50,6 +51,26 @@
 namespace tt::backend {
 
 using namespace tt::ir;
+
+/// The tiles reduce or scan `op` combines together, in layout `l`: each
+/// register the struct of the tiles' registers (one tile: itself).
+static TileVal combinedOperands(LowerContext &L, const Op &op, const Layout &l);
+/// A struct field's form of an element (an f16 or bf16 as the i32 of its
+/// bits), and back to element type `t`.
+static llvm::Value *packedField(LowerContext &L, llvm::Value *v);
+static llvm::Value *unpackedField(LowerContext &L, llvm::Value *v, llvm::Type *t);
+/// combine(earlier, later) for a scan's elements.
+using Combine = std::function<llvm::Value *(llvm::Value *, llvm::Value *)>;
+/// cumsum/scan's inclusive scan of `vals` (layout `l`) along the op's axis,
+/// in place: in registers, lanes and warps where `l` tiles the axis exactly,
+/// else through shared memory.
+static void scanInRegisters(LowerContext &L, const Op &op, const Layout &l, std::vector<llvm::Value *> &vals,
+                            const Combine &combine);
+static void scanThroughShared(LowerContext &L, const Op &op, const Layout &l, std::vector<llvm::Value *> &vals,
+                              const Combine &combine);
+/// The region of reduce or scan `op` applied to scalars x and y (structs of
+/// one scalar per tile, where it combines several), emitted here.
+static llvm::Value *combineRegion(LowerContext &L, const Op &op, llvm::Value *x, llvm::Value *y);
 
 namespace {
 
@@ -61,7 +82,8 @@ struct Acc {
 
 } // namespace
 
-TileVal Lowerer::lowerReduce(const Op &op) {
+TileVal lowerReduce(LowerContext &L, const Op &op) {
+  llvm::IRBuilder<> &b = L.b;
   const Value *inV = op.operand(0);
   const Type &in = inV->type;
   bool user = op.kind == OpKind::Reduce;  // the region combines, in the element type
@@ -71,9 +93,9 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   bool second = arg || user;  // a second value per partial: the index, or whether it holds any
   bool wantMax = op.kind == OpKind::Max || op.kind == OpKind::Argmax;
   bool fp = isFloat(k), u = unsignedOrder(k);
-  const Layout &l = layoutOf(inV);
-  TileVal x = user ? combinedOperands(op, l) : get(inV, &l);
-  llvm::Type *accTy = user ? x.regs.front()->getType() : llvmType(acc);
+  const Layout &l = L.layoutOf(inV);
+  TileVal x = user ? combinedOperands(L, op, l) : L.get(inV, &l);
+  llvm::Type *accTy = user ? x.regs.front()->getType() : L.llvmType(acc);
 
   // What a wrapped copy counts as; reduce has nothing to use: its partials carry `holds`.
   llvm::Value *identity = nullptr;
@@ -85,10 +107,10 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       unsigned bits = accTy->getIntegerBitWidth();
       llvm::APInt least = u ? llvm::APInt::getMinValue(bits) : llvm::APInt::getSignedMinValue(bits);
       llvm::APInt most = u ? llvm::APInt::getMaxValue(bits) : llvm::APInt::getSignedMaxValue(bits);
-      identity = llvm::ConstantInt::get(ctx, wantMax ? least : most);
+      identity = llvm::ConstantInt::get(L.ctx, wantMax ? least : most);
     }
   }
-  llvm::Value *noIndex = c32(std::numeric_limits<int32_t>::max());
+  llvm::Value *noIndex = L.c32(std::numeric_limits<int32_t>::max());
 
   // Combines two partials; for arg reductions, the better value, the lower
   // index on ties (no NaN reaches it: step 1 takes none and maps a first
@@ -99,12 +121,12 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   // the partner's fma of its own product.
   auto combine = [&](Acc p, Acc q, bool acrossLanes = false) -> Acc {
     if (user) {  // a partial without elements leaves the other as it is
-      llvm::Value *both = combineRegion(op, p.value, q.value);
+      llvm::Value *both = combineRegion(L, op, p.value, q.value);
       llvm::Value *v = b.CreateSelect(b.CreateAnd(p.holds, q.holds), both, b.CreateSelect(p.holds, p.value, q.value));
       return {v, nullptr, b.CreateOr(p.holds, q.holds)};
     }
     if (!arg) {
-      return {binary(op.kind, p.value, q.value, acc, acrossLanes), nullptr, nullptr};
+      return {binary(L, op.kind, p.value, q.value, acc, acrossLanes), nullptr, nullptr};
     }
     llvm::Value *better =
         fp ? b.CreateFCmp(wantMax ? llvm::CmpInst::FCMP_OGT : llvm::CmpInst::FCMP_OLT, q.value, p.value)
@@ -116,7 +138,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     return {b.CreateSelect(take, q.value, p.value), b.CreateSelect(take, q.index, p.index), nullptr};
   };
 
-  const std::vector<RegCoord> &cs = coords(l, in.shape);
+  const std::vector<RegCoord> &cs = L.coords(l, in.shape);
   std::vector<DimPlan> plan = planDims(l, in.shape);
   Layout outL = l.sliced(axis);
   Shape outShape = in.shape;
@@ -138,7 +160,7 @@ TileVal Lowerer::lowerReduce(const Op &op) {
     size_t o = static_cast<size_t>(regIndex(outL, outShape, od));
     const RegCoord &c = cs[static_cast<size_t>(r)];
     llvm::Value *reg = x.regs[static_cast<size_t>(r)];
-    Acc e{user ? reg : widen(reg, k), arg ? c.idx[static_cast<size_t>(axis)] : nullptr, user ? b.getTrue() : nullptr};
+    Acc e{user ? reg : widen(L, reg, k), arg ? c.idx[static_cast<size_t>(axis)] : nullptr, user ? b.getTrue() : nullptr};
     if (llvm::Value *inside = c.inside[static_cast<size_t>(axis)]) {
       if (user) e.holds = inside;
       else e.value = b.CreateSelect(inside, e.value, identity);
@@ -178,8 +200,8 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   }
   for (int m = 1; m < l.threadsPerWarp[p]; m *= 2)
     for (Acc &a : part)
-      a = combine(a, {shuffleXor(a.value, m * laneStride), arg ? shuffleXor(a.index, m * laneStride) : nullptr,
-                      user ? shuffleXor(a.holds, m * laneStride) : nullptr}, true);
+      a = combine(a, {shuffleXor(L, a.value, m * laneStride), arg ? shuffleXor(L, a.index, m * laneStride) : nullptr,
+                      user ? shuffleXor(L, a.holds, m * laneStride) : nullptr}, true);
 
   // A region is commutative as a value, not necessarily to the bit (a
   // select-based max of -0 and +0; under --math=fast, an fma of one lane's
@@ -188,23 +210,23 @@ TileVal Lowerer::lowerReduce(const Op &op) {
   // (step 3); within one, every lane takes the first lane's.
   int warps = l.warpsPerCTA[p];
   if (user && l.threadsPerWarp[p] > 1 && warps == 1) {
-    llvm::Value *first = b.CreateSub(laneId(), b.CreateMul(laneCoord(l, p), c32(laneStride)));
+    llvm::Value *first = b.CreateSub(L.laneId(), b.CreateMul(L.laneCoord(l, p), L.c32(laneStride)));
     for (Acc &a : part)
-      a = {shuffle(a.value, Shuffle::Idx, first), nullptr, shuffle(a.holds, Shuffle::Idx, first)};
+      a = {shuffle(L, a.value, Shuffle::Idx, first), nullptr, shuffle(L, a.holds, Shuffle::Idx, first)};
   }
 
   // 3. Across the warps along the axis, through shared memory.
   if (warps > 1) {
-    const std::vector<RegCoord> &oc = coords(outL, outShape);
+    const std::vector<RegCoord> &oc = L.coords(outL, outShape);
     int64_t slots = std::max<int64_t>(1, numElements(outShape));
-    int64_t valueBytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(accTy));
+    int64_t valueBytes = static_cast<int64_t>(L.mod.getDataLayout().getTypeAllocSize(accTy));
     int64_t indexOffset = (warps * slots * valueBytes + 3) / 4 * 4;  // i32 indices, 4-byte aligned
-    llvm::Value *base = sharedBase(indexOffset + (second ? warps * slots * 4 : 0), op);
+    llvm::Value *base = sharedBase(L, indexOffset + (second ? warps * slots * 4 : 0), op);
     llvm::Value *indexBase = second ? b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(indexOffset))) : nullptr;
-    llvm::Value *wc = warpCoord(l, p), *lc = laneCoord(l, p);
-    barrierBeforeWindow();
+    llvm::Value *wc = L.warpCoord(l, p), *lc = L.laneCoord(l, p);
+    barrierBeforeWindow(L);
     for (size_t o = 0; o < part.size(); ++o) {
-      llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, c32(slots)), outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape));
+      llvm::Value *slot = b.CreateAdd(b.CreateMul(wc, L.c32(slots)), outShape.empty() ? L.c32(0) : linearIndex(L, oc[o].idx, outShape));
       llvm::Value *at = b.CreateGEP(accTy, base, slot), *indexAt = second ? b.CreateGEP(b.getInt32Ty(), indexBase, slot) : nullptr;
       if (!user) {
         // The built-in combines are commutative to the bit (max.f32 orders
@@ -219,11 +241,11 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       // A region is commutative as a value, not necessarily to the bit (a
       // select-based max of -0 and +0): its lanes may disagree, and the
       // first along the axis speaks for them.
-      llvm::Value *first = b.CreateICmpEQ(lc, c32(0));
-      storeSharedIf(first, part[o].value, at);
-      storeSharedIf(first, b.CreateZExt(part[o].holds, b.getInt32Ty()), indexAt);
+      llvm::Value *first = b.CreateICmpEQ(lc, L.c32(0));
+      storeSharedIf(L, first, part[o].value, at);
+      storeSharedIf(L, first, b.CreateZExt(part[o].holds, b.getInt32Ty()), indexAt);
     }
-    barrier();
+    barrier(L);
     if (outShape.empty() && !user && !arg) {
       // To a scalar, as Triton's reductions do: lane i reads warp i % warps's
       // partial and a butterfly over the low lane bits combines them, one
@@ -234,19 +256,19 @@ TileVal Lowerer::lowerReduce(const Op &op) {
       // unhinted layernorm<*,1024> rises by 6-7 (its read address lives
       // across the IEEE division's slow path).
       assert((warps & (warps - 1)) == 0 && "warps along an axis are a power of two");
-      llvm::Value *slot = b.CreateAnd(laneId(), c32(warps - 1));
-      Acc total{loadShared(accTy, b.CreateGEP(accTy, base, slot)), nullptr, nullptr};
-      for (int m = 1; m < warps; m *= 2) total = combine(total, {shuffleXor(total.value, m), nullptr, nullptr}, true);
+      llvm::Value *slot = b.CreateAnd(L.laneId(), L.c32(warps - 1));
+      Acc total{loadShared(L, accTy, b.CreateGEP(accTy, base, slot)), nullptr, nullptr};
+      for (int m = 1; m < warps; m *= 2) total = combine(total, {shuffleXor(L, total.value, m), nullptr, nullptr}, true);
       part[0] = total;
     } else {
       for (size_t o = 0; o < part.size(); ++o) {
-        llvm::Value *lin = outShape.empty() ? c32(0) : linearIndex(oc[o].idx, outShape);
+        llvm::Value *lin = outShape.empty() ? L.c32(0) : linearIndex(L, oc[o].idx, outShape);
         Acc total{nullptr, nullptr, nullptr};
         for (int w = 0; w < warps; ++w) {
-          llvm::Value *slot = b.CreateAdd(c32(w * slots), lin);
+          llvm::Value *slot = b.CreateAdd(L.c32(w * slots), lin);
           llvm::Value *more = second ? b.CreateLoad(b.getInt32Ty(), b.CreateGEP(b.getInt32Ty(), indexBase, slot)) : nullptr;
-          Acc e{loadShared(accTy, b.CreateGEP(accTy, base, slot)), arg ? more : nullptr,
-                user ? b.CreateICmpNE(more, c32(0)) : nullptr};
+          Acc e{loadShared(L, accTy, b.CreateGEP(accTy, base, slot)), arg ? more : nullptr,
+                user ? b.CreateICmpNE(more, L.c32(0)) : nullptr};
           total = w == 0 ? e : combine(total, e);
         }
         part[o] = total;
@@ -256,35 +278,36 @@ TileVal Lowerer::lowerReduce(const Op &op) {
 
   TileVal out{outShape.empty(), outShape.empty() ? Layout{} : outL, {}};
   for (Acc &a : part) {
-    if (arg) out.regs.push_back(b.CreateSelect(b.CreateICmpEQ(a.index, noIndex), c32(0), a.index));
-    else out.regs.push_back(user ? a.value : narrow(a.value, k));
+    if (arg) out.regs.push_back(b.CreateSelect(b.CreateICmpEQ(a.index, noIndex), L.c32(0), a.index));
+    else out.regs.push_back(user ? a.value : narrow(L, a.value, k));
   }
   (void)plan;
   return out;
 }
 
-TileVal Lowerer::lowerCumsum(const Op &op) {
+TileVal lowerCumsum(LowerContext &L, const Op &op) {
   const Value *inV = op.operand(0);
   const Type &in = inV->type;
   bool user = op.kind == OpKind::Scan;  // the region combines, in the element type
   ScalarKind k = in.elem, acc = user ? k : computeKind(k);
   size_t axis = static_cast<size_t>(op.intAttr("axis"));
-  const Layout &l = layoutOf(op.result());
-  TileVal x = user ? combinedOperands(op, l) : get(inV, &l);
+  const Layout &l = L.layoutOf(op.result());
+  TileVal x = user ? combinedOperands(L, op, l) : L.get(inV, &l);
   std::vector<llvm::Value *> vals;
-  for (llvm::Value *r : x.regs) vals.push_back(user ? r : widen(r, k));
+  for (llvm::Value *r : x.regs) vals.push_back(user ? r : widen(L, r, k));
   // `earlier` then `later`, in that order.
   auto combine = [&](llvm::Value *earlier, llvm::Value *later) {
-    return user ? combineRegion(op, earlier, later) : binary(OpKind::Add, earlier, later, acc);
+    return user ? combineRegion(L, op, earlier, later) : binary(L, OpKind::Add, earlier, later, acc);
   };
-  if (planDims(l, in.shape)[axis].wraps) scanThroughShared(op, l, vals, combine);
-  else scanInRegisters(op, l, vals, combine);
+  if (planDims(l, in.shape)[axis].wraps) scanThroughShared(L, op, l, vals, combine);
+  else scanInRegisters(L, op, l, vals, combine);
   TileVal out{false, l, {}};
-  for (llvm::Value *v : vals) out.regs.push_back(user ? v : narrow(v, k));
+  for (llvm::Value *v : vals) out.regs.push_back(user ? v : narrow(L, v, k));
   return out;
 }
 
-void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine) {
+static void scanInRegisters(LowerContext &L, const Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine) {
+  llvm::IRBuilder<> &b = L.b;
   const Shape &shape = op.operand(0)->type.shape;
   size_t axis = static_cast<size_t>(op.intAttr("axis"));
   DimPlan d = planDims(l, shape)[axis];
@@ -295,7 +318,7 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
     if (q == p) break;
     laneStride *= l.threadsPerWarp[q];
   }
-  llvm::Value *lc = laneCoord(l, p), *wc = warpCoord(l, p);
+  llvm::Value *lc = L.laneCoord(l, p), *wc = L.warpCoord(l, p);
   // The lines along the axis (one per register of the sliced layout), each
   // as its registers in order along the axis.
   Layout lineL = l.sliced(static_cast<int>(axis));
@@ -359,7 +382,7 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
       for (int64_t c = 0; c < runs; ++c) {
         llvm::Value *&t = totals[o][static_cast<size_t>(c)];
         for (int m = 1; m < lanes; m *= 2)
-          t = b.CreateSelect(b.CreateICmpUGE(lc, c32(m)), combine(shuffle(t, Shuffle::Up, c32(m * laneStride)), t), t);
+          t = b.CreateSelect(b.CreateICmpUGE(lc, L.c32(m)), combine(shuffle(L, t, Shuffle::Up, L.c32(m * laneStride)), t), t);
       }
 
   // 3. Across the warps: the last lane writes each warp's totals; each run
@@ -373,38 +396,38 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
     // 27; unhinted 45 -> 38).
     llvm::Type *ty = vals.front()->getType();
     int64_t slots = std::max<int64_t>(1, numElements(lineShape)) * runs;
-    int64_t bytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(ty));
-    const std::vector<RegCoord> &lc2 = coords(lineL, lineShape);
+    int64_t bytes = static_cast<int64_t>(L.mod.getDataLayout().getTypeAllocSize(ty));
+    const std::vector<RegCoord> &lc2 = L.coords(lineL, lineShape);
     auto lineSlot = [&](size_t o, int64_t c) {
-      llvm::Value *at = lineShape.empty() ? c32(0) : linearIndex(lc2[o].idx, lineShape);
-      return b.CreateAdd(b.CreateMul(at, c32(runs)), c32(c));
+      llvm::Value *at = lineShape.empty() ? L.c32(0) : linearIndex(L, lc2[o].idx, lineShape);
+      return b.CreateAdd(b.CreateMul(at, L.c32(runs)), L.c32(c));
     };
-    llvm::Value *base = sharedBase(warps * slots * bytes, op);
-    barrierBeforeWindow();
-    llvm::Value *last = b.CreateICmpEQ(lc, c32(lanes - 1));
+    llvm::Value *base = sharedBase(L, warps * slots * bytes, op);
+    barrierBeforeWindow(L);
+    llvm::Value *last = b.CreateICmpEQ(lc, L.c32(lanes - 1));
     for (size_t o = 0; o < line.size(); ++o)
       for (int64_t c = 0; c < runs; ++c) {
-        llvm::Value *slot = b.CreateAdd(b.CreateMul(lineSlot(o, c), c32(warps)), wc);
-        storeSharedIf(last, totals[o][static_cast<size_t>(c)], b.CreateGEP(ty, base, slot));
+        llvm::Value *slot = b.CreateAdd(b.CreateMul(lineSlot(o, c), L.c32(warps)), wc);
+        storeSharedIf(L, last, totals[o][static_cast<size_t>(c)], b.CreateGEP(ty, base, slot));
       }
-    barrier();
+    barrier(L);
     for (size_t o = 0; o < line.size(); ++o)
       for (int64_t c = 0; c < runs; ++c) {
         // prefix[w]: the totals of warps 0..w-1 combined.
-        llvm::Value *prefix = nullptr, *before = nullptr, *at = b.CreateMul(lineSlot(o, c), c32(warps));
+        llvm::Value *prefix = nullptr, *before = nullptr, *at = b.CreateMul(lineSlot(o, c), L.c32(warps));
         for (int w = 0; w < warps; ++w) {
-          llvm::Value *t = loadShared(ty, b.CreateGEP(ty, base, b.CreateAdd(at, c32(w))));
-          if (w > 0) before = before ? b.CreateSelect(b.CreateICmpEQ(wc, c32(w)), prefix, before) : prefix;
+          llvm::Value *t = loadShared(L, ty, b.CreateGEP(ty, base, b.CreateAdd(at, L.c32(w))));
+          if (w > 0) before = before ? b.CreateSelect(b.CreateICmpEQ(wc, L.c32(w)), prefix, before) : prefix;
           prefix = prefix ? combine(prefix, t) : t;
         }
-        prepend(o, c, b.CreateICmpUGE(wc, c32(1)), before);
+        prepend(o, c, b.CreateICmpUGE(wc, L.c32(1)), before);
         tileTotal[o][static_cast<size_t>(c)] = prefix;
       }
   } else if (lanes > 1 && runs > 1) {
     // The tile's total of each run is the last lane's inclusive prefix.
-    llvm::Value *last = b.CreateAdd(b.CreateSub(laneId(), b.CreateMul(lc, c32(laneStride))), c32((lanes - 1) * laneStride));
+    llvm::Value *last = b.CreateAdd(b.CreateSub(L.laneId(), b.CreateMul(lc, L.c32(laneStride))), L.c32((lanes - 1) * laneStride));
     for (size_t o = 0; o < line.size(); ++o)
-      for (int64_t c = 0; c < runs; ++c) tileTotal[o][static_cast<size_t>(c)] = shuffle(totals[o][static_cast<size_t>(c)], Shuffle::Idx, last);
+      for (int64_t c = 0; c < runs; ++c) tileTotal[o][static_cast<size_t>(c)] = shuffle(L, totals[o][static_cast<size_t>(c)], Shuffle::Idx, last);
   }
 
   // 4. Run c after runs 0..c-1 of the whole tile.
@@ -430,7 +453,7 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
         llvm::Value *t = totals[o][static_cast<size_t>(c)];
         llvm::Value *full = !p.value ? t : p.has ? b.CreateSelect(p.has, combine(p.value, t), t) : combine(p.value, t);
         runLast[o][static_cast<size_t>(c)] = full;
-        llvm::Value *up = shuffle(full, Shuffle::Up, c32(laneStride)), *later = b.CreateICmpUGE(lc, c32(1));
+        llvm::Value *up = shuffle(L, full, Shuffle::Up, L.c32(laneStride)), *later = b.CreateICmpUGE(lc, L.c32(1));
         if (!p.value) {
           prepend(o, c, later, up);
         } else {  // a lane after the first always has elements before it
@@ -452,96 +475,102 @@ void Lowerer::scanInRegisters(const Op &op, const Layout &l, std::vector<llvm::V
     }
 }
 
-void Lowerer::scanThroughShared(const Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine) {
+static void scanThroughShared(LowerContext &L, const Op &op, const Layout &l, std::vector<llvm::Value *> &vals, const Combine &combine) {
+  llvm::IRBuilder<> &b = L.b;
   const Shape &shape = op.operand(0)->type.shape;
   size_t axis = static_cast<size_t>(op.intAttr("axis"));
   llvm::Type *ty = vals.front()->getType();
-  const std::vector<RegCoord> &cs = coords(l, shape);
+  const std::vector<RegCoord> &cs = L.coords(l, shape);
   int64_t n = numElements(shape), len = shape[axis], stride = 1;
   for (size_t d = axis + 1; d < shape.size(); ++d) stride *= shape[d];
-  int64_t bytes = static_cast<int64_t>(mod.getDataLayout().getTypeAllocSize(ty));
+  int64_t bytes = static_cast<int64_t>(L.mod.getDataLayout().getTypeAllocSize(ty));
   // Two buffers, ping-ponged: step s adds the element s places back.
-  llvm::Value *base = sharedBase(2 * n * bytes, op);
+  llvm::Value *base = sharedBase(L, 2 * n * bytes, op);
   llvm::Value *bufs[2] = {base, b.CreateGEP(b.getInt8Ty(), base, b.getInt64(static_cast<uint64_t>(n * bytes)))};
   std::vector<llvm::Value *> lin;
-  for (const RegCoord &c : cs) lin.push_back(linearIndex(c.idx, shape));
-  barrierBeforeWindow();
-  for (size_t r = 0; r < vals.size(); ++r) storeSharedIf(nullptr, vals[r], b.CreateGEP(ty, bufs[0], lin[r]));
+  for (const RegCoord &c : cs) lin.push_back(linearIndex(L, c.idx, shape));
+  barrierBeforeWindow(L);
+  for (size_t r = 0; r < vals.size(); ++r) storeSharedIf(L, nullptr, vals[r], b.CreateGEP(ty, bufs[0], lin[r]));
   int cur = 0;
   for (int64_t s = 1; s < len; s *= 2) {
-    barrier();
+    barrier(L);
     for (size_t r = 0; r < vals.size(); ++r) {
-      llvm::Value *self = loadShared(ty, b.CreateGEP(ty, bufs[cur], lin[r]));
-      llvm::Value *has = b.CreateICmpSGE(cs[r].idx[axis], c32(s));
-      llvm::Value *back = b.CreateSelect(has, b.CreateSub(lin[r], c32(s * stride)), lin[r]);
-      llvm::Value *prev = loadShared(ty, b.CreateGEP(ty, bufs[cur], back));
-      storeSharedIf(nullptr, b.CreateSelect(has, combine(prev, self), self), b.CreateGEP(ty, bufs[1 - cur], lin[r]));
+      llvm::Value *self = loadShared(L, ty, b.CreateGEP(ty, bufs[cur], lin[r]));
+      llvm::Value *has = b.CreateICmpSGE(cs[r].idx[axis], L.c32(s));
+      llvm::Value *back = b.CreateSelect(has, b.CreateSub(lin[r], L.c32(s * stride)), lin[r]);
+      llvm::Value *prev = loadShared(L, ty, b.CreateGEP(ty, bufs[cur], back));
+      storeSharedIf(L, nullptr, b.CreateSelect(has, combine(prev, self), self), b.CreateGEP(ty, bufs[1 - cur], lin[r]));
     }
     cur = 1 - cur;
   }
-  barrier();
-  for (size_t r = 0; r < vals.size(); ++r) vals[r] = loadShared(ty, b.CreateGEP(ty, bufs[cur], lin[r]));
+  barrier(L);
+  for (size_t r = 0; r < vals.size(); ++r) vals[r] = loadShared(L, ty, b.CreateGEP(ty, bufs[cur], lin[r]));
 }
 
-llvm::Value *Lowerer::combineRegion(const Op &op, llvm::Value *x, llvm::Value *y) {
+static llvm::Value *combineRegion(LowerContext &L, const Op &op, llvm::Value *x, llvm::Value *y) {
+  llvm::IRBuilder<> &b = L.b;
   const Block &region = op.region(0);
-  const Op *outer = current_;
+  const Op *outer = L.current;
   size_t n = op.operands.size();  // x and y: one element per tile (a struct of them where n > 1)
   auto field = [&](llvm::Value *v, size_t i) {
     if (n == 1) return v;
-    return unpackedField(b.CreateExtractValue(v, static_cast<unsigned>(i)), llvmType(region.arg(i)->type.elem));
+    return unpackedField(L, b.CreateExtractValue(v, static_cast<unsigned>(i)), L.llvmType(region.arg(i)->type.elem));
   };
   for (size_t i = 0; i < n; ++i) {
-    set(region.arg(i), {true, {}, {field(x, i)}});
-    set(region.arg(n + i), {true, {}, {field(y, i)}});
+    L.set(region.arg(i), {true, {}, {field(x, i)}});
+    L.set(region.arg(n + i), {true, {}, {field(y, i)}});
   }
-  for (const auto &inner : region.ops) lowerOp(*inner);  // scalars only (verified)
-  current_ = outer;
+  for (const auto &inner : region.ops) lowerOp(L, *inner);  // scalars only (verified)
+  L.current = outer;
   const Op *yield = region.terminator();
-  if (n == 1) return scalar(yield->operand(0));
+  if (n == 1) return L.scalar(yield->operand(0));
   llvm::Value *out = llvm::PoisonValue::get(x->getType());
   for (size_t i = 0; i < n; ++i)
-    out = b.CreateInsertValue(out, packedField(scalar(yield->operand(i))), static_cast<unsigned>(i));
+    out = b.CreateInsertValue(out, packedField(L, L.scalar(yield->operand(i))), static_cast<unsigned>(i));
   return out;
 }
 
-llvm::Value *Lowerer::packedField(llvm::Value *v) {
+static llvm::Value *packedField(LowerContext &L, llvm::Value *v) {
+  llvm::IRBuilder<> &b = L.b;
   llvm::Type *t = v->getType();
   if (!t->isHalfTy() && !t->isBFloatTy()) return v;
   return b.CreateZExt(b.CreateBitCast(v, b.getInt16Ty()), b.getInt32Ty());
 }
 
-llvm::Value *Lowerer::unpackedField(llvm::Value *v, llvm::Type *t) {
+static llvm::Value *unpackedField(LowerContext &L, llvm::Value *v, llvm::Type *t) {
+  llvm::IRBuilder<> &b = L.b;
   if (!t->isHalfTy() && !t->isBFloatTy()) return v;
   return b.CreateBitCast(b.CreateTrunc(v, b.getInt16Ty()), t);
 }
 
-TileVal Lowerer::combinedOperands(const Op &op, const Layout &l) {
-  if (op.operands.size() == 1) return get(op.operand(0), &l);
+static TileVal combinedOperands(LowerContext &L, const Op &op, const Layout &l) {
+  llvm::IRBuilder<> &b = L.b;
+  if (op.operands.size() == 1) return L.get(op.operand(0), &l);
   std::vector<TileVal> tiles;
   std::vector<llvm::Type *> fields;
   for (const Value *v : op.operands) {
-    tiles.push_back(get(v, &l));
-    fields.push_back(packedField(tiles.back().regs.front())->getType());
+    tiles.push_back(L.get(v, &l));
+    fields.push_back(packedField(L, tiles.back().regs.front())->getType());
   }
-  auto *st = llvm::StructType::get(ctx, fields);
+  auto *st = llvm::StructType::get(L.ctx, fields);
   TileVal out{tiles[0].scalar, tiles[0].layout, {}};
   for (size_t r = 0; r < tiles[0].regs.size(); ++r) {
     llvm::Value *packed = llvm::PoisonValue::get(st);
     for (size_t i = 0; i < tiles.size(); ++i)
-      packed = b.CreateInsertValue(packed, packedField(tiles[i].regs[r]), static_cast<unsigned>(i));
+      packed = b.CreateInsertValue(packed, packedField(L, tiles[i].regs[r]), static_cast<unsigned>(i));
     out.regs.push_back(packed);
   }
   return out;
 }
 
-void Lowerer::setUnpacked(const Op &op, TileVal v) {
-  if (op.results.size() == 1) return set(op.result(), std::move(v));
+void setUnpacked(LowerContext &L, const Op &op, TileVal v) {
+  llvm::IRBuilder<> &b = L.b;
+  if (op.results.size() == 1) return L.set(op.result(), std::move(v));
   for (size_t i = 0; i < op.results.size(); ++i) {
     TileVal t{v.scalar, v.layout, {}};
-    llvm::Type *elem = llvmType(op.result(i)->type.elem);
-    for (llvm::Value *r : v.regs) t.regs.push_back(unpackedField(b.CreateExtractValue(r, static_cast<unsigned>(i)), elem));
-    set(op.result(i), std::move(t));
+    llvm::Type *elem = L.llvmType(op.result(i)->type.elem);
+    for (llvm::Value *r : v.regs) t.regs.push_back(unpackedField(L, b.CreateExtractValue(r, static_cast<unsigned>(i)), elem));
+    L.set(op.result(i), std::move(t));
   }
 }
 

@@ -15,14 +15,14 @@ namespace tt::backend {
 
 using namespace tt::ir;
 
-TileVal Lowerer::lowerShapeOp(const Op &op, const Layout *l) {
+TileVal lowerShapeOp(LowerContext &L, const Op &op, const Layout *l) {
   const Type &t = op.result()->type, &src = op.operand(0)->type;
   switch (op.kind) {
   case OpKind::Broadcast: {
     // Same layout, shape with the 1s stretched: register r of the result
     // reads the source register at the same per-dim indices, taken modulo
     // the source's registers along a stretched dim (they hold one element).
-    TileVal in = get(op.operand(0), l);
+    TileVal in = L.get(op.operand(0), l);
     TileVal out{false, *l, {}};
     if (in.scalar) {
       out.regs.assign(static_cast<size_t>(numRegisters(*l, t.shape)), in.regs[0]);
@@ -43,11 +43,11 @@ TileVal Lowerer::lowerShapeOp(const Op &op, const Layout *l) {
     int axis = static_cast<int>(op.intAttr("axis"));
     if (src.isScalar()) {
       TileVal out{false, *l, {}};
-      out.regs.assign(static_cast<size_t>(numRegisters(*l, t.shape)), scalar(op.operand(0)));
+      out.regs.assign(static_cast<size_t>(numRegisters(*l, t.shape)), L.scalar(op.operand(0)));
       return out;
     }
     Layout inner = l->sliced(axis);
-    TileVal in = get(op.operand(0), &inner);
+    TileVal in = L.get(op.operand(0), &inner);
     TileVal out{false, *l, {}};
     std::vector<DimPlan> plan = planDims(*l, t.shape);
     int64_t n = numRegisters(*l, t.shape);
@@ -65,7 +65,7 @@ TileVal Lowerer::lowerShapeOp(const Op &op, const Layout *l) {
     std::vector<int64_t> inverse(perm.size());
     for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
     Layout inner = l->permuted(inverse);
-    TileVal in = get(op.operand(0), &inner);
+    TileVal in = L.get(op.operand(0), &inner);
     TileVal out{false, *l, {}};
     int64_t n = numRegisters(*l, t.shape);
     for (int64_t r = 0; r < n; ++r) {
@@ -80,17 +80,17 @@ TileVal Lowerer::lowerShapeOp(const Op &op, const Layout *l) {
   throw ir::InternalError("not a shape op");
 }
 
-TileVal Lowerer::lowerReshape(const Op &op) {
+TileVal lowerReshape(LowerContext &L, const Op &op) {
   const Value *in = op.operand(0);
-  TileVal x = get(in);
+  TileVal x = L.get(in);
   const Type &t = op.result()->type;
   if (x.scalar) {  // a scalar into a tile of one element
-    TileVal out{false, layoutOf(op.result()), {}};
+    TileVal out{false, L.layoutOf(op.result()), {}};
     out.regs.assign(static_cast<size_t>(numRegisters(out.layout, t.shape)), x.regs[0]);
     return out;
   }
-  if (t.isScalar()) fail(op, "'reshape' of a tile to a scalar is not supported by the backend; use a reduction");
-  return throughShared(in->type, x, layoutOf(op.result()), op, &t.shape);
+  if (t.isScalar()) L.fail(op, "'reshape' of a tile to a scalar is not supported by the backend; use a reduction");
+  return throughShared(L, in->type, x, L.layoutOf(op.result()), op, &t.shape);
 }
 
 } // namespace tt::backend

@@ -29,11 +29,8 @@ using namespace tt::ir;
 
 namespace {
 
-/// f16 and bf16 are computed in f32 (Lowerer::computeKind).
-ScalarKind computeKind(ScalarKind k) { return k == ScalarKind::F16 || k == ScalarKind::BF16 ? ScalarKind::F32 : k; }
-
 /// Bytes a value of several element kinds takes as the struct lowering packs
-/// them into (Lowerer::combinedOperands: f16 and bf16 as an i32's low bits),
+/// them into (LowerReduce.cpp's combinedOperands: f16 and bf16 as an i32's low bits),
 /// laid out as NVPTX lays out structs: each field at its natural alignment,
 /// the size a multiple of the largest. One kind alone: itself, unpacked.
 int64_t combinedBytes(const Op &op) {
@@ -143,7 +140,7 @@ private:
     if (kind == SharedBuffer::Kind::Window) inherent(at, "its window written, before it is read");
   }
 
-  /// Lowerer::throughShared: a tile of `type` written by the threads that
+  /// The lowering's throughShared (LowerConvert.cpp): a tile of `type` written by the threads that
   /// hold it and read back by others, in as many windows (chunks) as the
   /// room after the rings needs. Rows a multiple of 128 bytes long get 16
   /// bytes of padding, unless read back in another shape (a reshape).
@@ -165,7 +162,7 @@ private:
            what + (chunk < n ? " (chunk " + std::to_string(lo / chunk + 1) + " of " + std::to_string((n + chunk - 1) / chunk) + ")" : ""));
   }
 
-  /// Lowerer::get(v, want) while lowering `at`.
+  /// LowerContext::get(v, want) while lowering `at`.
   void want(const Value *v, const Layout *l, const Op &at) {
     if (!l || !v->type.isTile() || layoutOf(v) == *l) return;
     std::pair<const Value *, std::string> key{v, toString(*l)};
@@ -256,7 +253,7 @@ void Planner::op(const Op &o) {
   }
 }
 
-/// Lowerer::lowerPure: each operand in the layout the op's lowering asks.
+/// lowerPure: each operand in the layout the op's lowering asks.
 void Planner::pure(const Op &o, const Layout *l) {
   switch (o.kind) {
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: return;
@@ -288,7 +285,7 @@ void Planner::forLoop(const Op &o) {
     want(o.operand(i), tileLayout(like.back()), o);
   }
   const LoopPipeline *p = pipelines_.find(o);
-  if (p) {  // Lowerer::pipelinePrologue
+  if (p) {  // pipelinePrologue
     std::string what;
     if (p->stages)
       what += std::to_string(p->loads.size()) + (p->loads.size() == 1 ? " load x " : " loads x ") + std::to_string(p->stages) +
@@ -306,7 +303,7 @@ void Planner::forLoop(const Op &o) {
   appendAccesses(body, o);  // an earlier iteration's, pending when one starts
   std::vector<MemoryAccess> entering = pending_;
   ++depth_;
-  if (p && p->stages) {  // Lowerer::pipelineIteration
+  if (p && p->stages) {  // pipelineIteration
     inherent(o, "each iteration: every thread's copies for it landed, and the stage about to be refilled read");
     copies(*p);  // for a later iteration
     for (const LoopPipeline::Load &ld : p->loads) inShared_.insert(ld.op->result());
@@ -315,7 +312,7 @@ void Planner::forLoop(const Op &o) {
   yields(body, like);
   --depth_;
   pending_.insert(pending_.end(), entering.begin(), entering.end());
-  if (p) {  // Lowerer::pipelineEpilogue
+  if (p) {  // pipelineEpilogue
     inherent(o, "after the loop: the copies issued for iterations past the end landed");
     reserved_ -= p->ringBytes;
     for (const LoopPipeline::Load &ld : p->loads) inShared_.erase(ld.op->result());
@@ -341,7 +338,7 @@ void Planner::whileLoop(const Op &o) {
   pending_ = std::move(entering);  // the exit leaves from the condition, after any iteration
 }
 
-/// Lowerer::issueCopies: the address ops again, then each load's pointers
+/// issueCopies: the address ops again, then each load's pointers
 /// and mask in its layout.
 void Planner::copies(const LoopPipeline &p) {
   converted_.emplace_back();
@@ -405,7 +402,7 @@ void Planner::scan(const Op &o) {
   DimPlan d = planDims(l, in->type.shape)[axis];
   if (d.wraps) {
     take(SharedBuffer::Kind::Window, o, 2 * numElements(in->type.shape) * valueBytes, "two buffers, ping-ponged");
-    for (int64_t step = 1; step < in->type.shape[axis]; step *= 2)  // Lowerer::scanThroughShared
+    for (int64_t step = 1; step < in->type.shape[axis]; step *= 2)  // scanThroughShared
       inherent(o, "a step of the scan written to one buffer, before the next step reads it");
     return;
   }

@@ -3,7 +3,7 @@
 // Under --math=fast the target lets any floating-point multiply feeding an
 // add fuse into an fma, in LLVM's DAG combiner and in ptxas (Target.h), as
 // Triton's enable_fp_fusion does. The licence is the kernel's own f32 ops',
-// which the lowering marks `contract` (Lowerer::binary). Everything else
+// which the lowering marks `contract` (LowerElementwise.cpp's binary). Everything else
 // must still round at every op: it is built from, or turned into, NVVM's
 // .rn intrinsics (add.rn, mul.rn), which nothing fuses.
 //===----------------------------------------------------------------------===//

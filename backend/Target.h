@@ -1,6 +1,8 @@
 //===- Target.h - LLVM IR to PTX through LLVM's NVPTX target --------------===//
 #pragma once
 
+#include "ir/Type.h"
+
 #include <llvm/IR/Module.h>
 
 #include <cstdint>
@@ -16,6 +18,12 @@ void prepareModule(llvm::Module &module, const std::string &arch);
 /// (A100), 227 KiB on sm_90a (H100, H200). Beyond the 48 KiB a kernel may
 /// declare statically it is dynamic shared memory, which a launch opts into.
 int64_t maxSharedBytes(const std::string &arch);
+
+/// The kind an element's arithmetic is computed in: f16 and bf16 in f32 (the
+/// lowering widens them and narrows the result), the rest as they are.
+inline ir::ScalarKind computeKind(ir::ScalarKind k) {
+  return k == ir::ScalarKind::F16 || k == ir::ScalarKind::BF16 ? ir::ScalarKind::F32 : k;
+}
 
 /// Runs the LLVM passes the lowered code needs (Target.cpp's kPipeline).
 /// `fpFusion` (--math=fast): the target lets any floating-point multiply

@@ -5,10 +5,10 @@
 #include <numeric>
 #include <sstream>
 
-namespace tt::backend {
+namespace twintile::backend {
 namespace {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 int64_t highestPow2Divisor(int64_t v) {
   if (v == 0) return kMaxDivisibility;
@@ -339,4 +339,4 @@ std::string toString(const AxisInfo &info) {
   return os.str();
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -26,7 +26,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 struct AxisInfo {
   // One entry per dimension; scalars have one entry (their single "dimension").
@@ -47,4 +47,4 @@ AxisInfoMap analyzeAxes(const ir::Func &func, const std::vector<ParamAssumption>
 /// "contig=[4] div=[16] const=[1]", for dumps and tests.
 std::string toString(const AxisInfo &info);
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -21,7 +21,7 @@
 #include <cctype>
 #include <chrono>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 bool isSupportedArch(const std::string &arch) { return arch == "sm_90a" || arch == "sm_80"; }
 
@@ -278,4 +278,4 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   return r;
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// A located error in a kernel the backend cannot compile.
 struct BackendError : std::runtime_error {
@@ -96,4 +96,4 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options);
 /// The unoptimized LLVM IR of the lowering alone (for tests and benchmarks).
 std::string lowerToLLVMText(const ir::Func &func, const CompileOptions &options);
 
-} // namespace tt::backend
+} // namespace twintile::backend

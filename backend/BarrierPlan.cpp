@@ -3,9 +3,9 @@
 
 #include "ir/Printer.h"
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 
@@ -79,4 +79,4 @@ std::string toString(const BarrierPlan &plan, const std::string &header) {
   return out;
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -41,7 +41,7 @@
 #include <unordered_set>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 struct BarrierPlan {
   struct Barrier {
@@ -81,4 +81,4 @@ bool mayConflict(const MemoryAccess &a, const MemoryAccess &b, const ir::Func &f
 /// The plan as a list, one barrier per line, `header` first.
 std::string toString(const BarrierPlan &plan, const std::string &header);
 
-} // namespace tt::backend
+} // namespace twintile::backend

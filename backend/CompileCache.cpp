@@ -30,7 +30,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tt::backend {
+namespace twintile::backend {
 
 namespace {
 
@@ -43,7 +43,7 @@ const char *const kRequiredFiles[] = {"kernel.ptx", "manifest.json", "ptxas.json
 constexpr const char *kCubinFile = "kernel.cubin";
 
 std::string hashOf(const std::string &bytes) {
-  tt::support::ContentHash h;
+  twintile::support::ContentHash h;
   h.add(bytes);
   return h.hex();
 }
@@ -68,7 +68,7 @@ bool readFile(const fs::path &path, std::string &out) {
 
 std::string randomHex() {
   std::random_device rd;
-  tt::support::ContentHash h;
+  twintile::support::ContentHash h;
   h.add(std::to_string(rd()) + "-" + std::to_string(rd()));
   return h.hex();
 }
@@ -129,7 +129,7 @@ void discard(const fs::path &entry) {
 
 } // namespace
 
-CompileCache::CompileCache(const std::string &root) : dir_(tt::support::cacheDirectory("backend", root)) {}
+CompileCache::CompileCache(const std::string &root) : dir_(twintile::support::cacheDirectory("backend", root)) {}
 
 std::optional<CompileResult> CompileCache::lookup(const std::string &key, std::string *damaged) const {
   if (!isValidKey(key)) return std::nullopt;
@@ -193,7 +193,7 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
     Json list = Json::array();
     bool written = true;
     for (const auto &[name, bytes] : files) {
-      written = written && tt::support::writeFile(tmp / name, bytes);
+      written = written && twintile::support::writeFile(tmp / name, bytes);
       list.push_back(Json{{"name", name}, {"size", bytes.size()}, {"hash", hashOf(bytes)}});
     }
     Json index;
@@ -201,7 +201,7 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
     index["key"] = key;
     index["files"] = std::move(list);
     // The index goes last: an entry is complete when its index is.
-    written = written && tt::support::writeFile(tmp / "index.json", index.dump(2) + "\n");
+    written = written && twintile::support::writeFile(tmp / "index.json", index.dump(2) + "\n");
     if (written) fs::rename(tmp, entry, ec);
     if (!written || ec) fs::remove_all(tmp, ec);
   } catch (...) {
@@ -210,7 +210,7 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
 }
 
 std::string compileKey(const ir::Func &func, const CompileOptions &options) {
-  tt::support::ContentHash h;
+  twintile::support::ContentHash h;
   ir::PrintOptions print;
   print.locations = false;
   h.add("ir");
@@ -239,4 +239,4 @@ std::string compileKey(const ir::Func &func, const CompileOptions &options) {
   return h.hex();
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

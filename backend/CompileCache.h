@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 class CompileCache {
 public:
@@ -39,4 +39,4 @@ private:
 /// assumptions, libdevice use and compilerVersion().
 std::string compileKey(const ir::Func &func, const CompileOptions &options);
 
-} // namespace tt::backend
+} // namespace twintile::backend

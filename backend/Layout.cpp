@@ -7,9 +7,9 @@
 #include <numeric>
 #include <sstream>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 bool Layout::isSliced(int parentDim) const {
   return std::find(dims.begin(), dims.end(), parentDim) == dims.end();
@@ -432,4 +432,4 @@ int stagedRowDim(int operand, const Layout &l, ScalarKind k) {
   return byteSize(k) == 2 && l.tileOrder()[0] == 1 ? 0 : 1;
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -32,7 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 struct Layout {
   std::vector<int> sizePerThread, threadsPerWarp, warpsPerCTA, order;  // parent space
@@ -124,4 +124,4 @@ LayoutMap assignLayouts(const ir::Func &func, const AxisInfoMap &axes, int numWa
 /// once along its fastest dim, given the pointer's (and mask's) axis info.
 int vectorWidth(const ir::Type &ptrType, const AxisInfo &ptr, const AxisInfo *mask, int dim);
 
-} // namespace tt::backend
+} // namespace twintile::backend

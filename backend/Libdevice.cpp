@@ -31,7 +31,7 @@
 
 #include <unistd.h>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 namespace {
 
@@ -111,7 +111,7 @@ constexpr const char *kPartRecordFormat = "twintile-libdevice-1";
 /// version, the names.
 std::string partKey(const std::string &path, const std::vector<std::string> &names) {
   std::error_code ec;
-  tt::support::ContentHash h;
+  twintile::support::ContentHash h;
   h.add(path);
   h.add(std::to_string(fs::file_size(path, ec)));
   h.add(std::to_string(fs::last_write_time(path, ec).time_since_epoch().count()));
@@ -127,8 +127,8 @@ void keep(const fs::path &dir, const std::string &key, const std::string &bitcod
   if (!fs::is_directory(dir, ec)) return;
   std::string suffix = "." + std::to_string(::getpid()) + "." + std::to_string(std::random_device{}());
   fs::path tmp = dir / (key + ".bc" + suffix), recordTmp = dir / (key + ".sum" + suffix);
-  bool written = tt::support::writeFile(tmp, bitcode) &&
-                 tt::support::writeFile(recordTmp, tt::support::cacheRecord(kPartRecordFormat, key, bitcode));
+  bool written = twintile::support::writeFile(tmp, bitcode) &&
+                 twintile::support::writeFile(recordTmp, twintile::support::cacheRecord(kPartRecordFormat, key, bitcode));
   // The record first: a reader that finds the part finds its record too.
   if (written) fs::rename(recordTmp, dir / (key + ".sum"), ec);
   if (written && !ec) fs::rename(tmp, dir / (key + ".bc"), ec);
@@ -150,11 +150,11 @@ const std::string *libdevicePart(const std::string &path, const std::vector<std:
   auto known = parts.find({path, names});
   if (known != parts.end()) return &known->second;
   std::string key = partKey(path, names);
-  fs::path dir = tt::support::cacheDirectory("libdevice", cacheRoot);
+  fs::path dir = twintile::support::cacheDirectory("libdevice", cacheRoot);
   fs::path entry = dir / (key + ".bc");
   std::error_code ec;
-  if (fs::exists(entry, ec) && tt::support::checkCached(entry, dir / (key + ".sum"), kPartRecordFormat, key).empty())
-    if (std::optional<std::string> cached = tt::support::readFile(entry))
+  if (fs::exists(entry, ec) && twintile::support::checkCached(entry, dir / (key + ".sum"), kPartRecordFormat, key).empty())
+    if (std::optional<std::string> cached = twintile::support::readFile(entry))
       return &parts.emplace(std::make_pair(path, names), std::move(*cached)).first->second;
   std::unique_ptr<llvm::MemoryBuffer> &bytes = files[path];
   if (!bytes) {
@@ -197,4 +197,4 @@ std::string linkLibdevice(llvm::Module &module, const std::string &path, const s
   return {};
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

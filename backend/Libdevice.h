@@ -5,7 +5,7 @@
 
 #include <string>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// Links the libdevice functions `module` calls (the `__nv_` declarations)
 /// and what they call, keeps only the kernel external and sets NVVMReflect's
@@ -19,4 +19,4 @@ namespace tt::backend {
 /// context.
 std::string linkLibdevice(llvm::Module &module, const std::string &path, const std::string &cacheRoot);
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -7,9 +7,9 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 LowerContext::LowerContext(const Func &func, const CompileOptions &options, int numWarps, bool libdevice,
                       const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
@@ -291,4 +291,4 @@ llvm::Value *shuffle(LowerContext &L, llvm::Value *v, Shuffle mode, llvm::Value 
   return t->isIntegerTy() ? r : b.CreateBitCast(r, t);
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -13,9 +13,9 @@
 
 #include <optional>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 static std::vector<TileVal> yielded(LowerContext &L, const Block &region, const std::vector<const Value *> &like) {
   const Op *y = region.terminator();
@@ -169,4 +169,4 @@ void lowerWhile(LowerContext &L, const Op &op) {
   for (size_t i = 0; i < carried.size(); ++i) L.set(op.result(i), carried[i]);
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

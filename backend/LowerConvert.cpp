@@ -8,9 +8,9 @@
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 const Layout &LowerContext::layoutOf(const Value *v) const {
   auto it = layouts.find(v);
@@ -89,4 +89,4 @@ TileVal throughShared(LowerContext &L, const Type &type, const TileVal &t, const
   return out;
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -10,9 +10,9 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 
@@ -105,4 +105,4 @@ void lowerDebug(LowerContext &L, const Op &op) {
   }
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

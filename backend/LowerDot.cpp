@@ -38,9 +38,9 @@
 #include <map>
 #include <optional>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 static TileVal dotOnTensorCores(LowerContext &L, const Op &op, const Layout &l);
 static TileVal dotOnFma(LowerContext &L, const Op &op);
@@ -320,4 +320,4 @@ static TileVal dotOnFma(LowerContext &L, const Op &op) {
   return {false, l, next};
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -21,9 +21,9 @@
 #include <cmath>
 #include <numeric>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 static std::vector<size_t> runStarts(LowerContext &L, const Layout &l, const Value *v);
 
@@ -143,9 +143,9 @@ llvm::Value *binary(LowerContext &L, OpKind k, llvm::Value *x, llvm::Value *y, S
     if (L.options.fastMath && rounded) {
       switch (k) {
       case OpKind::Add: case OpKind::Sum: case OpKind::Cumsum:
-        return tt::backend::rounded(b, llvm::Instruction::FAdd, x, y);
-      case OpKind::Sub: return tt::backend::rounded(b, llvm::Instruction::FSub, x, y);
-      case OpKind::Mul: return tt::backend::rounded(b, llvm::Instruction::FMul, x, y);
+        return twintile::backend::rounded(b, llvm::Instruction::FAdd, x, y);
+      case OpKind::Sub: return twintile::backend::rounded(b, llvm::Instruction::FSub, x, y);
+      case OpKind::Mul: return twintile::backend::rounded(b, llvm::Instruction::FMul, x, y);
       default: break;
       }
     }
@@ -382,4 +382,4 @@ static std::vector<size_t> runStarts(LowerContext &L, const Layout &l, const Val
   return first;
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -9,9 +9,9 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 // --- the walk -------------------------------------------------------------------
 
@@ -130,4 +130,4 @@ void lowerKernel(LowerContext &L) {
   annotate("maxntidz", 1);
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -18,9 +18,9 @@
 
 #include <numeric>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 
@@ -182,7 +182,7 @@ void lowerMemory(LowerContext &L, const Op &op) {
   const Type &pt = ptrV->type;
   ScalarKind k = pt.pointee;
   llvm::Type *st = L.storageType(k);
-  bool isLoad = op.kind == OpKind::Load, isAtomic = tt::ir::isAtomic(op.kind);
+  bool isLoad = op.kind == OpKind::Load, isAtomic = twintile::ir::isAtomic(op.kind);
   size_t maskIdx = static_cast<size_t>(maskOperand(op.kind));
   size_t valueIdx = static_cast<size_t>(valueOperand(op.kind));
   const Value *cmpV = op.kind == OpKind::AtomicCas ? op.operand(1) : nullptr;
@@ -343,4 +343,4 @@ void lowerMemory(LowerContext &L, const Op &op) {
   L.set(op.result(), std::move(out));
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

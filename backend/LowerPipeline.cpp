@@ -28,9 +28,9 @@
 
 #include <optional>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::Value *iv, llvm::Value *inRange) {
   llvm::IRBuilder<> &b = L.b;
@@ -137,4 +137,4 @@ void pipelineEpilogue(LowerContext &L, const PipelineRing &p) {
   for (const LoopPipeline::Invariant &inv : p.plan.invariants) L.inShared.erase(inv.value);
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -48,9 +48,9 @@
 #include <cassert>
 #include <limits>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 /// The tiles reduce or scan `op` combines together, in layout `l`: each
 /// register the struct of the tiles' registers (one tile: itself).
@@ -574,4 +574,4 @@ void setUnpacked(LowerContext &L, const Op &op, TileVal v) {
   }
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -11,9 +11,9 @@
 
 #include "ir/Diagnostic.h"
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 TileVal lowerShapeOp(LowerContext &L, const Op &op, const Layout *l) {
   const Type &t = op.result()->type, &src = op.operand(0)->type;
@@ -93,4 +93,4 @@ TileVal lowerReshape(LowerContext &L, const Op &op) {
   return throughShared(L, in->type, x, L.layoutOf(op.result()), op, &t.shape);
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

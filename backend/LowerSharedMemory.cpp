@@ -7,9 +7,9 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 llvm::Value *linearIndex(LowerContext &L, const std::vector<llvm::Value *> &idx, const Shape &shape) {
   llvm::IRBuilder<> &b = L.b;
@@ -107,4 +107,4 @@ llvm::Value *loadShared(LowerContext &L, llvm::Type *t, llvm::Value *ptr) {
   return b.CreateTrunc(b.CreateLoad(b.getInt8Ty(), ptr), t);  // the asm wrote a whole byte
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

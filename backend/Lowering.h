@@ -48,7 +48,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// A value in registers: one LLVM value per register of the layout, or one
 /// uniform value for a scalar.
@@ -291,4 +291,4 @@ void pipelineEpilogue(LowerContext &L, const PipelineRing &p);
 
 void lowerDebug(LowerContext &L, const ir::Op &op);
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -23,9 +23,9 @@
 #include <unordered_set>
 #include <utility>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 
@@ -439,4 +439,4 @@ MemoryPlan planMemory(const Func &func, const AxisInfoMap &axes, const LayoutMap
   return Planner(func, axes, layouts, pipelines, numWarps, arch).run();
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -18,7 +18,7 @@
 
 #include <string>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 struct MemoryPlan {
   SharedPlan shared;
@@ -30,4 +30,4 @@ struct MemoryPlan {
 MemoryPlan planMemory(const ir::Func &func, const AxisInfoMap &axes, const LayoutMap &layouts,
                       const PipelinePlan &pipelines, int numWarps, const std::string &arch);
 
-} // namespace tt::backend
+} // namespace twintile::backend

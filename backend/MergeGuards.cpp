@@ -6,7 +6,7 @@
 
 #include <optional>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 namespace {
 
@@ -100,4 +100,4 @@ llvm::PreservedAnalyses MergeGuardsPass::run(llvm::Function &fn, llvm::FunctionA
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

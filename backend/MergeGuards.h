@@ -3,7 +3,7 @@
 
 #include <llvm/IR/PassManager.h>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// Merges neighbouring guarded regions that test the same condition. The
 /// lowering guards each masked load or store on its own, so `out = x + y`
@@ -23,4 +23,4 @@ struct MergeGuardsPass : llvm::PassInfoMixin<MergeGuardsPass> {
   llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &fam);
 };
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -10,9 +10,9 @@
 #include <set>
 #include <unordered_set>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 
@@ -283,4 +283,4 @@ std::string toString(const Func &func, const PipelinePlan &plan, const std::stri
          });
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

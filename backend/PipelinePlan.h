@@ -40,7 +40,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// One `for` loop's plan.
 struct LoopPipeline {
@@ -98,4 +98,4 @@ PipelinePlan planPipelines(const ir::Func &func, const AxisInfoMap &axes, const 
 /// address op; `header` first, as comment lines.
 std::string toString(const ir::Func &func, const PipelinePlan &plan, const std::string &header);
 
-} // namespace tt::backend
+} // namespace twintile::backend

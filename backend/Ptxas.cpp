@@ -33,7 +33,7 @@ extern char **environ;
 
 namespace fs = std::filesystem;
 
-namespace tt::backend {
+namespace twintile::backend {
 
 namespace {
 
@@ -302,4 +302,4 @@ std::optional<std::string> disassemble(const std::string &cubin, std::string &wh
   return text;
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// ptxas's verdict and its `-v` report for one kernel.
 struct PtxasReport {
@@ -47,4 +47,4 @@ std::optional<std::string> disassemble(const std::string &cubin, std::string &wh
 /// tests). Returns false when the log has no "Used N registers" line.
 bool parsePtxasLog(const std::string &log, PtxasReport &report);
 
-} // namespace tt::backend
+} // namespace twintile::backend

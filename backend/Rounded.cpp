@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 llvm::Value *rounded(llvm::IRBuilderBase &b, llvm::Instruction::BinaryOps op, llvm::Value *x, llvm::Value *y) {
   bool f64 = x->getType()->isDoubleTy();
@@ -76,4 +76,4 @@ llvm::PreservedAnalyses RoundUncontractedPass::run(llvm::Function &fn, llvm::Fun
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

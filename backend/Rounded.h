@@ -12,7 +12,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/PassManager.h>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// `x op y` for op in {FAdd, FSub, FMul} on f32 or f64, rounded once and
 /// never fused: x - y is x + -y, to the bit.
@@ -31,4 +31,4 @@ struct RoundUncontractedPass : llvm::PassInfoMixin<RoundUncontractedPass> {
   llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &fam);
 };
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace tt::backend {
+namespace twintile::backend {
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 std::string toString(const SharedPlan &plan, const std::string &header) {
   std::string out = header;
@@ -26,4 +26,4 @@ std::string toString(const SharedPlan &plan, const std::string &header) {
   return out;
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// Static shared memory a kernel may declare. A kernel that needs more (up
 /// to the target's maxSharedBytes) declares its buffer `.extern .shared`,
@@ -63,4 +63,4 @@ struct SharedPlan {
 /// The plan as a table, one buffer per line, `header` first.
 std::string toString(const SharedPlan &plan, const std::string &header);
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -11,7 +11,7 @@
 #include <set>
 #include <vector>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 namespace {
 
@@ -128,4 +128,4 @@ llvm::PreservedAnalyses SinkToUsePass::run(llvm::Function &fn, llvm::FunctionAna
   return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

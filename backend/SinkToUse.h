@@ -3,7 +3,7 @@
 
 #include <llvm/IR/PassManager.h>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// Moves each side-effect-free instruction down its block to just before
 /// its first user there (or to the block's end when it is used only in
@@ -21,4 +21,4 @@ struct SinkToUsePass : llvm::PassInfoMixin<SinkToUsePass> {
   llvm::PreservedAnalyses run(llvm::Function &fn, llvm::FunctionAnalysisManager &fam);
 };
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -22,7 +22,7 @@
 #include <memory>
 #include <mutex>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 namespace {
 
@@ -163,4 +163,4 @@ std::string verify(const llvm::Module &module) {
   return os.str().empty() ? "invalid module" : os.str();
 }
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tt::backend {
+namespace twintile::backend {
 
 /// The NVPTX triple and data layout for `arch` ("sm_90a", "sm_80"), set on
 /// `module` before anything is added to it.
@@ -40,4 +40,4 @@ std::string emitPtx(llvm::Module &module, const std::string &arch, bool fpFusion
 /// LLVM's verifier: empty if `module` is well formed, else its complaint.
 std::string verify(const llvm::Module &module);
 
-} // namespace tt::backend
+} // namespace twintile::backend

@@ -62,7 +62,7 @@ int main(int argc, char **argv) {
     }
   }
   std::string why;
-  std::unique_ptr<tt::runtime::Device> device = twintile::makeDevice(deviceName, why);
+  std::unique_ptr<twintile::runtime::Device> device = twintile::makeDevice(deviceName, why);
   if (!device) {
     std::fprintf(stderr, "example_launch: no %s device: %s\n", deviceName.c_str(), why.c_str());
     return 77;  // ctest's SKIP

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// A compile-time constant: an integer, a float, a string or a list of
 /// integers. Operation attributes have fixed names and kinds (Ops.def):
@@ -37,4 +37,4 @@ using AttrMap = std::map<std::string, Attr>;
 /// IR spelling: 3, 1.5, -inf, "text", [1, 0].
 std::string toString(const Attr &a);
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -2,7 +2,7 @@
 
 #include "ir/TypeRules.h"
 
-namespace tt::ir {
+namespace twintile::ir {
 
 Op *Builder::create(OpKind kind, std::vector<Value *> operands, AttrMap attrs,
                     std::vector<Type> explicitTypes) {
@@ -149,4 +149,4 @@ Op *Builder::whileOp(std::vector<Value *> inits) {
 void Builder::yield(std::vector<Value *> vals) { create(OpKind::Yield, std::move(vals)); }
 void Builder::ret() { create(OpKind::Return, {}); }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// Thrown by the builder when an op would be ill-typed; carries the op's
 /// location so a front end can report it as the user's error.
@@ -101,4 +101,4 @@ private:
   Location loc_;
 };
 
-} // namespace tt::ir
+} // namespace twintile::ir

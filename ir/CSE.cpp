@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -70,4 +70,4 @@ private:
 
 bool cse(Func &f) { return CSE(f).run(); }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -289,4 +289,4 @@ bool canonicalize(Func &f) {
   throw InternalError("canonicalization does not converge");
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -61,4 +61,4 @@ bool dce(Func &f) {
   return changedAny;
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -71,4 +71,4 @@ std::string render(const Diagnostic &d, std::optional<std::string_view> source) 
   return out;
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

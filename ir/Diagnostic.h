@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// An error: where, and what. Most are the user's (a malformed kernel, an
 /// unsupported construct); an `internal` one is a bug in twintile found by
@@ -49,4 +49,4 @@ private:
 /// read. Ends with a newline.
 std::string render(const Diagnostic &d, std::optional<std::string_view> source = std::nullopt);
 
-} // namespace tt::ir
+} // namespace twintile::ir

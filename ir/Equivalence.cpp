@@ -4,7 +4,7 @@
 
 #include <unordered_map>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -125,4 +125,4 @@ std::optional<std::string> firstDifference(const Func &a, const Func &b, Equival
   return Comparer().run(a, b, opts);
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// Compares two functions op by op, up to the renaming of values and the
 /// locations of ops: same parameters (types), same ops in the same order,
@@ -22,4 +22,4 @@ struct EquivalenceOptions {
 std::optional<std::string> firstDifference(const Func &a, const Func &b,
                                            EquivalenceOptions opts = {});
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <limits>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -81,4 +81,4 @@ double decodeF16(uint16_t bits) { return decode(bits, kF16, 5); }
 uint16_t encodeBF16(double x) { return encode(roundTo(x, kBF16), kBF16, 8); }
 double decodeBF16(uint16_t bits) { return decode(bits, kBF16, 8); }
 
-} // namespace tt::ir
+} // namespace twintile::ir

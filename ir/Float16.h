@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// Rounds `x` to the nearest value of float kind `k` (ties to even), with
 /// subnormals, and overflow to infinity. f64 is the identity.
@@ -16,4 +16,4 @@ double decodeF16(uint16_t bits);
 uint16_t encodeBF16(double x);   // round, then bfloat16 bits (NaN stays NaN)
 double decodeBF16(uint16_t bits);
 
-} // namespace tt::ir
+} // namespace twintile::ir

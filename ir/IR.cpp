@@ -6,7 +6,7 @@
 #include <cmath>
 #include <cstring>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 //===-- The op table ----------------------------------------------------===//
 
@@ -208,4 +208,4 @@ size_t countUses(const Block &scope, const Value *v) {
   return n;
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -144,7 +144,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 enum class OpKind : uint8_t {
 #define TT_OP(Kind, Name, MinOps, MaxOps, NumResults, NumRegions, Traits, Attrs, Family, Surface) Kind,
@@ -400,4 +400,4 @@ void replaceAllUsesWith(Block &scope, Value *from, Value *to);
 /// Number of uses of each value defined in `scope`, for DCE and rewrites.
 size_t countUses(const Block &scope, const Value *v);
 
-} // namespace tt::ir
+} // namespace twintile::ir

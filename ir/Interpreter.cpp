@@ -13,7 +13,7 @@
 #include <sstream>
 #include <unordered_map>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 //===-- Buffers -----------------------------------------------------------===//
 
@@ -627,4 +627,4 @@ RunResult interpret(const Func &f, Grid grid, const std::vector<KernelArg> &args
   return result;
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// Host memory of `size()` elements of one kind, stored as the GPU stores it
 /// (f16/bf16 as 16-bit patterns, i1 as one byte).
@@ -81,4 +81,4 @@ struct RunResult {
 RunResult interpret(const Func &f, Grid grid, const std::vector<KernelArg> &args,
                     std::vector<Buffer> &buffers, InterpretOptions opts = {});
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// One point in a source file. line == 0 means unknown.
 struct SourcePos {
@@ -32,4 +32,4 @@ struct Location {
 /// "file:line:col" (or "<unknown>"), without the inlining chain.
 std::string toString(const SourcePos &p);
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -9,7 +9,7 @@
 #include <limits>
 #include <unordered_map>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -529,4 +529,4 @@ ParseResult parseModule(std::string_view text, std::string bufferName) {
   return r;
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -16,7 +16,7 @@
 #include <string>
 #include <string_view>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 struct ParseResult {
   std::unique_ptr<Module> module;   // set on success
@@ -27,4 +27,4 @@ struct ParseResult {
 /// used in error locations.
 ParseResult parseModule(std::string_view text, std::string bufferName = "<input>");
 
-} // namespace tt::ir
+} // namespace twintile::ir

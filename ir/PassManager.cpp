@@ -10,7 +10,7 @@
 #include <iomanip>
 #include <iostream>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 struct Known {
@@ -75,4 +75,4 @@ void PassManager::printTimings(std::ostream &os) const {
   os << std::setw(12) << std::fixed << std::setprecision(1) << total * 1e6 << " us  total\n";
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

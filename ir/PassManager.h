@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 struct PassTiming {
   std::string pass;
@@ -52,4 +52,4 @@ private:
   bool verifyEach_ = true;
 };
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -7,7 +7,7 @@
 
 #include "ir/IR.h"
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// Folds constants and applies algebraic identities to a fixpoint. The
 /// rules are listed, one line each, in Canonicalize.cpp.
@@ -21,4 +21,4 @@ bool cse(Func &f);
 /// regions have none).
 bool dce(Func &f);
 
-} // namespace tt::ir
+} // namespace twintile::ir

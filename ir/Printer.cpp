@@ -5,7 +5,7 @@
 #include <sstream>
 #include <unordered_map>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -201,4 +201,4 @@ std::string toString(const Module &m, PrintOptions opts) {
   return os.str();
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -23,7 +23,7 @@
 #include <ostream>
 #include <string>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 struct PrintOptions {
   bool locations = true;  // print loc(...) after each op
@@ -43,4 +43,4 @@ std::string toString(const Module &m, PrintOptions opts = {});
 /// "file":line:col [from "file":line:col ...], the form inside loc(...).
 std::string locationBody(const Location &loc);
 
-} // namespace tt::ir
+} // namespace twintile::ir

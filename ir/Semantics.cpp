@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 int64_t wrapInt(int64_t v, ScalarKind k) {
   switch (k) {
@@ -211,4 +211,4 @@ Attr elemAttr(Elem e, ScalarKind k) {
   return isFloat(k) ? Attr::floating(e.f) : Attr::integer(e.i);
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// One element: integers (signed kinds sign-extended to 64 bits, unsigned
 /// ones zero-extended, so a u64 above 2^63 reads negative) and pointers in `i`,
@@ -51,4 +51,4 @@ Elem constantElem(const Attr &value, ScalarKind k);
 /// The attribute that denotes element `e` of kind `k`.
 Attr elemAttr(Elem e, ScalarKind k);
 
-} // namespace tt::ir
+} // namespace twintile::ir

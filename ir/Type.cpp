@@ -4,7 +4,7 @@
 
 #include <iterator>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 constexpr std::string_view kNames[] = {"i1", "i8",  "i16", "i32", "i64",  "u8",  "u16",
@@ -73,4 +73,4 @@ std::string checkType(const Type &t) {
   return {};
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 enum class ScalarKind : uint8_t { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, Ptr };
 
@@ -88,4 +88,4 @@ std::string toString(const Type &t);
 /// many dimensions or elements, a pointer to a pointer), or empty.
 std::string checkType(const Type &t);
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 Attr::Kind attrKind(std::string_view name) {
   if (name == "perm" || name == "values") return Attr::Kind::Ints;
@@ -355,4 +355,4 @@ TypeRuleResult inferResultTypes(OpKind kind, const std::vector<Type> &ops, const
   return r;
 }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 struct TypeRuleResult {
   std::vector<Type> results;  // valid when error is empty
@@ -29,4 +29,4 @@ TypeRuleResult inferResultTypes(OpKind kind, const std::vector<Type> &operands,
 /// The kind each named op attribute must have ("axis" is Int, ...).
 Attr::Kind attrKind(std::string_view name);
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -4,7 +4,7 @@
 
 #include <unordered_set>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 namespace {
 
@@ -178,4 +178,4 @@ private:
 
 std::vector<Diagnostic> verify(const Func &f) { return Verifier().run(f); }
 
-} // namespace tt::ir
+} // namespace twintile::ir

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace tt::ir {
+namespace twintile::ir {
 
 /// Checks `f` and returns one diagnostic per failure, located at the failing
 /// op: each op against its typing rule (TypeRules.h), operand counts, region
@@ -15,4 +15,4 @@ namespace tt::ir {
 /// earlier in its block or in an enclosing one). Empty means valid.
 std::vector<Diagnostic> verify(const Func &f);
 
-} // namespace tt::ir
+} // namespace twintile::ir

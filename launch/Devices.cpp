@@ -5,10 +5,10 @@
 
 namespace twintile {
 
-std::unique_ptr<tt::runtime::Device> makeDevice(const std::string &name, std::string &why) {
-  if (name == "emu") return tt::runtime::makeEmuDevice();
+std::unique_ptr<twintile::runtime::Device> makeDevice(const std::string &name, std::string &why) {
+  if (name == "emu") return twintile::runtime::makeEmuDevice();
   if (name == "interp") return makeInterpDevice();
-  if (name == "cuda") return tt::runtime::makeCudaDevice(why);
+  if (name == "cuda") return twintile::runtime::makeCudaDevice(why);
   why = "unknown device '" + name + "' (expected emu, interp or cuda)";
   return nullptr;
 }

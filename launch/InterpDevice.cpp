@@ -13,7 +13,6 @@ namespace twintile {
 
 namespace {
 
-using namespace tt;
 
 /// A scalar argument's bits, as the interpreter takes it.
 ir::KernelArg scalarArg(const runtime::ParamType &t, uint64_t bits) {
@@ -114,6 +113,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<tt::runtime::Device> makeInterpDevice() { return std::make_unique<InterpDevice>(); }
+std::unique_ptr<twintile::runtime::Device> makeInterpDevice() { return std::make_unique<InterpDevice>(); }
 
 } // namespace twintile

@@ -15,7 +15,6 @@ namespace twintile {
 
 namespace {
 
-using namespace tt;
 
 /// Writes every stage of a variant under $TWINTILE_DUMP_DIR, when it is set.
 pipeline::Observer dumpObserver(const std::string &kernel, const std::string &variant, std::string &dir) {

@@ -76,7 +76,7 @@ public:
   static Kernel fromFile(const std::string &file, const std::string &spec, const KernelOptions &options = {});
   /// A kernel already in tile IR: twintile::trace(&kernel<...>, "...").func,
   /// a kernel traced in this process.
-  static Kernel fromIR(std::unique_ptr<tt::ir::Func> func, const KernelOptions &options = {});
+  static Kernel fromIR(std::unique_ptr<twintile::ir::Func> func, const KernelOptions &options = {});
 
   const std::string &error() const { return error_; }
   bool ok() const { return error_.empty(); }
@@ -85,21 +85,21 @@ public:
   size_t variants() const { return variants_.size(); }
 
   /// Launches over `grid` programs; one argument per kernel parameter.
-  template <class... A> Launch launch(tt::runtime::Device &device, tt::runtime::Dim3 grid, A &&...args) {
+  template <class... A> Launch launch(twintile::runtime::Device &device, twintile::runtime::Dim3 grid, A &&...args) {
     return launchArgs(device, grid, std::vector<Arg>{Arg(std::forward<A>(args))...}, {});
   }
   /// The same with the arguments in a list, and launch options (timing:
   /// warmup and repeat; the emulator's profile). The grid in `options` is
   /// ignored.
-  Launch launchArgs(tt::runtime::Device &device, tt::runtime::Dim3 grid, const std::vector<Arg> &args,
-                    const tt::runtime::LaunchOptions &options);
+  Launch launchArgs(twintile::runtime::Device &device, twintile::runtime::Dim3 grid, const std::vector<Arg> &args,
+                    const twintile::runtime::LaunchOptions &options);
 
 private:
   KernelOptions options_;
   std::string name_, error_;
   std::string tileIR_;  // after cleanup; each variant compiles from it
   std::vector<std::string> paramTypes_, paramNames_;
-  std::map<std::string, tt::runtime::KernelImage> variants_;  // by variant name
+  std::map<std::string, twintile::runtime::KernelImage> variants_;  // by variant name
 };
 
 } // namespace twintile

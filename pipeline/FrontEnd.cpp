@@ -11,7 +11,7 @@
 #include <iterator>
 #include <regex>
 
-namespace tt::pipeline {
+namespace twintile::pipeline {
 
 using twintile::kernelName;
 
@@ -143,4 +143,4 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
   return out;
 }
 
-} // namespace tt::pipeline
+} // namespace twintile::pipeline

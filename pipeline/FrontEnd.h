@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::pipeline {
+namespace twintile::pipeline {
 
 /// One front end's work on a file: per specialization its result so far
 /// (the front end's phases and notes, or its error) and its tile IR.
@@ -42,4 +42,4 @@ FrontEndOutput parseFile(const std::string &file, const std::vector<std::string>
 FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
                          const ObserverFor &observer);
 
-} // namespace tt::pipeline
+} // namespace twintile::pipeline

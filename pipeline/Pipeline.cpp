@@ -11,7 +11,7 @@
 #include <sstream>
 #include <thread>
 
-namespace tt::pipeline {
+namespace twintile::pipeline {
 
 bool isBackendStage(Stage s) { return static_cast<int>(s) > static_cast<int>(Stage::TileOpt); }
 
@@ -225,4 +225,4 @@ Result compileSource(const std::string &file, const std::string &kernel, const O
   return std::move(compileSources(file, {kernel}, options, [&](size_t) { return observer; }).front());
 }
 
-} // namespace tt::pipeline
+} // namespace twintile::pipeline

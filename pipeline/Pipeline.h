@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::pipeline {
+namespace twintile::pipeline {
 
 using support::Stage;
 
@@ -107,4 +107,4 @@ bool isBackendStage(Stage s);
 /// traced:\n" and the output, ending in a newline.
 std::string hostOutputNote(const std::string &output);
 
-} // namespace tt::pipeline
+} // namespace twintile::pipeline

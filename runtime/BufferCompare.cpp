@@ -9,7 +9,7 @@
 #include <cstring>
 #include <sstream>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 namespace {
 
@@ -97,4 +97,4 @@ void printCheck(std::ostream &os, const BufferCheck &c) {
   os << c.changed << " changed by the kernel\n";
 }
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

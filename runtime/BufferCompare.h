@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 struct BufferCheck {
   std::string name, elem;   // elem: the IR's spelling ("f16", "i32")
@@ -42,4 +42,4 @@ BufferCheck compareBuffer(const std::string &name, const std::string &elem, std:
 /// "mismatch: ..." lines, then "buffer NAME: N ELEM elements, W written, M changed by the kernel".
 void printCheck(std::ostream &os, const BufferCheck &c);
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

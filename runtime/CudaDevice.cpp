@@ -39,7 +39,7 @@
 #include <map>
 #include <type_traits>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 using namespace cuda;
 
@@ -351,4 +351,4 @@ std::unique_ptr<Device> makeCudaDevice(std::string &why) {
   return std::make_unique<CudaDevice>(std::move(d), device, context, std::move(description), maxGrid, attrs[6]);
 }
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-namespace tt::runtime::cuda {
+namespace twintile::runtime::cuda {
 
 using CUresult = int;
 using CUdevice = int;
@@ -97,4 +97,4 @@ struct Driver {
   std::string errorText(CUresult r) const;
 };
 
-} // namespace tt::runtime::cuda
+} // namespace twintile::runtime::cuda

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 /// A compiled kernel as devices take it. The backend's output, or a bundle's
 /// files: the PTX and its manifest, optionally the cubin ptxas made (cuda
@@ -119,4 +119,4 @@ std::unique_ptr<Device> makeCudaDevice(std::string &why);
 std::string checkLaunch(const Manifest &manifest, const std::vector<LaunchArg> &args,
                         const std::vector<std::span<uint8_t>> &buffers);
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

@@ -14,7 +14,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace tt::runtime::emu {
+namespace twintile::runtime::emu {
 
 namespace {
 
@@ -132,4 +132,4 @@ bool formatPrintf(const std::string &fmt, uint64_t args, PrintfMemory &mem, std:
   return true;
 }
 
-} // namespace tt::runtime::emu
+} // namespace twintile::runtime::emu

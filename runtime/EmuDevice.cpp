@@ -17,7 +17,7 @@
 #include <optional>
 #include <utility>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 namespace {
 
@@ -102,4 +102,4 @@ private:
 
 std::unique_ptr<Device> makeEmuDevice() { return std::make_unique<EmuDevice>(); }
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

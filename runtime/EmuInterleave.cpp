@@ -27,7 +27,7 @@
 #include <random>
 #include <sstream>
 
-namespace tt::runtime::emu {
+namespace twintile::runtime::emu {
 
 struct Machine::Resident {
   std::array<uint32_t, 3> ctaid{};
@@ -167,4 +167,4 @@ void Machine::runInterleaved() {
   }
 }
 
-} // namespace tt::runtime::emu
+} // namespace twintile::runtime::emu

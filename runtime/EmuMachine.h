@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tt::runtime::emu {
+namespace twintile::runtime::emu {
 
 using ptx::Function;
 using ptx::Instr;
@@ -200,4 +200,4 @@ struct PrintfMemory {
 };
 bool formatPrintf(const std::string &fmt, uint64_t args, PrintfMemory &mem, std::string &out, int &count);
 
-} // namespace tt::runtime::emu
+} // namespace twintile::runtime::emu

@@ -21,7 +21,7 @@
 #include <bit>
 #include <cstring>
 
-namespace tt::runtime::emu {
+namespace twintile::runtime::emu {
 
 using namespace ptx;
 
@@ -154,4 +154,4 @@ bool Machine::warpMma(uint32_t base, const Instr &in) {
   return true;
 }
 
-} // namespace tt::runtime::emu
+} // namespace twintile::runtime::emu

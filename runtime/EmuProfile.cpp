@@ -24,7 +24,7 @@
 #include <set>
 #include <tuple>
 
-namespace tt::runtime::emu {
+namespace twintile::runtime::emu {
 
 namespace {
 
@@ -86,4 +86,4 @@ void addBlockProfile(const std::vector<Thread> &threads, const std::vector<Acces
   }
 }
 
-} // namespace tt::runtime::emu
+} // namespace twintile::runtime::emu

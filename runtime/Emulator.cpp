@@ -19,7 +19,7 @@
 #include <map>
 #include <sstream>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 EmuArg EmuArg::buf(size_t i) {
   EmuArg a;
@@ -569,4 +569,4 @@ EmuResult emulate(const PtxModule &module, const std::string &entry, Dim3 grid, 
   return std::move(m.result);
 }
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
@@ -102,4 +102,4 @@ uint64_t bufferAddress(size_t i);
 EmuResult emulate(const PtxModule &module, const std::string &entry, Dim3 grid, Dim3 block,
                   const std::vector<EmuArg> &args, std::vector<std::span<uint8_t>> buffers, EmuOptions options = {});
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

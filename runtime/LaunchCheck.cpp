@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 namespace {
 
@@ -74,4 +74,4 @@ std::string checkLaunch(const Manifest &manifest, const std::vector<LaunchArg> &
   return {};
 }
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

@@ -27,7 +27,7 @@
 #include <optional>
 #include <stdexcept>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 namespace {
 
@@ -159,4 +159,4 @@ Manifest Manifest::fromJson(const std::string &text) {
   return m;
 }
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

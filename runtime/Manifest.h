@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 /// What the caller asserts about one kernel parameter. These are part of the
 /// specialization (and of the compile cache's key): code compiled under an
@@ -69,4 +69,4 @@ struct Manifest {
   static Manifest fromJson(const std::string &text);
 };
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

@@ -20,7 +20,7 @@
 #include <map>
 #include <stdexcept>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 namespace {
 
@@ -376,4 +376,4 @@ std::vector<uint8_t> fromNpy(const NpyArray &a, const std::string &elem, const s
   return out;
 }
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

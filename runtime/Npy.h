@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 struct NpyArray {
   std::string descr;          // "<f4", "|b1": '<' for little-endian, '|' when the item is one byte
@@ -62,4 +62,4 @@ NpyArray toNpy(const std::string &elem, std::span<const uint8_t> bytes, size_t c
 /// "x.npy holds float64, but 'x' is ptr<f32>: save it with x.astype(np.float32)".
 std::vector<uint8_t> fromNpy(const NpyArray &a, const std::string &elem, const std::string &paramName);
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

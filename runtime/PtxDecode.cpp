@@ -15,7 +15,7 @@
 #include <bit>
 #include <unordered_map>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 bool specialRegister(const std::string &name, Sreg &out) {
   static const std::unordered_map<std::string, Sreg> kSregs = {
@@ -390,4 +390,4 @@ void Decoder::dispatch() {
 
 void decodeInstr(const RawInstr &raw, Scope &scope, Function &fn) { Decoder(raw, scope, fn).run(); }
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

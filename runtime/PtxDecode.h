@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 /// An operand as written.
 struct RawOperand {
@@ -67,4 +67,4 @@ bool specialRegister(const std::string &name, Sreg &out);
 /// ".f32" / "f32" -> Type::F32; Type::None if it is no type.
 Type parseType(const std::string &name);
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

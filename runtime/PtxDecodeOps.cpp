@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/PtxDecoder.h"
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 void Decoder::mov() {
   Type t = oneType();
@@ -717,4 +717,4 @@ void Decoder::mma() {
   for (size_t i = 1; i < 4; ++i) in_.ops[i] = vector(op(i), Type::B32, false);
 }
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 inline uint64_t maskOf(unsigned bits) { return bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1; }
 inline bool isInt(Type t) { return !isFloat(t) && t != Type::Pred && t != Type::None; }
@@ -110,4 +110,4 @@ private:
   void mma();
 };
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

@@ -16,7 +16,7 @@
 #include <cstring>
 #include <sstream>
 
-namespace tt::runtime::emu {
+namespace twintile::runtime::emu {
 
 using namespace ptx;
 
@@ -514,4 +514,4 @@ reload:
   }
 }
 
-} // namespace tt::runtime::emu
+} // namespace twintile::runtime::emu

@@ -9,7 +9,7 @@
 #pragma STDC FENV_ACCESS ON
 #endif
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 uint64_t roundToFormat(double x, int fracBits, int expBits, Rnd mode) {
   uint64_t sign = std::signbit(x) ? uint64_t(1) << (fracBits + expBits) : 0;
@@ -205,4 +205,4 @@ double roundIntegral(double x, Rnd mode) {
   }
 }
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

@@ -11,7 +11,7 @@
 
 #include <cstdint>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 constexpr uint32_t kCanonicalNaN32 = 0x7fffffff;
 constexpr uint64_t kCanonicalNaN64 = 0x7fffffffffffffffull;
@@ -52,4 +52,4 @@ double intToF64(uint64_t bits, bool isSigned, Rnd mode);
 /// To an integral value: RNI (ties to even), RZI, RMI, RPI.
 double roundIntegral(double x, Rnd mode);
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

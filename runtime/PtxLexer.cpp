@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 namespace {
 
@@ -133,4 +133,4 @@ RawOperand numberOperand(const std::string &t, bool negative, int line) {
   return o;
 }
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 struct Token {
   enum class Kind { Ident, Number, Punct, String, End };
@@ -25,4 +25,4 @@ std::vector<Token> lex(const std::string &text);
 /// `negative`), 0f/0d float bit patterns, decimal reals.
 RawOperand numberOperand(const std::string &text, bool negative, int line);
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

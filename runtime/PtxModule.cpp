@@ -18,7 +18,7 @@
 #include <map>
 #include <unordered_map>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 PtxError::PtxError(int line, const std::string &msg)
     : std::runtime_error("line " + std::to_string(line) + ": " + msg), line(line), message(msg) {}
@@ -729,4 +729,4 @@ size_t PtxModule::instructionCount(const std::string &function) const {
   return f ? f->code.size() : 0;
 }
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

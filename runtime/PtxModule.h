@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime {
+namespace twintile::runtime {
 
 namespace ptx {
 struct Program;
@@ -40,4 +40,4 @@ private:
   std::shared_ptr<const ptx::Program> program_;
 };
 
-} // namespace tt::runtime
+} // namespace twintile::runtime

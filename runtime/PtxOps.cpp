@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 namespace {
 
@@ -597,4 +597,4 @@ uint64_t atomicUpdate(const Instr &in, uint64_t old, uint64_t b, uint64_t c) {
   }
 }
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

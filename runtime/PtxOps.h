@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 /// The result of an instruction that computes one value from its sources
 /// (s[0] is operand 1, ...), zero-extended from its type's width (sign-
@@ -40,4 +40,4 @@ inline uint64_t extendLoaded(uint64_t bits, Type t) {
   return bits & ((uint64_t(1) << w) - 1);
 }
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::runtime::ptx {
+namespace twintile::runtime::ptx {
 
 constexpr uint64_t kSharedBase = 0x0100'0000;
 constexpr uint64_t kLocalBase = 0x0200'0000;
@@ -228,4 +228,4 @@ struct Program {
   const Function *find(const std::string &name) const;
 };
 
-} // namespace tt::runtime::ptx
+} // namespace twintile::runtime::ptx

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-namespace tt::support {
+namespace twintile::support {
 
 void ContentHash::add(std::string_view part) {
   for (unsigned char c : part) h_ = (h_ ^ c) * 1099511628211ull;
@@ -47,4 +47,4 @@ std::filesystem::path cacheDirectory(const std::string &sub, const std::string &
   return base / sub;
 }
 
-} // namespace tt::support
+} // namespace twintile::support

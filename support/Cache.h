@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace tt::support {
+namespace twintile::support {
 
 /// FNV-1a over parts, 64 bits: the content key of cached artifacts (compiled
 /// kernels, the precompiled language header).
@@ -39,4 +39,4 @@ std::string checkCached(const std::filesystem::path &file, const std::filesystem
 /// $XDG_CACHE_HOME/twintile, else ~/.cache/twintile (created if missing).
 std::filesystem::path cacheDirectory(const std::string &sub, const std::string &root = {});
 
-} // namespace tt::support
+} // namespace twintile::support

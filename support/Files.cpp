@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-namespace tt::support {
+namespace twintile::support {
 
 std::optional<std::string> readFile(const std::filesystem::path &path) {
   std::ifstream in(path, std::ios::binary);
@@ -28,4 +28,4 @@ std::string envOr(const char *name, std::string fallback) {
   return v && *v ? v : std::move(fallback);
 }
 
-} // namespace tt::support
+} // namespace twintile::support

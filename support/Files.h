@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-namespace tt::support {
+namespace twintile::support {
 
 /// The whole file, byte for byte; nullopt when it cannot be read.
 std::optional<std::string> readFile(const std::filesystem::path &path);
@@ -16,4 +16,4 @@ bool writeFile(const std::filesystem::path &path, const std::string &bytes);
 /// $name when it is set and not empty, else `fallback`.
 std::string envOr(const char *name, std::string fallback);
 
-} // namespace tt::support
+} // namespace twintile::support

@@ -6,7 +6,7 @@
 
 #include <pthread.h>
 
-namespace tt::support {
+namespace twintile::support {
 
 namespace {
 
@@ -43,4 +43,4 @@ void runOnLargeStack(const std::function<void()> &fn, size_t bytes) {
   if (job.failure) std::rethrow_exception(job.failure);
 }
 
-} // namespace tt::support
+} // namespace twintile::support

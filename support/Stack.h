@@ -11,7 +11,7 @@
 #include <cstddef>
 #include <functional>
 
-namespace tt::support {
+namespace twintile::support {
 
 /// The stack every compile thread gets: 1 GiB of address space.
 constexpr size_t kCompileStackBytes = size_t(1) << 30;
@@ -20,4 +20,4 @@ constexpr size_t kCompileStackBytes = size_t(1) << 30;
 /// rethrows what it threw. Already on such a thread: runs `fn` in place.
 void runOnLargeStack(const std::function<void()> &fn, size_t bytes = kCompileStackBytes);
 
-} // namespace tt::support
+} // namespace twintile::support

@@ -3,7 +3,7 @@
 
 #include <array>
 
-namespace tt::support {
+namespace twintile::support {
 
 namespace {
 
@@ -60,4 +60,4 @@ std::string stageNames() {
   return out;
 }
 
-} // namespace tt::support
+} // namespace twintile::support

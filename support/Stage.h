@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace tt::support {
+namespace twintile::support {
 
 enum class Stage {
   Source,   // parse: the body Clang instantiated; trace: the entry compiled with the file
@@ -53,4 +53,4 @@ struct StageObserver {
   }
 };
 
-} // namespace tt::support
+} // namespace twintile::support

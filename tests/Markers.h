@@ -5,7 +5,7 @@
 #include <fstream>
 #include <string>
 
-namespace tt::test {
+namespace twintile::test {
 
 /// The first line of `file` holding the comment `// <- marker` (or, with
 /// `prefix` empty, any comment containing `marker`); 0 if none.
@@ -22,4 +22,4 @@ inline int markedLine(const std::string &file, const std::string &marker, const 
   return 0;
 }
 
-} // namespace tt::test
+} // namespace twintile::test

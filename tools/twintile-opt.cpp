@@ -25,7 +25,7 @@
 #include <iterator>
 #include <sstream>
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 

@@ -25,7 +25,7 @@
 
 namespace {
 
-using tt::driver::KernelFlags;
+using twintile::driver::KernelFlags;
 
 const auto nonEmpty = [](const std::string &s) { return s.empty() ? std::string("must name a kernel") : std::string(); };
 
@@ -42,7 +42,7 @@ void kernelOptions(CLI::App *cmd, std::string &file, std::string &kernel, std::s
 }
 
 /// --target, --math, --num-warps, --assume-*, --no-cache.
-void targetOptions(CLI::App *cmd, tt::pipeline::Options &o) {
+void targetOptions(CLI::App *cmd, twintile::pipeline::Options &o) {
   cmd->add_option("--target", o.target, "GPU architecture: sm_90a (default) or sm_80")
       ->check(CLI::IsMember({"sm_90a", "sm_80"}));
   cmd->add_option_function<std::string>(
@@ -69,12 +69,12 @@ void targetOptions(CLI::App *cmd, tt::pipeline::Options &o) {
 
 int main(int argc, char **argv) {
   CLI::App app{"twintile: a tile-kernel compiler with two front ends (parse, trace), one IR, PTX\n"
-               "stages: " + tt::support::stageNames()};
+               "stages: " + twintile::support::stageNames()};
   app.require_subcommand(1);
   app.footer("Exit status: 0 success; 1 an error in the input (or diff: the front ends differ); "
              "70 an internal error, a bug in twintile (docs/driver.md).");
 
-  tt::driver::CompileFlags compile;
+  twintile::driver::CompileFlags compile;
   CLI::App *compileCmd = app.add_subcommand("compile", "take a kernel through a front end and print one stage");
   compileCmd->add_option("file", compile.k.file, "kernel source file")->required();
   compileCmd->add_option("--kernel", compile.kernels,
@@ -88,8 +88,8 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1, 256));
   targetOptions(compileCmd, compile.k.options);
   std::vector<std::string> stageNames;
-  for (tt::support::Stage s : tt::support::allStages()) stageNames.emplace_back(tt::support::name(s));
-  compileCmd->add_option("--emit", compile.emit, "the stage to print: " + tt::support::stageNames() + " (default tile)")
+  for (twintile::support::Stage s : twintile::support::allStages()) stageNames.emplace_back(twintile::support::name(s));
+  compileCmd->add_option("--emit", compile.emit, "the stage to print: " + twintile::support::stageNames() + " (default tile)")
       ->check(CLI::IsMember(stageNames));
   compileCmd->add_option("-o", compile.output, "output file (- for standard output); beside a .ptx, its manifest as .json");
   compileCmd->add_flag("--print-after-all", compile.printAfterAll, "print every stage up to --emit to standard error");
@@ -101,7 +101,7 @@ int main(int argc, char **argv) {
   compileCmd->add_flag("--no-locs", noLocs, "print the IR without loc(...)");
   compileCmd->add_flag("-O", optimize, "the tile IR after cleanup: the same as --emit tile-opt");
 
-  tt::driver::RunFlags run;
+  twintile::driver::RunFlags run;
   CLI::App *runCmd = app.add_subcommand("run", "run a kernel on a device and check it against the IR interpreter");
   kernelOptions(runCmd, run.k.file, run.k.kernel, &run.k.frontend);
   targetOptions(runCmd, run.k.options);
@@ -129,7 +129,7 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(0, 1024));
   runCmd->add_flag("--json", run.json, "print a JSON report");
 
-  tt::driver::DiffFlags diff;
+  twintile::driver::DiffFlags diff;
   CLI::App *diffCmd = app.add_subcommand("diff", "compare the two front ends' IR for one kernel");
   kernelOptions(diffCmd, diff.file, diff.kernel, nullptr);
   targetOptions(diffCmd, diff.options);
@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
   diffCmd->add_option("--html", diff.html, "write one self-contained page with every stage of both front ends");
   diffCmd->add_flag("--json", diff.json, "print a JSON report");
 
-  tt::driver::DumpFlags dump;
+  twintile::driver::DumpFlags dump;
   CLI::App *dumpCmd = app.add_subcommand("dump", "write every stage of both front ends to a directory, with an index");
   kernelOptions(dumpCmd, dump.file, dump.kernel, nullptr);
   targetOptions(dumpCmd, dump.options);
@@ -154,19 +154,19 @@ int main(int argc, char **argv) {
   if (optimize && compile.emit == "tile") compile.emit = "tile-opt";
   run.repeatGiven = repeat->count() > 0;
   try {
-    if (compileCmd->parsed()) return tt::driver::compileCommand(compile);
-    if (runCmd->parsed()) return tt::driver::runCommand(run);
-    if (diffCmd->parsed()) return tt::driver::diffCommand(diff);
-    return tt::driver::dumpCommand(dump);
+    if (compileCmd->parsed()) return twintile::driver::compileCommand(compile);
+    if (runCmd->parsed()) return twintile::driver::runCommand(run);
+    if (diffCmd->parsed()) return twintile::driver::diffCommand(diff);
+    return twintile::driver::dumpCommand(dump);
   } catch (const std::bad_alloc &) {
     std::cerr << "twintile: error: out of memory\n";
     return 1;
-  } catch (const tt::ir::InternalError &e) {
-    std::cerr << tt::ir::render(e.diag());
-    return tt::driver::kExitInternal;
+  } catch (const twintile::ir::InternalError &e) {
+    std::cerr << twintile::ir::render(e.diag());
+    return twintile::driver::kExitInternal;
   } catch (const std::exception &e) {
     // Nothing a command calls lets an exception out on purpose.
-    std::cerr << tt::ir::render(tt::ir::Diagnostic::internalError(std::string("uncaught exception: ") + e.what()));
-    return tt::driver::kExitInternal;
+    std::cerr << twintile::ir::render(twintile::ir::Diagnostic::internalError(std::string("uncaught exception: ") + e.what()));
+    return twintile::driver::kExitInternal;
   }
 }

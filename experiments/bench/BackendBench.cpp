@@ -18,22 +18,22 @@
 #include <memory>
 
 int main(int argc, char **argv) {
-  std::vector<std::shared_ptr<tt::ir::Func>> funcs;
+  std::vector<std::shared_ptr<twintile::ir::Func>> funcs;
   for (const twintile::RegisteredKernel &k : twintile::registry()) {
     twintile::TraceResult r = k.trace({});
     if (!r.ok()) continue;
-    tt::ir::PassManager pm;
+    twintile::ir::PassManager pm;
     pm.addDefaultPipeline();
     pm.run(*r.func);
-    std::shared_ptr<tt::ir::Func> f(std::move(r.func));
-    tt::backend::CompileOptions o;
+    std::shared_ptr<twintile::ir::Func> f(std::move(r.func));
+    twintile::backend::CompileOptions o;
     o.useCache = false;
     o.runPtxas = false;
     benchmark::RegisterBenchmark(("lower/" + k.spec).c_str(), [f, o](benchmark::State &state) {
-      for (auto _ : state) benchmark::DoNotOptimize(tt::backend::lowerToLLVMText(*f, o));
+      for (auto _ : state) benchmark::DoNotOptimize(twintile::backend::lowerToLLVMText(*f, o));
     })->Unit(benchmark::kMillisecond);
     benchmark::RegisterBenchmark(("ptx/" + k.spec).c_str(), [f, o](benchmark::State &state) {
-      for (auto _ : state) benchmark::DoNotOptimize(tt::backend::compile(*f, o).ptx);
+      for (auto _ : state) benchmark::DoNotOptimize(twintile::backend::compile(*f, o).ptx);
     })->Unit(benchmark::kMillisecond);
   }
   benchmark::Initialize(&argc, argv);

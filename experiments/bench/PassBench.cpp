@@ -37,11 +37,11 @@ std::string chain(int64_t steps) {
   return s;
 }
 
-void cleanup(benchmark::State &state, bool (*pass)(tt::ir::Func &)) {
+void cleanup(benchmark::State &state, bool (*pass)(twintile::ir::Func &)) {
   std::string text = chain(state.range(0));
   for (auto _ : state) {
     state.PauseTiming();
-    tt::ir::ParseResult r = tt::ir::parseModule(text);
+    twintile::ir::ParseResult r = twintile::ir::parseModule(text);
     assert(r.module && "the chain parses");
     state.ResumeTiming();
     benchmark::DoNotOptimize(pass(*r.module->funcs.front()));
@@ -51,11 +51,11 @@ void cleanup(benchmark::State &state, bool (*pass)(tt::ir::Func &)) {
 
 } // namespace
 
-BENCHMARK_CAPTURE(cleanup, canonicalize, tt::ir::canonicalize)
+BENCHMARK_CAPTURE(cleanup, canonicalize, twintile::ir::canonicalize)
     ->RangeMultiplier(4)->Range(1024, 65536)->Unit(benchmark::kMillisecond)->Complexity(benchmark::oNLogN);
-BENCHMARK_CAPTURE(cleanup, cse, tt::ir::cse)
+BENCHMARK_CAPTURE(cleanup, cse, twintile::ir::cse)
     ->RangeMultiplier(4)->Range(1024, 65536)->Unit(benchmark::kMillisecond)->Complexity(benchmark::oNLogN);
-BENCHMARK_CAPTURE(cleanup, dce, tt::ir::dce)
+BENCHMARK_CAPTURE(cleanup, dce, twintile::ir::dce)
     ->RangeMultiplier(4)->Range(1024, 65536)->Unit(benchmark::kMillisecond)->Complexity(benchmark::oNLogN);
 
 BENCHMARK_MAIN();

@@ -31,7 +31,7 @@
 #include <sstream>
 
 namespace fs = std::filesystem;
-using namespace tt::runtime;
+using namespace twintile::runtime;
 using Json = nlohmann::json;
 
 namespace {

@@ -56,10 +56,10 @@ struct Options {
   std::vector<std::string> specs;
   int reps = 1;
   bool ptxas = false, backend = true, warmup = false;
-  tt::pipeline::Options promises;  // --math, --num-warps and --assume-*, as the driver takes them
+  twintile::pipeline::Options promises;  // --math, --num-warps and --assume-*, as the driver takes them
 };
 
-size_t countOps(const tt::ir::Block &b) {
+size_t countOps(const twintile::ir::Block &b) {
   size_t n = 0;
   for (const auto &op : b.ops) {
     ++n;
@@ -75,31 +75,31 @@ bool finish(twintile::FrontendResult r, const Options &o, json &row) {
     return false;
   }
   auto start = std::chrono::steady_clock::now();
-  tt::ir::PassManager pm;
+  twintile::ir::PassManager pm;
   pm.addDefaultPipeline();
   pm.run(*r.func);
   row["cleanup_s"] = since(start);
   row["ops"] = countOps(r.func->body);
   if (!o.backend) return true;
-  tt::backend::CompileOptions co;
+  twintile::backend::CompileOptions co;
   co.arch = o.target;
   co.useCache = false;
   co.runPtxas = o.ptxas;
   co.fastMath = o.promises.fastMath;
   co.numWarps = o.promises.numWarps;
-  if (auto d = tt::pipeline::assumptions(*r.func, o.promises, co.assume)) {
+  if (auto d = twintile::pipeline::assumptions(*r.func, o.promises, co.assume)) {
     row["error"] = d->str();
     return false;
   }
   try {
-    tt::backend::CompileResult c = tt::backend::compile(*r.func, co);
-    for (const tt::backend::PhaseTime &p : c.phases) row[p.name + "_s"] = p.seconds;
+    twintile::backend::CompileResult c = twintile::backend::compile(*r.func, co);
+    for (const twintile::backend::PhaseTime &p : c.phases) row[p.name + "_s"] = p.seconds;
     row["backend_s"] = c.seconds;
     row["ptx_bytes"] = c.ptx.size();
-  } catch (const tt::backend::BackendError &e) {
+  } catch (const twintile::backend::BackendError &e) {
     row["error"] = e.diag.str();
     return false;
-  } catch (const tt::ir::InternalError &e) {
+  } catch (const twintile::ir::InternalError &e) {
     row["error"] = e.diag().str();
     row["internal"] = true;
     return false;
@@ -196,7 +196,7 @@ int main(int argc, char **argv) {
   }
   if (o.frontend != "parse" && o.frontend != "trace") return usage("--frontend must be parse or trace");
   if (positional.size() < 2) return usage("give a file and at least one specialization");
-  if (!tt::backend::isSupportedArch(o.target)) return usage("--target must be sm_90a or sm_80");
+  if (!twintile::backend::isSupportedArch(o.target)) return usage("--target must be sm_90a or sm_80");
   o.file = positional[0];
   o.specs.assign(positional.begin() + 1, positional.end());
   if (!fs::exists(o.file)) return usage(("no such file: " + o.file).c_str());

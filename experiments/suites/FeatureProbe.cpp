@@ -29,7 +29,7 @@
 #include <random>
 #include <string>
 
-namespace ir = tt::ir;
+namespace ir = twintile::ir;
 using json = nlohmann::json;
 using twintile::features::Vec;
 

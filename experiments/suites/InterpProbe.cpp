@@ -31,7 +31,7 @@
 #include <string>
 #include <vector>
 
-namespace ir = tt::ir;
+namespace ir = twintile::ir;
 using json = nlohmann::json;
 
 namespace {

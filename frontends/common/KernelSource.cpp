@@ -87,7 +87,7 @@ std::optional<std::string> templateParameters(const std::string &source, const s
   return std::string();
 }
 
-std::optional<tt::ir::Diagnostic> hostParameter(const std::string &source, const std::string &path,
+std::optional<twintile::ir::Diagnostic> hostParameter(const std::string &source, const std::string &path,
                                                 const std::string &name) {
   std::optional<std::pair<size_t, size_t>> at = kernelAt(source, name);
   if (!at) return std::nullopt;
@@ -127,7 +127,7 @@ std::optional<tt::ir::Diagnostic> hostParameter(const std::string &source, const
     size_t lineStart = source.rfind('\n', offset);
     int column = static_cast<int>(offset - (lineStart == std::string::npos ? 0 : lineStart + 1)) + 1;
     type = std::regex_replace(type, std::regex(R"(\s+)"), " ");
-    return tt::ir::Diagnostic{tt::ir::Location(path, line, column),
+    return twintile::ir::Diagnostic{twintile::ir::Location(path, line, column),
                               (param.empty() ? "a kernel parameter" : "kernel parameter '" + param + "'") +
                                   " has host type '" + type + "': give host values to a kernel as template parameters"};
   }

@@ -30,7 +30,7 @@ std::optional<std::string> templateParameters(const std::string &source, const s
 /// float, bool, a raw pointer...), located in `path`: the error both front
 /// ends give for it. Types the text cannot decide (a template parameter, an
 /// alias) are taken to be the language's.
-std::optional<tt::ir::Diagnostic> hostParameter(const std::string &source, const std::string &path,
+std::optional<twintile::ir::Diagnostic> hostParameter(const std::string &source, const std::string &path,
                                                 const std::string &name);
 
 } // namespace twintile

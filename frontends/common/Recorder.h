@@ -20,8 +20,6 @@
 
 namespace twintile {
 
-namespace ir = tt::ir;
-
 /// An error in the user's kernel, at its place in the user's source.
 struct KernelError {
   ir::Location loc;

@@ -118,20 +118,20 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   std::string &result = built[args];
   if (const char *off = std::getenv("TWINTILE_NO_PCH"); off && *off) return result;
   fs::path header = fs::path(TWINTILE_SOURCE_DIR) / "include" / "twintile.h";
-  std::optional<std::string> text = tt::support::readFile(header);
+  std::optional<std::string> text = twintile::support::readFile(header);
   if (!text) return result;
   // Key: the language's files, the arguments and Clang's version.
-  tt::support::ContentHash keyHash;
+  twintile::support::ContentHash keyHash;
   for (const char *f : kLanguageFiles)
-    keyHash.add(tt::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
+    keyHash.add(twintile::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
   for (const std::string &a : args) keyHash.add(a);
   keyHash.add(CLANG_VERSION_STRING);
   std::string key = keyHash.hex();
-  fs::path dir = tt::support::cacheDirectory("pch");
+  fs::path dir = twintile::support::cacheDirectory("pch");
   fs::path pch = dir / (key + ".pch"), record = dir / (key + ".sum");
   std::error_code ec;
   if (fs::exists(pch, ec)) {
-    std::string wrong = tt::support::checkCached(pch, record, kPchRecordFormat, key);
+    std::string wrong = twintile::support::checkCached(pch, record, kPchRecordFormat, key);
     if (wrong.empty()) return result = pch.string();
     notes.push_back("the cached precompiled header " + pch.string() + " was not used: " + wrong + "; rebuilt");
   }
@@ -150,8 +150,8 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   std::optional<std::string> bytes;
   if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text, pchArgs,
                                             header.string(), "twintile"))
-    bytes = tt::support::readFile(tmp);
-  if (bytes) std::ofstream(recordTmp, std::ios::binary) << tt::support::cacheRecord(kPchRecordFormat, key, *bytes);
+    bytes = twintile::support::readFile(tmp);
+  if (bytes) std::ofstream(recordTmp, std::ios::binary) << twintile::support::cacheRecord(kPchRecordFormat, key, *bytes);
   // The record first: a reader that finds the header finds its record too.
   if (bytes) fs::rename(recordTmp, record, ec);
   if (bytes && !ec) fs::rename(tmp, pch, ec);

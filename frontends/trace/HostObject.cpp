@@ -38,8 +38,8 @@ namespace {
 
 constexpr const char *kRecordFormat = "twintile-host-object-1";
 
-using tt::support::envOr;
-using tt::support::readFile;
+using twintile::support::envOr;
+using twintile::support::readFile;
 
 /// Runs argv, capturing its standard output and error; returns the exit status.
 int runCapture(const std::vector<std::string> &argv, std::string &output) {
@@ -50,11 +50,11 @@ int runCapture(const std::vector<std::string> &argv, std::string &output) {
   if (pid == 0) {
     // Clang's code generation recurses once per nesting level of an
     // expression: give it the stack twintile's own compile threads have.
-    struct rlimit stack{tt::support::kCompileStackBytes, tt::support::kCompileStackBytes};
+    struct rlimit stack{twintile::support::kCompileStackBytes, twintile::support::kCompileStackBytes};
     if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY &&
-        stack.rlim_cur < tt::support::kCompileStackBytes) {
-      stack.rlim_cur = stack.rlim_max == RLIM_INFINITY ? tt::support::kCompileStackBytes
-                                                       : std::min<rlim_t>(stack.rlim_max, tt::support::kCompileStackBytes);
+        stack.rlim_cur < twintile::support::kCompileStackBytes) {
+      stack.rlim_cur = stack.rlim_max == RLIM_INFINITY ? twintile::support::kCompileStackBytes
+                                                       : std::min<rlim_t>(stack.rlim_max, twintile::support::kCompileStackBytes);
       setrlimit(RLIMIT_STACK, &stack);
     }
     dup2(pipefd[1], STDERR_FILENO);
@@ -147,7 +147,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
                                     "-I" + fs::path(kernelPath).parent_path().string()};
   for (const std::string &d : opts.includeDirs) flags.push_back("-I" + d);
 
-  tt::support::ContentHash keyHash;
+  twintile::support::ContentHash keyHash;
   keyHash.add(entry);
   keyHash.add(source);
   keyHash.add(compiler);
@@ -158,10 +158,10 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   std::string key = keyHash.hex();
 
   std::error_code ec;
-  fs::path dir = tt::support::cacheDirectory("trace", opts.cacheDir);
+  fs::path dir = twintile::support::cacheDirectory("trace", opts.cacheDir);
   fs::path so = dir / (key + ".so"), record = dir / (key + ".sum");
   if (opts.useCache && !rebuild && fs::exists(so, ec)) {
-    std::string wrong = tt::support::checkCached(so, record, kRecordFormat, key);
+    std::string wrong = twintile::support::checkCached(so, record, kRecordFormat, key);
     if (wrong.empty()) {
       out.path = so.string();
       out.cacheHit = true;
@@ -209,8 +209,8 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
       // Entry.h's static_assert for a plain C++ parameter: said at the parameter.
       if (output.find("a kernel with plain C++ parameters") != std::string::npos)
         for (const std::string &spec : specs)
-          if (std::optional<tt::ir::Diagnostic> d = hostParameter(source, kernelPath, kernelName(spec))) {
-            out.compilerOutput = tt::ir::render(*d, source);
+          if (std::optional<twintile::ir::Diagnostic> d = hostParameter(source, kernelPath, kernelName(spec))) {
+            out.compilerOutput = twintile::ir::render(*d, source);
             break;
           }
     }
@@ -223,7 +223,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   }
   std::optional<std::string> bytes = readFile(built);
   fs::path recordTmp = work / "kernel.sum";
-  if (bytes) std::ofstream(recordTmp, std::ios::binary) << tt::support::cacheRecord(kRecordFormat, key, *bytes);
+  if (bytes) std::ofstream(recordTmp, std::ios::binary) << twintile::support::cacheRecord(kRecordFormat, key, *bytes);
   // The record first: a reader that finds the object finds its record too.
   if (bytes) fs::rename(recordTmp, record, ec);
   if (bytes && !ec) fs::rename(built, so, ec);

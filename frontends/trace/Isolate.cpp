@@ -51,17 +51,17 @@ namespace {
 using Json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-Json toJson(const tt::ir::SourcePos &p) { return Json::array({p.file, p.line, p.col}); }
+Json toJson(const twintile::ir::SourcePos &p) { return Json::array({p.file, p.line, p.col}); }
 
-tt::ir::SourcePos posOf(const Json &j) { return {j.at(0).get<std::string>(), j.at(1).get<int>(), j.at(2).get<int>()}; }
+twintile::ir::SourcePos posOf(const Json &j) { return {j.at(0).get<std::string>(), j.at(1).get<int>(), j.at(2).get<int>()}; }
 
 std::string record(size_t i, const TraceResult &r) {
   Json j{{"i", i}, {"seconds", r.seconds}};
   if (r.ok()) {
-    j["ir"] = tt::ir::toString(*r.func);
+    j["ir"] = twintile::ir::toString(*r.func);
   } else {
     Json inlined = Json::array();
-    for (const tt::ir::SourcePos &p : r.error->loc.inlinedAt) inlined.push_back(toJson(p));
+    for (const twintile::ir::SourcePos &p : r.error->loc.inlinedAt) inlined.push_back(toJson(p));
     j["error"] = {{"pos", toJson(r.error->loc.pos)}, {"inlined", inlined}, {"message", r.error->message}, {"internal", r.error->internal}};
   }
   // Invalid UTF-8 in a user's string must not stop the line from being written.
@@ -75,7 +75,7 @@ TraceResult fromRecord(const Json &j) {
   r.seconds = j.value("seconds", 0.0);
   if (j.contains("error")) {
     const Json &e = j["error"];
-    tt::ir::Diagnostic d;
+    twintile::ir::Diagnostic d;
     d.loc.pos = posOf(e.at("pos"));
     for (const Json &p : e.at("inlined")) d.loc.inlinedAt.push_back(posOf(p));
     d.message = e.at("message").get<std::string>();
@@ -83,9 +83,9 @@ TraceResult fromRecord(const Json &j) {
     r.error = std::move(d);
     return r;
   }
-  tt::ir::ParseResult parsed = tt::ir::parseModule(j.at("ir").get<std::string>(), "<traced>");
+  twintile::ir::ParseResult parsed = twintile::ir::parseModule(j.at("ir").get<std::string>(), "<traced>");
   if (!parsed.module || parsed.module->funcs.size() != 1)
-    r.error = tt::ir::Diagnostic::internalError("the traced IR does not read back (" +
+    r.error = twintile::ir::Diagnostic::internalError("the traced IR does not read back (" +
                                                 (parsed.error ? parsed.error->str() : "not one function") + ")");
   else
     r.func = std::move(parsed.module->funcs.front());
@@ -226,7 +226,7 @@ void onFault(int sig, siginfo_t *, void *context) {
     if (!entry) {
       // Not the kernel's fault: twintile compiled the entry points itself.
       TraceResult r;
-      r.error = tt::ir::Diagnostic::internalError("the compiled kernel has no entry point twintile_trace_entry_" +
+      r.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point twintile_trace_entry_" +
                                                   std::to_string(i));
       writeAll(results, record(i, r));
       continue;
@@ -286,7 +286,7 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
         if (fd >= 0) ::close(fd);
       if (shared != MAP_FAILED) ::munmap(shared, sizeof(TraceProgress));
       for (size_t i = next; i < specs.size(); ++i)
-        out[i].trace.error = tt::ir::Diagnostic{{}, std::string("cannot start the tracing process: ") + std::strerror(errno)};
+        out[i].trace.error = twintile::ir::Diagnostic{{}, std::string("cannot start the tracing process: ") + std::strerror(errno)};
       return out;
     }
     auto *progress = new (shared) TraceProgress();
@@ -309,7 +309,7 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
       ::close(results[0]);
       ::close(output[0]);
       for (size_t i = next; i < specs.size(); ++i)
-        out[i].trace.error = tt::ir::Diagnostic{{}, std::string("cannot start the tracing process: ") + std::strerror(errno)};
+        out[i].trace.error = twintile::ir::Diagnostic{{}, std::string("cannot start the tracing process: ") + std::strerror(errno)};
       ::munmap(shared, sizeof(TraceProgress));
       return out;
     }
@@ -382,8 +382,8 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
     splitOutput(printed, out);
     if (done < specs.size() && (done == next || timedOut || !WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
       // The child died tracing specs[done]: say how, where the trace last was.
-      tt::ir::Diagnostic d;
-      if (progress->line > 0) d.loc = tt::ir::Location(progress->file, progress->line, progress->col);
+      twintile::ir::Diagnostic d;
+      if (progress->line > 0) d.loc = twintile::ir::Location(progress->file, progress->line, progress->col);
       d.message = "tracing '" + specs[done] + "' " + causeOf(status, timedOut, *progress, limits) +
                   (progress->line > 0 ? "; the last operation it traced is here" : " before tracing any operation");
       // A fault in the tracer's own code is ours, whatever the kernel did.

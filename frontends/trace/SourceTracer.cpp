@@ -20,12 +20,12 @@ namespace twintile {
 
 namespace {
 
-using tt::support::envOr;
-using tt::support::readFile;
+using twintile::support::envOr;
+using twintile::support::readFile;
 
-TraceResult failure(std::string message, tt::ir::Location loc = {}) {
+TraceResult failure(std::string message, twintile::ir::Location loc = {}) {
   TraceResult r;
-  r.error = tt::ir::Diagnostic{std::move(loc), std::move(message)};
+  r.error = twintile::ir::Diagnostic{std::move(loc), std::move(message)};
   return r;
 }
 
@@ -108,7 +108,7 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   std::vector<SourceTraceResult> results(specs.size());
   // An error with no line of its own (a crash before any operation, an
   // object that does not load) is at least the file's.
-  tt::ir::Location inFile;
+  twintile::ir::Location inFile;
   inFile.pos.file = file;
   auto failAll = [&](const std::string &message) {
     for (SourceTraceResult &r : results) r.trace = failure(message, inFile);
@@ -161,7 +161,7 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
         auto fn = reinterpret_cast<Entry>(dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
         if (!fn) {
           for (SourceTraceResult &r : results)
-            r.trace.error = tt::ir::Diagnostic::internalError("the compiled kernel has no entry point twintile_trace_entry_" +
+            r.trace.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point twintile_trace_entry_" +
                                                               std::to_string(i));
           return results;
         }

@@ -9,7 +9,7 @@
 //
 //   auto r = twintile::trace(&softmax<f16, 1024>, "softmax<f16,1024>");
 //   if (!r.ok()) std::cerr << r.error->str();
-//   else tt::ir::print(std::cout, *r.func);
+//   else twintile::ir::print(std::cout, *r.func);
 //
 // Kernels listed with TWINTILE_REGISTER(softmax<f16, 1024>) can be traced by
 // name (registry(), traceRegistered()).

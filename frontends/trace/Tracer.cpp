@@ -21,6 +21,9 @@
 #include <cassert>
 #include <cctype>
 
+// The language's tracing half (tt::detail) records into the compiler's IR.
+namespace ir = twintile::ir;
+
 namespace tt::detail {
 
 /// A combinator's op being built, and which of its regions is open.

@@ -6,8 +6,8 @@
 
 #include <catch2/catch.hpp>
 
-namespace ir = tt::ir;
-namespace be = tt::backend;
+namespace ir = twintile::ir;
+namespace be = twintile::backend;
 
 namespace {
 

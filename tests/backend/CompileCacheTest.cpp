@@ -20,7 +20,7 @@
 
 #include <unistd.h>
 
-using namespace tt::backend;
+using namespace twintile::backend;
 namespace fs = std::filesystem;
 
 namespace {
@@ -55,8 +55,8 @@ const std::string kKernel = R"(func @add1(%x: ptr<f32>, %n: i32) options {num_wa
 }
 )";
 
-std::unique_ptr<tt::ir::Module> parse(const std::string &text) {
-  tt::ir::ParseResult r = tt::ir::parseModule(text);
+std::unique_ptr<twintile::ir::Module> parse(const std::string &text) {
+  twintile::ir::ParseResult r = twintile::ir::parseModule(text);
   INFO((r.error ? r.error->str() : std::string()));
   REQUIRE(r.module);
   REQUIRE(r.module->funcs.size() == 1);
@@ -235,7 +235,7 @@ TEST_CASE("cache drops an entry whose manifest does not parse", "[cache]") {
   std::string manifest = readAll(entry / "manifest.json");
   std::string wrong = replaced(manifest, "twintile-manifest-1", "twintile-manifest-9");
   std::string index = readAll(entry / "index.json");
-  tt::support::ContentHash before, after;
+  twintile::support::ContentHash before, after;
   before.add(manifest);
   after.add(wrong);
   writeAll(entry / "manifest.json", wrong);
@@ -284,7 +284,7 @@ TEST_CASE("cache ignores keys that are not hex digits", "[cache]") {
 
 TEST_CASE("compile key follows the code, not the locations", "[cache]") {
   auto module = parse(kKernel);
-  const tt::ir::Func &func = *module->funcs[0];
+  const twintile::ir::Func &func = *module->funcs[0];
   CompileOptions base;
   std::string key = compileKey(func, base);
   CHECK(key.size() == 16);

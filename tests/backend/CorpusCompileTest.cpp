@@ -16,8 +16,8 @@
 #include <fstream>
 #include <functional>
 
-namespace ir = tt::ir;
-namespace be = tt::backend;
+namespace ir = twintile::ir;
+namespace be = twintile::backend;
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include <span>
 #include <vector>
 
-namespace tt::test {
+namespace twintile::test {
 
 inline bool closeEnough(double want, double have, ir::ScalarKind k, double atol) {
   if (std::isnan(want)) return std::isnan(have);
@@ -93,4 +93,4 @@ inline void runsLikeInterpreter(const ir::Func &f, ir::Grid grid, const std::vec
   }
 }
 
-} // namespace tt::test
+} // namespace twintile::test

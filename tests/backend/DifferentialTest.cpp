@@ -23,9 +23,9 @@
 #include <random>
 #include <span>
 
-namespace ir = tt::ir;
-namespace be = tt::backend;
-namespace rt = tt::runtime;
+namespace ir = twintile::ir;
+namespace be = twintile::backend;
+namespace rt = twintile::runtime;
 using ir::ScalarKind;
 
 namespace {
@@ -70,7 +70,7 @@ void differential(const Case &c, bool assumeAll, const std::string &arch = "sm_9
   std::mt19937 rng(static_cast<unsigned>(std::hash<std::string>{}(c.spec)));
   std::vector<ir::Buffer> buffers;
   std::vector<ir::KernelArg> args;
-  tt::test::DiffOptions o;
+  twintile::test::DiffOptions o;
   o.arch = arch;
   o.atol = c.atol;
   o.numStages = numStages;
@@ -102,7 +102,7 @@ void differential(const Case &c, bool assumeAll, const std::string &arch = "sm_9
     }
   }
   if (!assumeAll) o.assume.clear();
-  tt::test::runsLikeInterpreter(*f, c.grid, buffers, args, o);
+  twintile::test::runsLikeInterpreter(*f, c.grid, buffers, args, o);
 }
 
 int64_t cdiv(int64_t a, int64_t b) { return (a + b - 1) / b; }

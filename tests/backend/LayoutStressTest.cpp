@@ -13,8 +13,8 @@
 
 #include <random>
 
-using namespace tt::ir;
-using tt::test::DiffOptions;
+using namespace twintile::ir;
+using twintile::test::DiffOptions;
 
 namespace {
 
@@ -68,7 +68,7 @@ void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Gr
     o.arch = arch;
     o.atol = 1e-4;
     o.mustEmit = mustEmit;
-    tt::test::runsLikeInterpreter(k.f, grid, buffers, args, o);
+    twintile::test::runsLikeInterpreter(k.f, grid, buffers, args, o);
   }
 }
 
@@ -253,7 +253,7 @@ TEST_CASE("a pipelined k loop with 64-bit bounds", "[backend][layouts]") {
   DiffOptions o;
   o.assume = {{true, false}, {true, false}, {true, false}};
   o.mustEmit = {"cp.async.commit_group", "mma.sync.aligned"};
-  tt::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
+  twintile::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
 }
 
 TEST_CASE("a conversion inside a loop whose ring is dynamic shared memory", "[backend][layouts]") {
@@ -288,14 +288,14 @@ TEST_CASE("a conversion inside a loop whose ring is dynamic shared memory", "[ba
   o.assume = {{true, false}, {true, false}, {true, false}};
   o.numStages = 4;
   o.mustEmit = {".extern .shared", "cp.async.wait_group 2;", "mma.sync.aligned"};
-  tt::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
+  twintile::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
   // Whole: two barriers for each reshape, not two per chunk.
-  tt::backend::CompileOptions co4;
+  twintile::backend::CompileOptions co4;
   co4.numStages = 4;
   co4.assume = o.assume;
   co4.useCache = false;
   co4.runPtxas = false;
-  std::string ptx = tt::backend::compile(k.f, co4).ptx;
+  std::string ptx = twintile::backend::compile(k.f, co4).ptx;
   size_t barriers = 0;
   for (size_t at = ptx.find("bar.sync"); at != std::string::npos; at = ptx.find("bar.sync", at + 1)) ++barriers;
   CHECK(barriers < 24);

@@ -19,8 +19,8 @@
 #include <random>
 #include <sstream>
 
-namespace ir = tt::ir;
-namespace be = tt::backend;
+namespace ir = twintile::ir;
+namespace be = twintile::backend;
 
 namespace {
 
@@ -49,9 +49,9 @@ void runsLikeInterpreter(const ir::Func &f, const std::string &arch, double rang
     bufs.push_back(randomBuffer(f.param(i)->type.pointee, f.param(i)->name, rng, range));
     args.push_back(ir::KernelArg::buf(i));
   }
-  tt::test::DiffOptions o;
+  twintile::test::DiffOptions o;
   o.arch = arch;
-  tt::test::runsLikeInterpreter(f, {1, 1, 1}, bufs, args, o);
+  twintile::test::runsLikeInterpreter(f, {1, 1, 1}, bufs, args, o);
 }
 
 void compiles(const std::string &text, const std::string &what, double range = 4) {

@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-using namespace tt::backend;
+using namespace twintile::backend;
 
 namespace {
 

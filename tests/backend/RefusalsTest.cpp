@@ -5,8 +5,8 @@
 
 #include <catch2/catch.hpp>
 
-namespace ir = tt::ir;
-namespace be = tt::backend;
+namespace ir = twintile::ir;
+namespace be = twintile::backend;
 
 namespace {
 

@@ -28,7 +28,7 @@ std::vector<std::string> sunk(const std::string &ir, const std::string &block = 
   llvm::PassBuilder pb;
   pb.registerFunctionAnalyses(fam);
   llvm::FunctionPassManager fpm;
-  fpm.addPass(tt::backend::SinkToUsePass());
+  fpm.addPass(twintile::backend::SinkToUsePass());
   llvm::Function &fn = *m->getFunction("f");
   fpm.run(fn, fam);
   llvm::BasicBlock *bb = &fn.getEntryBlock();

@@ -13,11 +13,11 @@
 #include <cstdlib>
 #include <string>
 
-namespace tt::fuzz {
+namespace twintile::fuzz {
 
 [[noreturn]] inline void finding(const std::string &what) {
   std::fprintf(stderr, "\nFINDING: %s\n", what.c_str());
   std::abort();
 }
 
-} // namespace tt::fuzz
+} // namespace twintile::fuzz

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <string_view>
 
-using namespace tt::ir;
-using tt::fuzz::finding;
+using namespace twintile::ir;
+using twintile::fuzz::finding;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 64 * 1024) return -1;  // not worth the time: no new paths there

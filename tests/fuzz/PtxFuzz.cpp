@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-using namespace tt::runtime;
-using tt::fuzz::finding;
+using namespace twintile::runtime;
+using twintile::fuzz::finding;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 256 * 1024) return -1;

@@ -24,7 +24,7 @@
 #endif
 
 namespace fs = std::filesystem;
-using tt::fuzz::finding;
+using twintile::fuzz::finding;
 
 namespace {
 
@@ -62,11 +62,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (spec.empty() || spec.find('\0') != std::string::npos) return -1;
   std::ofstream(kernelFile, std::ios::binary | std::ios::trunc) << text;
-  tt::pipeline::Options options;
+  twintile::pipeline::Options options;
   options.frontend = TWINTILE_FUZZ_FRONTEND;
   options.useCache = false;
   options.jobs = 1;
-  tt::pipeline::Result r = tt::pipeline::compileSource(kernelFile.string(), spec, options);
+  twintile::pipeline::Result r = twintile::pipeline::compileSource(kernelFile.string(), spec, options);
   std::error_code ec;
   fs::remove_all(traceCache, ec);
   if (r.internal()) finding(r.error);

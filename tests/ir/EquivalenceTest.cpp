@@ -8,7 +8,7 @@
 
 #include <catch2/catch.hpp>
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <random>
 #include <vector>
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 

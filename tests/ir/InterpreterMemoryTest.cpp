@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-using namespace tt::ir;
-using namespace tt::ir::test;
+using namespace twintile::ir;
+using namespace twintile::ir::test;
 
 //===-- Pointers and memory -----------------------------------------------===//
 

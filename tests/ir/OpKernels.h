@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::ir::test {
+namespace twintile::ir::test {
 
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -126,4 +126,4 @@ inline MapResult runReduce(OpKind kind, Buffer in, int64_t rows, int64_t cols, i
 inline bool sameFloat(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
 
 
-} // namespace tt::ir::test
+} // namespace twintile::ir::test

@@ -16,7 +16,7 @@
 #include <random>
 #include <sstream>
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 

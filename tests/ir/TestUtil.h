@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-namespace tt::ir::test {
+namespace twintile::ir::test {
 
 /// Parses `text`, requiring success; with `verifyAll`, requires every
 /// function to verify too.
@@ -22,4 +22,4 @@ inline std::unique_ptr<Module> parseValid(const std::string &text, bool verifyAl
   return std::move(r.module);
 }
 
-} // namespace tt::ir::test
+} // namespace twintile::ir::test

@@ -14,8 +14,8 @@
 #include <limits>
 #include <vector>
 
-using namespace tt::ir;
-using namespace tt::ir::test;
+using namespace twintile::ir;
+using namespace twintile::ir::test;
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-using namespace tt::ir;
+using namespace twintile::ir;
 
 namespace {
 

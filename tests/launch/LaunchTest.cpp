@@ -18,7 +18,7 @@ namespace {
 
 const std::string kVectorAdd = std::string(TWINTILE_CORPUS_DIR) + "/vector_add.cpp";
 
-std::unique_ptr<tt::runtime::Device> device(const std::string &name) {
+std::unique_ptr<twintile::runtime::Device> device(const std::string &name) {
   std::string why;
   auto d = twintile::makeDevice(name, why);
   INFO(why);
@@ -47,7 +47,7 @@ TEST_CASE("a kernel from a file runs on the emulator and the interpreter", "[lau
 }
 
 TEST_CASE("devices by name, and what each can do", "[launch]") {
-  tt::runtime::Capabilities interp = device("interp")->capabilities();
+  twintile::runtime::Capabilities interp = device("interp")->capabilities();
   CHECK(interp.reference);
   CHECK(interp.onCpu);
   CHECK_FALSE(interp.profiles);

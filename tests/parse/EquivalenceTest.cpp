@@ -15,7 +15,7 @@
 #include <set>
 #include <random>
 
-namespace ir = tt::ir;
+namespace ir = twintile::ir;
 
 namespace {
 

@@ -20,7 +20,7 @@
 #include <map>
 #include <random>
 
-namespace ir = tt::ir;
+namespace ir = twintile::ir;
 using twintile::features::Vec;
 
 namespace {
@@ -28,7 +28,7 @@ namespace {
 using twintile::features::kBlock;
 using twintile::features::references;
 
-int markedLine(const std::string &file, const std::string &marker) { return tt::test::markedLine(file, marker, ""); }
+int markedLine(const std::string &file, const std::string &marker) { return twintile::test::markedLine(file, marker, ""); }
 
 twintile::FrontendResult run(const std::string &frontend, const std::string &file, const std::string &spec) {
   if (frontend == "parse") return twintile::parseKernel(file, spec);

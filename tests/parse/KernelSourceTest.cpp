@@ -29,7 +29,7 @@ TEST_CASE("a kernel parameter of a plain C++ type is found and located", "[parse
                     "TT_KERNEL void k(Ptr<T> x, T scale, Tile<f32> t,\n"
                     "                 std::pair<int, int> p, float *host, int n = 3) {}\n"
                     "TT_KERNEL void fine(Ptr<f32> x, i32 n, const f32 &s) {}\n";
-  std::optional<tt::ir::Diagnostic> d = hostParameter(src, "k.cpp", "k");
+  std::optional<twintile::ir::Diagnostic> d = hostParameter(src, "k.cpp", "k");
   REQUIRE(d);
   CHECK(d->loc.pos.line == 3);
   CHECK(d->loc.pos.col == 48);
@@ -37,7 +37,7 @@ TEST_CASE("a kernel parameter of a plain C++ type is found and located", "[parse
                       "parameters");
   CHECK_FALSE(hostParameter(src, "k.cpp", "fine"));
   std::string unnamed = "TT_KERNEL void u(Ptr<f32> x, unsigned int) {}\n";
-  std::optional<tt::ir::Diagnostic> u = hostParameter(unnamed, "u.cpp", "u");
+  std::optional<twintile::ir::Diagnostic> u = hostParameter(unnamed, "u.cpp", "u");
   REQUIRE(u);
   CHECK(u->message == "a kernel parameter has host type 'unsigned int': give host values to a kernel as template parameters");
   CHECK(u->loc.pos.col == 30);

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace ir = tt::ir;
+namespace ir = twintile::ir;
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <functional>
 #include <vector>
 
-namespace ir = tt::ir;
+namespace ir = twintile::ir;
 
 namespace {
 

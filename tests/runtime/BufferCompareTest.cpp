@@ -11,9 +11,9 @@
 #include <limits>
 #include <vector>
 
-using namespace tt::runtime;
-using tt::runtime::ptx::toBF16;
-using tt::runtime::ptx::toF16;
+using namespace twintile::runtime;
+using twintile::runtime::ptx::toBF16;
+using twintile::runtime::ptx::toF16;
 
 namespace {
 

@@ -16,8 +16,8 @@
 #include <cstring>
 #include <random>
 
-using namespace tt::runtime;
-using namespace tt::test;
+using namespace twintile::runtime;
+using namespace twintile::test;
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-using namespace tt::runtime;
-using namespace tt::test;
+using namespace twintile::runtime;
+using namespace twintile::test;
 
 namespace {
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-namespace tt::test {
+namespace twintile::test {
 
-using namespace tt::runtime;
+using namespace twintile::runtime;
 
 template <typename T>
 inline std::span<uint8_t> bytesOf(std::vector<T> &v) {
@@ -88,8 +88,8 @@ inline std::string corpusPtx(const std::string &name) { return readFile(std::str
 
 /// A kernel image whose 32 threads per block each add `v` to out[0] with an
 /// atomic: a launch's result shows how many launches ran.
-inline tt::runtime::KernelImage accumulateKernel() {
-  tt::runtime::KernelImage k;
+inline twintile::runtime::KernelImage accumulateKernel() {
+  twintile::runtime::KernelImage k;
   k.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
           ".visible .entry acc(.param .u64 acc_out, .param .u32 acc_v)\n{\n"
           "\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"
@@ -103,8 +103,8 @@ inline tt::runtime::KernelImage accumulateKernel() {
 
 /// 64 threads reverse their ids through the far end of 64 KiB of dynamic
 /// shared memory (more than a kernel may declare statically): out[t] = 63 - t.
-inline tt::runtime::KernelImage farSharedKernel() {
-  tt::runtime::KernelImage k;
+inline twintile::runtime::KernelImage farSharedKernel() {
+  twintile::runtime::KernelImage k;
   k.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n.extern .shared .align 16 .b8 far_smem[];\n"
           ".visible .entry far(.param .u64 far_out)\n{\n"
           "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
@@ -121,4 +121,4 @@ inline tt::runtime::KernelImage farSharedKernel() {
   return k;
 }
 
-} // namespace tt::test
+} // namespace twintile::test

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-using namespace tt::runtime;
-using namespace tt::test;
+using namespace twintile::runtime;
+using namespace twintile::test;
 
 namespace {
 
@@ -111,8 +111,8 @@ enum class In { F16, BF16, TF32, S8, U8 };
 /// The bits of `v` as an element of type `t`.
 uint32_t bitsOf(double v, In t) {
   switch (t) {
-  case In::F16: return tt::runtime::ptx::toF16(v);
-  case In::BF16: return tt::runtime::ptx::toBF16(v);
+  case In::F16: return twintile::runtime::ptx::toF16(v);
+  case In::BF16: return twintile::runtime::ptx::toBF16(v);
   case In::TF32: return std::bit_cast<uint32_t>(static_cast<float>(v));
   case In::S8: return static_cast<uint8_t>(static_cast<int8_t>(v));
   case In::U8: return static_cast<uint8_t>(v);
@@ -171,7 +171,7 @@ std::vector<double> mma(const std::string &form, int k, In ta, In tb, const std:
     }
     for (int i = 0; i < 4; ++i) {  // c0,c1 (g, 2t..2t+1) c2,c3 (g+8, 2t..)
       double v = c[(g + (i >= 2 ? 8 : 0)) * 8 + 2 * t + i % 2];
-      if (f16acc) lane[aRegs + bRegs + i / 2] |= uint32_t(tt::runtime::ptx::toF16(v)) << (16 * (i % 2));
+      if (f16acc) lane[aRegs + bRegs + i / 2] |= uint32_t(twintile::runtime::ptx::toF16(v)) << (16 * (i % 2));
       else lane[aRegs + bRegs + i] = integer ? static_cast<uint32_t>(static_cast<int32_t>(v))
                                              : std::bit_cast<uint32_t>(static_cast<float>(v));
     }
@@ -193,7 +193,7 @@ std::vector<double> mma(const std::string &form, int k, In ta, In tb, const std:
     for (int i = 0; i < 4; ++i) {
       uint32_t w = f16acc ? (out[4 * l + i / 2] >> (16 * (i % 2))) & 0xffff : out[4 * l + i];
       d[(l / 4 + (i >= 2 ? 8 : 0)) * 8 + 2 * (l % 4) + i % 2] =
-          f16acc    ? tt::runtime::ptx::fromF16(static_cast<uint16_t>(w))
+          f16acc    ? twintile::runtime::ptx::fromF16(static_cast<uint16_t>(w))
           : integer ? static_cast<double>(static_cast<int32_t>(w))
                     : static_cast<double>(std::bit_cast<float>(w));
     }

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-using namespace tt::runtime;
+using namespace twintile::runtime;
 
-using namespace tt::test;
+using namespace twintile::test;
 
 //===--- Parsing ------------------------------------------------------------===//
 

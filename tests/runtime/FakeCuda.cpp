@@ -34,7 +34,7 @@
 
 #define FAKE_EXPORT extern "C" __attribute__((visibility("default")))
 
-using namespace tt::runtime;
+using namespace twintile::runtime;
 
 struct CUctx_st {};
 struct CUmod_st;
@@ -238,7 +238,7 @@ FAKE_EXPORT int cuLaunchKernel(CUfunc_st *function, unsigned gx, unsigned gy, un
   // As the driver: dynamic shared memory past 48 KiB needs cuFuncSetAttribute first.
   if (!function || extra || int64_t(shared) > function->maxDynamicShared || uint64_t(bx) * by * bz > 1024)
     return kInvalidValue;
-  const tt::runtime::ptx::Function *entry = nullptr;
+  const twintile::runtime::ptx::Function *entry = nullptr;
   for (const auto &f : function->module->ptx.program().functions)
     if (f.isEntry && f.name == function->name) entry = &f;
   if (!entry || (!params && !entry->params.empty())) return kInvalidValue;

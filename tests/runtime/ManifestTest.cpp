@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-using namespace tt::runtime;
+using namespace twintile::runtime;
 
 namespace {
 

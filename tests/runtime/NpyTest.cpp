@@ -16,7 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 
-using namespace tt::runtime;
+using namespace twintile::runtime;
 namespace fs = std::filesystem;
 
 namespace {

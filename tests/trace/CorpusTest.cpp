@@ -19,7 +19,7 @@
 #include <fstream>
 #include <random>
 
-namespace ir = tt::ir;
+namespace ir = twintile::ir;
 using ir::Buffer;
 using ir::KernelArg;
 using ir::ScalarKind;

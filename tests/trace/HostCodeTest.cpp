@@ -22,7 +22,7 @@
 #include <vector>
 
 using namespace tt;
-namespace ir = tt::ir;
+namespace ir = twintile::ir;
 using ir::Buffer;
 using ir::KernelArg;
 using ir::ScalarKind;
@@ -32,7 +32,7 @@ namespace {
 using Vec = std::vector<double>;
 
 int markedLine(const std::string &marker) {
-  int line = tt::test::markedLine(__FILE__, marker);
+  int line = twintile::test::markedLine(__FILE__, marker);
   if (line == 0) FAIL("no marker " << marker);
   return line;
 }

@@ -18,19 +18,19 @@ using namespace tt;
 namespace {
 
 int markedLine(const std::string &marker) {
-  int line = tt::test::markedLine(__FILE__, marker);
+  int line = twintile::test::markedLine(__FILE__, marker);
   if (line == 0) FAIL("no marker " << marker);
   return line;
 }
 
 /// The error a trace stopped with; requires that it stopped.
-tt::ir::Diagnostic refused(twintile::TraceResult r) {
-  if (r.ok()) FAIL("the trace succeeded:\n" << tt::ir::toString(*r.func));
+twintile::ir::Diagnostic refused(twintile::TraceResult r) {
+  if (r.ok()) FAIL("the trace succeeded:\n" << twintile::ir::toString(*r.func));
   REQUIRE(r.error);
   return *r.error;
 }
 
-void checkAt(const tt::ir::Diagnostic &d, const std::string &marker) {
+void checkAt(const twintile::ir::Diagnostic &d, const std::string &marker) {
   INFO(d.str());
   CHECK(d.loc.pos.file == __FILE__);
   CHECK(d.loc.pos.line == markedLine(marker));

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iostream>
 
-namespace tt::driver {
+namespace twintile::driver {
 
 int fail(const std::string &message) {
   std::cerr << "twintile: error: " << message << "\n";
@@ -191,4 +191,4 @@ int compileCommand(const CompileFlags &f) {
   return status;
 }
 
-} // namespace tt::driver
+} // namespace twintile::driver

@@ -16,7 +16,7 @@
 #include <map>
 #include <sstream>
 
-namespace tt::driver {
+namespace twintile::driver {
 
 namespace {
 
@@ -106,4 +106,4 @@ int diffCommand(const DiffFlags &f) {
   return equal ? 0 : 1;
 }
 
-} // namespace tt::driver
+} // namespace twintile::driver

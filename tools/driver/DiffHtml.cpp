@@ -15,7 +15,7 @@
 #include <sstream>
 #include <vector>
 
-namespace tt::driver {
+namespace twintile::driver {
 
 namespace {
 
@@ -207,4 +207,4 @@ std::string renderDiffPage(const DiffPage &page) {
   return os.str();
 }
 
-} // namespace tt::driver
+} // namespace twintile::driver

@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-namespace tt::driver {
+namespace twintile::driver {
 
 struct DiffPage {
   std::string file, kernel, verdict;
@@ -21,4 +21,4 @@ struct DiffPage {
 /// PTX `.loc` linked to its source line.
 std::string renderDiffPage(const DiffPage &page);
 
-} // namespace tt::driver
+} // namespace twintile::driver

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace tt::driver {
+namespace twintile::driver {
 
 /// The exit status of a command that failed on a bug in twintile (an internal
 /// error), apart from 1, the input's errors (sysexits.h's EX_SOFTWARE).
@@ -81,4 +81,4 @@ int fail(const std::string &message);
 /// Writes `text` to `path`; an error message when it cannot.
 bool writeText(const std::string &path, const std::string &text, std::string &error);
 
-} // namespace tt::driver
+} // namespace twintile::driver

@@ -14,7 +14,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tt::driver {
+namespace twintile::driver {
 
 int dumpCommand(const DumpFlags &f) {
   std::error_code ec;
@@ -73,4 +73,4 @@ int dumpCommand(const DumpFlags &f) {
   return allOk ? 0 : internal ? kExitInternal : 1;
 }
 
-} // namespace tt::driver
+} // namespace twintile::driver

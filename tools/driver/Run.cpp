@@ -29,7 +29,7 @@
 
 namespace fs = std::filesystem;
 
-namespace tt::driver {
+namespace twintile::driver {
 
 namespace {
 
@@ -367,4 +367,4 @@ int runCommand(const RunFlags &f) {
   return agree ? 0 : 1;
 }
 
-} // namespace tt::driver
+} // namespace twintile::driver

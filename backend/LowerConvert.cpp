@@ -14,7 +14,7 @@ using namespace twintile::ir;
 
 const Layout &LowerContext::layoutOf(const Value *v) const {
   auto it = layouts.find(v);
-  if (it == layouts.end()) throw InternalError("a tile value without a layout", v->def ? v->def->loc : func.loc);
+  if (it == layouts.end()) throw InternalError("a tile value without a layout", v->def ? v->def->loc : current ? current->loc : func.loc);
   return it->second;
 }
 
@@ -23,7 +23,8 @@ void LowerContext::set(const Value *v, TileVal t) { values[v] = std::move(t); }
 llvm::Value *LowerContext::scalar(const Value *v) {
   auto it = values.find(v);
   if (it == values.end() || !it->second.scalar)
-    throw InternalError("a scalar operand used before it is lowered", current ? current->loc : func.loc);
+    throw InternalError(it == values.end() ? "a scalar operand used before it is lowered" : "a tile operand used as a scalar",
+                        current ? current->loc : func.loc);
   return it->second.regs[0];
 }
 

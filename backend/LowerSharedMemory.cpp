@@ -35,10 +35,10 @@ static llvm::Value *takeBuffer(LowerContext &L, SharedBuffer::Kind kind, int64_t
   if (L.shared.overflow && L.nextBuffer == L.shared.overflowAt) throw BackendError(*L.shared.overflow);
   ++L.nextBuffer;
   if (!L.sharedArray) {
-    // A placeholder; run() replaces it by an array of the plan's size.
+    // A placeholder; lowerKernel replaces it by an array of the plan's size.
     L.sharedArray = new llvm::GlobalVariable(L.mod, llvm::ArrayType::get(b.getInt8Ty(), 0), false,
-                                       llvm::GlobalValue::ExternalLinkage, nullptr, "twintile_smem_placeholder",
-                                       nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+                                             llvm::GlobalValue::ExternalLinkage, nullptr, "twintile_smem_placeholder",
+                                             nullptr, llvm::GlobalValue::NotThreadLocal, 3);
   }
   if (!w->offset) return L.sharedArray;
   return b.CreateGEP(b.getInt8Ty(), L.sharedArray, b.getInt32(static_cast<uint32_t>(w->offset)));

@@ -87,7 +87,8 @@ struct PipelineRing {
 /// analyses' plans), what it builds (the module, through one builder), and
 /// what it remembers on the way (the value map, the coordinate and string
 /// caches). Every op family's functions below take it; its own methods are
-/// only the value map's and the coordinates', which every family uses.
+/// what every family uses: the value map, the per-thread coordinates, the
+/// element types, and failing at an op.
 struct LowerContext {
   LowerContext(const ir::Func &func, const CompileOptions &options, int numWarps, bool libdevice,
                const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
@@ -165,7 +166,7 @@ struct LowerContext {
 void lowerKernel(LowerContext &L);
 void lowerBlock(LowerContext &L, const ir::Block &block);
 void lowerOp(LowerContext &L, const ir::Op &op);
-/// A recomputable op's result in layout `l` (null: its own), from its operands.
+/// A recomputable op's result in layout `l` (null: the result is a scalar), from its operands.
 TileVal lowerPure(LowerContext &L, const ir::Op &op, const Layout *l);
 
 // --- registers, coordinates, small helpers (LowerContext.cpp) ----------------
@@ -221,12 +222,14 @@ llvm::Value *loadShared(LowerContext &L, llvm::Type *t, llvm::Value *ptr);
 
 // --- layout conversion (LowerConvert.cpp) ------------------------------------
 
-/// Writes the canonical registers of `t` (type `type`) into shared memory
-/// row-major at the next window, reads them back in layout `want` (over
-/// `readShape`, default `type`'s): the general layout change. Barriers
-/// before and after the write. With ownersOnly, only canonical owners write
-/// (the other copies may differ, e.g. the old values of an atomic only the
-/// owner performed).
+/// Writes the registers of `t` (type `type`) into shared memory row-major at
+/// the plan's next windows (in chunks where the plan says), reads them back
+/// in layout `want` (over `readShape`, default `type`'s): the general layout
+/// change. A barrier between the write and the read, and before the write
+/// where the barrier plan puts one. Copies of an element hold the same value,
+/// so every register writes; with ownersOnly, only canonical owners do (the
+/// copies may differ, e.g. the old values of an atomic only the owner
+/// performed).
 TileVal throughShared(LowerContext &L, const ir::Type &type, const TileVal &t, const Layout &want, const ir::Op &at,
                       const ir::Shape *readShape = nullptr, bool ownersOnly = false);
 

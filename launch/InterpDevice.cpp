@@ -13,7 +13,6 @@ namespace twintile {
 
 namespace {
 
-
 /// A scalar argument's bits, as the interpreter takes it.
 ir::KernelArg scalarArg(const runtime::ParamType &t, uint64_t bits) {
   if (t.isFloat) {

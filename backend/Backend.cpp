@@ -81,9 +81,6 @@ Manifest manifestOf(const ir::Func &func, const CompileOptions &o, int sharedByt
   return m;
 }
 
-/// Triton's default software-pipelining depth.
-constexpr int kDefaultStages = 3;
-
 /// Elements one thread may hold of one tile: beyond it, registers spill and
 /// the unrolled code grows without bound.
 constexpr int64_t kMaxRegistersPerThread = 1024;
@@ -157,7 +154,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   // keep): planned with one stage fewer while the plan does not fit. A plan
   // that does not fit even then is the kernel's error, which lowering reports
   // where it reaches the buffer that does not fit (or an error before it).
-  int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : kDefaultStages;
+  int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : ir::kDefaultNumStages;
   int stages = wanted;
   PipelinePlan pipelines = planPipelines(func, axes, layouts, warps, stages);
   MemoryPlan memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);

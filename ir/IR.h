@@ -366,6 +366,9 @@ public:
 
 /// The deepest software pipeline a kernel may ask for (num_stages).
 inline constexpr int kMaxStages = 8;
+/// A kernel's warps and pipelining depth when neither it nor the compile asks: Triton's.
+inline constexpr int kDefaultNumWarps = 4;
+inline constexpr int kDefaultNumStages = 3;
 
 /// A kernel: parameters, meta-parameters it was specialized with, options.
 class Func {
@@ -373,7 +376,7 @@ public:
   std::string name;
   Block body;  // arguments are the kernel's parameters
   std::vector<std::pair<std::string, Attr>> meta;  // e.g. BLOCK = 1024, in order
-  int numWarps = 4;
+  int numWarps = kDefaultNumWarps;
   int numStages = 0;  // software-pipelining depth the kernel asks for; 0: the backend's choice
   Location loc;
 

@@ -15,7 +15,6 @@ namespace twintile {
 
 namespace {
 
-
 /// Writes every stage of a variant under $TWINTILE_DUMP_DIR, when it is set.
 pipeline::Observer dumpObserver(const std::string &kernel, const std::string &variant, std::string &dir) {
   const char *root = std::getenv("TWINTILE_DUMP_DIR");
@@ -54,32 +53,28 @@ std::string variantName(const std::vector<runtime::ParamAssumption> &key, const 
 
 } // namespace
 
-Kernel Kernel::fromFile(const std::string &file, const std::string &spec, const KernelOptions &options) {
-  pipeline::Options o;
-  o.frontend = options.frontend;
-  o.numWarps = options.numWarps;
-  o.useCache = options.useCache;
+Kernel Kernel::fromFile(const std::string &file, const std::string &spec, const CompileRequest &request) {
+  CompileRequest o = request;
   o.last = support::Stage::TileOpt;
   pipeline::Result r = pipeline::compileSource(file, spec, o);
   if (!r.ok()) {
     Kernel k;
-    k.options_ = options;
+    k.request_ = request;
     k.name_ = spec;
     k.error_ = r.error;
     return k;
   }
-  return fromIR(std::move(r.func), options);
+  return fromIR(std::move(r.func), request);
 }
 
-Kernel Kernel::fromIR(std::unique_ptr<ir::Func> func, const KernelOptions &options) {
+Kernel Kernel::fromIR(std::unique_ptr<ir::Func> func, const CompileRequest &request) {
   Kernel k;
-  k.options_ = options;
+  k.request_ = request;
   if (!func) {
     k.error_ = "no kernel: the trace failed";
     return k;
   }
-  pipeline::Options o;
-  o.numWarps = options.numWarps;
+  CompileRequest o = request;
   o.last = support::Stage::TileOpt;
   pipeline::Result r = pipeline::compileFunc(std::move(func), o);
   k.name_ = r.func->name;
@@ -152,11 +147,9 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
       result.error = ir::Diagnostic::internalError("the kernel's own IR does not parse back: " + parsed.error->str()).str();
       return result;
     }
-    pipeline::Options o;
-    o.target = options_.target;
-    o.numWarps = options_.numWarps;
-    o.useCache = options_.useCache;
-    o.assume = key;
+    CompileRequest o = request_;
+    o.assume = key;  // what the arguments promise, whatever the request named
+    o.last = support::Stage::Ptx;
     std::string variantDir = result.variant;
     for (char &c : variantDir)
       if (c == ' ') c = '_';

@@ -62,21 +62,32 @@ struct Launch {
   bool ok() const { return error.empty(); }
 };
 
-struct KernelOptions {
-  std::string frontend = "parse";  // parse or trace (fromFile)
-  std::string target = "sm_90a";
-  int numWarps = 0;  // 0: the kernel's own (kernel_options in its file), else 4
-  bool useCache = true;
-};
+/// How a Kernel compiles: the driver's request (front end, target, warps,
+/// stages, math mode, cache; pipeline/CompileRequest.h). Its promises are
+/// the launch's to make, from the arguments, and its stages the Kernel's.
+using pipeline::CompileRequest;
+using pipeline::Frontend;
+using pipeline::MathMode;
+using pipeline::Target;
+
+/// A Kernel's request unless it is given one: the parsing front end (in
+/// process, no host compiler), the rest as the driver's defaults.
+inline CompileRequest launchDefaults() {
+  CompileRequest r;
+  r.frontend = Frontend::Parse;
+  return r;
+}
 
 class Kernel {
 public:
-  /// Runs the front end on `spec` from `file`. On failure error() says why
-  /// and every launch returns it.
-  static Kernel fromFile(const std::string &file, const std::string &spec, const KernelOptions &options = {});
+  /// Runs the front end on `spec` from `file` (the parsing one unless the
+  /// request names another: in process, no host compiler). On failure
+  /// error() says why and every launch returns it.
+  static Kernel fromFile(const std::string &file, const std::string &spec,
+                         const CompileRequest &request = launchDefaults());
   /// A kernel already in tile IR: twintile::trace(&kernel<...>, "...").func,
   /// a kernel traced in this process.
-  static Kernel fromIR(std::unique_ptr<twintile::ir::Func> func, const KernelOptions &options = {});
+  static Kernel fromIR(std::unique_ptr<twintile::ir::Func> func, const CompileRequest &request = launchDefaults());
 
   const std::string &error() const { return error_; }
   bool ok() const { return error_.empty(); }
@@ -95,7 +106,7 @@ public:
                     const twintile::runtime::LaunchOptions &options);
 
 private:
-  KernelOptions options_;
+  CompileRequest request_;
   std::string name_, error_;
   std::string tileIR_;  // after cleanup; each variant compiles from it
   std::vector<std::string> paramTypes_, paramNames_;

@@ -71,13 +71,13 @@ std::vector<std::string> unknownKernels(const std::string &file, const std::vect
   return any ? errors : std::vector<std::string>{};
 }
 
-FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
                          const ObserverFor &observer) {
   FrontEndOutput out;
   out.results.resize(kernels.size());
   out.funcs.resize(kernels.size());
   twintile::ParseOptions po;
-  po.numWarps = options.numWarps > 0 ? options.numWarps : 4;
+  po.numWarps = options.numWarps > 0 ? options.numWarps : ir::kDefaultNumWarps;
   std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels, po);
   if (!parsed->ok() && kernels.size() > 1) {
     out.eachAlone = true;
@@ -106,14 +106,14 @@ FrontEndOutput parseFile(const std::string &file, const std::vector<std::string>
   return out;
 }
 
-FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
                          const ObserverFor &observer) {
   FrontEndOutput out;
   out.results.resize(kernels.size());
   out.funcs.resize(kernels.size());
   twintile::SourceTraceOptions to;
   to.useCache = options.useCache;
-  to.numWarps = options.numWarps > 0 ? options.numWarps : 4;
+  to.numWarps = options.numWarps > 0 ? options.numWarps : ir::kDefaultNumWarps;
   std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
   if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) {
     out.eachAlone = true;

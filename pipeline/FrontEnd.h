@@ -36,10 +36,10 @@ std::vector<std::string> unknownKernels(const std::string &file, const std::vect
 Result failure(Result r, ir::Diagnostic d);
 
 /// The parsing front end: one Clang parse of `file`, a walk per specialization.
-FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
                          const ObserverFor &observer);
 /// The tracing front end: one host compile of `file`, a trace per specialization.
-FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
                          const ObserverFor &observer);
 
 } // namespace twintile::pipeline

@@ -23,7 +23,7 @@ Result failure(Result r, ir::Diagnostic d) {
 
 namespace {
 
-std::string irText(const ir::Func &f, const Options &o) { return ir::toString(f, {.locations = o.locations}); }
+std::string irText(const ir::Func &f, const CompileRequest &o) { return ir::toString(f, {.locations = o.locations}); }
 
 /// sass-info: ptxas's verdict and report, then the SASS.
 std::string sassInfo(const backend::CompileResult &c) {
@@ -43,12 +43,11 @@ std::string sassInfo(const backend::CompileResult &c) {
   return os.str();
 }
 
-Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, const Observer &observer) {
+Result compileFuncHere(std::unique_ptr<ir::Func> func, const CompileRequest &options, const Observer &observer) {
   Result r;
   r.func = std::move(func);
   ir::Func &f = *r.func;
-  if (options.numWarps > 0) f.numWarps = options.numWarps;  // the command line over the kernel's own
-  if (options.numStages > 0) f.numStages = options.numStages;
+  resolveOn(options, f);
   observer.offer(Stage::Tile, [&] { return irText(f, options); });
   if (options.last == Stage::Tile) return r;
 
@@ -66,13 +65,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
 
   // axes, layouts, pipelines, shared, barriers, llvm-raw, llvm, ptx, sass-info: the backend.
   backend::CompileOptions bo;
-  bo.arch = options.target;
-  bo.fastMath = options.fastMath;
-  bo.numWarps = options.numWarps;
-  bo.numStages = options.numStages;
-  bo.useCache = options.useCache;
-  bo.runPtxas = options.ptxas || options.last == Stage::SassInfo;
-  if (auto d = assumptions(f, options, bo.assume)) return failure(std::move(r), *d);
+  if (auto d = backendOptions(options, f, bo)) return failure(std::move(r), *d);
   bo.observe = observer;  // axes, layouts, pipelines, shared, barriers, llvm-raw, llvm: the backend's own stages
   try {
     r.backend = backend::compile(f, bo);
@@ -90,33 +83,9 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const Options &options, c
 
 } // namespace
 
-std::optional<ir::Diagnostic> assumptions(const ir::Func &f, const Options &o,
-                                          std::vector<backend::ParamAssumption> &out) {
-  if (!o.assume.empty()) {
-    out = o.assume;
-    return std::nullopt;
-  }
-  out.assign(f.numParams(), {});
-  for (bool aligned : {true, false})
-    for (const std::string &n : aligned ? o.alignedNames : o.divisibleNames) {
-      bool found = false;
-      for (size_t i = 0; i < f.numParams(); ++i) {
-        const ir::Type &t = f.param(i)->type;
-        bool fits = aligned ? t.isPtr() : t.isInt() && t.elem != ir::ScalarKind::I1;
-        if (n == "*" ? fits : f.param(i)->name == n) {
-          (aligned ? out[i].aligned16 : out[i].divisible16) = true;
-          found = true;
-        }
-      }
-      if (!found && n != "*") return ir::Diagnostic{f.loc, "kernel '" + f.name + "' has no parameter '" + n + "'"};
-    }
-  return std::nullopt;
-}
-
-
 // The compile recurses once per level of a kernel's nesting (Clang, the
 // walker, LLVM): it runs on a large stack (support/Stack.h).
-Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const Observer &observer) {
+Result compileFunc(std::unique_ptr<ir::Func> func, const CompileRequest &options, const Observer &observer) {
   Result r;
   support::runOnLargeStack([&] { r = compileFuncHere(std::move(func), options, observer); });
   return r;
@@ -129,13 +98,13 @@ std::string hostOutputNote(const std::string &output) {
 namespace {
 
 std::vector<Result> compileSourcesHere(const std::string &file, const std::vector<std::string> &kernels,
-                                       const Options &options, const ObserverFor &observers);
+                                       const CompileRequest &options, const ObserverFor &observers);
 
 Observer observerOf(const ObserverFor &observers, size_t i) { return observers ? observers(i) : Observer{}; }
 
 /// compileSources for the entries of `kernels` that `keep` says, in place;
 /// the others' results are left as they are.
-void compileSome(const std::string &file, const std::vector<std::string> &kernels, const Options &options,
+void compileSome(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
                  const ObserverFor &observers, const std::vector<bool> &keep, std::vector<Result> &results) {
   std::vector<std::string> some;
   std::vector<size_t> where;
@@ -148,8 +117,8 @@ void compileSome(const std::string &file, const std::vector<std::string> &kernel
 }
 
 /// Cleanup and the backend for each specialization the front end gave IR,
-/// in parallel (Options::jobs threads).
-void compileEach(std::vector<Result> &results, std::vector<std::unique_ptr<ir::Func>> &funcs, const Options &options,
+/// in parallel (CompileRequest::jobs threads).
+void compileEach(std::vector<Result> &results, std::vector<std::unique_ptr<ir::Func>> &funcs, const CompileRequest &options,
                  const ObserverFor &observers) {
   auto one = [&](size_t i) {
     Result &r = results[i];
@@ -186,7 +155,7 @@ void compileEach(std::vector<Result> &results, std::vector<std::unique_ptr<ir::F
 }
 
 std::vector<Result> compileSourcesHere(const std::string &file, const std::vector<std::string> &kernels,
-                                       const Options &options, const ObserverFor &observers) {
+                                       const CompileRequest &options, const ObserverFor &observers) {
   // A --kernel naming no kernel of the file is refused alone; the others compile.
   if (std::vector<std::string> unknown = unknownKernels(file, kernels); !unknown.empty()) {
     std::vector<Result> results(kernels.size());
@@ -197,7 +166,7 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   }
   // The front end, once for the file: one parse, or one host compile.
   auto observer = [&](size_t i) { return observerOf(observers, i); };
-  FrontEndOutput front = options.frontend == "parse" ? parseFile(file, kernels, options, observer)
+  FrontEndOutput front = options.frontend == Frontend::Parse ? parseFile(file, kernels, options, observer)
                                                      : traceFile(file, kernels, options, observer);
   // One specialization the host compiler (or Clang) rejects fails the whole
   // file's compile; it must not take the others down: then each alone.
@@ -214,13 +183,13 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
 } // namespace
 
 std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
-                                   const Options &options, const ObserverFor &observers) {
+                                   const CompileRequest &options, const ObserverFor &observers) {
   std::vector<Result> results;
   support::runOnLargeStack([&] { results = compileSourcesHere(file, kernels, options, observers); });
   return results;
 }
 
-Result compileSource(const std::string &file, const std::string &kernel, const Options &options,
+Result compileSource(const std::string &file, const std::string &kernel, const CompileRequest &options,
                      const Observer &observer) {
   return std::move(compileSources(file, {kernel}, options, [&](size_t) { return observer; }).front());
 }

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "backend/Backend.h"
+#include "pipeline/CompileRequest.h"
 #include "ir/Diagnostic.h"
 #include "ir/IR.h"
 #include "support/Stage.h"
@@ -27,31 +28,6 @@
 namespace twintile::pipeline {
 
 using support::Stage;
-
-struct Options {
-  std::string frontend = "trace";  // trace or parse (compileSource)
-  int numWarps = 0;  // 0: the kernel's own (kernel_options in its file), else 4
-  int numStages = 0;  // 0: the kernel's own, else 3 (software pipelining of tensor-core loops)
-  std::string target = "sm_90a";
-  bool fastMath = false;  // --math=fast (backend::CompileOptions::fastMath)
-  /// Parameters promised 16-byte aligned / divisible by 16, by name ('*':
-  /// every parameter that can be). An unknown name is an error.
-  std::vector<std::string> alignedNames, divisibleNames;
-  /// The same promises per parameter; used instead of the names when not empty.
-  std::vector<backend::ParamAssumption> assume;
-  bool useCache = true;
-  Stage last = Stage::Ptx;   // stop after this stage
-  bool ptxas = false;        // run ptxas (implied when `last` is sass-info)
-  bool locations = true;     // loc(...) in the IR stages' text
-  /// Threads for the cleanup and the backend when several specializations
-  /// compile together (compileSources); 0: one per core.
-  int jobs = 0;
-};
-
-/// The promises `o` names (alignedNames, divisibleNames), or `o.assume`, per
-/// parameter of `f` into `out`; a name `f` lacks is the diagnostic.
-std::optional<ir::Diagnostic> assumptions(const ir::Func &f, const Options &o,
-                                          std::vector<backend::ParamAssumption> &out);
 
 /// Called after each stage the observer wants, with the stage's text.
 using Observer = support::StageObserver;
@@ -83,7 +59,7 @@ struct Result {
 
 /// Compiles `kernel` ("softmax<f16,1024>") from `file` with the front end
 /// options.frontend names, up to options.last.
-Result compileSource(const std::string &file, const std::string &kernel, const Options &options,
+Result compileSource(const std::string &file, const std::string &kernel, const CompileRequest &options,
                      const Observer &observer = {});
 
 /// Compiles several specializations of one file: the front end once (one
@@ -94,11 +70,11 @@ Result compileSource(const std::string &file, const std::string &kernel, const O
 /// share (parse, host-compile) is in the first result only.
 using ObserverFor = std::function<Observer(size_t index)>;
 std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
-                                   const Options &options, const ObserverFor &observers = {});
+                                   const CompileRequest &options, const ObserverFor &observers = {});
 
 /// Compiles a kernel already in tile IR (traced in-process, or parsed from
 /// text), from the `tile` stage on.
-Result compileFunc(std::unique_ptr<ir::Func> func, const Options &options, const Observer &observer = {});
+Result compileFunc(std::unique_ptr<ir::Func> func, const CompileRequest &options, const Observer &observer = {});
 
 /// Whether the stage is past the front end (its text comes from the backend).
 bool isBackendStage(Stage s);

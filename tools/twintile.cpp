@@ -29,28 +29,38 @@ using twintile::driver::KernelFlags;
 
 const auto nonEmpty = [](const std::string &s) { return s.empty() ? std::string("must name a kernel") : std::string(); };
 
-void frontendOption(CLI::App *cmd, std::string &frontend) {
-  cmd->add_option("--frontend", frontend, "trace (run the kernel on abstract values, the default) or parse (read its AST)")
-      ->check(CLI::IsMember({"trace", "parse"}));
+namespace pl = twintile::pipeline;
+
+/// An option whose value is one of an enum's names (pl::name), set in `field`.
+template <class E>
+CLI::Option *enumOption(CLI::App *cmd, const std::string &flag, E &field, std::optional<E> (*named)(std::string_view),
+                        std::vector<E> values, const std::string &help) {
+  std::vector<std::string> names;
+  for (E v : values) names.emplace_back(pl::name(v));
+  return cmd->add_option_function<std::string>(flag, [&field, named](const std::string &s) { field = *named(s); }, help)
+      ->check(CLI::IsMember(names));
+}
+
+void frontendOption(CLI::App *cmd, pl::Frontend &frontend) {
+  enumOption(cmd, "--frontend", frontend, pl::frontendNamed, {pl::Frontend::Trace, pl::Frontend::Parse},
+             "trace (run the kernel on abstract values, the default) or parse (read its AST)");
 }
 
 /// FILE, --kernel, --frontend: what every command starts from.
-void kernelOptions(CLI::App *cmd, std::string &file, std::string &kernel, std::string *frontend) {
+void kernelOptions(CLI::App *cmd, std::string &file, std::string &kernel, pl::Frontend *frontend) {
   cmd->add_option("file", file, "kernel source file")->required();
   cmd->add_option("--kernel", kernel, "the specialization, e.g. 'softmax<f16,1024>'")->required()->check(nonEmpty);
   if (frontend) frontendOption(cmd, *frontend);
 }
 
 /// --target, --math, --num-warps, --assume-*, --no-cache.
-void targetOptions(CLI::App *cmd, twintile::pipeline::Options &o) {
-  cmd->add_option("--target", o.target, "GPU architecture: sm_90a (default) or sm_80")
-      ->check(CLI::IsMember({"sm_90a", "sm_80"}));
-  cmd->add_option_function<std::string>(
-         "--math", [&o](const std::string &m) { o.fastMath = m == "fast"; },
+void targetOptions(CLI::App *cmd, pl::CompileRequest &o) {
+  enumOption(cmd, "--target", o.target, pl::targetNamed, {pl::Target::Sm90a, pl::Target::Sm80},
+             "GPU architecture: sm_90a (default) or sm_80");
+  enumOption(cmd, "--math", o.math, pl::mathNamed, {pl::MathMode::Precise, pl::MathMode::Fast},
          "precise (default: the IR's semantics, libdevice) or fast (Triton's defaults: f32 exp, log, rsqrt, sin, "
          "cos, tanh by the GPU's approximations, division in f32 as div.full, an f32 multiply fused into the add "
-         "that uses it; bounds in ir/IR.h)")
-      ->check(CLI::IsMember({"precise", "fast"}));
+         "that uses it; bounds in ir/IR.h)");
   cmd->add_option("--num-warps", o.numWarps, "warps per program (default: the kernel's kernel_options, else 4)")->check(CLI::IsMember({1, 2, 4, 8, 16, 32}));
   cmd->add_option("--num-stages", o.numStages,
                   "software-pipelining depth of loops that load a tensor-core dot's tiles: cp.async copies num_stages - 1 iterations ahead, 1 none (default: the kernel's kernel_options, else 3, or fewer where shared memory is short)")
@@ -83,7 +93,7 @@ int main(int argc, char **argv) {
       ->required()
       ->check(nonEmpty)
       ->allow_extra_args(false);
-  frontendOption(compileCmd, compile.k.frontend);
+  frontendOption(compileCmd, compile.k.options.frontend);
   compileCmd->add_option("-j,--jobs", compile.jobs, "threads for several specializations (default: one per core)")
       ->check(CLI::Range(1, 256));
   targetOptions(compileCmd, compile.k.options);
@@ -103,7 +113,7 @@ int main(int argc, char **argv) {
 
   twintile::driver::RunFlags run;
   CLI::App *runCmd = app.add_subcommand("run", "run a kernel on a device and check it against the IR interpreter");
-  kernelOptions(runCmd, run.k.file, run.k.kernel, &run.k.frontend);
+  kernelOptions(runCmd, run.k.file, run.k.kernel, &run.k.options.frontend);
   targetOptions(runCmd, run.k.options);
   runCmd->add_option("--device", run.device, "emu (the PTX emulator, default), interp (the IR interpreter) or cuda")
       ->check(CLI::IsMember({"emu", "interp", "cuda"}));

@@ -5,13 +5,14 @@
 //                 [--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]...
 //
 // The compile suite's instrument (experiments/suites/compile.py). For each
-// repetition it takes every SPEC of FILE from source to PTX, as one program
-// that compiles them together would: the parse front end parses FILE once
-// for all specs and walks each; the trace front end compiles FILE as a
-// shared object (a fresh cache directory each repetition, so the compile is
-// cold), then traces, and also times the cached path (the same trace again
-// from the warm cache). Then the IR cleanup and the backend, uncached, with
-// the backend's own phases. Nothing is cached across repetitions. --warmup
+// repetition it takes every SPEC of FILE from source to PTX through the
+// pipeline (pipeline/Pipeline.h, the driver's compile) and reads the phases
+// it reports: the parse front end parses FILE once for all specs and walks
+// each; the trace front end compiles FILE as a shared object for each spec
+// (a fresh cache directory each repetition, so the compile is cold), then
+// traces, and also times the cached path (the same front end again, from the
+// warm cache). Then the IR cleanup and the backend, uncached, with the
+// backend's own phases. Nothing is cached across repetitions. --warmup
 // runs everything once first, untimed, so that one-time costs of the process
 // (Clang's and LLVM's first use) stay out of the samples.
 //
@@ -26,10 +27,6 @@
 // TWINTILE_NO_PCH=1 makes the parse front end parse without the precompiled
 // language header.
 //===----------------------------------------------------------------------===//
-#include "backend/Backend.h"
-#include "frontends/parse/ParseFrontend.h"
-#include "frontends/trace/SourceTracer.h"
-#include "ir/PassManager.h"
 #include "pipeline/Pipeline.h"
 
 #include <nlohmann/json.hpp>
@@ -52,12 +49,15 @@ double since(std::chrono::steady_clock::time_point start) {
 }
 
 struct Options {
-  std::string frontend, file, target = "sm_90a";
+  std::string file;
   std::vector<std::string> specs;
   int reps = 1;
   bool ptxas = false, backend = true, warmup = false;
-  twintile::pipeline::Options promises;  // --math, --num-warps and --assume-*, as the driver takes them
+  /// --frontend, --target, --math, --num-warps and --assume-*, as the driver takes them.
+  twintile::pipeline::CompileRequest request;
 };
+
+namespace pl = twintile::pipeline;
 
 size_t countOps(const twintile::ir::Block &b) {
   size_t n = 0;
@@ -68,81 +68,84 @@ size_t countOps(const twintile::ir::Block &b) {
   return n;
 }
 
-/// Cleanup and backend for one front end's result; fills `row`. False on a refusal.
-bool finish(twintile::FrontendResult r, const Options &o, json &row) {
+/// The seconds of the phases named `name` in `r` (0: none).
+double phase(const pl::Result &r, const std::string &name) {
+  double s = 0;
+  for (const pl::Phase &p : r.phases)
+    if (p.name == name) s += p.seconds;
+  return s;
+}
+
+/// The error of a failed compile into `row`.
+void refused(const pl::Result &r, json &row) {
+  row["error"] = r.error;
+  if (r.internal()) row["internal"] = true;
+}
+
+/// The front end's IR through the rest of the pipeline (its cleanup, and
+/// the backend uncached unless --no-backend); fills `row`. False on a refusal.
+bool finish(std::unique_ptr<twintile::ir::Func> func, const Options &o, json &row) {
+  pl::CompileRequest request = o.request;
+  request.useCache = false;
+  request.ptxas = o.ptxas;
+  request.last = o.backend ? twintile::support::Stage::Ptx : twintile::support::Stage::TileOpt;
+  pl::Result r = pl::compileFunc(std::move(func), request);
   if (!r.ok()) {
-    row["error"] = r.error ? r.error->str() : "the front end failed";
+    refused(r, row);
     return false;
   }
-  auto start = std::chrono::steady_clock::now();
-  twintile::ir::PassManager pm;
-  pm.addDefaultPipeline();
-  pm.run(*r.func);
-  row["cleanup_s"] = since(start);
+  double backend = 0;
+  for (const twintile::backend::PhaseTime &p : r.backend.phases) backend += p.seconds;
+  double cleanup = 0;  // every phase the backend did not report is a cleanup pass
+  for (const pl::Phase &p : r.phases) cleanup += p.seconds;
+  row["cleanup_s"] = cleanup - backend;
   row["ops"] = countOps(r.func->body);
   if (!o.backend) return true;
-  twintile::backend::CompileOptions co;
-  co.arch = o.target;
-  co.useCache = false;
-  co.runPtxas = o.ptxas;
-  co.fastMath = o.promises.fastMath;
-  co.numWarps = o.promises.numWarps;
-  if (auto d = twintile::pipeline::assumptions(*r.func, o.promises, co.assume)) {
-    row["error"] = d->str();
-    return false;
-  }
-  try {
-    twintile::backend::CompileResult c = twintile::backend::compile(*r.func, co);
-    for (const twintile::backend::PhaseTime &p : c.phases) row[p.name + "_s"] = p.seconds;
-    row["backend_s"] = c.seconds;
-    row["ptx_bytes"] = c.ptx.size();
-  } catch (const twintile::backend::BackendError &e) {
-    row["error"] = e.diag.str();
-    return false;
-  } catch (const twintile::ir::InternalError &e) {
-    row["error"] = e.diag().str();
-    row["internal"] = true;
-    return false;
-  }
+  for (const twintile::backend::PhaseTime &p : r.backend.phases) row[p.name + "_s"] = p.seconds;
+  row["backend_s"] = r.backend.seconds;
+  row["ptx_bytes"] = r.backend.ptx.size();
   return true;
 }
 
+/// The pipeline up to the front end's IR (the `tile` stage).
+pl::CompileRequest frontEndOnly(const Options &o) {
+  pl::CompileRequest request = o.request;
+  request.last = twintile::support::Stage::Tile;
+  return request;
+}
+
 bool parseRep(const Options &o, json &out) {
-  auto start = std::chrono::steady_clock::now();
-  auto parsed = twintile::ParsedFile::parse(o.file, o.specs);
-  out["parse_s"] = since(start);
-  if (!parsed->ok()) {
-    out["error"] = parsed->error();
-    return false;
-  }
+  std::vector<pl::Result> front = pl::compileSources(o.file, o.specs, frontEndOnly(o));
+  out["parse_s"] = phase(front[0], "parse");  // shared by the specializations: in the first result only
   bool ok = true;
-  for (const std::string &spec : o.specs) {
-    json row = {{"spec", spec}};
-    twintile::FrontendResult r = parsed->walk(spec);
-    row["walk_s"] = r.seconds;
-    ok &= finish(std::move(r), o, row);
+  for (size_t i = 0; i < o.specs.size(); ++i) {
+    json row = {{"spec", o.specs[i]}};
+    row["walk_s"] = phase(front[i], "walk");
+    if (!front[i].ok()) refused(front[i], row), ok = false;
+    else ok &= finish(std::move(front[i].func), o, row);
     out["specs"].push_back(row);
   }
   return ok;
 }
 
 bool traceRep(const Options &o, int rep, json &out) {
-  // A fresh cache per repetition: the first trace of each spec compiles cold.
+  // A fresh cache per repetition (the one the host compile uses): the first
+  // trace of each spec compiles cold, the second finds it.
   fs::path cache = fs::temp_directory_path() / ("twintile-probe-" + std::to_string(getpid()) + "-" + std::to_string(rep));
   fs::remove_all(cache);
+  setenv("TWINTILE_CACHE_DIR", cache.c_str(), 1);
   bool ok = true;
   for (const std::string &spec : o.specs) {
     json row = {{"spec", spec}};
-    twintile::SourceTraceOptions so;
-    so.cacheDir = cache.string();
-    twintile::SourceTraceResult cold = twintile::traceSourceFile(o.file, spec, so);
-    row["host_compile_s"] = cold.compileSeconds;
+    pl::Result cold = pl::compileSource(o.file, spec, frontEndOnly(o));
+    row["host_compile_s"] = phase(cold, "host-compile");
     auto start = std::chrono::steady_clock::now();
-    twintile::SourceTraceResult warm = twintile::traceSourceFile(o.file, spec, so);
+    pl::Result warm = pl::compileSource(o.file, spec, frontEndOnly(o));
     double wall = since(start);
-    if (warm.cacheHit) row["host_cached_s"] = wall - warm.trace.seconds;
-    row["trace_s"] = warm.trace.seconds;
-    ok &= finish(std::move(warm.trace), o, row);
+    if (warm.hostCompileCached) row["host_cached_s"] = wall - phase(warm, "trace");
+    row["trace_s"] = phase(warm, "trace");
+    if (!warm.ok()) refused(warm, row), ok = false;
+    else ok &= finish(std::move(warm.func), o, row);
     out["specs"].push_back(row);
   }
   fs::remove_all(cache);
@@ -161,12 +164,21 @@ int usage(const char *why) {
 
 int main(int argc, char **argv) {
   Options o;
+  bool frontendGiven = false;
   std::vector<std::string> positional;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (a == "--frontend") o.frontend = value();
-    else if (a == "--target") o.target = value();
+    if (a == "--frontend") {
+      std::optional<twintile::pipeline::Frontend> f = twintile::pipeline::frontendNamed(value());
+      if (!f) return usage("--frontend must be parse or trace");
+      o.request.frontend = *f;
+      frontendGiven = true;
+    } else if (a == "--target") {
+      std::optional<twintile::pipeline::Target> t = twintile::pipeline::targetNamed(value());
+      if (!t) return usage("--target must be sm_90a or sm_80");
+      o.request.target = *t;
+    }
     else if (a == "--reps") {
       std::string v = value();
       char *end = nullptr;
@@ -177,39 +189,39 @@ int main(int argc, char **argv) {
     else if (a == "--no-backend") o.backend = false;
     else if (a == "--warmup") o.warmup = true;
     else if (a == "--math") {
-      std::string m = value();
-      if (m != "precise" && m != "fast") return usage("--math takes precise or fast");
-      o.promises.fastMath = m == "fast";
+      std::optional<twintile::pipeline::MathMode> m = twintile::pipeline::mathNamed(value());
+      if (!m) return usage("--math takes precise or fast");
+      o.request.math = *m;
     } else if (a == "--num-warps") {
       std::string v = value();
       char *end = nullptr;
       long n = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end || n < 1 || n > 32 || (n & (n - 1))) return usage("--num-warps takes 1, 2, 4, 8, 16 or 32");
-      o.promises.numWarps = int(n);
+      o.request.numWarps = int(n);
     } else if (a == "--assume-aligned" || a == "--assume-divisible") {
       std::string name = value();
       if (name.empty()) return usage((a + " takes a parameter's name").c_str());
-      (a == "--assume-aligned" ? o.promises.alignedNames : o.promises.divisibleNames).push_back(name);
+      (a == "--assume-aligned" ? o.request.alignedNames : o.request.divisibleNames).push_back(name);
     }
     else if (a.starts_with("--")) return usage(("unknown option " + a).c_str());
     else positional.push_back(a);
   }
-  if (o.frontend != "parse" && o.frontend != "trace") return usage("--frontend must be parse or trace");
+  if (!frontendGiven) return usage("--frontend must be parse or trace");
   if (positional.size() < 2) return usage("give a file and at least one specialization");
-  if (!twintile::backend::isSupportedArch(o.target)) return usage("--target must be sm_90a or sm_80");
   o.file = positional[0];
   o.specs.assign(positional.begin() + 1, positional.end());
   if (!fs::exists(o.file)) return usage(("no such file: " + o.file).c_str());
 
   if (o.warmup) {
     json ignored = {{"specs", json::array()}};
-    if (o.frontend == "parse") parseRep(o, ignored);
+    if (o.request.frontend == twintile::pipeline::Frontend::Parse) parseRep(o, ignored);
     else traceRep(o, -1, ignored);
   }
   bool ok = true;
   for (int rep = 0; rep < o.reps; ++rep) {
-    json out = {{"rep", rep}, {"frontend", o.frontend}, {"file", o.file}, {"target", o.target}, {"specs", json::array()}};
-    ok &= o.frontend == "parse" ? parseRep(o, out) : traceRep(o, rep, out);
+    json out = {{"rep", rep}, {"frontend", twintile::pipeline::name(o.request.frontend)}, {"file", o.file},
+                {"target", twintile::pipeline::name(o.request.target)}, {"specs", json::array()}};
+    ok &= o.request.frontend == twintile::pipeline::Frontend::Parse ? parseRep(o, out) : traceRep(o, rep, out);
     std::cout << out.dump() << std::endl;
   }
   return ok ? 0 : 1;

@@ -3,8 +3,8 @@
 //   interp_probe LAUNCH.json
 //
 // The oracle the baselines are checked against (experiments/baselines/
-// triton_check.py): the kernel's IR, from the parsing front end and cleaned
-// up, runs in the reference interpreter on the buffers the launch names, and
+// triton_check.py): the kernel's IR, from the pipeline (the parsing front
+// end, then the cleanup), runs in the reference interpreter on the buffers the launch names, and
 // every buffer is written back, so that another system's output on the same
 // inputs can be compared with ours. LAUNCH.json:
 //
@@ -18,10 +18,8 @@
 // wrong size, a front end's refusal, an interpreter error) are printed with
 // what and where, and the exit status is 1.
 //===----------------------------------------------------------------------===//
-#include "frontends/parse/ParseFrontend.h"
 #include "ir/Interpreter.h"
-#include "ir/PassManager.h"
-#include "ir/Printer.h"
+#include "pipeline/Pipeline.h"
 
 #include <nlohmann/json.hpp>
 
@@ -61,12 +59,16 @@ int run(int argc, char **argv) {
   if (!launch.contains("file") || !launch.contains("spec") || !launch.contains("grid") || !launch.contains("args"))
     return fail("the launch needs file, spec, grid and args");
 
-  twintile::FrontendResult fe = twintile::parseKernel(launch["file"].get<std::string>(), launch["spec"].get<std::string>());
-  if (!fe.ok()) return fail(fe.error ? fe.error->str() : "the parsing front end failed");
-  ir::Func &f = *fe.func;
-  ir::PassManager pm;
-  pm.addDefaultPipeline();
-  pm.run(f);
+  twintile::pipeline::CompileRequest request;
+  request.frontend = twintile::pipeline::Frontend::Parse;
+  request.last = twintile::support::Stage::TileOpt;
+  twintile::pipeline::Result compiled =
+      twintile::pipeline::compileSource(launch["file"].get<std::string>(), launch["spec"].get<std::string>(), request);
+  if (!compiled.ok()) {
+    std::cerr << "interp_probe: " << compiled.error;
+    return 1;
+  }
+  ir::Func &f = *compiled.func;
 
   std::vector<ir::Buffer> buffers;
   std::vector<ir::KernelArg> args;

@@ -20,7 +20,7 @@ namespace twintile {
 
 struct ParseOptions {
   std::vector<std::string> includeDirs;  // besides the language header's
-  int numWarps = 4;
+  int numWarps = ir::kDefaultNumWarps;
 };
 
 /// One parse of a kernel file, instantiated for a list of specializations.

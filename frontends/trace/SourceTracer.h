@@ -22,7 +22,7 @@ struct SourceTraceOptions {
   std::string cacheDir;      // empty: $TWINTILE_CACHE_DIR, else ~/.cache/twintile
   bool useCache = true;
   std::vector<std::string> includeDirs;  // searched by the kernel's own includes
-  int numWarps = 4;
+  int numWarps = ir::kDefaultNumWarps;
   /// Run the kernel's host code in a child process (Isolate.h), so that its
   /// crashes, exits and endless loops are errors, not twintile's death.
   /// $TWINTILE_TRACE_IN_PROCESS=1 turns it off (to measure what it costs);

@@ -42,7 +42,7 @@ struct TraceOptions {
   /// arguments, then the kernel's plain C++ parameters. Missing names are
   /// spelled arg0, arg1, ...
   std::vector<std::string> metaNames;
-  int numWarps = 4;
+  int numWarps = ir::kDefaultNumWarps;
 };
 
 /// The traced function, or the located error that stopped the trace;

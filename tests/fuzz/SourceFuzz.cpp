@@ -62,8 +62,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (spec.empty() || spec.find('\0') != std::string::npos) return -1;
   std::ofstream(kernelFile, std::ios::binary | std::ios::trunc) << text;
-  twintile::pipeline::Options options;
-  options.frontend = TWINTILE_FUZZ_FRONTEND;
+  twintile::pipeline::CompileRequest options;
+  options.frontend = *twintile::pipeline::frontendNamed(TWINTILE_FUZZ_FRONTEND);
   options.useCache = false;
   options.jobs = 1;
   twintile::pipeline::Result r = twintile::pipeline::compileSource(kernelFile.string(), spec, options);

@@ -29,10 +29,12 @@ std::unique_ptr<twintile::runtime::Device> device(const std::string &name) {
 } // namespace
 
 TEST_CASE("a kernel from a file runs on the emulator and the interpreter", "[launch]") {
-  for (const char *frontend : {"parse", "trace"})
+  for (twintile::Frontend frontend : {twintile::Frontend::Parse, twintile::Frontend::Trace})
     for (const char *dev : {"emu", "interp"}) {
-      INFO(frontend << " on " << dev);
-      twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<128>", {.frontend = frontend});
+      INFO(twintile::pipeline::name(frontend) << " on " << dev);
+      twintile::CompileRequest request;
+      request.frontend = frontend;
+      twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<128>", request);
       REQUIRE(k.ok());
       CHECK(k.name() == "vector_add");
       int n = 1000;
@@ -122,7 +124,9 @@ TEST_CASE("TWINTILE_DUMP_DIR receives every stage of every variant", "[launch]")
   std::filesystem::path dir = std::filesystem::temp_directory_path() / "twintile-launch-dump";
   std::filesystem::remove_all(dir);
   ::setenv("TWINTILE_DUMP_DIR", dir.c_str(), 1);
-  twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<256>", {.useCache = false});
+  twintile::CompileRequest request = twintile::launchDefaults();
+  request.useCache = false;
+  twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<256>", request);
   std::vector<float> x(256), y(256), out(256);
   auto emu = device("emu");
   REQUIRE(k.launch(*emu, {1}, x, y, out, 256).ok());

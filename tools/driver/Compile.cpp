@@ -52,7 +52,7 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
   j["command"] = "compile";
   j["file"] = f.k.file;
   j["kernel"] = f.k.kernel;
-  j["frontend"] = f.k.frontend;
+  j["frontend"] = pipeline::name(f.k.options.frontend);
   j["emit"] = f.emit;
   j["ok"] = r.ok();
   if (!r.ok()) j["error"] = r.error;
@@ -60,7 +60,7 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
   j["phases"] = nlohmann::ordered_json::array();
   for (const pipeline::Phase &p : r.phases) j["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
   j["notes"] = r.notes;
-  if (f.k.frontend == "trace") j["host_compile_cached"] = r.hostCompileCached;
+  if (f.k.options.frontend == pipeline::Frontend::Trace) j["host_compile_cached"] = r.hostCompileCached;
   if (!r.hostOutput.empty()) j["host_output"] = r.hostOutput;
   if (r.ok() && pipeline::isBackendStage(*support::parseStage(f.emit))) {
     const backend::PtxasReport &p = r.backend.ptxas;
@@ -94,8 +94,7 @@ std::string stemOf(const std::string &spec) {
 
 int compileCommand(const CompileFlags &f) {
   support::Stage emit = *support::parseStage(f.emit);  // the command line checked it
-  pipeline::Options o = f.k.options;
-  o.frontend = f.k.frontend;
+  pipeline::CompileRequest o = f.k.options;
   o.last = emit;
   o.ptxas = f.resources;
   o.jobs = f.jobs;

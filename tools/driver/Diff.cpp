@@ -44,9 +44,10 @@ int diffCommand(const DiffFlags &f) {
   bool html = !f.html.empty();
   std::map<std::string, std::map<support::Stage, std::string>> stages;  // front end -> stage -> text
   std::map<std::string, pipeline::Result> results;
-  for (const char *frontend : {"parse", "trace"}) {
-    pipeline::Options o = f.options;
-    o.frontend = frontend;
+  for (pipeline::Frontend fe : {pipeline::Frontend::Parse, pipeline::Frontend::Trace}) {
+    std::string frontend(pipeline::name(fe));
+    pipeline::CompileRequest o = f.options;
+    o.frontend = fe;
     // The page shows every stage; the verdict needs only the cleaned IR.
     o.last = html ? support::Stage::SassInfo : support::Stage::TileOpt;
     pipeline::Observer observer;

@@ -23,9 +23,8 @@ inline int failureStatus(const pipeline::Result &r) { return r.internal() ? kExi
 
 /// What every command that compiles takes.
 struct KernelFlags {
-  std::string frontend = "trace";
   std::string file, kernel;
-  pipeline::Options options;  // target, warps, promises, cache
+  pipeline::CompileRequest options;  // front end, target, warps, stages, math, promises, cache
 };
 
 struct CompileFlags {
@@ -61,7 +60,7 @@ int runCommand(const RunFlags &flags);
 
 struct DiffFlags {
   std::string file, kernel;
-  pipeline::Options options;
+  pipeline::CompileRequest options;  // its front end unused: diff runs both
   bool show = false;
   std::string html;  // write the page here
   bool json = false;
@@ -70,7 +69,7 @@ int diffCommand(const DiffFlags &flags);
 
 struct DumpFlags {
   std::string file, kernel, dir;
-  pipeline::Options options;
+  pipeline::CompileRequest options;  // its front end unused: dump runs both
   bool json = false;
 };
 int dumpCommand(const DumpFlags &flags);

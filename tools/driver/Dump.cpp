@@ -20,20 +20,21 @@ int dumpCommand(const DumpFlags &f) {
   std::error_code ec;
   fs::create_directories(f.dir, ec);
   if (ec || !fs::is_directory(f.dir)) return fail("cannot create directory '" + f.dir + "'" + (ec ? ": " + ec.message() : ""));
-  nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", f.options.target},
-                                {"math", f.options.fastMath ? "fast" : "precise"}};
+  nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", pipeline::name(f.options.target)},
+                                {"math", pipeline::name(f.options.math)}};
   std::string md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what | parse | trace |\n| --- | --- | --- | --- |\n";
   std::map<support::Stage, std::map<std::string, std::string>> written;  // stage -> front end -> file
   bool allOk = true, internal = false;
   std::string error;
-  for (const char *fe : {"parse", "trace"}) {
-    pipeline::Options o = f.options;
-    o.frontend = fe;
+  for (pipeline::Frontend frontend : {pipeline::Frontend::Parse, pipeline::Frontend::Trace}) {
+    std::string fe(pipeline::name(frontend));
+    pipeline::CompileRequest o = f.options;
+    o.frontend = frontend;
     o.last = support::Stage::SassInfo;
     pipeline::Observer observer;
     observer.wants = [](support::Stage) { return true; };
     observer.take = [&](support::Stage s, const std::string &text) {
-      std::string name = std::string(fe) + "." + std::string(support::name(s)) + std::string(support::fileExtension(s));
+      std::string name = fe + "." + std::string(support::name(s)) + std::string(support::fileExtension(s));
       if (writeText((fs::path(f.dir) / name).string(), text, error)) written[s][fe] = name;
     };
     pipeline::Result r = pipeline::compileSource(f.file, f.kernel, o, observer);

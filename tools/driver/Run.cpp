@@ -180,8 +180,7 @@ int runCommand(const RunFlags &f) {
   }
   runtime::Dim3 grid{dims[0], dims[1], dims[2]};
 
-  pipeline::Options o = f.k.options;
-  o.frontend = f.k.frontend;
+  pipeline::CompileRequest o = f.k.options;
   o.last = support::Stage::Ptx;
   pipeline::Result compiled = pipeline::compileSource(f.k.file, f.k.kernel, o);
   if (!compiled.ok()) {
@@ -353,7 +352,7 @@ int runCommand(const RunFlags &f) {
   if (!run.printed.empty()) std::cout << "device_print:\n" << run.printed << (run.printed.back() == '\n' ? "" : "\n");
   for (const runtime::BufferCheck &c : checks) runtime::printCheck(std::cout, c);
   std::cout << verdict << ": " << func.name << " on " << f.device << ", grid (" << grid.x << ", " << grid.y << ", "
-            << grid.z << "), " << image.manifest.threadsPerProgram << " threads, " << o.target << ": ";
+            << grid.z << "), " << image.manifest.threadsPerProgram << " threads, " << pipeline::name(o.target) << ": ";
   size_t elements = 0, bad = 0;
   for (const runtime::BufferCheck &c : checks) elements += c.elements, bad += c.mismatches;
   if (!checkNote.empty()) std::cout << checkNote << "\n";

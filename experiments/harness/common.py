@@ -1,8 +1,9 @@
 """What every suite shares: paths, tools, the corpus, the environment record,
 statistics, progress lines and the result file.
 
-A suite is a script `experiments/suites/<name>.py [--quick] [--out FILE]` that
-measures and writes `experiments/results/<name>.json`:
+A suite is a module `python3 -m experiments.suites.<name> [--quick] [--out FILE]`
+(run from the repository's root) that measures and writes
+`experiments/results/<name>.json`:
 
     {"suite": name, "environment": {...}, "config": {...}, ...raw samples...}
 
@@ -28,8 +29,7 @@ BASELINES = ROOT / "experiments" / "baselines"
 RESULTS = ROOT / "experiments" / "results"
 BUILD = Path(os.environ.get("TWINTILE_BUILD_DIR", ROOT / "build"))
 
-sys.path.insert(0, str(BASELINES))
-import ptx_stats  # noqa: E402  (experiments/baselines/ptx_stats.py)
+from experiments.baselines import ptx_stats  # noqa: E402  (PTX measured one way for every producer)
 
 
 def tool(name):
@@ -70,15 +70,20 @@ def baseline_missing(module):
     return f"{module} cannot be imported by {venv_python()} ({last}); run scripts/setup --baselines"
 
 
+def corpus_entries():
+    """corpus.json's kernels: name, file, class (memory or compute), baselines, specializations."""
+    return json.loads((KERNELS / "corpus.json").read_text())["kernels"]
+
+
 def corpus(names=None):
     """[(kernel name, file path, [specs])] from corpus.json, optionally only `names`."""
-    data = json.loads((KERNELS / "corpus.json").read_text())
-    out = []
-    for k in data["kernels"]:
-        if names and k["name"] not in names:
-            continue
-        out.append((k["name"], KERNELS / k["file"], k["specializations"]))
-    return out
+    return [(k["name"], KERNELS / k["file"], k["specializations"]) for k in corpus_entries()
+            if not names or k["name"] in names]
+
+
+def kernel_class(name):
+    """'memory' or 'compute': what bounds corpus kernel `name` (corpus.json)."""
+    return next(k["class"] for k in corpus_entries() if k["name"] == name)
 
 
 def spec_file_name(spec):

@@ -6,7 +6,7 @@ measures fewer kernels), never a typed-in number.
 """
 import math
 
-import results as R
+from experiments.report import results as R
 
 NA = "n/a"
 

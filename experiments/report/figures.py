@@ -1,12 +1,8 @@
 """The report's figures (matplotlib, PNG), each from one result file."""
 import math
 
-import results as R
-
-COLORS = {"twintile_parse": "#1f77b4", "twintile_trace": "#ff7f0e", "triton": "#2ca02c", "nvcc": "#7f7f7f",
-          "pallas": "#9467bd", "cute": "#8c564b"}
-LABELS = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace", "triton": "Triton",
-          "nvcc": "nvcc", "pallas": "Pallas", "cute": "CuTe DSL"}
+from experiments.harness.systems import COLORS, LABELS
+from experiments.report import results as R
 
 
 def _plt():

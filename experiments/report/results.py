@@ -10,6 +10,8 @@ import math
 import statistics
 from pathlib import Path
 
+from experiments.harness import common, variants
+
 SUITES = ("compile", "expressiveness", "codegen", "gpu", "realworld")
 
 
@@ -182,7 +184,7 @@ def allocated_registers(n):
 
 # The corpus kernels whose speed is the bytes they move (launches.bench gives
 # them no flops): those the PTX-against-Triton targets are set for.
-MEMORY_BOUND = ("vector_add", "softmax", "layernorm", "rmsnorm", "gelu", "swiglu", "row_argmax", "row_cumsum")
+MEMORY_BOUND = tuple(k["name"] for k in common.corpus_entries() if k["class"] == "memory")  # corpus.json
 
 
 def codegen_targets(codegen_result, arch="sm_90a"):
@@ -208,7 +210,7 @@ def codegen_ratios(codegen_result, variant="assumed", arch="sm_90a", against="tr
             continue
         # twintile's fast math meets Triton's defaults, which are fast: with hints against
         # Triton's with hints (`fast`), without against Triton's without (`fast_plain`).
-        theirs_variant = {"fast": "assumed", "fast_plain": "plain"}.get(variant, variant)
+        theirs_variant = variants.VARIANTS[variant].baseline
         theirs = idx.get((against, "plain" if against == "nvcc" else theirs_variant, arch, spec))
         if not theirs:
             continue

@@ -1,5 +1,5 @@
 """The report's tables, as Markdown, each from one result file (results.py reduces it)."""
-import results as R
+from experiments.report import results as R
 
 
 def ms(seconds, digits=3):

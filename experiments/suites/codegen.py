@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The codegen suite: the PTX each producer makes of the same kernels, measured one way.
 
-    experiments/suites/codegen.py [--quick] [--kernels a,b] [--out FILE]
+    python3 -m experiments.suites.codegen [--quick] [--kernels a,b] [--out FILE]
 
 For every corpus specialization and target (sm_90a, sm_80): twintile's PTX from
 each front end, as compiled (`plain`) and under the caller's promises that
@@ -35,12 +35,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
-import ptx_stats  # noqa: E402
+from experiments.harness import common, systems, variants  # noqa: E402
+from experiments.baselines import ptx_stats  # noqa: E402
 
 TARGETS = ("sm_90a", "sm_80")
-CUTE_KERNELS = ("vector_add", "softmax")  # what experiments/baselines/cute_kernels.py has
 
 
 @functools.lru_cache(maxsize=None)
@@ -82,10 +80,8 @@ def twintile_rows(kernels, ptxas, out, progress):
         for spec in specs:
             for arch in TARGETS:
                 progress.step(f"{spec} {arch} twintile (parse, trace; plain, assumed, fast, fast_plain)")
-                hints = ["--assume-aligned", "*", "--assume-divisible", "*"]
                 for frontend in ("parse", "trace"):
-                    for variant, extra in (("plain", []), ("assumed", hints), ("fast", hints + ["--math=fast"]),
-                                           ("fast_plain", ["--math=fast"])):
+                    for variant, extra in ((v.name, v.flags) for v in variants.VARIANTS.values()):
                         ptx = out / f"twintile-{frontend}-{variant}-{arch}-{common.spec_file_name(spec)}.ptx"
                         proc = subprocess.run([twintile, "compile", f"--frontend={frontend}", str(file), "--kernel", spec,
                                                "--emit", "ptx", "--target", arch, "-o", str(ptx), *extra],
@@ -99,19 +95,18 @@ def twintile_rows(kernels, ptxas, out, progress):
     return rows
 
 
-def baseline_rows(producer, script, specs, ptxas, out, progress):
+def baseline_rows(producer, specs, ptxas, out, progress):
     """A Python baseline's PTX of `specs` for each target, plain and under its alignment hints.
 
-    `script` (in experiments/baselines/) compiles SPEC... with --arch, --ptx-dir and --assume and prints
+    Its program (systems.py) compiles SPEC... with --arch, --ptx-dir and --assume and prints
     a JSON line per spec (with "kernel", the PTX entry's name, where it knows it)."""
     rows = []
     for arch in TARGETS:
         for variant in ("plain", "assumed"):
             progress.step(f"{producer} {arch} {variant}: {len(specs)} specializations")
             d = out / f"{producer}-{variant}-{arch}"
-            cmd = [common.venv_python(), str(common.BASELINES / script), *specs, "--arch", arch,
-                   "--ptx-dir", str(d)] + (["--assume"] if variant == "assumed" else [])
-            results, err, _ = common.run_json_lines(cmd, check=False)
+            results, err, _ = systems.run(producer, [*specs, "--arch", arch, "--ptx-dir", d] +
+                                          (["--assume"] if variant == "assumed" else []), check=False)
             by_spec = {r["spec"]: r for r in results if "spec" in r}
             for spec in specs:
                 base = {"producer": producer, "variant": variant, "arch": arch, "spec": spec}
@@ -127,8 +122,7 @@ def baseline_rows(producer, script, specs, ptxas, out, progress):
 
 def dynamic_rows(kernels, progress):
     """The emulator's dynamic counts of one launch of twintile's PTX (parse front end, sm_90a)."""
-    sys.path.insert(0, str(common.KERNELS))
-    import launches
+    from experiments.kernels import launches
     twintile = common.tool("twintile")
     rows = []
     for _, file, specs in kernels:
@@ -173,6 +167,7 @@ def triton_checks(kernels, progress):
 def nvcc_rows(kernels, ptxas, out, progress):
     nvcc = common.cuda_tool("nvcc")
     wanted = {s for _, _, ss in kernels for s in ss}
+    nvcc_kernels = [k["name"] for k in common.corpus_entries() if "nvcc" in k["baselines"]]
     rows = []
     for arch in TARGETS:
         progress.step(f"nvcc {arch}: the CUDA baselines")
@@ -182,7 +177,7 @@ def nvcc_rows(kernels, ptxas, out, progress):
                 continue
             for f in ptx_stats.parse_ptx(ptx.read_text()):
                 # entry name_A_B is spec name<A,B> (experiments/baselines/README.md)
-                for kernel in ("vector_add", "softmax", "layernorm"):
+                for kernel in nvcc_kernels:
                     if f["name"].startswith(kernel + "_"):
                         spec = f"{kernel}<{','.join(f['name'][len(kernel) + 1:].split('_'))}>"
                         if spec in wanted:
@@ -203,26 +198,26 @@ def main(argv=None):
         kernels = [(n, f, specs[-1:]) for n, f, specs in kernels]
     ptxas, ptxas_why = common.pick_ptxas()
     missing = {}
-    if (why := common.baseline_missing("triton")):
+    if (why := systems.missing("triton")):
         missing["triton"] = why
     if not common.cuda_tool("nvcc"):
         missing["nvcc"] = "nvcc not found (run scripts/setup)"
-    if (why := common.baseline_missing("cutlass")):
+    if (why := systems.missing("cute")):
         missing["cute"] = why
     out = common.scratch("codegen")
     n_specs = sum(len(s) for _, _, s in kernels)
     specs = [s for _, _, ss in kernels for s in ss]
-    cute_specs = [] if "cute" in missing else [s for s in specs if s.split("<")[0] in CUTE_KERNELS]
+    cute_specs = [] if "cute" in missing else systems.covered("cute", specs)
     progress = common.Progress(n_specs * (len(TARGETS) + 1) + (0 if "triton" in missing else 5) +
                                (4 if cute_specs else 0) + (0 if "nvcc" in missing else 2), "codegen")
     rows = twintile_rows(kernels, ptxas, out, progress)
     dynamic = dynamic_rows(kernels, progress)
     checks = []
     if "triton" not in missing:
-        rows += baseline_rows("triton", "triton_compile.py", specs, ptxas, out, progress)
+        rows += baseline_rows("triton", specs, ptxas, out, progress)
         checks = triton_checks(kernels, progress)
     if cute_specs:
-        rows += baseline_rows("cute", "cute_compile.py", cute_specs, ptxas, out, progress)
+        rows += baseline_rows("cute", cute_specs, ptxas, out, progress)
     if "nvcc" not in missing:
         rows += nvcc_rows(kernels, ptxas, out, progress)
     version = None

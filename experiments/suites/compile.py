@@ -2,7 +2,7 @@
 """The compile suite: how long each front end, the backend, and the systems a reader
 would pick instead take to turn kernels into PTX.
 
-    experiments/suites/compile.py [--quick] [--reps N] [--kernels a,b] [--out FILE]
+    python3 -m experiments.suites.compile [--quick] [--reps N] [--kernels a,b] [--out FILE]
 
 Four parts, all written raw to experiments/results/compile.json:
 
@@ -39,8 +39,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
+from experiments.harness import common, systems  # noqa: E402
 
 SWEEP = [f"softmax<{t},{b}>" for t in ("f16", "bf16", "f32") for b in (128, 256, 512, 1024)]
 
@@ -54,38 +53,9 @@ def probe(frontend, file, specs, env=None, extra=()):
     return rows[0]
 
 
-def triton_available():
-    return common.baseline_missing("triton")
-
-
-def run_triton(specs, reps, module=None):
-    cmd = [common.venv_python(), str(common.BASELINES / "triton_compile.py"), *specs, "--reps", str(reps), "--warmup"]
-    if module:
-        cmd += ["--module", str(module)]
-    rows, err, code = common.run_json_lines(cmd, check=False)
-    if not rows:
-        raise RuntimeError(f"triton_compile.py failed: {err[-2000:]}")
-    return rows
-
-
-def run_pallas(specs, reps):
-    cmd = [common.venv_python(), str(common.BASELINES / "pallas_probe.py"), *specs, "--reps", str(reps),
-           "--interp-probe", common.tool("interp_probe")]
-    rows, err, code = common.run_json_lines(cmd, check=False)
-    if not rows:
-        raise RuntimeError(f"pallas_probe.py failed: {err[-2000:]}")
-    return rows
-
-
-CUTE_KERNELS = ("vector_add", "softmax")
-
-
-def run_cute(specs, reps):
-    cmd = [common.venv_python(), str(common.BASELINES / "cute_compile.py"), *specs, "--reps", str(reps), "--warmup"]
-    rows, err, code = common.run_json_lines(cmd, check=False)
-    if not rows:
-        raise RuntimeError(f"cute_compile.py failed: {err[-2000:]}")
-    return rows
+def run_baseline(name, specs, reps, *extra):
+    """Baseline `name`'s compile of `specs`, `reps` times: its JSON rows."""
+    return systems.run(name, [*specs, "--reps", reps, *extra])[0]
 
 
 def phases(kernels, reps, missing):
@@ -107,18 +77,18 @@ def phases(kernels, reps, missing):
     triton, pallas = [], []
     if not missing.get("triton"):
         print(f"[compile phases] Triton: {len(all_specs)} specializations x {reps}", flush=True)
-        triton = run_triton(all_specs, reps)
+        triton = run_baseline("triton", all_specs, reps, "--warmup")
     if not missing.get("pallas"):
-        import_ok = [s for s in all_specs if s.split("<")[0] in ("vector_add", "softmax", "layernorm", "matmul")]
-        if import_ok:
-            print(f"[compile phases] Pallas: {len(import_ok)} specializations x {reps}", flush=True)
-            pallas = run_pallas(import_ok, reps)
+        pallas_specs = systems.covered("pallas", all_specs)
+        if pallas_specs:
+            print(f"[compile phases] Pallas: {len(pallas_specs)} specializations x {reps}", flush=True)
+            pallas = run_baseline("pallas", pallas_specs, reps, "--interp-probe", common.tool("interp_probe"))
     cute = []
     if not missing.get("cute"):
-        cute_specs = [s for s in all_specs if s.split("<")[0] in CUTE_KERNELS]
+        cute_specs = systems.covered("cute", all_specs)
         if cute_specs:
             print(f"[compile phases] CuTe DSL: {len(cute_specs)} specializations x {reps}", flush=True)
-            cute = run_cute(cute_specs, reps)
+            cute = run_baseline("cute", cute_specs, reps, "--warmup")
     return {"twintile": samples, "triton": triton, "pallas": pallas, "cute": cute}
 
 
@@ -323,7 +293,7 @@ def _scaling(kind, sizes, reps, missing, work):
                 samples.append({"rep": rep, "size": size, "system": f"twintile_{frontend}", "frontend_s": fe,
                                 "total_s": total})
             if not missing.get("triton"):
-                rows = run_triton(specs, 1, module=work / f"k{size}.py")
+                rows = run_baseline("triton", specs, 1, "--warmup", "--module", work / f"k{size}.py")
                 fe, total = triton_frontend_and_total(rows)
                 samples.append({"rep": rep, "size": size, "system": "triton", "frontend_s": fe, "total_s": total})
             progress.step(f"{kind} = {size} (rep {rep + 1}/{reps})")
@@ -343,13 +313,7 @@ def main(argv=None):
     kernels = common.corpus(names)
     if args.quick:  # one specialization per kernel
         kernels = [(n, f, specs[-1:]) for n, f, specs in kernels]
-    missing = {}
-    if (why := triton_available()):
-        missing["triton"] = why
-    if (why := common.baseline_missing("jax")):
-        missing["pallas"] = why
-    if (why := common.baseline_missing("cutlass")):
-        missing["cute"] = why
+    missing = {name: why for name in ("triton", "pallas", "cute") if (why := systems.missing(name))}
     if not common.cuda_tool("nvcc"):
         missing["nvcc"] = "nvcc not found (run scripts/setup)"
     for k, why in missing.items():

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The expressiveness suite: what each front end accepts, and whether following its refusal works.
 
-    experiments/suites/expressiveness.py [--quick] [--out FILE]
+    python3 -m experiments.suites.expressiveness [--quick] [--out FILE]
 
 Every feature case (experiments/features/features.json) through both of
 twintile's front ends (feature_probe): accepted and computing its reference
@@ -37,8 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
+from experiments.harness import common  # noqa: E402
 
 FIXES = common.FEATURES / "fixes"
 BLOCK = 64  # the features' block (references.h's kBlock); every case runs on a grid of cdiv(n, 64)

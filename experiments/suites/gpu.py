@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The gpu suite: the GPU runs recorded so far, gathered into one result file.
 
-    experiments/suites/gpu.py [--quick] [--out FILE]
+    python3 -m experiments.suites.gpu [--quick] [--out FILE]
 
 No GPU is needed: this suite measures nothing itself. Each run of
 scripts/gpu-bench on a GPU machine is committed as
@@ -13,10 +13,8 @@ has been recorded, the result says so and the table says so.
 import argparse
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
+from experiments.harness import common  # noqa: E402
 
 
 def main(argv=None):

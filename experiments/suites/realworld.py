@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The realworld suite: upstream libraries' Triton kernels, ported to twintile as written.
 
-    experiments/suites/realworld.py [--quick] [--out FILE] [--manifest FILE]
+    python3 -m experiments.suites.realworld [--quick] [--out FILE] [--manifest FILE]
 
 For every kernel of experiments/realworld/kernels.json, through each front
 end: is the port as written accepted (and where and how is it refused), does
@@ -30,12 +30,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import common  # noqa: E402
+from experiments.harness import common  # noqa: E402
+
+from experiments.realworld import corpus  # noqa: E402  (the ports' manifest)
 
 REALWORLD = common.ROOT / "experiments" / "realworld"
-sys.path.insert(0, str(REALWORLD))
-import corpus  # noqa: E402  (experiments/realworld/corpus.py)
 
 
 def code_lines(path):

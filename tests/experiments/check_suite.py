@@ -195,8 +195,8 @@ def main():
     outdir.mkdir(parents=True, exist_ok=True)
     out = outdir / f"{suite}.json"
     out.unlink(missing_ok=True)
-    proc = subprocess.run([sys.executable, str(ROOT / "experiments" / "suites" / f"{suite}.py"), *ARGS[suite],
-                           "--out", str(out)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", f"experiments.suites.{suite}", *ARGS[suite], "--out", str(out)],
+                          capture_output=True, text=True, cwd=ROOT)
     if proc.returncode != 0:
         print(proc.stdout[-3000:], proc.stderr[-3000:])
         print(f"FAIL: the {suite} suite exited {proc.returncode}")

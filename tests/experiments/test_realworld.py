@@ -4,17 +4,14 @@ The manifest (experiments/realworld/kernels.json) must be sound: every file
 there, every rewrite with its categories; corpus.problems says what is not.
 """
 import copy
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "experiments" / "realworld" / "kernels.json"
-sys.path.insert(0, str(ROOT / "experiments" / "realworld"))
-sys.path.insert(0, str(ROOT / "experiments" / "suites"))
-import corpus  # noqa: E402
-import realworld  # noqa: E402
+from experiments.realworld import corpus  # noqa: E402  (run from the repository's root: ctest does)
+from experiments.suites import realworld  # noqa: E402
 
 
 class Manifest(unittest.TestCase):
@@ -95,8 +92,7 @@ class Compare(unittest.TestCase):
             import numpy  # noqa: F401
         except ImportError:
             self.skipTest("NumPy is not installed")
-        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "experiments" / "baselines"))
-        import check
+        from experiments.realworld import check
         self.check = check
 
     def test_agreeing_buffers_pass_and_a_wrong_element_is_named(self):

@@ -15,11 +15,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-sys.path.insert(0, str(ROOT / "experiments" / "report"))
-import facts as F  # noqa: E402
-import paper as P  # noqa: E402
-import results as R  # noqa: E402
-import tables as T  # noqa: E402
+from experiments.report import facts as F  # noqa: E402  (run from the repository's root: ctest does)
+from experiments.report import paper as P  # noqa: E402
+from experiments.report import results as R  # noqa: E402
+from experiments.report import tables as T  # noqa: E402
 
 
 def load(name):
@@ -310,8 +309,7 @@ $slowpath:
 
 class MachineCode(unittest.TestCase):
     def test_the_listing_is_counted_without_padding(self):
-        sys.path.insert(0, str(ROOT / "experiments" / "baselines"))
-        import ptx_stats
+        from experiments.baselines import ptx_stats
         self.assertEqual(ptx_stats.parse_sass(LISTING), {"k": {"sass_instructions": 6, "peak_live_registers": 4}})
 
 
@@ -464,7 +462,7 @@ def has_matplotlib():
 @unittest.skipUnless(has_matplotlib(), "matplotlib is not installed for this Python")
 class CodegenFigures(unittest.TestCase):
     def setUp(self):
-        import figures
+        from experiments.report import figures
         self.figures = figures
         self.out = Path(tempfile.mkdtemp())
 
@@ -503,7 +501,7 @@ class CodegenFigures(unittest.TestCase):
 @unittest.skipUnless(has_matplotlib(), "matplotlib is not installed for this Python")
 class RealworldFigure(unittest.TestCase):
     def setUp(self):
-        import figures
+        from experiments.report import figures
         self.figures = figures
         self.out = Path(tempfile.mkdtemp())
 

@@ -52,8 +52,9 @@ void checkOptions(const ir::Func &func, const CompileOptions &o) {
   int w = effectiveWarps(func, o);
   if (w < 1 || w > 32 || (w & (w - 1)) != 0)
     refuse(func, "num_warps must be a power of two from 1 to 32, got " + std::to_string(w));
-  if (o.numStages < 0 || o.numStages > ir::kMaxStages)
-    refuse(func, "num_stages must be from 1 to " + std::to_string(ir::kMaxStages) + ", got " + std::to_string(o.numStages));
+  int s = o.numStages != 0 ? o.numStages : func.numStages;  // 0 in both: the default
+  if (s < 0 || s > ir::kMaxStages)
+    refuse(func, "num_stages must be from 1 to " + std::to_string(ir::kMaxStages) + ", got " + std::to_string(s));
   if (!o.assume.empty() && o.assume.size() != func.numParams())
     refuse(func, "assumptions given for " + std::to_string(o.assume.size()) + " parameters, the kernel has " +
                      std::to_string(func.numParams()));

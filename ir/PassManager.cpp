@@ -41,6 +41,7 @@ void PassManager::addDefaultPipeline() {
 
 bool PassManager::run(Func &f) {
   timings_.clear();
+  verifySeconds_ = 0;
   bool changedAny = false;
   for (Entry &p : passes_) {
     auto start = std::chrono::steady_clock::now();
@@ -53,7 +54,9 @@ bool PassManager::run(Func &f) {
       print(*printTo_, f, {.locations = printLocs_});
     }
     if (verifyEach_) {
+      auto verifyStart = std::chrono::steady_clock::now();
       std::vector<Diagnostic> diags = verify(f);
+      verifySeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - verifyStart).count();
       if (!diags.empty()) {
         // The input verified, so this is a bug in the pass, not the user's error.
         std::string what = "the IR does not verify after pass '" + p.name + "'";

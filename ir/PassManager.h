@@ -35,6 +35,8 @@ public:
   /// Runs every pass once, in order; returns whether any changed `f`.
   bool run(Func &f);
   const std::vector<PassTiming> &timings() const { return timings_; }
+  /// The last run's time in the verifier after the passes (setVerifyEach).
+  double verifySeconds() const { return verifySeconds_; }
   /// A table of the last run's timings.
   void printTimings(std::ostream &os) const;
 
@@ -47,6 +49,7 @@ private:
   };
   std::vector<Entry> passes_;
   std::vector<PassTiming> timings_;
+  double verifySeconds_ = 0;
   std::ostream *printTo_ = nullptr;
   bool printLocs_ = false;
   bool verifyEach_ = true;

@@ -51,9 +51,25 @@ std::string variantName(const std::vector<runtime::ParamAssumption> &key, const 
   return out.empty() ? "plain" : out;
 }
 
+/// Why a Kernel cannot take `request`, or empty: its promises are each
+/// launch's, read from the arguments; a promise the arguments may break would
+/// compile wrong code.
+std::string refusal(const CompileRequest &request) {
+  if (request.alignedNames.empty() && request.divisibleNames.empty() && request.assume.empty()) return "";
+  return "a Kernel takes its promises from each launch's arguments (aligned buffers, integers divisible by 16); "
+         "the request must not name any (alignedNames, divisibleNames, assume)";
+}
+
 } // namespace
 
 Kernel Kernel::fromFile(const std::string &file, const std::string &spec, const CompileRequest &request) {
+  if (std::string why = refusal(request); !why.empty()) {
+    Kernel k;
+    k.request_ = request;
+    k.name_ = spec;
+    k.error_ = why;
+    return k;
+  }
   CompileRequest o = request;
   o.last = support::Stage::TileOpt;
   pipeline::Result r = pipeline::compileSource(file, spec, o);
@@ -72,6 +88,10 @@ Kernel Kernel::fromIR(std::unique_ptr<ir::Func> func, const CompileRequest &requ
   k.request_ = request;
   if (!func) {
     k.error_ = "no kernel: the trace failed";
+    return k;
+  }
+  if (std::string why = refusal(request); !why.empty()) {
+    k.error_ = why;
     return k;
   }
   CompileRequest o = request;

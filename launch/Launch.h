@@ -64,7 +64,8 @@ struct Launch {
 
 /// How a Kernel compiles: the driver's request (front end, target, warps,
 /// stages, math mode, cache; pipeline/CompileRequest.h). Its promises are
-/// the launch's to make, from the arguments, and its stages the Kernel's.
+/// each launch's, from the arguments (a request naming any is refused), and
+/// how far it compiles is the Kernel's.
 using pipeline::CompileRequest;
 using pipeline::Frontend;
 using pipeline::MathMode;
@@ -80,8 +81,9 @@ inline CompileRequest launchDefaults() {
 
 class Kernel {
 public:
-  /// Runs the front end on `spec` from `file` (the parsing one unless the
-  /// request names another: in process, no host compiler). On failure
+  /// Runs the front end on `spec` from `file`: the request's (launchDefaults()
+  /// parses, in process, with no host compiler; a CompileRequest made
+  /// otherwise traces unless it says parse, as the driver does). On failure
   /// error() says why and every launch returns it.
   static Kernel fromFile(const std::string &file, const std::string &spec,
                          const CompileRequest &request = launchDefaults());

@@ -33,8 +33,7 @@ void resolveOn(const CompileRequest &r, ir::Func &f) {
 std::optional<ir::Diagnostic> backendOptions(const CompileRequest &r, const ir::Func &f, backend::CompileOptions &out) {
   out.arch = std::string(name(r.target));
   out.fastMath = r.math == MathMode::Fast;
-  out.numWarps = r.numWarps;
-  out.numStages = r.numStages;
+  out.numWarps = out.numStages = 0;  // the function's, which resolveOn set
   out.useCache = r.useCache;
   out.runPtxas = r.ptxas || r.last == support::Stage::SassInfo;
   return assumptions(f, r, out.assume);

@@ -59,7 +59,8 @@ struct CompileRequest {
 /// unless the request says otherwise.
 void resolveOn(const CompileRequest &r, ir::Func &f);
 
-/// The backend's options for `f` (resolved by resolveOn) under `r`; the
+/// The backend's options for `f` (resolved by resolveOn: the backend reads
+/// its warps and stages, and refuses values out of range) under `r`; the
 /// promises by name resolved against `f`'s parameters, or the diagnostic of
 /// a name it lacks.
 std::optional<ir::Diagnostic> backendOptions(const CompileRequest &r, const ir::Func &f, backend::CompileOptions &out);

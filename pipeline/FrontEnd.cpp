@@ -71,14 +71,11 @@ std::vector<std::string> unknownKernels(const std::string &file, const std::vect
   return any ? errors : std::vector<std::string>{};
 }
 
-FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
-                         const ObserverFor &observer) {
+FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const ObserverFor &observer) {
   FrontEndOutput out;
   out.results.resize(kernels.size());
   out.funcs.resize(kernels.size());
-  twintile::ParseOptions po;
-  po.numWarps = options.numWarps > 0 ? options.numWarps : ir::kDefaultNumWarps;
-  std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels, po);
+  std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels);
   if (!parsed->ok() && kernels.size() > 1) {
     out.eachAlone = true;
     return out;
@@ -113,7 +110,6 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
   out.funcs.resize(kernels.size());
   twintile::SourceTraceOptions to;
   to.useCache = options.useCache;
-  to.numWarps = options.numWarps > 0 ? options.numWarps : ir::kDefaultNumWarps;
   std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
   if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) {
     out.eachAlone = true;

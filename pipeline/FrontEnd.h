@@ -36,8 +36,7 @@ std::vector<std::string> unknownKernels(const std::string &file, const std::vect
 Result failure(Result r, ir::Diagnostic d);
 
 /// The parsing front end: one Clang parse of `file`, a walk per specialization.
-FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
-                         const ObserverFor &observer);
+FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const ObserverFor &observer);
 /// The tracing front end: one host compile of `file`, a trace per specialization.
 FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
                          const ObserverFor &observer);

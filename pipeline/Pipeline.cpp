@@ -60,6 +60,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const CompileRequest &opt
     return failure(std::move(r), e.diag());
   }
   for (const ir::PassTiming &t : pm.timings()) r.phases.push_back({t.pass, t.seconds});
+  r.phases.push_back({"verify-ir", pm.verifySeconds()});  // after each pass: a bug in one is caught at it
   observer.offer(Stage::TileOpt, [&] { return irText(f, options); });
   if (options.last == Stage::TileOpt) return r;
 
@@ -166,7 +167,7 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   }
   // The front end, once for the file: one parse, or one host compile.
   auto observer = [&](size_t i) { return observerOf(observers, i); };
-  FrontEndOutput front = options.frontend == Frontend::Parse ? parseFile(file, kernels, options, observer)
+  FrontEndOutput front = options.frontend == Frontend::Parse ? parseFile(file, kernels, observer)
                                                      : traceFile(file, kernels, options, observer);
   // One specialization the host compiler (or Clang) rejects fails the whole
   // file's compile; it must not take the others down: then each alone.

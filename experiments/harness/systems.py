@@ -30,8 +30,11 @@ COLORS = {name: s.colour for name, s in SYSTEMS.items()}
 
 
 def missing(name):
-    """Why baseline `name` cannot run here (its module does not import), or None."""
-    return common.baseline_missing(SYSTEMS[name].module)
+    """Why Python baseline `name` cannot run here (its module does not import), or None."""
+    module = SYSTEMS[name].module
+    if module is None:
+        raise ValueError(f"{name} is not a Python baseline")
+    return common.baseline_missing(module)
 
 
 def covered(name, specs):

@@ -28,6 +28,7 @@
 // language header.
 //===----------------------------------------------------------------------===//
 #include "pipeline/Pipeline.h"
+#include "support/Stack.h"
 
 #include <nlohmann/json.hpp>
 
@@ -162,7 +163,7 @@ int usage(const char *why) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int probe(int argc, char **argv) {
   Options o;
   bool frontendGiven = false;
   std::vector<std::string> positional;
@@ -225,4 +226,14 @@ int main(int argc, char **argv) {
     std::cout << out.dump() << std::endl;
   }
   return ok ? 0 : 1;
+}
+
+// Every compile on one thread, with the stack the pipeline gives its compiles
+// (support/Stack.h), so that the pipeline runs each in place: the per-thread
+// state LLVM sets up once (the target machine) is made by the warmup, as in
+// any program that compiles several kernels, not again for every sample.
+int main(int argc, char **argv) {
+  int status = 2;
+  twintile::support::runOnLargeStack([&] { status = probe(argc, argv); });
+  return status;
 }

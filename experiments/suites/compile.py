@@ -122,9 +122,13 @@ def sweep(reps, missing):
     py = common.venv_python()
     nvcc_run = whole([nvcc, "-ptx", "-arch=sm_90a", common.BASELINES / "softmax.cu", "-o", out / "nvcc-softmax.ptx"],
                      "nvcc")
-    triton_run = whole([py, common.BASELINES / "triton_compile.py", *SWEEP], "triton_compile.py")
-    cute_run = whole([py, common.BASELINES / "cute_compile.py", *SWEEP], "cute_compile.py")
-    pallas_run = whole([py, common.BASELINES / "pallas_probe.py", *SWEEP, "--no-check"], "pallas_probe.py")
+    def baseline(name, *extra):
+        program = systems.SYSTEMS[name].program
+        return whole([py, common.BASELINES / program, *SWEEP, *extra], program)
+
+    triton_run = baseline("triton")
+    cute_run = baseline("cute")
+    pallas_run = baseline("pallas", "--no-check")
 
     def one_command(frontend):
         # What a user runs: one driver command for all 12, -o naming a folder (no ptxas).
@@ -148,27 +152,27 @@ def sweep(reps, missing):
         in_process[frontend].append({s["spec"]: s["backend_s"] for s in row["specs"]})
         return secs
 
-    systems = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace"),
+    runs = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace"),
                "twintile_parse_command": lambda: one_command("parse"),
                "twintile_trace_command": lambda: one_command("trace"),
                "twintile_parse_one_process": lambda: one_process("parse"),
                "twintile_trace_one_process": lambda: one_process("trace")}
     if nvcc:
-        systems["nvcc"] = nvcc_run
+        runs["nvcc"] = nvcc_run
     if not missing.get("triton"):
-        systems["triton"] = triton_run
+        runs["triton"] = triton_run
     if not missing.get("pallas"):
-        systems["pallas"] = pallas_run
+        runs["pallas"] = pallas_run
     if not missing.get("cute"):
-        systems["cute"] = cute_run
-    samples = {name: [] for name in systems}
-    order = list(systems)
+        runs["cute"] = cute_run
+    samples = {name: [] for name in runs}
+    order = list(runs)
     progress = common.Progress(reps * len(order), "compile sweep")
     rng = random.Random(1)
     for rep in range(reps):
         rng.shuffle(order)
         for name in order:
-            secs = systems[name]()
+            secs = runs[name]()
             samples[name].append(secs)
             progress.step(f"12 softmax variants, {name}: {secs:.3f} s (rep {rep + 1}/{reps})")
     return {"specs": SWEEP, "samples": samples, "backend_in_process": in_process,

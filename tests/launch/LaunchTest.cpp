@@ -140,3 +140,21 @@ TEST_CASE("TWINTILE_DUMP_DIR receives every stage of every variant", "[launch]")
   std::string text((std::istreambuf_iterator<char>(ptx)), {});
   CHECK(text.find(".entry vector_add") != std::string::npos);
 }
+
+TEST_CASE("a Kernel's request reaches each variant's compile, and its promises are refused", "[launch]") {
+  twintile::CompileRequest deep = twintile::launchDefaults();
+  deep.numStages = 9;  // past ir::kMaxStages: the backend refuses it when a launch compiles
+  twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<256>", deep);
+  REQUIRE(k.ok());
+  std::vector<float> x(256), y(256), out(256);
+  auto emu = device("emu");
+  twintile::Launch r = k.launch(*emu, {1}, x, y, out, 256);
+  CHECK_THAT(r.error, Catch::Matchers::Contains("num_stages must be from 1 to 8, got 9"));
+
+  twintile::CompileRequest promised = twintile::launchDefaults();
+  promised.alignedNames = {"x"};
+  twintile::Kernel p = twintile::Kernel::fromFile(kVectorAdd, "vector_add<256>", promised);
+  CHECK_FALSE(p.ok());
+  CHECK_THAT(p.error(), Catch::Matchers::Contains("takes its promises from each launch's arguments"));
+  CHECK(p.launch(*emu, {1}, x, y, out, 256).error == p.error());
+}

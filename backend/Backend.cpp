@@ -49,12 +49,9 @@ void checkOptions(const ir::Func &func, const CompileOptions &o) {
   for (char c : func.name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$');
   if (!identifier) refuse(func, "the kernel's name '" + func.name + "' is not a PTX identifier (letters, digits, '_')");
   if (!isSupportedArch(o.arch)) refuse(func, "unsupported target '" + o.arch + "' (expected sm_90a or sm_80)");
-  int w = effectiveWarps(func, o);
-  if (w < 1 || w > 32 || (w & (w - 1)) != 0)
-    refuse(func, "num_warps must be a power of two from 1 to 32, got " + std::to_string(w));
+  if (std::string why = ir::numWarpsProblem(effectiveWarps(func, o)); !why.empty()) refuse(func, why);
   int s = o.numStages != 0 ? o.numStages : func.numStages;  // 0 in both: the default
-  if (s < 0 || s > ir::kMaxStages)
-    refuse(func, "num_stages must be from 1 to " + std::to_string(ir::kMaxStages) + ", got " + std::to_string(s));
+  if (std::string why = ir::numStagesProblem(s); s != 0 && !why.empty()) refuse(func, why);
   if (!o.assume.empty() && o.assume.size() != func.numParams())
     refuse(func, "assumptions given for " + std::to_string(o.assume.size()) + " parameters, the kernel has " +
                      std::to_string(func.numParams()));

@@ -208,4 +208,14 @@ size_t countUses(const Block &scope, const Value *v) {
   return n;
 }
 
+std::string numWarpsProblem(int64_t n) {
+  if (n >= 1 && n <= 32 && (n & (n - 1)) == 0) return "";
+  return "num_warps must be a power of two from 1 to 32, got " + std::to_string(n);
+}
+
+std::string numStagesProblem(int64_t n) {
+  if (n >= 1 && n <= kMaxStages) return "";
+  return "num_stages must be from 1 to " + std::to_string(kMaxStages) + ", got " + std::to_string(n);
+}
+
 } // namespace twintile::ir

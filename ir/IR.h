@@ -369,6 +369,12 @@ inline constexpr int kMaxStages = 8;
 /// A kernel's warps and pipelining depth when neither it nor the compile asks: Triton's.
 inline constexpr int kDefaultNumWarps = 4;
 inline constexpr int kDefaultNumStages = 3;
+/// Why `n` cannot be a kernel's num_warps (a power of two from 1 to 32) or
+/// num_stages (1 to kMaxStages): the message, or empty if it can. Every
+/// place that takes one (IR text, kernel_options, the driver, the launch
+/// API, the backend) refuses with these words.
+std::string numWarpsProblem(int64_t n);
+std::string numStagesProblem(int64_t n);
 
 /// A kernel: parameters, meta-parameters it was specialized with, options.
 class Func {

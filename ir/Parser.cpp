@@ -379,14 +379,14 @@ private:
       for (size_t k = 0; k < options.size(); ++k) {
         auto &[name, a] = options[k];
         if (name == "num_stages") {
-          if (a.kind != Attr::Kind::Int || a.i < 1 || a.i > kMaxStages)
-            failAt(positions[k], "num_stages must be from 1 to " + std::to_string(kMaxStages) + ", got " + toString(a));
+          if (a.kind != Attr::Kind::Int) failAt(positions[k], "num_stages must be an integer, got " + toString(a));
+          if (std::string why = numStagesProblem(a.i); !why.empty()) failAt(positions[k], why);
           f->numStages = static_cast<int>(a.i);
           continue;
         }
         if (name != "num_warps") failAt(positions[k], "unknown function option '" + name + "'");
-        if (a.kind != Attr::Kind::Int || a.i <= 0 || a.i > 32 || (a.i & (a.i - 1)))
-          failAt(positions[k], "num_warps must be a power of two from 1 to 32, got " + toString(a));
+        if (a.kind != Attr::Kind::Int) failAt(positions[k], "num_warps must be an integer, got " + toString(a));
+        if (std::string why = numWarpsProblem(a.i); !why.empty()) failAt(positions[k], why);
         f->numWarps = static_cast<int>(a.i);
       }
     }

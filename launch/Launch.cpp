@@ -55,6 +55,7 @@ std::string variantName(const std::vector<runtime::ParamAssumption> &key, const 
 /// launch's, read from the arguments; a promise the arguments may break would
 /// compile wrong code.
 std::string refusal(const CompileRequest &request) {
+  if (std::string why = pipeline::problem(request); !why.empty()) return why;
   if (request.alignedNames.empty() && request.divisibleNames.empty() && request.assume.empty()) return "";
   return "a Kernel takes its promises from each launch's arguments (aligned buffers, integers divisible by 16); "
          "the request must not name any (alignedNames, divisibleNames, assume)";

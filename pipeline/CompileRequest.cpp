@@ -25,6 +25,11 @@ std::optional<MathMode> mathNamed(std::string_view s) {
   return std::nullopt;
 }
 
+std::string problem(const CompileRequest &r) {
+  std::string why = r.numWarps != 0 ? ir::numWarpsProblem(r.numWarps) : "";  // 0: the kernel's own
+  return !why.empty() || r.numStages == 0 ? why : ir::numStagesProblem(r.numStages);
+}
+
 void resolveOn(const CompileRequest &r, ir::Func &f) {
   if (r.numWarps > 0) f.numWarps = r.numWarps;  // the request over the kernel's own
   if (r.numStages > 0) f.numStages = r.numStages;

@@ -55,6 +55,9 @@ struct CompileRequest {
   int jobs = 0;
 };
 
+/// Why `r` cannot be compiled (warps or stages out of range), or empty.
+std::string problem(const CompileRequest &r);
+
 /// The request's warps and stages over `f`'s own: what the kernel says
 /// unless the request says otherwise.
 void resolveOn(const CompileRequest &r, ir::Func &f);

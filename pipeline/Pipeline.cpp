@@ -47,6 +47,7 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const CompileRequest &opt
   Result r;
   r.func = std::move(func);
   ir::Func &f = *r.func;
+  if (std::string why = problem(options); !why.empty()) return failure(std::move(r), ir::Diagnostic{{}, why});
   resolveOn(options, f);
   observer.offer(Stage::Tile, [&] { return irText(f, options); });
   if (options.last == Stage::Tile) return r;

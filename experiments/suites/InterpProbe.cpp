@@ -65,7 +65,7 @@ int run(int argc, char **argv) {
   twintile::pipeline::Result compiled =
       twintile::pipeline::compileSource(launch["file"].get<std::string>(), launch["spec"].get<std::string>(), request);
   if (!compiled.ok()) {
-    std::cerr << compiled.error;  // located, or prefixed "twintile: error:"
+    std::cerr << compiled.error;  // as the driver prints it
     return 1;
   }
   ir::Func &f = *compiled.func;

@@ -395,14 +395,11 @@ void Recorder::assertTrue(ir::Value *cond, const std::string &msg, const ir::Loc
   });
 }
 
-void Recorder::options(int numWarps, int numStages, const ir::Location &loc) {
-  if (numWarps != 0 && (numWarps < 1 || numWarps > 32 || (numWarps & (numWarps - 1))))
-    fail(loc, "kernel_options: num_warps must be a power of two from 1 to 32, got " + std::to_string(numWarps));
-  if (numStages != 0 && (numStages < 1 || numStages > ir::kMaxStages))
-    fail(loc, "kernel_options: num_stages must be from 1 to " + std::to_string(ir::kMaxStages) + ", got " +
-                  std::to_string(numStages));
-  if (numWarps) f_.numWarps = numWarps;
-  if (numStages) f_.numStages = numStages;
+void Recorder::options(int64_t numWarps, int64_t numStages, const ir::Location &loc) {
+  if (std::string why = ir::numWarpsProblem(numWarps); numWarps != 0 && !why.empty()) fail(loc, "kernel_options: " + why);
+  if (std::string why = ir::numStagesProblem(numStages); numStages != 0 && !why.empty()) fail(loc, "kernel_options: " + why);
+  if (numWarps) f_.numWarps = static_cast<int>(numWarps);
+  if (numStages) f_.numStages = static_cast<int>(numStages);
 }
 
 void Recorder::barrier(const ir::Location &loc) {

@@ -94,7 +94,7 @@ public:
   void assertTrue(ir::Value *cond, const std::string &msg, const ir::Location &loc);
   void barrier(const ir::Location &loc);
   /// The kernel's own options (kernel_options in its file); 0 leaves one as it is.
-  void options(int numWarps, int numStages, const ir::Location &loc);
+  void options(int64_t numWarps, int64_t numStages, const ir::Location &loc);  // 0: not said
 
   // Structured control flow. Each begin* creates the op in the current block
   // and returns it; the caller pushes its regions (pushBlock) to fill them

@@ -316,13 +316,12 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
         fail(at, "kernel_options is said in the kernel's straight code, not under a device condition");
     Val o = eval(arg(0));
     if (o.kind != Val::Kind::Object || !o.obj) fail(at, "kernel_options takes a KernelOptions");
-    int numWarps = 0, numStages = 0;
+    int64_t numWarps = 0, numStages = 0;
     for (auto &[field, v] : o.obj->fields) {
       if (!v.isHostNumber()) fail(at, "kernel_options takes host numbers ('" + field->getNameAsString() + "')");
       int64_t n = v.kind == Val::Kind::Int ? v.i : static_cast<int64_t>(v.number());
-      int clamped = n < -1 || n > (int64_t(1) << 30) ? -1 : static_cast<int>(n);  // out of range: refused below
-      if (field->getName() == "num_warps") numWarps = clamped;
-      if (field->getName() == "num_stages") numStages = clamped;
+      if (field->getName() == "num_warps") numWarps = n;  // out of range: refused by the recorder
+      if (field->getName() == "num_stages") numStages = n;
     }
     rec_.options(numWarps, numStages, l);
     return Val();

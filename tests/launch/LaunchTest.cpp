@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -141,15 +142,22 @@ TEST_CASE("TWINTILE_DUMP_DIR receives every stage of every variant", "[launch]")
   CHECK(text.find(".entry vector_add") != std::string::npos);
 }
 
-TEST_CASE("a Kernel's request reaches each variant's compile, and its promises are refused", "[launch]") {
-  twintile::CompileRequest deep = twintile::launchDefaults();
-  deep.numStages = 9;  // past ir::kMaxStages: the backend refuses it when a launch compiles
-  twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<256>", deep);
-  REQUIRE(k.ok());
+TEST_CASE("a Kernel refuses a request out of range or naming promises, at once", "[launch]") {
   std::vector<float> x(256), y(256), out(256);
   auto emu = device("emu");
-  twintile::Launch r = k.launch(*emu, {1}, x, y, out, 256);
-  CHECK_THAT(r.error, Catch::Matchers::Contains("num_stages must be from 1 to 8, got 9"));
+  for (auto [warps, stages, message] : {std::tuple{0, 9, "num_stages must be from 1 to 8, got 9"},
+                                        {0, -1, "num_stages must be from 1 to 8, got -1"},
+                                        {3, 0, "num_warps must be a power of two from 1 to 32, got 3"},
+                                        {-4, 0, "num_warps must be a power of two from 1 to 32, got -4"}}) {
+    twintile::CompileRequest request = twintile::launchDefaults();
+    request.numWarps = warps;
+    request.numStages = stages;
+    twintile::Kernel k = twintile::Kernel::fromFile(kVectorAdd, "vector_add<256>", request);
+    INFO(message);
+    CHECK_FALSE(k.ok());
+    CHECK(k.error() == message);
+    CHECK(k.launch(*emu, {1}, x, y, out, 256).error == k.error());
+  }
 
   twintile::CompileRequest promised = twintile::launchDefaults();
   promised.alignedNames = {"x"};

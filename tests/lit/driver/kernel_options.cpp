@@ -10,6 +10,8 @@
 // RUN: not twintile compile --frontend=parse %s --kernel 'bad<64>' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not twintile compile --frontend=trace %s --kernel 'bad<64>' 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not twintile compile --frontend=parse %s --kernel 'conditional<64>' 2>&1 | FileCheck %s --check-prefix=COND
+// RUN: not twintile compile --frontend=parse %s --kernel 'huge<2147483647>' 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not twintile compile --frontend=trace %s --kernel 'huge<2147483647>' 2>&1 | FileCheck %s --check-prefix=HUGE
 #include <twintile.h>
 using namespace tt;
 
@@ -32,10 +34,17 @@ TT_KERNEL void conditional(Ptr<f32> x, i32 n) {
   store(x + arange(0, B), 1.0f);
 }
 
+template <int S>
+TT_KERNEL void huge(Ptr<f32> x) {
+  kernel_options({.num_stages = S});  // the value as written, by both front ends
+  store(x, 1.0f);
+}
+
 // SMALL: func @opts(%x: ptr<f32>) meta {B = 64} options {num_warps = 2, num_stages = 3}
 // LARGE: func @opts(%x: ptr<f32>) meta {B = 1024} options {num_warps = 8, num_stages = 3}
 // RAN2: ok: opts on emu, grid (1, 1, 1), 64 threads, sm_90a: matches the interpreter
 // RAN4: ok: opts on emu, grid (1, 1, 1), 128 threads, sm_90a: matches the interpreter
 // CLI: func @opts(%x: ptr<f32>) meta {B = 64} options {num_warps = 8, num_stages = 3}
-// BAD: kernel_options.cpp:25:3: error: kernel_options: num_warps must be a power of two from 1 to 32, got 3
-// COND: kernel_options.cpp:31:14: error: kernel_options is said in the kernel's straight code, not under a device condition
+// BAD: kernel_options.cpp:{{[0-9]+}}:3: error: kernel_options: num_warps must be a power of two from 1 to 32, got 3
+// COND: kernel_options.cpp:{{[0-9]+}}:14: error: kernel_options is said in the kernel's straight code, not under a device condition
+// HUGE: error: kernel_options: num_stages must be from 1 to 8, got 2147483647

@@ -30,6 +30,9 @@ TT_KERNEL void scale(Ptr<f32> x, f32 s) {
 
 // TIME: scale<64>: parse:
 // TIME: scale<64>: walk:
+// TIME: scale<64>: dce:
+// TIME: scale<64>: verify-ir:
+// TIME: scale<64>: lower:
 // TIME: scale<128>: walk:
 // TIME: scale<256>: nvptx:
 // TIME: total: {{[0-9.]+}} ms for 3 specializations

@@ -54,6 +54,14 @@ bool errorsOnlyAppended(const std::string &errors, const std::string &file) {
 } // namespace
 
 std::vector<std::string> unknownKernels(const std::string &file, const std::vector<std::string> &kernels) {
+  std::vector<std::string> malformed(kernels.size());
+  bool anyMalformed = false;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (std::string why = twintile::specProblem(kernels[i]); !why.empty()) {
+      malformed[i] = "twintile: error: --kernel '" + kernels[i] + "' is not a specialization: " + why + "\n";
+      anyMalformed = true;
+    }
+  if (anyMalformed) return malformed;
   std::optional<std::string> source = readFile(file);
   if (!source) return {};
   std::vector<std::string> defined = twintile::kernelsIn(*source);

@@ -26,8 +26,9 @@ struct FrontEndOutput {
   bool eachAlone = false;
 };
 
-/// Per entry of `kernels`, the error of one naming no kernel of `file`
-/// ("" for one that does); empty when each names one, or when the file
+/// Per entry of `kernels`, the error of one that is not a specialization
+/// (KernelSource.h's specProblem) or names no kernel of `file` ("" for one
+/// that does); empty when each names one, or when the file
 /// cannot be read or defines no kernel the scan finds (the front end then
 /// says what is wrong).
 std::vector<std::string> unknownKernels(const std::string &file, const std::vector<std::string> &kernels);

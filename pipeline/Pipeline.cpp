@@ -158,7 +158,7 @@ void compileEach(std::vector<Result> &results, std::vector<std::unique_ptr<ir::F
 
 std::vector<Result> compileSourcesHere(const std::string &file, const std::vector<std::string> &kernels,
                                        const CompileRequest &options, const ObserverFor &observers) {
-  // A --kernel naming no kernel of the file is refused alone; the others compile.
+  // A --kernel that is malformed or names no kernel of the file is refused alone; the others compile.
   if (std::vector<std::string> unknown = unknownKernels(file, kernels); !unknown.empty()) {
     std::vector<Result> results(kernels.size());
     std::vector<bool> known(kernels.size());

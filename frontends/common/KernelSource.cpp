@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -56,6 +57,40 @@ std::vector<std::string> kernelsIn(const std::string &source) {
     if (std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
   }
   return out;
+}
+
+std::string specProblem(const std::string &spec) {
+  static const std::regex name(R"(\s*[A-Za-z_]\w*(::[A-Za-z_]\w*)*\s*)");
+  size_t open = spec.find('<');
+  if (!std::regex_match(spec.substr(0, open), name))
+    return "a specialization starts with a kernel's name (a C++ identifier, qualified or not)";
+  size_t end = spec.find_last_not_of(" \t");
+  if (open == std::string::npos) return "";
+  if (spec[end] != '>') return "a specialization ends with the '>' that closes its template arguments";
+  // The arguments: brackets balanced; the list's own '<' closed only at the end.
+  int angle = 1, round = 0, square = 0;
+  for (size_t i = open + 1; i < end; ++i) {
+    char c = spec[i];
+    if (c == '"' || c == '\'') {  // a string or character literal ("mean"), closed on its line
+      size_t j = i + 1;
+      for (; j < end && spec[j] != c && spec[j] != '\n'; ++j)
+        if (spec[j] == '\\') ++j;
+      if (j >= end || spec[j] != c) return "a literal in its template arguments is not closed";
+      i = j;
+      continue;
+    }
+    if (std::strchr(";{}\\#`@$\n\r", c) || (c == '/' && (spec[i + 1] == '/' || spec[i + 1] == '*')))
+      return std::string("a template argument cannot hold '") + c + "'";
+    if (c == '(') ++round;
+    else if (c == ')') --round;
+    else if (c == '[') ++square;
+    else if (c == ']') --square;
+    else if (round == 0 && square == 0 && c == '<') ++angle;
+    else if (round == 0 && square == 0 && c == '>') --angle;
+    if (round < 0 || square < 0 || angle == 0) return "its template arguments close before the end of the specialization";
+  }
+  if (round != 0 || square != 0 || angle != 1) return "its template arguments' brackets do not balance";
+  return "";
 }
 
 std::string kernelName(const std::string &spec) {

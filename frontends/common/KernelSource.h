@@ -19,6 +19,15 @@ namespace twintile {
 /// The kernels `source` defines (the functions marked TT_KERNEL), in order.
 std::vector<std::string> kernelsIn(const std::string &source);
 
+/// Why `spec` is not a specialization as --kernel takes one — a kernel's
+/// name (qualified or not), then its template arguments in <...> and
+/// nothing after — or empty. Code generated around a spec (the tracer's
+/// entry points, the parse front end's instantiation) relies on it: an
+/// argument list never closes early, its literals ("mean", 'x') are closed,
+/// and outside them it holds no ';', brace, backslash, '#' or comment that
+/// could end the code it is pasted into.
+std::string specProblem(const std::string &spec);
+
 /// "softmax" of "ns::softmax<f16, 1024>".
 std::string kernelName(const std::string &spec);
 

@@ -1,5 +1,6 @@
 #include "frontends/trace/SourceTracer.h"
 
+#include "frontends/common/KernelSource.h"
 #include "frontends/trace/HostObject.h"
 #include "frontends/trace/Isolate.h"
 
@@ -114,6 +115,11 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     for (SourceTraceResult &r : results) r.trace = failure(message, inFile);
     return std::move(results);
   };
+  // Each spec is pasted into the generated entry points: one that could end
+  // the code around it is refused, never compiled.
+  for (const std::string &spec : specs)
+    if (std::string why = specProblem(spec); !why.empty())
+      return failAll("--kernel '" + spec + "' is not a specialization: " + why);
   std::error_code ec;
   fs::path kernelPath = fs::absolute(file, ec);
   std::optional<std::string> source = readFile(kernelPath);

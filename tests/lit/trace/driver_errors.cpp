@@ -5,6 +5,11 @@
 // RUN: not twintile compile --frontend=trace %s --kernel 'twice<f16>' 2>&1 | FileCheck %s --check-prefix=SPEC
 // RUN: not twintile compile --frontend=parse %s --kernel 'twice<f16>' 2>&1 | FileCheck %s --check-prefix=SPEC
 // RUN: not twintile compile --frontend=trace %s --kernel 'thrice<8>' 2>&1 | FileCheck %s --check-prefix=NOKERNEL
+// A --kernel that would end the code it is pasted into is refused before any is generated (it ran as host code).
+// RUN: not twintile compile --frontend=trace %s --kernel 'twice<8>, nullptr, "x", nullptr); __builtin_trap(); (void)(0' 2>&1 | FileCheck %s --check-prefix=INJECT --implicit-check-not=internal
+// RUN: not twintile compile --frontend=parse %s --kernel 'twice<8>, nullptr, "x", nullptr); __builtin_trap(); (void)(0' 2>&1 | FileCheck %s --check-prefix=INJECT --implicit-check-not=internal
+// RUN: not twintile compile --frontend=trace %s --kernel 'twice<8>(0), twice<8>' 2>&1 | FileCheck %s --check-prefix=CLOSES
+// RUN: not twintile compile --frontend=trace %s --kernel 'ge::<f16,256>' 2>&1 | FileCheck %s --check-prefix=NONAME
 // RUN: not twintile compile --frontend=parse %s --kernel 'thrice<8>' 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // RUN: not twintile compile --frontend=trace %s.missing --kernel 'twice<8>' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not twintile compile --frontend=magic %s --kernel 'twice<8>' 2>&1 | FileCheck %s --check-prefix=FRONTEND
@@ -26,3 +31,6 @@ TT_KERNEL void twice(Ptr<i32> x) {
 // FRONTEND: --frontend: magic not in {trace,parse}
 // TIME: host-compile:
 // TIME: trace:
+// INJECT: twintile: error: --kernel 'twice<8>, nullptr, "x", nullptr); __builtin_trap(); (void)(0' is not a specialization: a specialization ends with the '>' that closes its template arguments
+// CLOSES: twintile: error: --kernel 'twice<8>(0), twice<8>' is not a specialization: its template arguments close before the end of the specialization
+// NONAME: twintile: error: --kernel 'ge::<f16,256>' is not a specialization: a specialization starts with a kernel's name (a C++ identifier, qualified or not)

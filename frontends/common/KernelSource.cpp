@@ -64,23 +64,34 @@ std::string specProblem(const std::string &spec) {
   size_t open = spec.find('<');
   if (!std::regex_match(spec.substr(0, open), name))
     return "a specialization starts with a kernel's name (a C++ identifier, qualified or not)";
-  size_t end = spec.find_last_not_of(" \t");
   if (open == std::string::npos) return "";
+  size_t end = spec.find_last_not_of(" \t");
   if (spec[end] != '>') return "a specialization ends with the '>' that closes its template arguments";
-  // The arguments: brackets balanced; the list's own '<' closed only at the end.
+  // The arguments, read by a whitelist rather than as C++ is lexed, so that
+  // no reading of them ends the code they are pasted into: outside string
+  // literals only names, numbers (a ' only between two digits), spaces and
+  // operators without ';', braces, '#', '%' (digraphs) or comments; brackets
+  // balanced, the list's own '<' closed only at the end.
+  auto digit = [&](size_t i) { return i < spec.size() && std::isdigit(static_cast<unsigned char>(spec[i])); };
   int angle = 1, round = 0, square = 0;
   for (size_t i = open + 1; i < end; ++i) {
     char c = spec[i];
-    if (c == '"' || c == '\'') {  // a string or character literal ("mean"), closed on its line
+    if (c == '"') {  // a string literal ("mean"), not a raw one, closed on its line
+      if (spec[i - 1] == 'R') return "a template argument cannot be a raw string literal";
       size_t j = i + 1;
-      for (; j < end && spec[j] != c && spec[j] != '\n'; ++j)
+      for (; j < end && spec[j] != '"' && spec[j] != '\n' && spec[j] != '\r'; ++j)
         if (spec[j] == '\\') ++j;
-      if (j >= end || spec[j] != c) return "a literal in its template arguments is not closed";
+      if (j >= end || spec[j] != '"') return "a string literal in its template arguments is not closed";
       i = j;
       continue;
     }
-    if (std::strchr(";{}\\#`@$\n\r", c) || (c == '/' && (spec[i + 1] == '/' || spec[i + 1] == '*')))
-      return std::string("a template argument cannot hold '") + c + "'";
+    bool allowed = std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_ \t:,.-+*/()[]<>&|^~!=?", c);
+    if (c == '\'') allowed = digit(i - 1) && digit(i + 1);  // 1'024; not a character literal
+    if (c == '\'' && !allowed) return "a template argument cannot hold a ' outside a number (no character literals)";
+    if (c == '\0' || !allowed) return std::string("a template argument cannot hold '") + c + "'";
+    if ((c == '/' && (spec[i + 1] == '/' || spec[i + 1] == '*')) || (c == '<' && spec[i + 1] == ':' && spec[i + 2] != ':') ||
+        (c == ':' && spec[i + 1] == '>'))
+      return "a template argument cannot hold a comment or a digraph";
     if (c == '(') ++round;
     else if (c == ')') --round;
     else if (c == '[') ++square;

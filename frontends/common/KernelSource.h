@@ -22,10 +22,11 @@ std::vector<std::string> kernelsIn(const std::string &source);
 /// Why `spec` is not a specialization as --kernel takes one — a kernel's
 /// name (qualified or not), then its template arguments in <...> and
 /// nothing after — or empty. Code generated around a spec (the tracer's
-/// entry points, the parse front end's instantiation) relies on it: an
-/// argument list never closes early, its literals ("mean", 'x') are closed,
-/// and outside them it holds no ';', brace, backslash, '#' or comment that
-/// could end the code it is pasted into.
+/// entry points, the parse front end's instantiation) relies on it: the
+/// arguments are read by a whitelist (names, numbers, operators, brackets
+/// that balance, closed string literals; no ';', brace, '#', '%', comment,
+/// character literal or raw string), so no reading of them ends the code
+/// they are pasted into.
 std::string specProblem(const std::string &spec);
 
 /// "softmax" of "ns::softmax<f16, 1024>".

@@ -10,6 +10,9 @@
 // RUN: not twintile compile --frontend=parse %s --kernel 'twice<8>, nullptr, "x", nullptr); __builtin_trap(); (void)(0' 2>&1 | FileCheck %s --check-prefix=INJECT --implicit-check-not=internal
 // RUN: not twintile compile --frontend=trace %s --kernel 'twice<8>(0), twice<8>' 2>&1 | FileCheck %s --check-prefix=CLOSES
 // RUN: not twintile compile --frontend=trace %s --kernel 'ge::<f16,256>' 2>&1 | FileCheck %s --check-prefix=NONAME
+// A ' is read only as a digit separator (a scanner that took it for a character literal skipped the code between two).
+// RUN: not twintile compile --frontend=trace %s --kernel "twice<2'56>, options, 0, result); __builtin_trap(); (void)(&twice<0'0>" 2>&1 | FileCheck %s --check-prefix=SEPARATED --implicit-check-not=internal
+// RUN: twintile compile --frontend=trace %s --kernel "twice<1'024>" | FileCheck %s --check-prefix=SEPARATOR
 // RUN: not twintile compile --frontend=parse %s --kernel 'thrice<8>' 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // RUN: not twintile compile --frontend=trace %s.missing --kernel 'twice<8>' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not twintile compile --frontend=magic %s --kernel 'twice<8>' 2>&1 | FileCheck %s --check-prefix=FRONTEND
@@ -34,3 +37,5 @@ TT_KERNEL void twice(Ptr<i32> x) {
 // INJECT: twintile: error: --kernel 'twice<8>, nullptr, "x", nullptr); __builtin_trap(); (void)(0' is not a specialization: a specialization ends with the '>' that closes its template arguments
 // CLOSES: twintile: error: --kernel 'twice<8>(0), twice<8>' is not a specialization: its template arguments close before the end of the specialization
 // NONAME: twintile: error: --kernel 'ge::<f16,256>' is not a specialization: a specialization starts with a kernel's name (a C++ identifier, qualified or not)
+// SEPARATED: twintile: error: --kernel '{{.*}}' is not a specialization: its template arguments close before the end of the specialization
+// SEPARATOR: func @twice(

@@ -92,6 +92,13 @@ std::string specProblem(const std::string &spec) {
     if ((c == '/' && (spec[i + 1] == '/' || spec[i + 1] == '*')) || (c == '<' && spec[i + 1] == ':' && spec[i + 2] != ':') ||
         (c == ':' && spec[i + 1] == '>'))
       return "a template argument cannot hold a comment or a digraph";
+    // Outside parentheses a '<' or '>' is a bracket to C++ only when it stands
+    // alone: '<=', '>=', '<<', '->' (and their '=' forms) would be operators to
+    // C++ and brackets to this count, so the list could end where it does not.
+    bool top = round == 0 && square == 0;
+    if (top && ((c == '<' && (spec[i + 1] == '=' || spec[i + 1] == '<')) || (c == '>' && spec[i + 1] == '=') ||
+                (c == '-' && spec[i + 1] == '>')))
+      return "a comparison, shift or '->' in a template argument goes in parentheses";
     if (c == '(') ++round;
     else if (c == ')') --round;
     else if (c == '[') ++square;

@@ -13,6 +13,9 @@
 // A ' is read only as a digit separator (a scanner that took it for a character literal skipped the code between two).
 // RUN: not twintile compile --frontend=trace %s --kernel "twice<2'56>, options, 0, result); __builtin_trap(); (void)(&twice<0'0>" 2>&1 | FileCheck %s --check-prefix=SEPARATED --implicit-check-not=internal
 // RUN: twintile compile --frontend=trace %s --kernel "twice<1'024>" | FileCheck %s --check-prefix=SEPARATOR
+// '<=' and '>=' were brackets to the count and operators to C++: the list ended early, and the rest ran.
+// RUN: not twintile compile --frontend=trace %s --kernel 'twice<0<=1> ? (__builtin_trap(), &twice<8>) : &twice<8 >= 0>' 2>&1 | FileCheck %s --check-prefix=COMPARE --implicit-check-not=internal
+// RUN: twintile compile --frontend=trace %s --kernel 'twice<(1<<3)>' | FileCheck %s --check-prefix=SEPARATOR
 // RUN: not twintile compile --frontend=parse %s --kernel 'thrice<8>' 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 // RUN: not twintile compile --frontend=trace %s.missing --kernel 'twice<8>' 2>&1 | FileCheck %s --check-prefix=MISSING
 // RUN: not twintile compile --frontend=magic %s --kernel 'twice<8>' 2>&1 | FileCheck %s --check-prefix=FRONTEND
@@ -39,3 +42,4 @@ TT_KERNEL void twice(Ptr<i32> x) {
 // NONAME: twintile: error: --kernel 'ge::<f16,256>' is not a specialization: a specialization starts with a kernel's name (a C++ identifier, qualified or not)
 // SEPARATED: twintile: error: --kernel '{{.*}}' is not a specialization: its template arguments close before the end of the specialization
 // SEPARATOR: func @twice(
+// COMPARE: twintile: error: --kernel '{{.*}}' is not a specialization: a comparison, shift or '->' in a template argument goes in parentheses

@@ -37,6 +37,7 @@ struct Machine::Resident {
   std::vector<Access> accesses;
   std::vector<uint16_t> inFlight;
   uint64_t inFlightCount = 0;
+  AsyncProxy proxy;
   uint32_t cursor = 0;
   // Stuck detection, since memory last changed: the yielding threads' own
   // states (cheap: one thread's position, registers and local memory), and
@@ -56,6 +57,7 @@ void Machine::swapBlock(Resident &r) {
   accesses_.swap(r.accesses);
   inFlight_.swap(r.inFlight);
   std::swap(inFlightCount_, r.inFlightCount);
+  std::swap(proxy_, r.proxy);
   std::swap(cursor_, r.cursor);
 }
 

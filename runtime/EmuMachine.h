@@ -61,6 +61,11 @@ struct Thread {
   const Instr *waiting = nullptr;  // AtBarrier / AtWarpSync: the instruction
   std::vector<AsyncCopy> asyncPending;             // issued since the last commit_group
   std::deque<std::vector<AsyncCopy>> asyncGroups;  // committed, oldest first
+  uint32_t proxyFences = 0;                        // fence.proxy.async executed so far
+  /// Registers (absolute slots in regs) an in-flight wgmma.mma_async will
+  /// write: how many such writes are pending, and the last one's value (what
+  /// the next wgmma accumulating into the register reads).
+  std::unordered_map<uint32_t, std::pair<uint32_t, uint64_t>> wgmmaRegs;
 
   uint32_t lane() const { return linear % 32; }
   uint32_t warp() const { return linear / 32; }
@@ -78,6 +83,33 @@ struct Access {
 
 /// Adds one block's instruction counts and recorded accesses to `p` (EmuProfile.cpp).
 void addBlockProfile(const std::vector<Thread> &threads, const std::vector<Access> &accesses, EmuProfile &p);
+
+/// Hopper's async proxy in one block (EmuWarpgroup.cpp): per warpgroup, the
+/// wgmma.mma_async groups in flight; per byte of shared memory, how many
+/// in-flight wgmmas read it (a write to it before their wait is a race) and
+/// which thread last wrote it through the generic proxy at which of its
+/// fence.proxy.async counts (a wgmma may read it only once that thread has
+/// fenced since).
+struct AsyncProxy {
+  struct Write {
+    uint32_t thread, slot;
+    uint64_t value;
+  };
+  struct Group {
+    std::vector<Write> writes;
+    std::vector<uint32_t> reads;  // shared offsets of the 2-byte elements read
+  };
+  struct Warpgroup {
+    Group open;                    // issued since the last commit_group
+    std::deque<Group> committed;   // oldest first
+    bool fenced = false;           // a wgmma.fence since the last wait_group
+  };
+  std::vector<Warpgroup> warpgroups;
+  std::vector<uint16_t> reading;
+  uint64_t readingCount = 0;       // elements in flight
+  std::vector<uint32_t> writer;    // thread + 1 of the last generic write (0: none)
+  std::vector<uint32_t> writerFences;
+};
 
 struct Barrier {
   uint32_t arrived = 0;
@@ -116,6 +148,8 @@ private:
   /// not completed by a wait): any other access to such a byte is a race.
   std::vector<uint16_t> inFlight_;
   uint64_t inFlightCount_ = 0;  // copies in flight in the block
+  AsyncProxy proxy_;            // wgmma state of the block (only with trackProxy_)
+  bool trackProxy_ = false;     // the program issues wgmma: shared writes are tracked for proxy fences
   uint32_t cursor_ = 0;         // the thread a scheduling pass starts at (after a yield: the next one)
   uint64_t sharedBytes_ = 0;
   // Interleaved launches (EmuOptions::interleave).
@@ -142,6 +176,16 @@ private:
   // EmuMatrix.cpp: the warp at `base`, all 32 lanes waiting at `in`; false on an error.
   bool warpLdmatrix(uint32_t base, const Instr &in);
   bool warpMma(uint32_t base, const Instr &in);
+
+  // EmuWarpgroup.cpp: wgmma, four warps at a time
+  void initProxy();
+  bool resolveWarpgroups(bool &released);
+  bool warpgroupMma(uint32_t base, const Instr &in);
+  void completeWgmma(AsyncProxy::Warpgroup &wg, size_t pending);
+  /// False (with the error) if `in` touches a register an in-flight wgmma writes.
+  bool wgmmaRegistersFree(Thread &t, const Frame &f, const Instr &in);
+  /// A generic-proxy write of shared bytes [offset, offset + size) by `t`.
+  void noteGenericWrite(const Thread &t, uint64_t offset, uint64_t size);
 
   // PtxExec.cpp
   friend struct Exec;

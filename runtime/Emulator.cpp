@@ -77,7 +77,10 @@ std::string ranges(const std::vector<uint32_t> &ids) {
 Machine::Machine(const Program &prog, const Function &entry, Dim3 grid, Dim3 block,
                  std::vector<std::span<uint8_t>> buffers, EmuOptions options)
     : prog_(prog), entry_(entry), grid_(grid), block_(block), buffers_(std::move(buffers)), options_(options),
-      globalData_(prog.globalInit), constData_(prog.constInit) {}
+      globalData_(prog.globalInit), constData_(prog.constInit) {
+  for (const ptx::Function &fn : prog.functions)
+    for (const Instr &in : fn.code) trackProxy_ |= in.op == Op::WgmmaMma;
+}
 
 bool Machine::bindArguments(const std::vector<EmuArg> &args) {
   const auto &params = entry_.params;
@@ -174,7 +177,10 @@ void Machine::initBlock() {
     t.runs.clear();
     t.asyncPending.clear();
     t.asyncGroups.clear();
+    t.proxyFences = 0;
+    t.wgmmaRegs.clear();
   }
+  initProxy();
   accesses_.clear();
 }
 
@@ -197,6 +203,12 @@ Machine::Outcome Machine::schedule() {
       anyReady = true;
       Stop s = step(t);
       if (s == Stop::Error) return Outcome::Failed;
+      if (s == Stop::Exited && !t.wgmmaRegs.empty()) [[unlikely]] {
+        result.error = "thread " + std::to_string(t.linear) + " of block (" + std::to_string(ctaid_[0]) + "," +
+                       std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) +
+                       ") exited with a wgmma.mma_async in flight (no wgmma.wait_group completed it)";
+        return Outcome::Failed;
+      }
       if (s == Stop::Yield) {
         cursor_ = static_cast<uint32_t>((i + 1) % n);  // resumed at the next thread: no thread starves
         yieldThread_ = t.linear;
@@ -207,7 +219,7 @@ Machine::Outcome Machine::schedule() {
     if (std::all_of(threads_.begin(), threads_.end(), [](const Thread &t) { return t.state == State::Exited; }))
       return Outcome::Done;
     bool released = false;
-    if (!resolveWarps(released)) return Outcome::Failed;
+    if (!resolveWarps(released) || !resolveWarpgroups(released)) return Outcome::Failed;
     released |= resolveBarriers();
     if (!released) {
       reportDeadlock();
@@ -228,6 +240,7 @@ bool Machine::resolveWarps(bool &released) {
       if (t.state != State::AtWarpSync) continue;
       const Instr &in = *t.waiting;
       const Frame &f = t.frames.back();
+      if (isWarpgroupOp(in.op)) continue;  // four warps at a time: resolveWarpgroups
       if (in.op == Op::Ldmatrix || in.op == Op::Mma) {  // .aligned: the whole warp, every lane
         if (n < 32) {
           fail(t, in, in.text + " in a warp of " + std::to_string(n) + " threads (it needs all 32)");

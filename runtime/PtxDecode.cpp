@@ -371,6 +371,8 @@ void Decoder::dispatch() {
   if (b == "cp") return asyncCopy();
   if (b == "ldmatrix") return ldmatrix();
   if (b == "mma") return mma();
+  if (b == "wgmma") return wgmma();
+  if (b == "fence" && has("proxy")) return fenceProxy();
   if (b == "activemask") {
     in_.op = Op::Activemask;
     in_.type = oneType();

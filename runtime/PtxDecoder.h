@@ -108,6 +108,10 @@ private:
   void asyncCopy();
   void ldmatrix();
   void mma();
+
+  // PtxDecodeWarpgroup.cpp: Hopper's warpgroup MMAs and proxy fences
+  void wgmma();
+  void fenceProxy();
 };
 
 } // namespace twintile::runtime::ptx

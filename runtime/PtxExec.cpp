@@ -153,6 +153,15 @@ uint8_t *Machine::access(Thread &t, const Instr &in, uint64_t addr, uint64_t siz
       if (inFlight_[i])
         return bad(std::string(in.op == Op::CpAsync ? "overlapping" : "racing") + " (a cp.async to byte " +
                    hex(kSharedBase + i) + " is in flight: no wait has completed it)");
+  if (window == Space::Shared && trackProxy_ && write) {
+    uint64_t off = addr - kSharedBase;
+    if (proxy_.readingCount)
+      for (uint64_t i = off; i < off + size; ++i)
+        if (proxy_.reading[i])
+          return bad("racing (a wgmma.mma_async reading byte " + hex(kSharedBase + i) +
+                     " is in flight: no wgmma.wait_group has completed it)");
+    noteGenericWrite(t, off, size);
+  }
   if (options_.profile && (window == Space::Global || window == Space::Shared) &&
       (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Ldmatrix ||
        in.op == Op::CpAsync))
@@ -258,6 +267,12 @@ reload:
     ++t.executed;
     if (options_.profile) [[unlikely]]
       ++t.runs[&in];
+    if (!t.wgmmaRegs.empty()) [[unlikely]] {
+      if (!wgmmaRegistersFree(t, *f, in)) {
+        f->pc = pc;
+        return Stop::Error;
+      }
+    }
     if (in.guard != Operand::kNoReg && ((R[in.guard] & 1) != 0) == in.guardNegate) {
       ++pc;
       continue;
@@ -441,6 +456,10 @@ reload:
     case Op::BarWarpSync:
     case Op::Ldmatrix:
     case Op::Mma:
+    case Op::WgmmaFence:
+    case Op::WgmmaMma:
+    case Op::WgmmaCommit:
+    case Op::WgmmaWait:
       f->pc = pc;
       t.state = State::AtWarpSync;
       t.waiting = &in;
@@ -491,11 +510,13 @@ reload:
       for (; t.asyncGroups.size() > pending; t.asyncGroups.pop_front())
         for (const AsyncCopy &c : t.asyncGroups.front()) {
           std::memcpy(shared_.data() + c.sharedOffset, c.bytes.data(), c.size);
+          if (trackProxy_) noteGenericWrite(t, c.sharedOffset, c.size);
           for (uint64_t i = 0; i < c.size; ++i) --inFlight_[c.sharedOffset + i];
           --inFlightCount_;
         }
       break;
     }
+    case Op::FenceProxyAsync: ++t.proxyFences; break;
     case Op::Prefetch:
     case Op::Nop: break;
     default: {

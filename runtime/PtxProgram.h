@@ -93,7 +93,15 @@ enum class Op : uint8_t {
   CpAsync, CpAsyncCommit, CpAsyncWait,
   // warp-wide matrix fragments (tensor cores, Ampere's)
   Ldmatrix, Mma,
+  // warpgroup MMAs (Hopper's): four warps issue them together, operands read
+  // from shared memory through descriptors by the async proxy
+  WgmmaFence, WgmmaMma, WgmmaCommit, WgmmaWait,
+  FenceProxyAsync,                       // fence.proxy.async: generic writes made visible to the async proxy
 };
+
+inline bool isWarpgroupOp(Op op) {
+  return op == Op::WgmmaFence || op == Op::WgmmaMma || op == Op::WgmmaCommit || op == Op::WgmmaWait;
+}
 
 /// What an operation's modifiers select beyond type and rounding.
 enum class Mode : uint8_t {

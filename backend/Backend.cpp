@@ -154,10 +154,10 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   // where it reaches the buffer that does not fit (or an error before it).
   int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : ir::kDefaultNumStages;
   int stages = wanted;
-  PipelinePlan pipelines = planPipelines(func, axes, layouts, warps, stages);
+  PipelinePlan pipelines = planPipelines(func, axes, layouts, warps, stages, o.arch);
   MemoryPlan memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
   while (!memory.shared.fits() && stages > 0) {
-    pipelines = planPipelines(func, axes, layouts, warps, --stages);
+    pipelines = planPipelines(func, axes, layouts, warps, --stages, o.arch);
     memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
   }
   const SharedPlan &shared = memory.shared;

@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <map>
 #include <optional>
 
@@ -95,21 +96,46 @@ bool feedsTensorCoresOnly(LowerContext &L, const Value *v) {
 }
 
 TileVal lowerDot(LowerContext &L, const Op &op) {
-  std::optional<Layout> mma = mmaLayout(op, L.numWarps);
-  if (mma && *mma == L.layoutOf(op.result())) return dotOnTensorCores(L, op, *mma);
+  switch (dotEngine(op, L.layouts, L.numWarps, L.options.arch)) {
+  case DotEngine::Wgmma: return dotOnWarpgroups(L, op);
+  case DotEngine::MmaSync: return dotOnTensorCores(L, op, L.layoutOf(op.result()));
+  case DotEngine::Fma: break;
+  }
   return dotOnFma(L, op);
 }
 
-llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const Type &t, int rowDim, llvm::Value *row, llvm::Value *col) {
-  llvm::IRBuilder<> &b = L.b;
-  return SwizzledMatrix(base, t.shape[static_cast<size_t>(1 - rowDim)], static_cast<int>(byteSize(t.elem))).address(b, row, col);
+/// wgmma's a: the row a warp's accumulator has element `row` in. The MMA
+/// layout gives warp w (of wm along M) rows g + 8w + 8wm*h (h = 0, 1) of
+/// every 16wm-row block; wgmma gives it rows 16w + g + 8h. So bits [3, 4 +
+/// log2 wm) of the row, w then h, become h then w.
+static llvm::Value *warpgroupRow(llvm::IRBuilder<> &b, llvm::Value *row, int wm) {
+  int lw = std::countr_zero(static_cast<unsigned>(wm));
+  llvm::Value *w = b.CreateAnd(b.CreateLShr(row, 3), static_cast<uint64_t>(wm - 1));
+  llvm::Value *h = b.CreateAnd(b.CreateLShr(row, static_cast<uint64_t>(3 + lw)), 1);
+  llvm::Value *kept = b.CreateAnd(row, ~static_cast<uint64_t>(16 * wm - 1) | 7);
+  return b.CreateOr(kept, b.CreateOr(b.CreateShl(h, 3), b.CreateShl(w, 4)));
 }
 
-void stageSwizzled(LowerContext &L, const Type &t, const TileVal &v, llvm::Value *base, int rowDim) {
+llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const Type &t, const StagedForm &form, llvm::Value *row,
+                           llvm::Value *col) {
   llvm::IRBuilder<> &b = L.b;
-  int colDim = 1 - rowDim;
   int eb = static_cast<int>(byteSize(t.elem));
-  SwizzledMatrix s(base, t.shape[static_cast<size_t>(colDim)], eb);
+  int64_t rowElems = t.shape[static_cast<size_t>(1 - form.rowDim)];
+  if (!form.wgmma()) return SwizzledMatrix(base, rowElems, eb).address(b, row, col);
+  // Panels of swizzleBytes: element col of a row is in panel col / E, each
+  // panel rows * swizzleBytes bytes, swizzled within as SwizzledMatrix does
+  // rows of that width (the hardware's 128/64/32-byte swizzle).
+  int64_t rows = t.shape[static_cast<size_t>(form.rowDim)], perPanel = form.swizzleBytes / eb;
+  if (form.rowWarps) row = warpgroupRow(b, row, form.rowWarps);
+  llvm::Value *panel = b.CreateUDiv(col, L.c32(perPanel)), *within = b.CreateURem(col, L.c32(perPanel));
+  llvm::Value *start = b.CreateMul(panel, L.c32(rows * form.swizzleBytes));
+  return b.CreateGEP(b.getInt8Ty(), base, b.CreateAdd(start, SwizzledMatrix(base, perPanel, eb).offset(b, row, within)));
+}
+
+void stageSwizzled(LowerContext &L, const Type &t, const TileVal &v, llvm::Value *base, const StagedForm &form) {
+  llvm::IRBuilder<> &b = L.b;
+  int rowDim = form.rowDim, colDim = 1 - rowDim;
+  int eb = static_cast<int>(byteSize(t.elem));
   const std::vector<RegCoord> &cs = L.coords(v.layout, t.shape);
   std::vector<DimPlan> plan = planDims(v.layout, t.shape);
   // Registers that hold consecutive columns (the layout's fastest dim is the
@@ -127,7 +153,7 @@ void stageSwizzled(LowerContext &L, const Type &t, const TileVal &v, llvm::Value
       for (int e = 0; e < vec; ++e) value = b.CreateInsertElement(value, v.regs[r + static_cast<size_t>(e)], uint64_t(e));
     }
     const RegCoord &c = cs[r];
-    b.CreateAlignedStore(value, s.address(b, c.idx[static_cast<size_t>(rowDim)], c.idx[static_cast<size_t>(colDim)]),
+    b.CreateAlignedStore(value, stagedAddress(L, base, t, form, c.idx[static_cast<size_t>(rowDim)], c.idx[static_cast<size_t>(colDim)]),
                          llvm::Align(static_cast<uint64_t>(vec * eb)));
   }
 }
@@ -144,18 +170,21 @@ static TileVal dotOnTensorCores(LowerContext &L, const Op &op, const Layout &l) 
   // (read with ldmatrix.trans) for 16-bit elements held n-fastest, else n.
   auto pipelined = [&](const Value *v) { auto it = L.inShared.find(v); return it == L.inShared.end() ? nullptr : &it->second; };
   const SharedOperand *pa = pipelined(op.operand(0)), *pb = pipelined(op.operand(1));
-  if (pa && pa->rowDim != 0) throw ir::InternalError("a dot's a was staged with rows along k", op.loc);
+  StagedForm fa = stagedForm(op, 0, L.layouts, L.numWarps, L.options.arch);
+  StagedForm fb = stagedForm(op, 1, L.layouts, L.numWarps, L.options.arch);
+  if ((pa && !(pa->form == fa)) || (pb && !(pb->form == fb)))
+    throw ir::InternalError("a dot's operand was staged in another form than the dot reads", op.loc);
   std::optional<TileVal> a, bv;
   if (!pa) a = L.get(op.operand(0));
   if (!pb) bv = L.get(op.operand(1));
-  int bRowDim = pb ? pb->rowDim : stagedRowDim(1, bv->layout, ek);
+  int bRowDim = fb.rowDim;
   int64_t aBytes = pa ? 0 : M * K * eb, bBytes = pb ? 0 : K * N * eb;
   llvm::Value *aBase = pa ? pa->base : nullptr, *bBase = pb ? pb->base : nullptr;
   if (aBytes + bBytes) {
     llvm::Value *window = sharedBase(L, aBytes + bBytes, op);
     barrierBeforeWindow(L);
-    if (!pa) stageSwizzled(L, at, *a, aBase = window, 0);
-    if (!pb) stageSwizzled(L, bt, *bv, bBase = b.CreateGEP(b.getInt8Ty(), window, L.c32(aBytes)), bRowDim);
+    if (!pa) stageSwizzled(L, at, *a, aBase = window, fa);
+    if (!pb) stageSwizzled(L, bt, *bv, bBase = b.CreateGEP(b.getInt8Ty(), window, L.c32(aBytes)), fb);
     barrier(L);
   }
   bool bTrans = bRowDim == 0;

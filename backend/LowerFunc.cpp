@@ -112,7 +112,7 @@ void lowerKernel(LowerContext &L) {
                                           dynamic ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
                                           dynamic ? nullptr : llvm::UndefValue::get(type), "twintile_smem", nullptr,
                                           llvm::GlobalValue::NotThreadLocal, 3);
-    real->setAlignment(llvm::Align(16));
+    real->setAlignment(llvm::Align(static_cast<uint64_t>(L.shared.alignment)));
     L.sharedArray->replaceAllUsesWith(real);
     L.sharedArray->eraseFromParent();
     L.sharedArray = real;

@@ -2,7 +2,8 @@
 //
 // In a `for` loop whose body loads the tiles a tensor-core `dot` multiplies,
 // those loads become cp.async copies from global memory straight into the
-// swizzled shared matrices the dot reads with ldmatrix, into a ring of S =
+// swizzled shared matrices the dot reads (with ldmatrix, or wgmma's
+// descriptors: then each thread fences the async proxy after its wait), into a ring of S =
 // num_stages buffers filled S - 1 iterations ahead (Ampere's pipeline, as
 // Triton's):
 //
@@ -32,6 +33,16 @@ namespace twintile::backend {
 
 using namespace twintile::ir;
 
+/// True if a wgmma reads some buffer of the ring: its writes need
+/// fence.proxy.async before the barrier that publishes them.
+static bool readByWgmma(const LoopPipeline &plan) {
+  for (const LoopPipeline::Load &ld : plan.loads)
+    if (ld.form.wgmma()) return true;
+  for (const LoopPipeline::Invariant &inv : plan.invariants)
+    if (inv.form.wgmma()) return true;
+  return false;
+}
+
 static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::Value *iv, llvm::Value *inRange) {
   llvm::IRBuilder<> &b = L.b;
   const Block &body = p.plan.loop->region(0);
@@ -56,7 +67,7 @@ static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *sta
     const Op &op = *ld.op;
     L.current = &op;
     const Type &t = op.result()->type;
-    int eb = static_cast<int>(byteSize(t.elem)), rowDim = ld.rowDim, colDim = 1 - rowDim;
+    int eb = static_cast<int>(byteSize(t.elem)), rowDim = ld.form.rowDim, colDim = 1 - rowDim;
     TileVal ptrs = L.get(op.operand(0), &ld.layout);
     TileVal mask = op.operands.size() > 1 ? L.get(op.operand(1), &ld.layout) : TileVal{};
     llvm::Value *base = b.CreateGEP(b.getInt8Ty(), p.ring,
@@ -70,7 +81,7 @@ static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *sta
     for (size_t r = 0; r < ptrs.regs.size(); ++r) {
       std::vector<int64_t> rd = regDims(ld.layout, t.shape, static_cast<int64_t>(r));
       if (rd[static_cast<size_t>(colDim)] % ld.width != 0) continue;
-      llvm::Value *dst = stagedAddress(L, base, t, rowDim, cs[r].idx[static_cast<size_t>(rowDim)],
+      llvm::Value *dst = stagedAddress(L, base, t, ld.form, cs[r].idx[static_cast<size_t>(rowDim)],
                                        cs[r].idx[static_cast<size_t>(colDim)]);
       llvm::Value *copy = andMaybe(L, mask.regs.empty() ? nullptr : mask.regs[r], inRange);
       llvm::Value *size = b.CreateSelect(copy, L.c32(copyBytes), L.c32(0));
@@ -97,9 +108,10 @@ void pipelinePrologue(LowerContext &L, PipelineRing &p, llvm::Value *lo, llvm::V
       TileVal v = L.get(inv.value);
       if (v.scalar || !(v.layout == L.layoutOf(inv.value)))
         throw InternalError("the pipeline plan staged a value held in another layout than its own", p.plan.loop->loc);
-      stageSwizzled(L, inv.value->type, v, base, inv.rowDim);
-      L.inShared[inv.value] = {base, inv.rowDim};
+      stageSwizzled(L, inv.value->type, v, base, inv.form);
+      L.inShared[inv.value] = {base, inv.form};
     }
+    if (readByWgmma(p.plan)) fenceProxyAsync(L);
     barrier(L);
   }
   llvm::Value *lo64 = b.CreateSExt(lo, b.getInt64Ty()), *step64 = b.CreateSExt(step, b.getInt64Ty());
@@ -117,6 +129,7 @@ void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, 
   // This iteration's number (the bounds may be any integer type).
   llvm::Value *i = b.CreateIntCast(b.CreateUDiv(b.CreateSub(iv, lo), step), L.i32(), false);
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {}, {L.c32(S - 2)});
+  if (readByWgmma(p.plan)) fenceProxyAsync(L);  // cp.async writes through the generic proxy
   barrier(L);
   llvm::Value *step64 = b.CreateSExt(step, b.getInt64Ty());
   llvm::Value *ahead = b.CreateAdd(b.CreateSExt(iv, b.getInt64Ty()), b.CreateMul(step64, b.getInt64(static_cast<uint64_t>(S - 1))));
@@ -125,7 +138,7 @@ void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, 
   llvm::Value *stage = b.CreateURem(i, L.c32(S));
   for (const LoopPipeline::Load &ld : p.plan.loads)
     L.inShared[ld.op->result()] = {b.CreateGEP(b.getInt8Ty(), p.ring, b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes)))),
-                                 ld.rowDim};
+                                 ld.form};
 }
 
 void pipelineEpilogue(LowerContext &L, const PipelineRing &p) {

@@ -36,6 +36,7 @@
 #include "backend/Layout.h"
 #include "backend/PipelinePlan.h"
 #include "backend/SharedPlan.h"
+#include "backend/TensorCores.h"
 #include "ir/IR.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -67,11 +68,11 @@ struct RegCoord {
 };
 
 /// A tile operand a dot finds in shared memory: a pipelined load's for the
-/// current iteration, or a loop invariant staged before the loop; a swizzled
-/// matrix whose rows run along tile dim rowDim (see LowerDot.cpp).
+/// current iteration, or a loop invariant staged before the loop, in the
+/// form the dot reads (TensorCores.h).
 struct SharedOperand {
   llvm::Value *base;
-  int rowDim;
+  StagedForm form;
 };
 
 /// A loop's pipeline being emitted (LowerPipeline.cpp): the plan, and the
@@ -268,17 +269,26 @@ void setUnpacked(LowerContext &L, const ir::Op &op, TileVal v);
 
 // --- dot (LowerDot.cpp) -------------------------------------------------------
 
-/// mma.sync and ldmatrix where the layouts put the dot on tensor cores,
-/// else the FMA units.
+/// On the unit dotEngine (TensorCores.h) says: wgmma, mma.sync and
+/// ldmatrix, or the FMA units.
 TileVal lowerDot(LowerContext &L, const ir::Op &op);
 /// True if every user of `v` is a dot on tensor cores, as operand a or b.
 bool feedsTensorCoresOnly(LowerContext &L, const ir::Value *v);
-/// Writes 2-D tile `v` to shared memory at `base` as a matrix whose rows run
-/// along tile dim `rowDim`, its 16-byte chunks swizzled.
-void stageSwizzled(LowerContext &L, const ir::Type &t, const TileVal &v, llvm::Value *base, int rowDim);
-/// Where element (row, col) of such a matrix of tile type `t` lies.
-llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const ir::Type &t, int rowDim, llvm::Value *row,
-                           llvm::Value *col);
+/// Writes 2-D tile `v` to shared memory at `base` in staged form `form`.
+void stageSwizzled(LowerContext &L, const ir::Type &t, const TileVal &v, llvm::Value *base, const StagedForm &form);
+/// Where element (row, col) of a matrix of tile type `t` in form `form`
+/// lies; row along form.rowDim.
+llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const ir::Type &t, const StagedForm &form,
+                           llvm::Value *row, llvm::Value *col);
+
+// --- wgmma (LowerWgmma.cpp) ---------------------------------------------------
+
+/// A dot dotEngine puts on wgmma: each warpgroup's mma_async over both
+/// operands in shared memory, waited for before the result is used.
+TileVal dotOnWarpgroups(LowerContext &L, const ir::Op &op);
+/// fence.proxy.async.shared::cta: this thread's shared-memory writes made
+/// visible to the async proxy (wgmma's operand reads), before the barrier.
+void fenceProxyAsync(LowerContext &L);
 
 // --- control flow and pipelines (LowerControlFlow.cpp, LowerPipeline.cpp) -----
 

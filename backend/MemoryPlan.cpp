@@ -68,6 +68,7 @@ private:
   int64_t limit_;
   SharedPlan plan_;
   int64_t reserved_ = 0;  // the rings live here
+  std::vector<int64_t> ringsBelow;  // reserved_ before each ring now live, outermost first
   int64_t high_ = 0;      // the most any point used so far, a multiple of 16
   /// The conversions lowering has made, per region nesting (inner last),
   /// as (value, layout): a use in the same region or one inside it reuses them.
@@ -115,8 +116,10 @@ private:
   const Layout &layoutOf(const Value *v) const { return layouts_.at(v); }
   const Layout *tileLayout(const Value *v) const { return v->type.isTile() ? &layoutOf(v) : nullptr; }
 
-  void take(SharedBuffer::Kind kind, const Op &at, int64_t bytes, std::string what) {
-    int64_t end = reserved_ + bytes;
+  void take(SharedBuffer::Kind kind, const Op &at, int64_t bytes, std::string what, int64_t alignment = 16) {
+    int64_t offset = (reserved_ + alignment - 1) / alignment * alignment;
+    plan_.alignment = std::max(plan_.alignment, alignment);
+    int64_t end = offset + bytes;
     if (end > limit_ && !plan_.overflow) {
       plan_.overflowAt = plan_.buffers.size();
       plan_.overflow = Diagnostic{
@@ -126,7 +129,7 @@ private:
                       "; use smaller tiles" + (reserved_ ? " or fewer stages" : "")};
     }
     high_ = std::max(high_, (end + 15) / 16 * 16);
-    plan_.buffers.push_back({kind, &at, reserved_, bytes, std::move(what)});
+    plan_.buffers.push_back({kind, &at, offset, bytes, std::move(what)});
     // Before a window's first write, earlier readers of the array must be
     // done: there are none before the kernel's first buffer outside any loop.
     bool before = kind == SharedBuffer::Kind::Window && (plan_.buffers.size() > 1 || depth_ > 0);
@@ -293,8 +296,9 @@ void Planner::forLoop(const Op &o) {
     if (!p->invariants.empty())
       what += std::string(p->stages ? " and " : "") + std::to_string(p->invariants.size()) + " loop-invariant dot operand" +
               (p->invariants.size() == 1 ? "" : "s");
-    take(SharedBuffer::Kind::Ring, o, p->ringBytes, what);
-    reserved_ += p->ringBytes;
+    ringsBelow.push_back(reserved_);
+    take(SharedBuffer::Kind::Ring, o, p->ringBytes, what, p->alignment);
+    reserved_ = plan_.buffers.back().offset + p->ringBytes;
     inherent(o, "before the loop: earlier readers of the ring's memory done, earlier global writes visible to the copies");
     if (!p->invariants.empty()) inherent(o, "the loop-invariant operands staged, before the loop reads them");
     for (const LoopPipeline::Invariant &inv : p->invariants) inShared_.insert(inv.value);
@@ -314,7 +318,8 @@ void Planner::forLoop(const Op &o) {
   pending_.insert(pending_.end(), entering.begin(), entering.end());
   if (p) {  // pipelineEpilogue
     inherent(o, "after the loop: the copies issued for iterations past the end landed");
-    reserved_ -= p->ringBytes;
+    reserved_ = ringsBelow.back();
+    ringsBelow.pop_back();
     for (const LoopPipeline::Load &ld : p->loads) inShared_.erase(ld.op->result());
     for (const LoopPipeline::Invariant &inv : p->invariants) inShared_.erase(inv.value);
   }
@@ -416,15 +421,19 @@ void Planner::scan(const Op &o) {
 void Planner::dot(const Op &o) {
   const Type &at = o.operand(0)->type, &bt = o.operand(1)->type, &ct = o.result()->type;
   int64_t eb = byteSize(at.elem);
-  std::optional<Layout> mma = mmaLayout(o, numWarps_);
-  if (mma && *mma == layoutOf(o.result())) {
-    want(o.operand(2), &*mma, o);
+  DotEngine engine = dotEngine(o, layouts_, numWarps_, arch_);
+  if (engine != DotEngine::Fma) {
+    want(o.operand(2), &layoutOf(o.result()), o);
     int64_t M = ct.shape[0], N = ct.shape[1], K = at.shape[1];
     bool pa = inShared_.count(o.operand(0)), pb = inShared_.count(o.operand(1));
+    // a's size is a multiple of 1024 bytes on wgmma (64-row instructions, k by 16): b after it stays aligned.
     int64_t bytes = (pa ? 0 : M * K * eb) + (pb ? 0 : K * N * eb);
+    bool wgmma = engine == DotEngine::Wgmma;
     if (bytes)
       take(SharedBuffer::Kind::Window, o, bytes,
-           std::string(pa ? "" : "a") + (pa || pb ? "" : " and ") + (pb ? "" : "b") + " staged for ldmatrix");
+           std::string(pa ? "" : "a") + (pa || pb ? "" : " and ") + (pb ? "" : "b") +
+               (wgmma ? " staged for wgmma" : " staged for ldmatrix"),
+           wgmma ? stagedForm(o, 0, layouts_, numWarps_, arch_).alignment() : 16);
     return;
   }
   want(o.operand(2), &layoutOf(o.result()), o);

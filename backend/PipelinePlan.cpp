@@ -53,12 +53,16 @@ bool definedWithin(const Value *v, const Op &op) {
   return false;
 }
 
-int64_t roundUp128(int64_t bytes) { return (bytes + 127) / 128 * 128; }
+int64_t roundUp(int64_t bytes, int64_t to) { return (bytes + to - 1) / to * to; }
+/// A buffer of the ring for an operand in `form`: 128-byte multiples, or the form's.
+int64_t bufferBytes(const Type &t, const StagedForm &form) {
+  return roundUp(t.numElements() * byteSize(t.elem), std::max<int64_t>(128, form.alignment()));
+}
 
 class Planner {
 public:
-  Planner(const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps, int stages)
-      : axes_(axes), layouts_(layouts), numWarps_(numWarps), stages_(stages) {}
+  Planner(const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps, int stages, const std::string &arch)
+      : axes_(axes), layouts_(layouts), numWarps_(numWarps), stages_(stages), arch_(arch) {}
 
   LoopPipeline plan(const Op &loop);
 
@@ -66,6 +70,7 @@ private:
   const AxisInfoMap &axes_;
   const LayoutMap &layouts_;
   int numWarps_, stages_;
+  const std::string &arch_;
   /// Loads earlier plans copy ahead: they have no registers, so a loop
   /// inside theirs cannot stage them as invariants.
   std::unordered_set<const Value *> copied_;
@@ -76,33 +81,37 @@ private:
     return mma && *mma == layoutOf(dot.result());
   }
   void planInvariants(const Op &loop, LoopPipeline &p) const;
-  /// Why `load` cannot be copied ahead, or "" (then `width` and the slice
-  /// are set).
-  std::string qualify(const Op &load, const Block &body, int &width, std::set<const Op *> &slice) const;
+  /// Why `load` cannot be copied ahead, or "" (then `width`, the form its
+  /// dots read and the slice are set).
+  std::string qualify(const Op &load, const Block &body, int &width, StagedForm &form, std::set<const Op *> &slice) const;
 };
 
 void Planner::planInvariants(const Op &loop, LoopPipeline &p) const {
   // In the order first met, so that the ring's layout is the same from run to run.
-  std::vector<std::pair<const Value *, int>> rows;  // value, row dim (-1: read two ways)
+  std::vector<std::pair<const Value *, std::optional<StagedForm>>> forms;  // none: read two ways
   walk(loop.region(0), [&](const Op &o) {
     if (o.kind != OpKind::Dot) return;
     for (int i = 0; i < 2; ++i) {
       const Value *v = o.operand(static_cast<size_t>(i));
       if (!v->type.isTile() || definedWithin(v, loop) || copied_.count(v)) continue;
-      int r = onTensorCores(o) ? stagedRowDim(i, layoutOf(v), v->type.elem) : -1;
-      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto &e) { return e.first == v; });
-      if (it == rows.end()) rows.emplace_back(v, r);
-      else if (it->second != r) it->second = -1;
+      std::optional<StagedForm> f;
+      if (onTensorCores(o)) f = stagedForm(o, i, layouts_, numWarps_, arch_);
+      auto it = std::find_if(forms.begin(), forms.end(), [&](const auto &e) { return e.first == v; });
+      if (it == forms.end()) forms.emplace_back(v, f);
+      else if (it->second != f) it->second.reset();
     }
   });
-  for (auto &[v, r] : rows) {
-    if (r < 0) continue;
-    p.invariants.push_back({v, r, p.ringBytes});
-    p.ringBytes += roundUp128(v->type.numElements() * byteSize(v->type.elem));
+  for (auto &[v, f] : forms) {
+    if (!f) continue;
+    p.alignment = std::max(p.alignment, f->alignment());
+    p.ringBytes = roundUp(p.ringBytes, f->alignment());
+    p.invariants.push_back({v, *f, p.ringBytes});
+    p.ringBytes += bufferBytes(v->type, *f);
   }
 }
 
-std::string Planner::qualify(const Op &load, const Block &body, int &width, std::set<const Op *> &slice) const {
+std::string Planner::qualify(const Op &load, const Block &body, int &width, StagedForm &form,
+                             std::set<const Op *> &slice) const {
   // The checks in the order that gives a reader the reason that matters most
   // (all of them must pass).
   const Value *r = load.result();
@@ -112,12 +121,18 @@ std::string Planner::qualify(const Op &load, const Block &body, int &width, std:
   // Every user a tensor-core dot that reads the tile as its a or b.
   std::string why;
   std::vector<size_t> asOperand;
+  std::optional<StagedForm> read;
   walk(body, [&](const Op &u) {
     for (size_t i = 0; i < u.operands.size(); ++i) {
       if (u.operand(i) != r || !why.empty()) continue;
-      if (u.kind != OpKind::Dot || i >= 2 || !onTensorCores(u))
+      if (u.kind != OpKind::Dot || i >= 2 || !onTensorCores(u)) {
         why = "'" + std::string(u.name()) + "' uses it, not a tensor-core dot's a or b";
-      else asOperand.push_back(i);
+        continue;
+      }
+      StagedForm f = stagedForm(u, static_cast<int>(i), layouts_, numWarps_, arch_);
+      if (read && *read != f) why = "its dots read it in different shared-memory forms";
+      read = f;
+      asOperand.push_back(i);
     }
   });
   if (!why.empty()) return why;
@@ -134,6 +149,10 @@ std::string Planner::qualify(const Op &load, const Block &body, int &width, std:
     if (i == 0 && f != 1) return "it is a dot's a with m contiguous (the staged a keeps k contiguous)";
     if (i == 1 && f == 1 && eb != 2) return "it is a dot's b with k contiguous and not 16-bit (ldmatrix.trans moves 16-bit units)";
   }
+  if (read->rowDim != 1 - f)
+    throw InternalError("a dot reads a pipelined load with rows along dim " + std::to_string(read->rowDim) +
+                            ", its copies would keep dim " + std::to_string(f) + " contiguous",
+                        load.loc);
   // The copy width: what the load itself would vectorize.
   std::vector<DimPlan> plan = planDims(l, pt.shape);
   int w = vectorWidth(pt, axes_.at(load.operand(0)), maskV ? &axes_.at(maskV) : nullptr, f);
@@ -148,6 +167,7 @@ std::string Planner::qualify(const Op &load, const Block &body, int &width, std:
     return "its address or mask needs a carried value, a division or an op that cannot be evaluated again";
   slice = std::move(mine);
   width = w;
+  form = *read;
   return "";
 }
 
@@ -176,14 +196,16 @@ LoopPipeline Planner::plan(const Op &loop) {
     if (!p.stages) break;
     if (o->kind != OpKind::Load || !o->result()->type.isTile()) continue;
     int width = 0;
-    if (std::string why = qualify(*o, body, width, slice); !why.empty()) {
+    StagedForm form;
+    if (std::string why = qualify(*o, body, width, form, slice); !why.empty()) {
       p.kept.push_back({o.get(), why});
       continue;
     }
     const Type &t = o->result()->type;
-    int64_t bytes = roundUp128(t.numElements() * byteSize(t.elem));
-    const Layout &l = layoutOf(o->result());
-    p.loads.push_back({o.get(), l, 1 - l.tileOrder()[0], width, bytes, p.ringBytes});
+    int64_t bytes = bufferBytes(t, form);
+    p.alignment = std::max(p.alignment, form.alignment());
+    p.ringBytes = roundUp(p.ringBytes, form.alignment());
+    p.loads.push_back({o.get(), layoutOf(o->result()), form, width, bytes, p.ringBytes});
     p.ringBytes += bytes * p.stages;
     copied_.insert(o->result());
   }
@@ -194,6 +216,7 @@ LoopPipeline Planner::plan(const Op &loop) {
   }
   for (const auto &o : body.ops)
     if (slice.count(o.get())) p.slice.push_back(o.get());
+  p.ringBytes = roundUp(p.ringBytes, p.alignment);
   return p;
 }
 
@@ -225,14 +248,19 @@ int64_t PipelinePlan::peakRingBytes(const Func &func) const {
 }
 
 PipelinePlan planPipelines(const Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps,
-                           int stages) {
+                           int stages, const std::string &arch) {
   PipelinePlan out;
   out.stages = stages;
-  Planner planner(axes, layouts, numWarps, stages);
+  Planner planner(axes, layouts, numWarps, stages, arch);
   walk(func.body, [&](const Op &op) {  // parents first: an outer loop's copies are known to the loops inside it
     if (op.kind == OpKind::For && containsDot(op.region(0))) out.loops.emplace(&op, planner.plan(op));
   });
   return out;
+}
+
+/// "1" or "1, wgmma panels of 128 bytes"
+static std::string formText(const StagedForm &f) {
+  return std::to_string(f.rowDim) + (f.wgmma() ? ", wgmma panels of " + std::to_string(f.swizzleBytes) + " bytes" : "");
 }
 
 std::string toString(const Func &func, const PipelinePlan &plan, const std::string &header) {
@@ -265,11 +293,11 @@ std::string toString(const Func &func, const PipelinePlan &plan, const std::stri
       const Type &t = ld.op->result()->type;
       add(ld.op->result(), "copied ahead: cp.async of " + std::to_string(ld.width * byteSize(t.elem)) +
                                " bytes (" + std::to_string(ld.width) + " x " + std::string(scalarName(t.elem)) + "), rows along dim " +
-                               std::to_string(ld.rowDim) + ", " + std::to_string(ld.bytes) + " bytes per stage at ring offset " +
+                               formText(ld.form) + ", " + std::to_string(ld.bytes) + " bytes per stage at ring offset " +
                                std::to_string(ld.offset));
     }
     for (const LoopPipeline::Invariant &inv : p.invariants)
-      add(inv.value, "staged once before the " + at + ": rows along dim " + std::to_string(inv.rowDim) +
+      add(inv.value, "staged once before the " + at + ": rows along dim " + formText(inv.form) +
                          ", at ring offset " + std::to_string(inv.offset));
     for (const LoopPipeline::Kept &k : p.kept) add(k.op->result(), "not copied ahead: " + k.why);
     for (const Op *s : p.slice)

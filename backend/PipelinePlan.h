@@ -4,9 +4,9 @@
 // run before lowering. In a `for` loop whose body loads the tiles a
 // tensor-core `dot` multiplies, those loads can become cp.async copies from
 // global memory straight into the swizzled shared matrices the dot reads
-// with ldmatrix, into a ring of S = num_stages buffers filled S - 1
-// iterations ahead (Ampere's pipeline, as Triton's; LowerPipeline.cpp emits
-// it). A load qualifies when
+// (with ldmatrix, or wgmma's descriptors: the form is TensorCores.h's), into
+// a ring of S = num_stages buffers filled S - 1 iterations ahead (Ampere's
+// pipeline, as Triton's; LowerPipeline.cpp emits it). A load qualifies when
 //   - tensor-core dots are its only users (its registers never exist), as
 //     operand a with k contiguous, or as b (k-major only for 16-bit
 //     elements, which ldmatrix.trans moves);
@@ -33,6 +33,7 @@
 
 #include "backend/AxisInfo.h"
 #include "backend/Layout.h"
+#include "backend/TensorCores.h"
 #include "ir/IR.h"
 
 #include <cstdint>
@@ -47,17 +48,17 @@ struct LoopPipeline {
   /// A load copied ahead by cp.async.
   struct Load {
     const ir::Op *op;
-    Layout layout;   // the load's: which thread copies which runs
-    int rowDim;      // the staged matrix's rows run along this tile dim
-    int width;       // elements per copy
-    int64_t bytes;   // one stage, 128-byte aligned
+    Layout layout;     // the load's: which thread copies which runs
+    StagedForm form;   // the staged matrix's (its rows run along form.rowDim)
+    int width;         // elements per copy
+    int64_t bytes;     // one stage, a multiple of 128 bytes and of form.alignment()
     int64_t offset;  // stage 0's, in the ring
   };
   /// A tile a dot in the loop multiplies that is defined before it: staged
   /// once, before the loop.
   struct Invariant {
     const ir::Value *value;
-    int rowDim;
+    StagedForm form;
     int64_t offset;  // in the ring
   };
   /// A tile load of the body left to lowering as it is, and why.
@@ -71,6 +72,7 @@ struct LoopPipeline {
   std::vector<Invariant> invariants;
   std::vector<const ir::Op *> slice;  // the body's pure ops the addresses need, in order
   int64_t ringBytes = 0;              // invariants, then each load's `stages` buffers
+  int64_t alignment = 16;             // the ring's start (and its size a multiple of it)
   std::vector<Kept> kept;
   std::string whyNot;                 // why no load is pipelined ("" where some is)
 
@@ -92,7 +94,7 @@ struct PipelinePlan {
 
 /// Plans every loop of `func` for a depth of `stages` (PipelinePlan::stages).
 PipelinePlan planPipelines(const ir::Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, int numWarps,
-                           int stages);
+                           int stages, const std::string &arch);
 
 /// The IR with the plan beside each loop, load, staged invariant and
 /// address op; `header` first, as comment lines.

@@ -50,6 +50,7 @@ struct SharedBuffer {
 struct SharedPlan {
   std::vector<SharedBuffer> buffers;  // in the order lowering takes them
   int64_t bytes = 0;                  // the array: the most any point uses, a multiple of 16
+  int64_t alignment = 16;             // the array's: the most any buffer needs (1024 for wgmma's operands)
   /// Set when some point needs more than a block may use on the target: the
   /// first such buffer (buffers' index), and the user's error there.
   std::optional<ir::Diagnostic> overflow;

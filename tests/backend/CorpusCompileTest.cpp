@@ -141,10 +141,13 @@ std::vector<be::ParamAssumption> assumeAll(const ir::Func &f) {
 /// Matmul and attention at Triton's usual configurations, with the alignment
 /// and divisibility its JIT would infer from such arguments, pipelined 2 to
 /// 4 stages deep (past 48 KiB in dynamic shared memory): `check` sees each.
-void forEachTensorCoreConfig(bool ptxas, const std::function<void(const be::CompileResult &, const std::string &, int)> &check) {
-  for (auto [file, spec] : {std::pair{"matmul.cpp", "matmul<128,128,32>"}, {"matmul.cpp", "matmul<64,64,64>"},
-                            {"flash_attention.cpp", "flash_attention<64,64,64>"},
-                            {"flash_attention.cpp", "flash_attention<128,64,64>"}}) {
+/// `check` also learns whether the dot should be on wgmma: on sm_90a, where
+/// the warps (4 or 8, along M) hold 16 rows of every 64-row block.
+void forEachTensorCoreConfig(bool ptxas,
+                             const std::function<void(const be::CompileResult &, const std::string &, int, bool)> &check) {
+  for (auto [file, spec, bm] : {std::tuple{"matmul.cpp", "matmul<128,128,32>", 128}, {"matmul.cpp", "matmul<64,64,64>", 64},
+                                {"flash_attention.cpp", "flash_attention<64,64,64>", 64},
+                                {"flash_attention.cpp", "flash_attention<128,64,64>", 128}}) {
     auto parsed = twintile::ParsedFile::parse(std::string(TWINTILE_CORPUS_DIR) + "/" + file, {spec});
     INFO(parsed->error());
     REQUIRE(parsed->ok());
@@ -156,7 +159,7 @@ void forEachTensorCoreConfig(bool ptxas, const std::function<void(const be::Comp
           REQUIRE(p.ok());
           be::CompileResult r = compileClean(*p.func, arch, assumeAll(*p.func), warps, stages, ptxas);
           check(r, std::string(spec) + " " + std::to_string(warps) + " warps " + arch + " " + std::to_string(stages) +
-                       " stages", stages);
+                       " stages", stages, std::string(arch) == "sm_90a" && bm >= 16 * warps);
         }
   }
 }
@@ -164,19 +167,37 @@ void forEachTensorCoreConfig(bool ptxas, const std::function<void(const be::Comp
 } // namespace
 
 TEST_CASE("matmul and attention at Triton's tile sizes run on tensor cores, pipelined as deep as asked", "[backend][corpus]") {
-  forEachTensorCoreConfig(false, [](const be::CompileResult &r, const std::string &what, int stages) {
+  forEachTensorCoreConfig(false, [](const be::CompileResult &r, const std::string &what, int stages, bool wgmma) {
     INFO(what);
-    CHECK(r.ptx.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") != std::string::npos);
-    CHECK(r.ptx.find("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") != std::string::npos);
+    if (wgmma) {
+      CHECK(r.ptx.find("wgmma.mma_async.sync.aligned.m64n") != std::string::npos);
+      CHECK(r.ptx.find("mma.sync") == std::string::npos);
+      CHECK(r.ptx.find("ldmatrix") == std::string::npos);
+    } else {
+      CHECK(r.ptx.find("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32") != std::string::npos);
+      CHECK(r.ptx.find("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16") != std::string::npos);
+    }
     CHECK(r.ptx.find("cp.async.wait_group " + std::to_string(stages - 2) + ";") != std::string::npos);
     for (const std::string &n : r.notes) CHECK(n.find("num_stages") == std::string::npos);  // as many as asked
     checkPtx(r, what);
   });
 }
 
-TEST_CASE("matmul and attention at Triton's tile sizes do not spill (ptxas)", "[backend][corpus]") {
+TEST_CASE("matmul and attention at Triton's tile sizes do not spill (ptxas), on HGMMA where on wgmma", "[backend][corpus]") {
   if (!havePtxas()) return;
-  forEachTensorCoreConfig(true, [](const be::CompileResult &r, const std::string &what, int) { checkResources(r, what); });
+  forEachTensorCoreConfig(true, [](const be::CompileResult &r, const std::string &what, int, bool wgmma) {
+    checkResources(r, what);
+    // wgmma assembles to Hopper's HGMMA; mma.sync to HMMA (nvdisasm, where found).
+    std::string why;
+    std::optional<std::string> sass = r.ptxas.ok ? be::disassemble(r.ptxas.cubin, why) : std::nullopt;
+    if (!sass) {
+      WARN("SKIPPED: no SASS to read (" << why << ")");
+      return;
+    }
+    INFO(what);
+    CHECK((sass->find("HGMMA.64x") != std::string::npos) == wgmma);
+    CHECK((sass->find("HMMA.16816.F32") != std::string::npos) == !wgmma);
+  });
 }
 
 TEST_CASE("an elementwise kernel under the alignment assumptions uses 128-bit accesses", "[backend][corpus]") {

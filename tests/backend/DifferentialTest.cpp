@@ -64,8 +64,10 @@ std::unique_ptr<ir::Func> traced(const std::string &spec) {
 /// compiled for `arch` (with every assumption the arguments satisfy when
 /// `assumeAll`), in the emulator; compares every buffer afterwards.
 void differential(const Case &c, bool assumeAll, const std::string &arch = "sm_90a",
-                  std::unique_ptr<ir::Func> f = nullptr, int numStages = 0, std::vector<std::string> mustEmit = {}) {
-  INFO(c.spec << " " << arch << (assumeAll ? " (aligned, divisible)" : "") << " num_stages " << numStages);
+                  std::unique_ptr<ir::Func> f = nullptr, int numStages = 0, std::vector<std::string> mustEmit = {},
+                  int numWarps = 0) {
+  INFO(c.spec << " " << arch << (assumeAll ? " (aligned, divisible)" : "") << " num_stages " << numStages
+              << " num_warps " << numWarps);
   if (!f) f = traced(c.spec);
   std::mt19937 rng(static_cast<unsigned>(std::hash<std::string>{}(c.spec)));
   std::vector<ir::Buffer> buffers;
@@ -74,6 +76,7 @@ void differential(const Case &c, bool assumeAll, const std::string &arch = "sm_9
   o.arch = arch;
   o.atol = c.atol;
   o.numStages = numStages;
+  o.numWarps = numWarps;
   o.mustEmit = std::move(mustEmit);
   REQUIRE(c.args.size() == f->numParams());
   for (size_t p = 0; p < c.args.size(); ++p) {
@@ -203,14 +206,68 @@ TEST_CASE("matmul and attention pipelined 2 to 4 stages deep compute what the in
   for (const Case &c : pipelined)
     for (int stages : {1, 2, 3, 4})
       for (const char *arch : {"sm_90a", "sm_80"}) {
-        std::vector<std::string> emits = {"mma.sync.aligned"};
+        // 64-row tiles at 4 warps are whole warpgroup blocks: wgmma on sm_90a.
+        bool wgmma = std::string(arch) == "sm_90a" && c.spec.find("<64,") != std::string::npos;
+        std::vector<std::string> emits = {wgmma ? "wgmma.mma_async.sync.aligned.m64n64k16" : "mma.sync.aligned"};
         if (stages > 1) emits.push_back("cp.async.wait_group " + std::to_string(stages - 2) + ";");
         // Attention at 64 with 3 or 4 stages (56 and 72 KiB) needs more than
-        // the 48 KiB a kernel may declare statically: dynamic shared memory.
+        // the 48 KiB a kernel may declare statically: dynamic shared memory,
+        // aligned for wgmma's swizzle on sm_90a.
         if (stages > 2 && c.spec == "flash_attention<64,64,64>")
-          emits.push_back(".extern .shared .align 16 .b8 twintile_smem[];");
+          emits.push_back(std::string(".extern .shared .align ") + (wgmma ? "1024" : "16") + " .b8 twintile_smem[];");
         differential(c, true, arch, nullptr, stages, emits);
       }
+}
+
+TEST_CASE("on sm_90a, matmul and attention on wgmma: ragged sizes, 1 to 4 stages, 4 and 8 warps", "[differential]") {
+  // Specializations outside the corpus's registry, parsed: matmul at Triton's
+  // Hopper tiles (128x128x64 at 4 and 8 warps, 128x256x64 at 8: one m64n256
+  // per k step and warpgroup) and attention with head dims 64 and 128. Sizes
+  // divisible by 16 (the loads qualify for cp.async) but ragged against the
+  // tiles. On sm_80 the same kernels stay on mma.sync.
+  struct Hopper {
+    const char *file, *spec;
+    int warps;
+    Case c;
+  };
+  std::vector<Hopper> all;
+  for (auto [spec, bm, bn, warps] : {std::tuple{"matmul<128,128,64>", 128, 128, 4}, {"matmul<128,128,64>", 128, 128, 8},
+                                     {"matmul<128,256,64>", 128, 256, 8}, {"matmul<64,128,32>", 64, 128, 4}}) {
+    int M = 208, N = 272, K = 144;
+    all.push_back({"matmul.cpp", spec, warps,
+                   {spec, {cdiv(M, bm), cdiv(N, bn)},
+                    {Arg::buffer(M * K), Arg::buffer(K * N), Arg::buffer(M * N), Arg::integer(M), Arg::integer(N),
+                     Arg::integer(K)}}});
+  }
+  for (auto [spec, bm, d, warps] : {std::tuple{"flash_attention<64,64,64>", 64, 64, 4}, {"flash_attention<128,64,64>", 128, 64, 8},
+                                    {"flash_attention<64,64,128>", 64, 128, 4}}) {
+    int seq = 144, heads = 2;
+    all.push_back({"flash_attention.cpp", spec, warps,
+                   {spec, {cdiv(seq, bm), heads},
+                    {Arg::buffer(heads * seq * d), Arg::buffer(heads * seq * d), Arg::buffer(heads * seq * d),
+                     Arg::buffer(heads * seq * d), Arg::integer(seq), Arg::floating(0.25)},
+                    1e-3}});
+  }
+  for (const Hopper &h : all) {
+    auto parsed = twintile::ParsedFile::parse(std::string(TWINTILE_CORPUS_DIR) + "/" + h.file, {h.spec});
+    INFO(parsed->error());
+    REQUIRE(parsed->ok());
+    auto func = [&] {
+      twintile::FrontendResult r = parsed->walk(h.spec);
+      REQUIRE(r.ok());
+      ir::PassManager pm;
+      pm.addDefaultPipeline();
+      pm.run(*r.func);
+      return std::move(r.func);
+    };
+    for (int stages : {1, 2, 3, 4}) {
+      std::vector<std::string> emits = {"wgmma.mma_async.sync.aligned.m64n", "fence.proxy.async.shared::cta",
+                                        "wgmma.wait_group.sync.aligned 0;"};
+      if (stages > 1) emits.push_back("cp.async.wait_group " + std::to_string(stages - 2) + ";");
+      differential(h.c, true, "sm_90a", func(), stages, emits, h.warps);
+    }
+    differential(h.c, true, "sm_80", func(), 3, {"mma.sync.aligned", "ldmatrix.sync.aligned"}, h.warps);
+  }
 }
 
 TEST_CASE("every feature kernel the parser accepts computes in PTX what it computes in the interpreter",

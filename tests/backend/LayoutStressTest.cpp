@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <random>
 
 using namespace twintile::ir;
@@ -49,11 +50,14 @@ Buffer randomBuffer(ScalarKind k, size_t n, const std::string &name, unsigned se
   return buf;
 }
 
+/// The text a compile for (warps, arch) must contain.
+using Emits = std::function<std::vector<std::string>(int warps, const std::string &arch)>;
+
 /// Runs `k` on one program (or `grid`) with warps in {1, 4, 8}; buffers of
 /// `sizes` elements of `kinds`, random.
 /// `mustEmit`: text every compile's PTX must contain.
 void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Grid grid = {1, 1, 1},
-           bool integral = false, const std::vector<std::string> &mustEmit = {}) {
+           bool integral = false, const Emits &mustEmit = {}) {
   std::vector<Buffer> buffers;
   std::vector<KernelArg> args;
   for (size_t i = 0; i < bufs.size(); ++i) {
@@ -67,9 +71,13 @@ void check(Kernel &k, const std::vector<std::pair<ScalarKind, size_t>> &bufs, Gr
     o.numWarps = warps;
     o.arch = arch;
     o.atol = 1e-4;
-    o.mustEmit = mustEmit;
+    if (mustEmit) o.mustEmit = mustEmit(warps, arch);
     twintile::test::runsLikeInterpreter(k.f, grid, buffers, args, o);
   }
+}
+
+Emits always(std::vector<std::string> text) {
+  return [text](int, const std::string &) { return text; };
 }
 
 const std::vector<Shape> kShapes2d = {{1, 1}, {2, 4}, {4, 4}, {16, 64}, {64, 16}, {2, 256}, {128, 8}, {32, 32}, {3, 5}, {6, 40}};
@@ -181,7 +189,7 @@ TEST_CASE("cumsum along each axis", "[backend][layouts]") {
 
 /// c = dot(a, b, c) on one program, a [m, k] and b [k, n] of `in`, c of `acc`.
 void checkDot(int64_t m, int64_t n, int64_t kk, ScalarKind in, ScalarKind acc, bool integral = false,
-              const std::vector<std::string> &mustEmit = {}, std::string_view precision = "") {
+              const Emits &mustEmit = {}, std::string_view precision = "") {
   INFO(m << "x" << n << "x" << kk << " " << scalarName(in) << " " << precision);
   Kernel k;
   Value *a = k.ptr(in, "a"), *b = k.ptr(in, "b"), *c = k.ptr(acc, "c");
@@ -203,22 +211,33 @@ TEST_CASE("dot on tensor cores: every operand type over shapes on the mma grid",
   // Integer-valued inputs make every sum exact, so any fragment or swizzle
   // mistake shows, whatever order the tensor cores add in. 16-row tiles
   // with 8 warps leave warps holding copies of the same columns.
+  //
+  // On sm_90a, f16 and bf16 tiles whose warps (4 or 8) each hold 16 rows of
+  // every 64-row block, with n whole 16-element rows of b (staged n-major),
+  // run on wgmma instead; the rest on mma.sync.
   for (auto [m, n, kk] : {std::tuple{16, 8, 32}, {16, 16, 64}, {32, 64, 32}, {64, 32, 64}, {128, 16, 32}, {16, 128, 32},
-                          {64, 64, 128}, {48, 24, 96}})
+                          {64, 64, 128}, {48, 24, 96}, {64, 24, 32}, {128, 48, 32}})
     for (auto [in, acc] : {std::pair{ScalarKind::F16, ScalarKind::F32}, {ScalarKind::BF16, ScalarKind::F32},
                            {ScalarKind::I8, ScalarKind::I32}})
-      checkDot(m, n, kk, in, acc, true, {"mma.sync.aligned", "ldmatrix.sync.aligned"});
+      checkDot(m, n, kk, in, acc, true, [m, n, in](int warps, const std::string &arch) -> std::vector<std::string> {
+        bool wgmma = arch == "sm_90a" && in != ScalarKind::I8 && (warps == 4 || warps == 8) && m % (16 * warps) == 0 &&
+                     n % 16 == 0;
+        if (wgmma) return {"wgmma.mma_async.sync.aligned.m64n", "fence.proxy.async.shared::cta"};
+        return {"mma.sync.aligned", "ldmatrix.sync.aligned"};
+      });
   // f32 as TF32 (m16n8k8): small integers are exact in TF32 too; random
   // values are cut to TF32 alike by the interpreter and the tensor cores.
   for (auto [m, n, kk] : {std::tuple{16, 8, 8}, {32, 64, 32}, {64, 32, 16}, {48, 24, 40}})
-    checkDot(m, n, kk, ScalarKind::F32, ScalarKind::F32, true, {"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"},
+    checkDot(m, n, kk, ScalarKind::F32, ScalarKind::F32, true, always({"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"}),
              "tf32");
-  checkDot(64, 64, 64, ScalarKind::F32, ScalarKind::F32, false, {"mma.sync.aligned.m16n8k8"}, "tf32");
+  checkDot(64, 64, 64, ScalarKind::F32, ScalarKind::F32, false, always({"mma.sync.aligned.m16n8k8"}), "tf32");
   // Off the grid, on FMA units: still TF32 operands, as the IR says.
   checkDot(16, 16, 4, ScalarKind::F32, ScalarKind::F32, false, {}, "tf32");
   checkDot(8, 24, 12, ScalarKind::F32, ScalarKind::F32, false, {}, "tf32");
   // An accumulator of 64 KiB comes into the MMA layout in chunks.
-  checkDot(128, 128, 32, ScalarKind::F16, ScalarKind::F32, true, {"mma.sync.aligned"});
+  checkDot(128, 128, 32, ScalarKind::F16, ScalarKind::F32, true, [](int warps, const std::string &arch) {
+    return std::vector<std::string>{arch == "sm_90a" && warps >= 4 ? "wgmma.mma_async" : "mma.sync.aligned"};
+  });
   // And on random values, within the tolerance of a reordered f32 sum (IR.h).
   checkDot(64, 64, 64, ScalarKind::F16, ScalarKind::F32);
   checkDot(32, 16, 128, ScalarKind::BF16, ScalarKind::F32);
@@ -287,7 +306,7 @@ TEST_CASE("a conversion inside a loop whose ring is dynamic shared memory", "[ba
   DiffOptions o;
   o.assume = {{true, false}, {true, false}, {true, false}};
   o.numStages = 4;
-  o.mustEmit = {".extern .shared", "cp.async.wait_group 2;", "mma.sync.aligned"};
+  o.mustEmit = {".extern .shared .align 1024", "cp.async.wait_group 2;", "wgmma.mma_async"};
   twintile::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
   // Whole: two barriers for each reshape, not two per chunk.
   twintile::backend::CompileOptions co4;

@@ -1,7 +1,9 @@
 // The pipelines stage: the software-pipelining plan, made before lowering
 // and printed beside the IR. Each loop with a dot says whether it is
 // pipelined and why not; each tile load it keeps says why; each load copied
-// ahead says its copy width, staged rows, stage size and ring offset.
+// ahead says its copy width, staged rows (and on sm_90a, for a dot on wgmma,
+// the width of the swizzled panels its descriptors read), stage size and
+// ring offset.
 // RUN: twintile compile --frontend=parse %s --kernel 'mm<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=MM
 // RUN: twintile compile --frontend=trace %s --kernel 'mm<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=MM
 // RUN: twintile compile --frontend=parse %s --kernel 'mm<64, 64, 32>' --emit pipelines | FileCheck %s --check-prefix=UNALIGNED
@@ -124,8 +126,8 @@ TT_KERNEL void plain(Ptr<f32> x) {
 // MM: // pipelines: num_stages 3; the rings take at most 24576 bytes of shared memory at once, of 232448 a block may use
 // MM: ^(%[[IV:[0-9]+]]: i32, %{{[0-9]+}}: tile<64x64xf32>): {{.*}}// %[[IV]]: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages; shared ring 24576 bytes
 // MM: add {{.*}} : tile<32xi32> {{.*}}// %{{[0-9]+}}: address op, evaluated again for the iteration a copy fetches
-// MM: load {{.*}} : tile<64x32xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes (8 x f16), rows along dim 0, 4096 bytes per stage at ring offset 0
-// MM: load {{.*}} : tile<32x64xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes (8 x f16), rows along dim 0, 4096 bytes per stage at ring offset 12288
+// MM: load {{.*}} : tile<64x32xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes (8 x f16), rows along dim 0, wgmma panels of 64 bytes, 4096 bytes per stage at ring offset 0
+// MM: load {{.*}} : tile<32x64xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes (8 x f16), rows along dim 0, wgmma panels of 128 bytes, 4096 bytes per stage at ring offset 12288
 // MM-NOT: address op
 // MM: dot
 
@@ -156,7 +158,7 @@ TT_KERNEL void plain(Ptr<f32> x) {
 // OUTER: // %{{[0-9]+}}: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; shared ring 12288 bytes
 // OUTER-NOT: staged once
 
-// CARRIED: ^(%[[LOOP:[0-9]+]]: i32, %{{[0-9]+}}: tile<64x64xf32>, %[[TA:[0-9]+]]: tile<64x32xf16>): {{.*}}// %[[LOOP]]: not pipelined: no tile load in the loop's own body (a nested loop's loads are its own); %[[TA]]: staged once before the loop at {{.*}}: rows along dim 0, at ring offset 0
+// CARRIED: ^(%[[LOOP:[0-9]+]]: i32, %{{[0-9]+}}: tile<64x64xf32>, %[[TA:[0-9]+]]: tile<64x32xf16>): {{.*}}// %[[LOOP]]: not pipelined: no tile load in the loop's own body (a nested loop's loads are its own); %[[TA]]: staged once before the loop at {{.*}}: rows along dim 0, wgmma panels of 64 bytes, at ring offset 0
 // CARRIED: // %{{[0-9]+}}: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; 1 loop-invariant dot operand staged once before it; shared ring 16384 bytes
 
 // RUN-NESTED: ok: {{outer_a|carried_a}} on emu, grid (1, 1, 1), 128 threads, sm_90a: matches the interpreter

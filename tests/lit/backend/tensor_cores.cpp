@@ -2,9 +2,12 @@
 // ends. Tiles on the mma grid (M % 16, N % 8, K % 16, or % 32 for i8) lower
 // to ldmatrix (.trans for the k-major b of 16-bit types) and mma.sync; the
 // emulator runs them against the interpreter, ragged M, N and K tails masked.
+// On sm_90a a dot whose warps hold whole 64-row warpgroup blocks runs on
+// wgmma instead (wgmma.cpp): the checks of mma.sync's PTX name sm_80, and the
+// runs on sm_90a run whichever the dot takes.
 // RUN: twintile compile --frontend=trace %s --kernel 'linear_relu<64, 32, 32>' --target sm_80 --emit ptx --resources 2>%t.err | FileCheck %s --check-prefix=BF16
 // RUN: FileCheck %s --check-prefix=RES < %t.err
-// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --emit ptx | FileCheck %s --check-prefix=BF16
+// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --target sm_80 --emit ptx | FileCheck %s --check-prefix=BF16
 // RUN: twintile compile --frontend=parse %s --kernel 'qgemm<32, 64, 64>' --target sm_80 --num-warps 8 --emit ptx | FileCheck %s --check-prefix=I8
 // RUN: twintile run --frontend=trace %s --kernel 'linear_relu<64, 32, 32>' --grid 2,3 --arg x=8000 --arg w=5600 --arg bias=70 --arg y=7000 --arg M=100 --arg N=70 --arg K=80 | FileCheck %s --check-prefix=RUN-BF16
 // RUN: twintile run --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --grid 2,3 --arg x=8000 --arg w=5600 --arg bias=70 --arg y=7000 --arg M=100 --arg N=70 --arg K=80 --target sm_80 | FileCheck %s --check-prefix=RUN-BF16
@@ -20,7 +23,7 @@
 // stores is not pipelined (a copy issued ahead must not pass a store).
 // RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=PIPE3
 // RUN: twintile compile --frontend=trace %s --kernel 'linear_relu<64, 32, 32>' --num-stages 2 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=PIPE2
-// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --num-stages 1 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=NOPIPE
+// RUN: twintile compile --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --target sm_80 --num-stages 1 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=NOPIPE
 // RUN: twintile run --frontend=parse %s --kernel 'linear_relu<64, 32, 32>' --assume-aligned '*' --assume-divisible '*' --grid 2,3 --arg x=8960 --arg w=6400 --arg bias=80 --arg y=8960 --arg M=112 --arg N=80 --arg K=80 | FileCheck %s --check-prefix=RUN-PIPE
 // RUN: twintile run --frontend=trace %s --kernel 'qgemm<32, 64, 64>' --num-stages 4 --assume-aligned '*' --assume-divisible '*' --grid 4,2 --arg a=12288 --arg b=12288 --arg c=12288 --arg M=128 --arg N=96 --arg K=96 | FileCheck %s --check-prefix=RUN-PIPE-I8
 // A ring larger than the 48 KiB a kernel may declare statically lives in
@@ -171,7 +174,7 @@ TT_KERNEL void progressive(Ptr<f16> a, Ptr<f16> b, Ptr<f32> c, Ptr<f32> partial,
 // TF32-IR: dot {precision = "tf32"}
 // RUN-TF32: ok: tf32_matmul on emu, grid (2, 2, 1), 128 threads, sm_90a: matches the interpreter
 // BAD-PRECISION: tensor_cores.cpp:{{[0-9]+}}:81: error: dot: the precision must be Precision::Ieee or Precision::Tf32
-// DYN: .extern .shared .align 16 .b8 twintile_smem[];
+// DYN: .extern .shared .align 1024 .b8 twintile_smem[];
 // DYN: cp.async.wait_group 2;
 // DYN-MANIFEST: "shared_bytes": 65536,
 // DYN-MANIFEST-NEXT: "dynamic_shared_bytes": 65536,

@@ -37,7 +37,11 @@ SELECTED = [
     "st.global", "st.global.v2", "st.global.v4", "st.global.v8",
     "ld.shared", "ld.shared.v4", "st.shared", "shfl.sync", "bar.sync",
     "ex2.approx", "rsqrt.approx", "rcp", "div", "sqrt", "fma", "cvt", "setp", "selp", "bra", "call",
+    "wgmma.mma_async", "mma.sync", "ldmatrix", "cp.async", "cp.async.bulk.tensor", "fence.proxy.async",
 ]
+# Machine instructions of the tensor cores, counted by sass_stats: Hopper's warpgroup MMA
+# (HGMMA; QGMMA for 8-bit floats) and the warp-wide one of Ampere's mma.sync (HMMA).
+SASS_TENSOR_CORE = ("HGMMA", "QGMMA", "HMMA")
 
 # Instruction classes, by the opcode's first component (and, for arithmetic, its type):
 # every producer's PTX is classified by the same rule.
@@ -224,7 +228,7 @@ SELF_BRANCH = re.compile(r"BRA `\((\.L_x_\d+)\)$")
 
 
 def sass_stats(nvdisasm, cubin):
-    """{function name: {"sass_instructions", "peak_live_registers"}} from
+    """{function name: {"sass_instructions", "peak_live_registers", "tensor_core_sass"}} from
     `nvdisasm --print-life-ranges` of a cubin, or {} if it cannot be read.
     Instructions: every one of the function, its subroutines (a division's
     slow path) too, but not the branch to itself ptxas puts after the last
@@ -235,9 +239,19 @@ def sass_stats(nvdisasm, cubin):
     named them."""
     try:
         proc = subprocess.run([nvdisasm, "-c", "--print-life-ranges", str(cubin)], capture_output=True, text=True)
+        if proc.returncode == 0:
+            return parse_sass(proc.stdout)
+        # nvdisasm refuses life ranges of a function with 255 registers ("Invalid register count"):
+        # the instructions still count, the peak is unknown (None).
+        proc = subprocess.run([nvdisasm, "-c", str(cubin)], capture_output=True, text=True)
     except OSError:
         return {}
-    return parse_sass(proc.stdout) if proc.returncode == 0 else {}
+    if proc.returncode != 0:
+        return {}
+    stats = parse_sass(proc.stdout)
+    for st in stats.values():
+        st["peak_live_registers"] = None
+    return stats
 
 
 def parse_sass(listing):
@@ -247,7 +261,8 @@ def parse_sass(listing):
         m = SASS_FUNCTION.match(line)
         if m:
             current, here = m.group(1), set()
-            stats[current] = {"sass_instructions": 0, "peak_live_registers": 0}
+            stats[current] = {"sass_instructions": 0, "peak_live_registers": 0,
+                              "tensor_core_sass": {op: 0 for op in SASS_TENSOR_CORE}}
             continue
         m = SASS_LABEL.match(line)
         if m:
@@ -264,6 +279,9 @@ def parse_sass(listing):
         if re.match(r"NOP\b", text) or (loop and loop.group(1) in labels):
             continue
         stats[current]["sass_instructions"] += 1
+        op = re.match(r"(?:@!?U?P\w+\s+)?([A-Z0-9]+)", text)
+        if op and op.group(1) in SASS_TENSOR_CORE:
+            stats[current]["tensor_core_sass"][op.group(1)] += 1
     return stats
 
 

@@ -2,7 +2,7 @@
 """Compile Triton kernels ahead of time to PTX, in one process, each stage timed.
 
     triton_compile.py SPEC... [--module FILE.py] [--arch sm_90a|sm_80] [--assume]
-                      [--ptx-dir DIR] [--reps N]
+                      [--ptx-dir DIR] [--reps N] [--num-warps W] [--num-stages S]
 
 Each SPEC ('softmax<f16,1024>') names a kernel of the module (default:
 triton_kernels.py beside this file, the corpus in Triton) and its
@@ -64,6 +64,8 @@ def main(argv=None):
     ap.add_argument("--ptx-dir", help="write each spec's PTX here")
     ap.add_argument("--reps", type=int, default=1)
     ap.add_argument("--warmup", action="store_true", help="compile the first spec once, untimed, before the samples")
+    ap.add_argument("--num-warps", type=int, default=4)
+    ap.add_argument("--num-stages", type=int, help="Triton's software-pipelining depth (default: Triton's own, 3)")
     args = ap.parse_args(argv)
 
     os.environ.setdefault("TRITON_DEFAULT_FP_FUSION", "1")  # Triton 3.9's default, without its warning
@@ -75,6 +77,9 @@ def main(argv=None):
     kernels = load_module(args.module)
     capability = 90 if args.arch == "sm_90a" else 80
     target = GPUTarget("cuda", capability, 32)
+    options = {"num_warps": args.num_warps}
+    if args.num_stages is not None:
+        options["num_stages"] = args.num_stages
 
     times = time_stages(knobs)
     failed = False
@@ -86,7 +91,7 @@ def main(argv=None):
                 fn, signature, constexprs, attrs = kernels.specialize(args.specs[0], assume=args.assume)
                 t = time.perf_counter()
                 triton.compile(triton.compiler.ASTSource(fn, signature, constexprs=constexprs, attrs=attrs),
-                               target=target, options={"num_warps": 4})
+                               target=target, options=options)
                 first = time.perf_counter() - t
             except Exception:
                 pass  # reported below, with the spec
@@ -108,7 +113,7 @@ def main(argv=None):
 
                     src.make_ir = timed_make_ir
                     t = time.perf_counter()
-                    compiled = triton.compile(src, target=target, options={"num_warps": 4})
+                    compiled = triton.compile(src, target=target, options=options)
                     seconds = time.perf_counter() - t
                 except Exception as e:  # a kernel Triton refuses: reported, the others go on
                     failed = True

@@ -116,8 +116,10 @@ def main(argv=None):
             bgrid, bsizes, bscalars = grid, sizes, scalars
         else:
             bgrid, bsizes, bscalars, _ = launches.bench(spec)
+        ptx = (d / "kernel.ptx").read_text()
+        tensor_cores = "wgmma" if "wgmma.mma_async" in ptx else "mma.sync" if "mma.sync" in ptx else None
         kernels.append({"spec": spec, "math": math, "ptx": f"k{i:02d}/kernel.ptx", "manifest": f"k{i:02d}/kernel.json",
-                        "check": check,
+                        "tensor_cores": tensor_cores, "check": check,
                         "bench": {"grid": list(bgrid), "sizes": bsizes, "scalars": bscalars,
                                   "flops": flops(spec, bgrid, bscalars)}})
         print(f"[bundle] {spec} --math={math}: PTX, manifest, {len(sizes)} checked buffers", flush=True)

@@ -61,6 +61,7 @@ def main(argv=None):
     device = None
     specs = list(dict.fromkeys(k["spec"] for k in bundle["kernels"]))  # in order, each once
     benches = {k["spec"]: k["bench"] for k in bundle["kernels"]}
+    engines = {k["spec"]: k.get("tensor_cores") for k in bundle["kernels"]}  # the dot's instructions, where it has one
     for spec in specs:
         bench = benches[spec]
         o, f, t = ours.get((spec, "precise"), {}), ours.get((spec, "fast"), {}), theirs.get(spec, {})
@@ -81,7 +82,8 @@ def main(argv=None):
             f"precise {checks['precise']}, fast {checks['fast']}"
         lines.append(f"| `{spec}` | {size_of(spec, bench)} | {check} | {fmt_time(tw)} | {fmt_time(fast)} | "
                      f"{fmt_time(tr)} | {fmt_time(pt)} | {throughput} | {ratio(tr)} | {ratio(pt)} |")
-        kernels.append({"kernel": spec, "size": size_of(spec, bench), "check": checks["precise"],
+        kernels.append({"kernel": spec, "size": size_of(spec, bench), "tensor_cores": engines.get(spec),
+                        "check": checks["precise"],
                         "check_fast": checks["fast"], "twintile_s": tw, "twintile_fast_s": fast,
                         "triton_s": tr, "torch_s": pt, "throughput": throughput,
                         "bytes": row.get("bytes"), "flops": row.get("flops"),

@@ -30,6 +30,10 @@ def _x(r):
     return NA if r is None else f"{r:.1f}×"
 
 
+def _times2(r):
+    return NA if r is None else f"{r:.2f}×"
+
+
 def _word(r, above, below, same="as fast as"):
     if r is None:
         return NA
@@ -235,7 +239,7 @@ GPU_FACTS = ("gpu_device", "gpu_date", "gpu_mem_verdict", "gpu_mem_precise_media
              "gpu_precise_worst", "gpu_precise_worst_cost", "gpu_checks", "gpu_checks_ok", "gpu_mem_kernels", "gpu_mem_triton_geomean",
              "gpu_mem_triton_min", "gpu_mem_triton_max", "gpu_mem_gbps_median", "gpu_mem_torch_geomean",
              "gpu_matmul_tflops", "gpu_matmul_triton_tflops", "gpu_matmul_torch_tflops",
-             "gpu_flash_tflops", "gpu_flash_triton_tflops", "gpu_flash_torch_tflops")
+             "gpu_flash_tflops", "gpu_flash_triton_tflops", "gpu_flash_torch_tflops", "gpu_dot_engine")
 
 
 def gpu_facts(g):
@@ -262,6 +266,12 @@ def gpu_facts(g):
     worst = max((r for r in mem if r["precise_cost"]), key=lambda r: r["precise_cost"], default=None)
     if worst:
         f.update(gpu_precise_worst=worst["kernel"], gpu_precise_worst_cost=_f(worst["precise_cost"], ".2f"))
+    # Runs record which instructions the dots used since twintile lowered them to wgmma; every
+    # earlier run's were mma.sync.
+    recorded = [r for r in run.get("kernels", []) if "tensor_cores" in r]
+    engines = sorted({r["tensor_cores"] for r in recorded if r["tensor_cores"]})
+    f["gpu_dot_engine"] = (" and ".join(f"`{e}`" for e in engines) or "no tensor-core instruction" if recorded else
+                           "`mma.sync` (the run predates twintile's wgmma)")
     for key, spec in (("matmul", "matmul<64,64,32>"), ("flash", "flash_attention<64,64,64>")):
         r = by.get(spec, {})
         f[f"gpu_{key}_tflops"] = _f(r.get("tflops"), ".0f")
@@ -494,11 +504,54 @@ def answer_facts(res):
     return f
 
 
+TENSORCORE_FACTS = ("tc_hopper", "tc_hopper_wgmma", "tc_hopper_hgmma", "tc_hopper_sass_read", "tc_hopper_nospill",
+                    "tc_hopper_plain_nospill", "tc_hopper_plain", "tc_hopper_regs_ok", "tc_hopper_instr_ratio",
+                    "tc_hopper_instr_ok", "tc_hopper_regs_ratio", "tc_ampere", "tc_ampere_nospill",
+                    "tc_ampere_plain_nospill", "tc_ampere_instr_ratio", "tc_triton_hopper_wgmma")
+
+
+def tensorcore_facts(tc):
+    """The tensor-core suite's story: twintile against Triton at the same configurations."""
+    f = dict.fromkeys(TENSORCORE_FACTS, NA)
+    pairs = [(k, o, t) for k, o, t in R.tensorcore_pairs(tc or {}) if o and "error" not in o]
+    if not pairs:
+        return f
+
+    def of(arch, variant):
+        return [(o, t if t and "error" not in t else None) for k, o, t in pairs if k[3] == arch and k[4] == variant]
+
+    hopper, plain = of("sm_90a", "assumed"), of("sm_90a", "plain")
+    ampere, ampere_plain = of("sm_80", "assumed"), of("sm_80", "plain")
+    sass = [R.tensor_core_sass(o) for o, _ in hopper if R.tensor_core_sass(o) is not None]
+    both = [(o, t) for o, t in hopper if t]
+    regs = [(R.registers(o), R.registers(t)) for o, t in both if R.registers(o) and R.registers(t)]
+    instr = [o["instructions"] / t["instructions"] for o, t in both if t.get("instructions")]
+    f.update(tc_hopper=str(len(hopper)),
+             tc_hopper_wgmma=str(sum(R.tensor_core_ptx(o)[0] == "wgmma" for o, _ in hopper)),
+             tc_triton_hopper_wgmma=str(sum(R.tensor_core_ptx(t)[0] == "wgmma" for _, t in both)),
+             tc_hopper_sass_read=str(len(sass)),
+             tc_hopper_hgmma=str(sum(bool(s.get("HGMMA")) for s in sass)),
+             tc_hopper_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in hopper)),
+             tc_hopper_plain=str(len(plain)),
+             tc_hopper_plain_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in plain)),
+             tc_hopper_regs_ok=str(sum(a <= b for a, b in regs)),
+             tc_hopper_regs_ratio=_times2(R.geomean([a / b for a, b in regs])),
+             tc_hopper_instr_ratio=_times2(R.geomean(instr)),
+             tc_hopper_instr_ok=str(sum(r <= 1.1 for r in instr)),
+             tc_ampere=str(len(ampere)),
+             tc_ampere_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in ampere)),
+             tc_ampere_plain_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in ampere_plain)),
+             tc_ampere_instr_ratio=_times2(R.geomean([o["instructions"] / t["instructions"] for o, t in ampere
+                                                     if t and t.get("instructions")])))
+    return f
+
+
 def facts(res):
     """Every name the template may use; what a missing result file cannot give reads NA."""
     f = environment_facts(res)
     f.update(compile_facts(res.get("compile", {})))
     f.update(codegen_facts(res.get("codegen", {})))
+    f.update(tensorcore_facts(res.get("tensorcores", {})))
     f.update(expressiveness_facts(res.get("expressiveness", {})))
     f.update(gpu_facts(res.get("gpu", {})))
     f.update(realworld_facts(res.get("realworld", {})))

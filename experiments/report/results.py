@@ -12,7 +12,7 @@ from pathlib import Path
 
 from experiments.harness import common, variants
 
-SUITES = ("compile", "expressiveness", "codegen", "gpu", "realworld")
+SUITES = ("compile", "expressiveness", "codegen", "tensorcores", "gpu", "realworld")
 
 
 def load(results_dir):
@@ -185,6 +185,43 @@ def allocated_registers(n):
 # The corpus kernels whose speed is the bytes they move (launches.bench gives
 # them no flops): those the PTX-against-Triton targets are set for.
 MEMORY_BOUND = tuple(k["name"] for k in common.corpus_entries() if k["class"] == "memory")  # corpus.json
+
+
+# --- tensorcores --------------------------------------------------------------
+
+def tensorcore_pairs(tc):
+    """[(config, twintile's row, Triton's row or None)] in the suite's order; config is
+    (spec, warps, stages, arch, variant)."""
+    order, rows = [], {}
+    for r in tc.get("rows", []):
+        key = (r["spec"], r["warps"], r["stages"], r["arch"], r["variant"])
+        if key not in rows:
+            order.append(key)
+            rows[key] = {}
+        rows[key][r["producer"]] = r
+    return [(key, rows[key].get("twintile"), rows[key].get("triton")) for key in order]
+
+
+def spill_bytes(row):
+    """ptxas's spill stores plus loads, or None."""
+    p = (row or {}).get("ptxas") or {}
+    if p.get("spill_store_bytes") is None:
+        return None
+    return p["spill_store_bytes"] + (p.get("spill_load_bytes") or 0)
+
+
+def tensor_core_ptx(row):
+    """("wgmma", n) or ("mma.sync", n) or (None, 0): the dot's instructions in the PTX."""
+    ops = (row or {}).get("ptx_ops") or {}
+    for key, unit in (("wgmma.mma_async", "wgmma"), ("mma.sync", "mma.sync")):
+        if ops.get(key):
+            return unit, ops[key]
+    return None, 0
+
+
+def tensor_core_sass(row):
+    """{"HGMMA": n, "HMMA": n, ...} from nvdisasm, or None."""
+    return ((row or {}).get("ptxas") or {}).get("tensor_core_sass")
 
 
 def codegen_targets(codegen_result, arch="sm_90a"):

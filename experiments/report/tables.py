@@ -283,6 +283,44 @@ def codegen_classes(cg, spec):
 CELL = {"accepted": "✓", "refused": "✗", "wrong": "≠", None: "·"}
 
 
+def tensorcores(tc):
+    rows = []
+    for (spec, warps, stages, arch, variant), ours, theirs in R.tensorcore_pairs(tc):
+        if not ours or "error" in ours:
+            rows.append([f"`{spec}`", arch, str(warps), str(stages), variant, "error: " + (ours or {}).get("error", "not run")[:60]]
+                        + ["–"] * 5)
+            continue
+
+        def pair(f, fmt=str):
+            a, b = f(ours), f(theirs) if theirs and "error" not in theirs else None
+            return (fmt(a) if a is not None else "–") + " / " + (fmt(b) if b is not None else "–")
+
+        def ptx_ops(row):
+            unit, n = R.tensor_core_ptx(row)
+            return f"{unit} {n}" if unit else "none"
+
+        def sass(row):
+            s = R.tensor_core_sass(row)
+            return None if s is None else ", ".join(f"{k} {v}" for k, v in s.items() if v) or "none"
+
+        shared = ours.get("shared_bytes")
+        rows.append([f"`{spec}`", arch, str(warps), str(stages), variant, pair(ptx_ops), pair(sass),
+                     pair(R.registers), pair(R.spill_bytes), pair(lambda r: r.get("instructions")),
+                     f"{shared / 1024:.0f}" if shared is not None else "–"])
+    head = ["kernel", "target", "warps", "stages", "promises", "tensor cores, PTX", "SASS", "registers",
+            "spill bytes", "PTX instructions", "twintile shared KiB"]
+    missing = "".join(f" {k}: {v}." for k, v in tc.get("missing", {}).items())
+    return ("### Tensor cores: matmul and attention at Triton's configurations (twintile / Triton)\n\n" + table(head, rows) +
+            "\nEach cell is twintile's figure, then Triton's, for the same kernel (experiments/kernels/ and "
+            "experiments/baselines/triton_kernels.py), tiles, warps and pipelining depth; `assumed` with the "
+            "promises Triton's JIT derives from 16-byte-aligned pointers and integers divisible by 16 (twintile's "
+            "--assume-aligned/--assume-divisible, Triton's divisibility hints), `plain` without. Tensor cores, PTX: "
+            "the dot's instructions in the PTX (wgmma.mma_async or mma.sync); SASS: their machine instructions "
+            "(nvdisasm: HGMMA, Hopper's warpgroup MMA; HMMA, mma.sync's); registers and spills: ptxas "
+            f"({tc.get('config', {}).get('ptxas_version') or 'not run'}). Shared memory: twintile's manifest (Triton "
+            "sizes its own at launch)." + missing + "\n")
+
+
 def expressiveness(ex):
     matrix, systems = R.expressiveness_matrix(ex)
     names = NAMES
@@ -470,6 +508,8 @@ def all_tables(res):
                 out["codegen_classes.md"] = out.get("codegen_classes.md", "") + codegen_classes(res["codegen"], spec) + "\n"
         if res["codegen"].get("dynamic"):
             out["codegen_dynamic.md"] = codegen_dynamic(res["codegen"])
+    if "tensorcores" in res:
+        out["tensorcores.md"] = tensorcores(res["tensorcores"])
     if "expressiveness" in res:
         out["expressiveness.md"] = expressiveness(res["expressiveness"])
     if "gpu" in res:

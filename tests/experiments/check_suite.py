@@ -20,6 +20,7 @@ ARGS = {
     "codegen": ["--quick", "--kernels", "softmax"],
     "expressiveness": ["--quick"],
     "gpu": ["--quick"],
+    "tensorcores": ["--quick"],
     "realworld": ["--quick", "--manifest", str(ROOT / "tests" / "experiments" / "realworld" / "kernels.json")],
 }
 
@@ -124,6 +125,29 @@ def check_codegen(r):
         expect(sum(d["classes"].values()) == sum(p["warp_instructions"].values()), "classes do not add up")
     if r["config"]["ptxas"]:
         expect(all(x.get("ptxas") and x["ptxas"]["registers"] for x in tw), "ptxas measured no registers")
+
+
+def check_tensorcores(r):
+    rows = r["rows"]
+    tw = [x for x in rows if x["producer"] == "twintile"]
+    expect(len(tw) == 4 and not any("error" in x for x in tw), f"twintile rows (2 configs x 2 variants): {tw[:1]}")
+    for x in tw:
+        ops = x.get("ptx_ops", {})
+        unit = "wgmma.mma_async" if x["arch"] == "sm_90a" else "mma.sync"
+        expect(ops.get(unit, 0) > 0, f"{x['spec']} on {x['arch']}: no {unit} in the PTX ({ops})")
+        expect(x["instructions"] > 100 and x["shared_bytes"] > 0, f"{x['spec']}: nothing counted")
+        if x["variant"] == "assumed":
+            expect(ops.get("cp.async", 0) > 0, f"{x['spec']}: the promises did not pipeline the loads")
+        if r["config"]["ptxas"]:
+            p = x.get("ptxas") or {}
+            expect(p.get("registers") and p.get("spill_store_bytes") is not None, f"ptxas measured nothing: {x}")
+            sass = p.get("tensor_core_sass")
+            if r["config"].get("nvdisasm") and sass is not None:
+                want = "HGMMA" if x["arch"] == "sm_90a" else "HMMA"
+                expect(sass.get(want, 0) > 0, f"{x['spec']} on {x['arch']} {x['variant']}: no {want} in the SASS ({sass})")
+    if "triton" not in r["missing"]:
+        tri = [x for x in rows if x["producer"] == "triton"]
+        expect(len(tri) == 4 and all("error" not in x and x["instructions"] > 100 for x in tri), f"Triton rows: {tri[:1]}")
 
 
 def check_expressiveness(r):

@@ -25,6 +25,40 @@ def load(name):
     return json.loads((FIXTURES / f"{name}.json").read_text())
 
 
+class TensorCores(unittest.TestCase):
+    def setUp(self):
+        self.tc = load("tensorcores")
+
+    def test_the_table_pairs_twintile_with_triton_per_configuration(self):
+        text = T.tensorcores(self.tc)
+        rows = [r for r in self.tc["rows"] if r["producer"] == "twintile"]
+        self.assertEqual(text.count("| `matmul<"), len(rows))
+        for r in rows:
+            theirs = next(t for t in self.tc["rows"] if t["producer"] == "triton" and
+                          all(t[k] == r[k] for k in ("spec", "warps", "stages", "arch", "variant")))
+            self.assertIn(f"{r['instructions']} / {theirs['instructions']}", text)
+            self.assertIn(f"{r['ptxas']['registers']} / {theirs['ptxas']['registers']}", text)
+        self.assertIn("wgmma 8 / wgmma 8", text)
+        self.assertIn("mma.sync 64 / mma.sync 64", text)
+
+    def test_the_facts_count_from_the_rows(self):
+        f = F.tensorcore_facts(self.tc)
+        hopper = [r for r in self.tc["rows"] if r["arch"] == "sm_90a" and r["variant"] == "assumed"]
+        ours = [r for r in hopper if r["producer"] == "twintile"]
+        theirs = [r for r in hopper if r["producer"] == "triton"]
+        self.assertEqual(f["tc_hopper"], str(len(ours)))
+        self.assertEqual(f["tc_hopper_wgmma"], str(sum(r["ptx_ops"]["wgmma.mma_async"] > 0 for r in ours)))
+        ratio = ours[0]["instructions"] / theirs[0]["instructions"]
+        self.assertEqual(f["tc_hopper_instr_ratio"], f"{ratio:.2f}×")
+        self.assertEqual(f["tc_hopper_regs_ok"], str(int(ours[0]["ptxas"]["registers"] <= theirs[0]["ptxas"]["registers"])))
+        spilled = sum(r["ptxas"]["spill_store_bytes"] + r["ptxas"]["spill_load_bytes"] == 0 for r in ours)
+        self.assertEqual(f["tc_hopper_nospill"], str(spilled))
+
+    def test_without_results_the_facts_read_n_a(self):
+        f = F.tensorcore_facts({})
+        self.assertTrue(all(v == F.NA for v in f.values()))
+
+
 class SweepAndPhases(unittest.TestCase):
     def setUp(self):
         self.c = load("compile")
@@ -310,7 +344,14 @@ $slowpath:
 class MachineCode(unittest.TestCase):
     def test_the_listing_is_counted_without_padding(self):
         from experiments.baselines import ptx_stats
-        self.assertEqual(ptx_stats.parse_sass(LISTING), {"k": {"sass_instructions": 6, "peak_live_registers": 4}})
+        self.assertEqual(ptx_stats.parse_sass(LISTING), {"k": {"sass_instructions": 6, "peak_live_registers": 4,
+                                                               "tensor_core_sass": {"HGMMA": 0, "QGMMA": 0, "HMMA": 0}}})
+
+    def test_the_tensor_core_instructions_are_counted_predicated_or_not(self):
+        from experiments.baselines import ptx_stats
+        listing = LISTING.replace("FADD R2, R2, R3 ;", "HGMMA.64x128x16.F32 R24, gdesc[UR4], R24, gsb0 ;").replace(
+            "LDC R1, c[0x0][0x28] ;", "@P0 HMMA.16816.F32 R4, R8, R12, R4 ;")
+        self.assertEqual(ptx_stats.parse_sass(listing)["k"]["tensor_core_sass"], {"HGMMA": 1, "QGMMA": 0, "HMMA": 1})
 
 
 def realworld_profiled():

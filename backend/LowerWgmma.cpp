@@ -15,7 +15,8 @@
 //   fence.proxy.async; bar.sync   (operands staged by this dot: stores, then
 //                                  fenced for the async proxy; a pipeline's
 //                                  copies are fenced after their wait)
-//   wgmma.fence                   (the accumulators' registers are ready)
+//   wgmma.fence                   (the accumulators' registers are ready:
+//                                  nothing but wgmma writes them after it)
 //   wgmma.mma_async x (K/16 * blocks * chunks)
 //   wgmma.commit_group; wgmma.wait_group 0
 //
@@ -152,7 +153,11 @@ TileVal dotOnWarpgroups(LowerContext &L, const Op &op) {
                               "." + type + " {" + operandsText + "}, $" + r + ", $" + std::to_string(nI / 2 + 1) +
                               ", p, 1, 1, 0, " + (bMnMajor ? "1" : "0") + ";\n\t}";
 
-  std::vector<llvm::Value *> acc = c.regs;
+  // Every accumulator through an empty in-out asm first (CUTLASS's
+  // warpgroup_fence_operand): each is then a value of its own, used once, so
+  // the copies LLVM makes for tied operands (32 registers of one zero, say)
+  // land before the fence; after it, only wgmma may touch them.
+  std::vector<llvm::Value *> acc = throughAsm(L, "", c.regs, {}, "");
   warpgroupAsm(L, b.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
   for (int64_t ks = 0; ks < kSteps; ++ks)
     for (int64_t block = 0; block < blocks; ++block)

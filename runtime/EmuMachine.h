@@ -62,6 +62,11 @@ struct Thread {
   std::vector<AsyncCopy> asyncPending;             // issued since the last commit_group
   std::deque<std::vector<AsyncCopy>> asyncGroups;  // committed, oldest first
   uint32_t proxyFences = 0;                        // fence.proxy.async executed so far
+  /// With wgmma in the program: per register slot, the count of executed
+  /// instructions (`executed`) when a non-wgmma instruction last wrote it,
+  /// and that count at this thread's last wgmma.fence (0: none yet).
+  std::vector<uint64_t> lastWrite;
+  uint64_t fencedAt = 0;
   /// Registers (absolute slots in regs) an in-flight wgmma.mma_async will
   /// write: how many such writes are pending, and the last one's value (what
   /// the next wgmma accumulating into the register reads).
@@ -98,14 +103,16 @@ struct AsyncProxy {
   struct Group {
     std::vector<Write> writes;
     std::vector<uint32_t> reads;  // shared offsets of the 2-byte elements read
+    uint64_t mmas = 0;
   };
   struct Warpgroup {
     Group open;                    // issued since the last commit_group
     std::deque<Group> committed;   // oldest first
-    bool fenced = false;           // a wgmma.fence since the last wait_group
+    bool fenced = false;           // a wgmma.fence since the launch began
+    uint64_t pending = 0;          // mma_async issued and not yet completed by a wait
   };
   std::vector<Warpgroup> warpgroups;
-  std::vector<uint16_t> reading;
+  std::vector<uint32_t> reading;
   uint64_t readingCount = 0;       // elements in flight
   std::vector<uint32_t> writer;    // thread + 1 of the last generic write (0: none)
   std::vector<uint32_t> writerFences;
@@ -184,6 +191,8 @@ private:
   void completeWgmma(AsyncProxy::Warpgroup &wg, size_t pending);
   /// False (with the error) if `in` touches a register an in-flight wgmma writes.
   bool wgmmaRegistersFree(Thread &t, const Frame &f, const Instr &in);
+  /// Records the registers `in` writes (not wgmma's own), for the fence rule.
+  void noteRegisterWrites(Thread &t, const Frame &f, const Instr &in);
   /// A generic-proxy write of shared bytes [offset, offset + size) by `t`.
   void noteGenericWrite(const Thread &t, uint64_t offset, uint64_t size);
 

@@ -10,7 +10,9 @@
 // instruction that reads or writes one of those registers is an error, and
 // so is a write to the shared memory the wgmma read; a later mma_async
 // accumulating into the same registers reads the pending values, as the
-// hardware chains them.
+// hardware chains them. As the ISA requires, a wgmma.fence must come before
+// the first mma_async, and between any other instruction's write of a
+// register and an mma_async accumulating into it.
 //
 // Descriptors (the PTX ISA's "matrix descriptor"): bits 0-13 the start
 // address, 16-29 the leading dimension byte offset (LBO), 32-45 the stride
@@ -47,6 +49,10 @@ namespace twintile::runtime::emu {
 using namespace ptx;
 
 namespace {
+
+/// The most mma_async a warpgroup may have in flight (issued, not completed
+/// by a wait): each holds its results and operands until then.
+constexpr uint64_t kMaxPendingMma = 1024;
 
 std::string hex(uint64_t v) {
   std::ostringstream s;
@@ -121,11 +127,33 @@ bool Machine::wgmmaRegistersFree(Thread &t, const Frame &f, const Instr &in) {
     else if (!hit) hit = busy(o);
   }
   if (!hit) hit = busy(in.dst2);
+  if (!hit && in.op == Op::Call)  // a call's register arguments and results
+    for (const std::vector<Operand> *list : {&f.fn->calls[in.target].args, &f.fn->calls[in.target].rets})
+      for (const Operand &o : *list)
+        if (!hit) hit = busy(o);
   if (!hit) return true;
   const std::string &name = hit->reg < f.fn->regNames.size() ? f.fn->regNames[hit->reg] : "a register";
   fail(t, in, in.text + " uses " + name + " while a wgmma.mma_async that writes it is in flight (no "
               "wgmma.wait_group has completed it)");
   return false;
+}
+
+void Machine::noteRegisterWrites(Thread &t, const Frame &f, const Instr &in) {
+  // The destinations: ops[0] as a register or a vector of them (every
+  // instruction but the barriers, whose ops[0] is a source; stores' is an
+  // address), and a second result.
+  if (isWarpgroupOp(in.op) || in.op == Op::BarSync || in.op == Op::BarArrive || in.op == Op::BarWarpSync) return;
+  auto note = [&](const Operand &o) {
+    if (o.kind != Operand::Kind::Reg) return;
+    size_t slot = f.regBase + o.reg;
+    if (t.lastWrite.size() <= slot) t.lastWrite.resize(std::max(slot + 1, t.regs.size()), 0);
+    t.lastWrite[slot] = t.executed;
+  };
+  const Operand &d = in.ops[0];
+  if (d.kind == Operand::Kind::Vec)
+    for (uint64_t j = 0; j < d.imm; ++j) note(f.fn->vecPool[d.reg + j]);
+  else note(d);
+  note(in.dst2);
 }
 
 bool Machine::resolveWarpgroups(bool &released) {
@@ -160,7 +188,10 @@ bool Machine::resolveWarpgroups(bool &released) {
     if (!ready) continue;
     AsyncProxy::Warpgroup &wg = proxy_.warpgroups[base / 128];
     switch (in.op) {
-    case Op::WgmmaFence: wg.fenced = true; break;
+    case Op::WgmmaFence:
+      wg.fenced = true;
+      for (uint32_t i = base; i < base + 128; ++i) threads_[i].fencedAt = threads_[i].executed;
+      break;
     case Op::WgmmaMma:
       if (!warpgroupMma(base, in)) return false;
       break;
@@ -170,7 +201,6 @@ bool Machine::resolveWarpgroups(bool &released) {
       break;
     default:  // WgmmaWait
       completeWgmma(wg, in.ops[0].imm);
-      wg.fenced = false;
       break;
     }
     for (uint32_t i = base; i < base + 128; ++i) {
@@ -198,6 +228,7 @@ void Machine::completeWgmma(AsyncProxy::Warpgroup &wg, size_t pending) {
       proxy_.reading[off + 1] -= 1;
     }
     proxy_.readingCount -= g.reads.size();
+    wg.pending -= g.mmas;
   }
 }
 
@@ -205,10 +236,33 @@ bool Machine::warpgroupMma(uint32_t base, const Instr &in) {
   AsyncProxy::Warpgroup &wg = proxy_.warpgroups[base / 128];
   Thread &lead = threads_[base];
   if (!wg.fenced) {
-    fail(lead, in, in.text + " without a wgmma.fence.sync.aligned since the warpgroup's last wgmma.wait_group (or "
-                             "its start): the registers it accumulates into may not be ready");
+    fail(lead, in, in.text + " without a wgmma.fence.sync.aligned before it: the registers it accumulates into "
+                             "may not be ready");
     return false;
   }
+  // The ISA's fence rule: after the warpgroup's last wgmma.fence, only wgmma
+  // may have written the registers an mma_async accumulates into.
+  for (uint32_t i = 0; i < 128; ++i) {
+    Thread &t = threads_[base + i];
+    const Frame &f = t.frames.back();
+    for (uint64_t r = 0; r < in.ops[0].imm; ++r) {
+      const Operand &d = f.fn->vecPool[in.ops[0].reg + r];
+      size_t slot = f.regBase + d.reg;
+      if (slot < t.lastWrite.size() && t.lastWrite[slot] > t.fencedAt) {
+        fail(t, in, in.text + " accumulates into " + f.fn->regNames[d.reg] + ", which another instruction wrote "
+                        "after the warpgroup's last wgmma.fence (the ISA leaves that undefined: fence after the "
+                        "write)");
+        return false;
+      }
+    }
+  }
+  if (wg.pending >= kMaxPendingMma) {
+    fail(lead, in, in.text + ": more than " + std::to_string(kMaxPendingMma) +
+                       " wgmma.mma_async in flight, no wgmma.wait_group completing them (the emulator's limit)");
+    return false;
+  }
+  ++wg.pending;
+  ++wg.open.mmas;
   // The descriptors and scale-d, the same in every thread of the warpgroup.
   uint64_t uniform[3] = {};
   for (uint32_t i = 0; i < 128; ++i) {

@@ -79,7 +79,7 @@ Machine::Machine(const Program &prog, const Function &entry, Dim3 grid, Dim3 blo
     : prog_(prog), entry_(entry), grid_(grid), block_(block), buffers_(std::move(buffers)), options_(options),
       globalData_(prog.globalInit), constData_(prog.constInit) {
   for (const ptx::Function &fn : prog.functions)
-    for (const Instr &in : fn.code) trackProxy_ |= in.op == Op::WgmmaMma;
+    for (const Instr &in : fn.code) trackProxy_ |= isWarpgroupOp(in.op);
 }
 
 bool Machine::bindArguments(const std::vector<EmuArg> &args) {
@@ -179,6 +179,8 @@ void Machine::initBlock() {
     t.asyncGroups.clear();
     t.proxyFences = 0;
     t.wgmmaRegs.clear();
+    t.lastWrite.clear();
+    t.fencedAt = 0;
   }
   initProxy();
   accesses_.clear();

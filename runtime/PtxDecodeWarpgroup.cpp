@@ -67,8 +67,15 @@ void Decoder::wgmma() {
   for (const RawOperand &e : op(0).elems)
     if (e.kind != RawOperand::Kind::Name) fail("'" + raw_.opcode + "' takes registers for D");
   in_.ops[0] = vector(op(0), Type::F32, true);
+  for (uint64_t j = 0; j < in_.ops[0].imm; ++j)
+    if (Type t = fn_.regTypes[fn_.vecPool[in_.ops[0].reg + j].reg]; t != Type::F32 && t != Type::B32)
+      fail("'" + raw_.opcode + "' accumulates into .f32 (or .b32) registers");
   in_.ops[1] = src(op(1), Type::B64);
   in_.ops[2] = src(op(2), Type::B64);
+  for (int j = 1; j <= 2; ++j)
+    if (const Operand &d = in_.ops[static_cast<size_t>(j)]; d.kind == Operand::Kind::Reg &&
+                                                              typeBits(fn_.regTypes[d.reg]) != 64)
+      fail("'" + raw_.opcode + "' takes 64-bit descriptors");
   in_.ops[3] = src(op(3), Type::Pred);
   uint64_t flags = 0;
   for (size_t i = 4; i < 8; ++i) {
@@ -85,9 +92,13 @@ void Decoder::wgmma() {
 
 void Decoder::fenceProxy() {
   take("proxy");
-  if (!take("async")) fail("'" + raw_.opcode + "': only fence.proxy.async is supported");
-  take("shared::cta") || take("shared::cluster") || take("global");
-  in_.op = Op::FenceProxyAsync;
+  take("async");
+  // Generic-proxy writes to shared memory made visible to the async proxy: the
+  // unqualified form and .shared; .global fences global memory only, which
+  // the emulator does not track (a no-op).
+  bool shared = take("shared::cta") || take("shared::cluster") || mods_.empty();
+  if (take("global")) shared = false;
+  in_.op = shared ? Op::FenceProxyAsync : Op::Nop;
   operands(0);
 }
 

@@ -277,6 +277,8 @@ reload:
       ++pc;
       continue;
     }
+    if (trackProxy_) [[unlikely]]
+      noteRegisterWrites(t, *f, in);
     if (in.fast != Fast::None) {
       const Operand &d = in.ops[0];
       uint64_t a = val(in.ops[1]), b = val(in.ops[2]);

@@ -102,7 +102,7 @@ public:
       uint64_t base = v.space == Space::Const ? kConstVarBase : kGlobalVarBase;
       std::memcpy(dst.data() + (v.address - base), v.init.data(), v.init.size());
     }
-    prog_.dynamicSharedOffset = alignUp(prog_.staticSharedBytes, 16);
+    prog_.dynamicSharedOffset = alignUp(prog_.staticSharedBytes, std::max<uint64_t>(16, dynamicSharedAlign_));
     return std::move(prog_);
   }
 
@@ -145,6 +145,7 @@ private:
   std::vector<Token> toks_;
   size_t pos_ = 0;
   Program prog_;
+  uint64_t dynamicSharedAlign_ = 16;  // the largest .align of an .extern .shared array
   std::map<std::string, size_t> funcs_;
   std::map<std::string, size_t> moduleVars_;
   // The function body being parsed.
@@ -506,6 +507,7 @@ private:
     case Space::Shared:
       if (v.external) {
         v.address = 0;  // fixed up at launch: the dynamic area
+        dynamicSharedAlign_ = std::max(dynamicSharedAlign_, v.align);
       } else {
         prog_.staticSharedBytes = alignUp(prog_.staticSharedBytes, v.align);
         v.address = kSharedBase + prog_.staticSharedBytes;

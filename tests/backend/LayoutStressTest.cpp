@@ -308,6 +308,10 @@ TEST_CASE("a conversion inside a loop whose ring is dynamic shared memory", "[ba
   o.numStages = 4;
   o.mustEmit = {".extern .shared .align 1024", "cp.async.wait_group 2;", "wgmma.mma_async"};
   twintile::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
+  // And on mma.sync (sm_80), whose buffers need no more than 16-byte alignment.
+  o.arch = "sm_80";
+  o.mustEmit = {".extern .shared .align 16", "cp.async.wait_group 2;", "mma.sync.aligned"};
+  twintile::test::runsLikeInterpreter(k.f, {1, 1, 1}, {ab, bb, cb}, {KernelArg::buf(0), KernelArg::buf(1), KernelArg::buf(2)}, o);
   // Whole: two barriers for each reshape, not two per chunk.
   twintile::backend::CompileOptions co4;
   co4.numStages = 4;

@@ -17,6 +17,7 @@
 
 #include <bit>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -254,6 +255,71 @@ TEST_CASE("wgmma misuse is reported: results read before the wait, no fences, a 
   CHECK_THAT(r.error, Catch::Contains("its a-desc differs between threads 0 and 1"));
 }
 
+namespace {
+
+/// Runs `b`'s kernel with `edit` applied to its PTX; the error, or "" when it ran.
+std::string runEdited(const Built &b, const std::function<void(std::string &)> &edit, int n = 64) {
+  std::string ptx = b.ptx;
+  edit(ptx);
+  std::vector<uint32_t> out(128 * static_cast<size_t>(n / 2)), in = b.image;
+  EmuResult r = emulate(PtxModule::parse(ptx), "k", {}, {128, 1, 1}, {EmuArg::buf(0), EmuArg::buf(1)},
+                        {bytesOf(out), bytesOf(in)});
+  return r.ok() ? std::string() : r.error;
+}
+
+void insertBefore(std::string &ptx, const std::string &at, const std::string &text) {
+  size_t p = ptx.find(at);
+  REQUIRE(p != std::string::npos);
+  ptx.insert(p, text);
+}
+
+} // namespace
+
+TEST_CASE("wgmma's fence rule: a register another instruction wrote after the fence, and the ISA's exception",
+          "[emulator][wgmma]") {
+  Built b = build(Case{});
+  // Written after the fence: undefined by the ISA, reported.
+  CHECK_THAT(runEdited(b, [](std::string &ptx) { insertBefore(ptx, "\twgmma.mma_async", "\tmov.f32 %acc5, 0f3F800000;\n"); }),
+             Catch::Contains("accumulates into %acc5, which another instruction wrote after the warpgroup's last "
+                             "wgmma.fence"));
+  // Written before it: fine.
+  CHECK(runEdited(b, [](std::string &ptx) { insertBefore(ptx, "\twgmma.fence", "\tmov.f32 %acc5, 0f3F800000;\n"); }) ==
+        "");
+  // mma, commit, wait, then mma again on the same registers, nothing else
+  // touching them: the ISA allows it without another fence.
+  CHECK(runEdited(b, [](std::string &ptx) {
+          size_t mma = ptx.find("\twgmma.mma_async"), end = ptx.find('\n', mma);
+          std::string again = ptx.substr(mma, end - mma + 1);
+          insertBefore(ptx, "\tst.global.f32", "\tsetp.eq.u32 %p2, 0, 0;\n" + again +
+                                                   "\twgmma.commit_group.sync.aligned;\n\twgmma.wait_group.sync.aligned 0;\n");
+        }) == "");
+}
+
+TEST_CASE("wgmma misuse the emulator reports rather than crashing on", "[emulator][wgmma]") {
+  // fence, commit and wait with no mma_async at all run (they crashed it once).
+  std::string ptx = kernel("", "\twgmma.fence.sync.aligned;\n\twgmma.commit_group.sync.aligned;\n"
+                               "\twgmma.wait_group.sync.aligned 0;\n");
+  EmuResult r = emulate(PtxModule::parse(ptx), "k", {}, {128, 1, 1}, {}, {});
+  INFO(r.error);
+  CHECK(r.ok());
+  // An in-flight result passed to a call.
+  Built b = build(Case{});
+  std::string withCall = b.ptx;
+  withCall.insert(withCall.find(".visible .entry"), ".func use(.param .b32 x)\n{\n\tret;\n}\n");
+  insertBefore(withCall, "\twgmma.wait_group", "\t{\n\t.param .b32 arg;\n\tst.param.b32 [arg], %acc1;\n\t"
+                                              "call use, (arg);\n\t}\n");
+  std::vector<uint32_t> out(128 * 32), in = b.image;
+  EmuResult rc = emulate(PtxModule::parse(withCall), "k", {}, {128, 1, 1}, {EmuArg::buf(0), EmuArg::buf(1)},
+                         {bytesOf(out), bytesOf(in)});
+  CHECK_THAT(rc.error, Catch::Contains("uses %acc1 while a wgmma.mma_async that writes it is in flight"));
+  // mma_async in a loop with no wait: stopped at the emulator's limit, not out of memory.
+  CHECK_THAT(runEdited(b, [](std::string &ptx) {
+               size_t mma = ptx.find("\twgmma.mma_async");
+               ptx.insert(ptx.find('\n', mma) + 1, "\tbra $again;\n");
+               ptx.insert(mma, "$again:\n");
+             }),
+             Catch::Contains("more than 1024 wgmma.mma_async in flight"));
+}
 TEST_CASE("wgmma forms the emulator does not run are refused when the PTX is read", "[emulator][wgmma]") {
   auto refused = [](const std::string &line) {
     std::string ptx = kernel("", "\t.reg .f32 %acc<8>;\n" + line + "\n");
@@ -272,4 +338,12 @@ TEST_CASE("wgmma forms the emulator does not run are refused when the PTX is rea
                      "%p1, 2, 1, 0, 0;"),
              Catch::Contains("1 or -1"));
   CHECK_THAT(refused("\twgmma.wait_group.sync.aligned %r1;"), Catch::Contains("integer constant"));
+  CHECK_THAT(refused("\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%rd1, %rd2, %rd3, %rd4}, %rd5, %rd6, %p1, "
+                     "1, 1, 0, 0;"),
+             Catch::Contains(".f32 (or .b32) registers"));
+  CHECK_THAT(refused("\twgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%acc0, %acc1, %acc2, %acc3}, %r1, %rd6, %p1, "
+                     "1, 1, 0, 0;"),
+             Catch::Contains("64-bit descriptors"));
+  // Other proxy fences are no-ops here, as before.
+  CHECK(refused("\tfence.proxy.alias;\n\tfence.proxy.tensormap::generic.release.gpu;") == "accepted");
 }

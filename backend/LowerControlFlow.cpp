@@ -106,7 +106,7 @@ void lowerFor(LowerContext &L, const Op &op) {
   addIncoming(carried, next, latch);
   b.CreateBr(header);
   b.SetInsertPoint(exit);
-  if (pipe) pipelineEpilogue(L, *pipe);
+  if (pipe) pipelineEpilogue(L, *pipe, carried);
   for (size_t i = 0; i < carried.size(); ++i) L.set(op.result(i), carried[i]);
 }
 

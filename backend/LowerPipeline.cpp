@@ -17,6 +17,10 @@
 //   after the loop   cp.async.wait_all; bar.sync
 //
 // Iterations past the end copy zeros (src-size 0) into stages nobody reads.
+// With an async wgmma dot (PipelinePlan.h) the ring has S + 1 buffers per
+// load, used round-robin: iteration i reads buffer i % (S+1) and refills
+// (i+S-1) % (S+1), which iteration i-2's MMAs read, complete since the
+// wait_group 1 of iteration i-1; its last group is waited for after the loop.
 // The ring is reserved for the loop's length; shared memory the body uses
 // otherwise comes after it (past 48 KiB, in dynamic shared memory).
 // Which loads qualify, the ring's layout and the address ops evaluated again
@@ -98,6 +102,7 @@ static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *sta
 
 void pipelinePrologue(LowerContext &L, PipelineRing &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
   llvm::IRBuilder<> &b = L.b;
+  if (p.plan.asyncDot) L.asyncDots.insert(p.plan.asyncDot);
   p.ring = reserveShared(L, p.plan.ringBytes, *p.plan.loop);
   // Earlier users of this shared memory are done with it, and global writes
   // before the loop are visible to every thread's copies.
@@ -124,7 +129,7 @@ void pipelinePrologue(LowerContext &L, PipelineRing &p, llvm::Value *lo, llvm::V
 
 void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
   llvm::IRBuilder<> &b = L.b;
-  int S = p.plan.stages;
+  int S = p.plan.stages, R = p.plan.buffers;
   if (!S) return;
   // This iteration's number (the bounds may be any integer type).
   llvm::Value *i = b.CreateIntCast(b.CreateUDiv(b.CreateSub(iv, lo), step), L.i32(), false);
@@ -133,16 +138,21 @@ void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, 
   barrier(L);
   llvm::Value *step64 = b.CreateSExt(step, b.getInt64Ty());
   llvm::Value *ahead = b.CreateAdd(b.CreateSExt(iv, b.getInt64Ty()), b.CreateMul(step64, b.getInt64(static_cast<uint64_t>(S - 1))));
-  issueCopies(L, p, b.CreateURem(b.CreateAdd(i, L.c32(S - 1)), L.c32(S)), b.CreateTrunc(ahead, iv->getType()),
+  issueCopies(L, p, b.CreateURem(b.CreateAdd(i, L.c32(S - 1)), L.c32(R)), b.CreateTrunc(ahead, iv->getType()),
               b.CreateICmpSLT(ahead, b.CreateSExt(hi, b.getInt64Ty())));
-  llvm::Value *stage = b.CreateURem(i, L.c32(S));
+  llvm::Value *stage = b.CreateURem(i, L.c32(R));
   for (const LoopPipeline::Load &ld : p.plan.loads)
     L.inShared[ld.op->result()] = {b.CreateGEP(b.getInt8Ty(), p.ring, b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes)))),
                                  ld.form};
 }
 
-void pipelineEpilogue(LowerContext &L, const PipelineRing &p) {
+void pipelineEpilogue(LowerContext &L, const PipelineRing &p, std::vector<TileVal> &carried) {
   llvm::IRBuilder<> &b = L.b;
+  if (p.plan.asyncDot) {  // its last group, before the result is read or the ring's memory reused
+    TileVal &acc = carried[static_cast<size_t>(p.plan.asyncCarried)];
+    acc.regs = waitForWgmma(L, acc.regs, 0);
+    L.asyncDots.erase(p.plan.asyncDot);
+  }
   // The copies issued for iterations past the end still write their stages.
   if (p.plan.stages) b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_all, {}, {});
   barrier(L);

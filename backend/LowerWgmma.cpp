@@ -20,6 +20,10 @@
 //   wgmma.mma_async x (K/16 * blocks * chunks)
 //   wgmma.commit_group; wgmma.wait_group 0
 //
+// or, for a pipeline's asyncDot (PipelinePlan.h), wgmma.wait_group 1: the
+// group stays in flight, the accumulators carried to the next iteration's
+// MMAs as they are, and pipelineEpilogue waits for the last after the loop.
+//
 // The wait takes every accumulator register as an in-out operand of its
 // inline assembly, so that LLVM reads none of them before it. A descriptor
 // is the operand's shared address >> 4 in its low 14 bits, the leading and
@@ -88,6 +92,10 @@ llvm::Value *descriptor(LowerContext &L, llvm::Value *base, llvm::Value *extra, 
 }
 
 } // namespace
+
+std::vector<llvm::Value *> waitForWgmma(LowerContext &L, const std::vector<llvm::Value *> &accumulators, int pending) {
+  return throughAsm(L, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", accumulators, {}, "");
+}
 
 void fenceProxyAsync(LowerContext &L) {
   warpgroupAsm(L, L.b.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
@@ -177,8 +185,10 @@ TileVal dotOnWarpgroups(LowerContext &L, const Op &op) {
         for (size_t k = 0; k < at.size(); ++k) acc[at[k]] = out[k];
       }
   warpgroupAsm(L, b.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
-  acc = throughAsm(L, "wgmma.wait_group.sync.aligned 0;", acc, {}, "");
-  return {false, l, acc};
+  // In a pipelined loop that only carries the result, this group stays in
+  // flight into the next iteration (the previous iteration's is waited for);
+  // else all of it is waited for here.
+  return {false, l, waitForWgmma(L, acc, L.asyncDots.count(&op) ? 1 : 0)};
 }
 
 } // namespace twintile::backend

@@ -43,6 +43,7 @@
 #include <llvm/IR/Module.h>
 
 #include <functional>
+#include <unordered_set>
 #include <map>
 #include <memory>
 #include <string>
@@ -122,6 +123,9 @@ struct LowerContext {
   std::vector<std::map<std::pair<const ir::Value *, std::string>, TileVal>> remat;
   /// The tiles a dot reads from shared memory (a pipeline's, while its loop is lowered).
   std::unordered_map<const ir::Value *, SharedOperand> inShared;
+  /// wgmma dots whose group stays in flight into the next iteration (a
+  /// pipeline's asyncDot, while its loop is lowered).
+  std::unordered_set<const ir::Op *> asyncDots;
   std::map<std::string, std::vector<RegCoord>> coordCache;
   std::map<std::string, llvm::Value *> prologueValues;
   std::unordered_map<const ir::Value *, std::vector<const ir::Op *>> users;  // filled on first use
@@ -289,6 +293,9 @@ TileVal dotOnWarpgroups(LowerContext &L, const ir::Op &op);
 /// fence.proxy.async.shared::cta: this thread's shared-memory writes made
 /// visible to the async proxy (wgmma's operand reads), before the barrier.
 void fenceProxyAsync(LowerContext &L);
+/// wgmma.wait_group `pending`, with `accumulators` passed through it so that
+/// nothing reads them before it; returns them.
+std::vector<llvm::Value *> waitForWgmma(LowerContext &L, const std::vector<llvm::Value *> &accumulators, int pending);
 
 // --- control flow and pipelines (LowerControlFlow.cpp, LowerPipeline.cpp) -----
 
@@ -298,7 +305,9 @@ void lowerWhile(LowerContext &L, const ir::Op &op);
 void pipelinePrologue(LowerContext &L, PipelineRing &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step);
 void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, llvm::Value *lo, llvm::Value *hi,
                        llvm::Value *step);
-void pipelineEpilogue(LowerContext &L, const PipelineRing &p);
+/// After the loop: an async dot's MMAs waited for (its carried value in
+/// `carried` replaced by the registers after the wait), the copies drained.
+void pipelineEpilogue(LowerContext &L, const PipelineRing &p, std::vector<TileVal> &carried);
 
 // --- device_print, device_assert, debug_barrier (LowerDebug.cpp) -------------
 

@@ -292,7 +292,7 @@ void Planner::forLoop(const Op &o) {
     std::string what;
     if (p->stages)
       what += std::to_string(p->loads.size()) + (p->loads.size() == 1 ? " load x " : " loads x ") + std::to_string(p->stages) +
-              " stages";
+              " stages" + (p->buffers != p->stages ? " (" + std::to_string(p->buffers) + " buffers: the wgmma stays in flight)" : "");
     if (!p->invariants.empty())
       what += std::string(p->stages ? " and " : "") + std::to_string(p->invariants.size()) + " loop-invariant dot operand" +
               (p->invariants.size() == 1 ? "" : "s");

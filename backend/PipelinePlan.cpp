@@ -81,6 +81,8 @@ private:
     return mma && *mma == layoutOf(dot.result());
   }
   void planInvariants(const Op &loop, LoopPipeline &p) const;
+  /// The loop's wgmma dot that may stay in flight across iterations, if any.
+  void planAsyncDot(const Op &loop, LoopPipeline &p) const;
   /// Why `load` cannot be copied ahead, or "" (then `width`, the form its
   /// dots read and the slice are set).
   std::string qualify(const Op &load, const Block &body, int &width, StagedForm &form, std::set<const Op *> &slice) const;
@@ -108,6 +110,46 @@ void Planner::planInvariants(const Op &loop, LoopPipeline &p) const {
     p.invariants.push_back({v, *f, p.ringBytes});
     p.ringBytes += bufferBytes(v->type, *f);
   }
+}
+
+void Planner::planAsyncDot(const Op &loop, LoopPipeline &p) const {
+  // One dot in the whole body, on wgmma, reading a copied load; its
+  // accumulator a carried value that nothing else reads, its result yielded
+  // back into that position and used by nothing else, in one layout
+  // throughout (no conversion reads the registers in flight).
+  const Block &body = loop.region(0);
+  std::vector<const Op *> dots;
+  walk(body, [&](const Op &o) {
+    if (o.kind == OpKind::Dot) dots.push_back(&o);
+  });
+  if (dots.size() != 1) return;
+  const Op &dot = *dots[0];
+  if (dot.parent != &body || dotEngine(dot, layouts_, numWarps_, arch_) != DotEngine::Wgmma) return;
+  bool copied = std::any_of(p.loads.begin(), p.loads.end(), [&](const LoopPipeline::Load &ld) {
+    return ld.op->result() == dot.operand(0) || ld.op->result() == dot.operand(1);
+  });
+  if (!copied) return;
+  int arg = -1;
+  for (size_t i = 1; i < body.args.size(); ++i)
+    if (body.arg(i) == dot.operand(2)) arg = static_cast<int>(i);
+  if (arg < 0) return;
+  size_t uses = 0, resultUses = 0;
+  bool yieldedBack = false;
+  walk(body, [&](const Op &o) {
+    for (size_t i = 0; i < o.operands.size(); ++i) {
+      if (o.operand(i) == body.arg(static_cast<size_t>(arg))) ++uses;
+      if (o.operand(i) == dot.result()) {
+        ++resultUses;
+        yieldedBack |= o.kind == OpKind::Yield && &o == body.ops.back().get() && i + 1 == static_cast<size_t>(arg);
+      }
+    }
+  });
+  const Layout &l = layoutOf(dot.result());
+  if (uses != 1 || resultUses != 1 || !yieldedBack || !(layoutOf(body.arg(static_cast<size_t>(arg))) == l) ||
+      !(layoutOf(loop.result(static_cast<size_t>(arg - 1))) == l))
+    return;
+  p.asyncDot = &dot;
+  p.asyncCarried = arg - 1;
 }
 
 std::string Planner::qualify(const Op &load, const Block &body, int &width, StagedForm &form,
@@ -202,12 +244,15 @@ LoopPipeline Planner::plan(const Op &loop) {
       continue;
     }
     const Type &t = o->result()->type;
-    int64_t bytes = bufferBytes(t, form);
-    p.alignment = std::max(p.alignment, form.alignment());
-    p.ringBytes = roundUp(p.ringBytes, form.alignment());
-    p.loads.push_back({o.get(), layoutOf(o->result()), form, width, bytes, p.ringBytes});
-    p.ringBytes += bytes * p.stages;
+    p.loads.push_back({o.get(), layoutOf(o->result()), form, width, bufferBytes(t, form), 0});
     copied_.insert(o->result());
+  }
+  if (!p.loads.empty()) planAsyncDot(loop, p);
+  p.buffers = p.asyncDot ? p.stages + 1 : p.stages;
+  for (LoopPipeline::Load &ld : p.loads) {  // the ring: each load's buffers after the invariants
+    p.alignment = std::max(p.alignment, ld.form.alignment());
+    ld.offset = p.ringBytes = roundUp(p.ringBytes, ld.form.alignment());
+    p.ringBytes += ld.bytes * p.buffers;
   }
   if (p.loads.empty()) {
     p.stages = 0;
@@ -281,7 +326,9 @@ std::string toString(const Func &func, const PipelinePlan &plan, const std::stri
     if (p.stages > 0)
       summary = "pipelined: " + std::to_string(p.loads.size()) + (p.loads.size() == 1 ? " load" : " loads") +
                 " copied " + std::to_string(p.stages - 1) + (p.stages == 2 ? " iteration" : " iterations") + " ahead into a ring of " + std::to_string(p.stages) +
-                " stages";
+                " stages" + (p.asyncDot ? " (" + std::to_string(p.buffers) + " buffers each: the wgmma of one iteration "
+                                                                               "stays in flight into the next)"
+                                        : "");
     else
       summary = "not pipelined: " + p.whyNot;
     if (!p.invariants.empty())
@@ -293,7 +340,7 @@ std::string toString(const Func &func, const PipelinePlan &plan, const std::stri
       const Type &t = ld.op->result()->type;
       add(ld.op->result(), "copied ahead: cp.async of " + std::to_string(ld.width * byteSize(t.elem)) +
                                " bytes (" + std::to_string(ld.width) + " x " + std::string(scalarName(t.elem)) + "), rows along dim " +
-                               formText(ld.form) + ", " + std::to_string(ld.bytes) + " bytes per stage at ring offset " +
+                               formText(ld.form) + ", " + std::to_string(ld.bytes) + " bytes per buffer at ring offset " +
                                std::to_string(ld.offset));
     }
     for (const LoopPipeline::Invariant &inv : p.invariants)

@@ -52,7 +52,7 @@ struct LoopPipeline {
     StagedForm form;   // the staged matrix's (its rows run along form.rowDim)
     int width;         // elements per copy
     int64_t bytes;     // one stage, a multiple of 128 bytes and of form.alignment()
-    int64_t offset;  // stage 0's, in the ring
+    int64_t offset;  // buffer 0's, in the ring
   };
   /// A tile a dot in the loop multiplies that is defined before it: staged
   /// once, before the loop.
@@ -68,6 +68,15 @@ struct LoopPipeline {
   };
   const ir::Op *loop = nullptr;
   int stages = 0;  // of the loads; 0 without any
+  /// The loop's one wgmma dot whose accumulator only the loop carries: its
+  /// group of MMAs is left in flight at the end of each iteration
+  /// (wait_group 1: the previous iteration's done) and waited for after the
+  /// loop; the ring then has stages + 1 buffers per load, so that the copies
+  /// (stages - 1 iterations ahead) never refill the buffer the MMAs in flight
+  /// read. Null where there is none.
+  const ir::Op *asyncDot = nullptr;
+  int asyncCarried = -1;  // which of the loop's carried values (results) it accumulates
+  int buffers = 0;        // per load: stages, or stages + 1 with an asyncDot
   std::vector<Load> loads;
   std::vector<Invariant> invariants;
   std::vector<const ir::Op *> slice;  // the body's pure ops the addresses need, in order

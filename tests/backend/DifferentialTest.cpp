@@ -261,8 +261,13 @@ TEST_CASE("on sm_90a, matmul and attention on wgmma: ragged sizes, 1 to 4 stages
       return std::move(r.func);
     };
     for (int stages : {1, 2, 3, 4}) {
+      // 128x256x64 at 4 stages would take 5 buffers of 48 KiB (the async MMAs' extra one): more
+      // than a block may use; the backend plans 3 (4 buffers), which the case at 3 runs.
+      if (std::string(h.spec) == "matmul<128,256,64>" && stages == 4) continue;
       std::vector<std::string> emits = {"wgmma.mma_async.sync.aligned.m64n", "fence.proxy.async.shared::cta",
                                         "wgmma.wait_group.sync.aligned 0;"};
+      // A matmul's MMAs stay in flight from one iteration into the next when pipelined.
+      if (stages > 1 && std::string(h.file) == "matmul.cpp") emits.push_back("wgmma.wait_group.sync.aligned 1;");
       if (stages > 1) emits.push_back("cp.async.wait_group " + std::to_string(stages - 2) + ";");
       differential(h.c, true, "sm_90a", func(), stages, emits, h.warps);
     }

@@ -16,10 +16,14 @@
 // RUN: twintile compile --frontend=parse %s --kernel 'mm<128, 128, 64>' --num-stages 8 --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=FEWER
 // Nested loops: a load the outer loop copies ahead has no registers, so
 // the inner loop reads it from the outer ring; a tile the outer loop carries
-// is, to the inner loop, a value from before it: staged once.
+// is, to the inner loop, a value from before it: staged once. On sm_90a the
+// inner loop's wgmma stays in flight from one iteration into the next (a
+// fourth buffer), and is waited for when the inner loop ends.
 // RUN: twintile compile --frontend=parse %s --kernel 'outer_a<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=OUTER
 // RUN: twintile compile --frontend=trace %s --kernel 'carried_a<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=CARRIED
 // RUN: twintile run --frontend=parse %s --kernel 'outer_a<32, 32, 16>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=1024 --arg b=2048 --arg c=1024 --arg K=32 --arg J=64 | FileCheck %s --check-prefix=RUN-NESTED
+// RUN: twintile run --frontend=parse %s --kernel 'outer_a<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=4096 --arg b=8192 --arg c=4096 --arg K=64 --arg J=128 | FileCheck %s --check-prefix=RUN-NESTED
+// RUN: twintile run --frontend=trace %s --kernel 'carried_a<64, 64, 32>' --assume-aligned '*' --assume-divisible J --grid 1 --arg a=2048 --arg b=8192 --arg c=4096 --arg K=2 --arg J=128 | FileCheck %s --check-prefix=RUN-NESTED
 // RUN: twintile run --frontend=trace %s --kernel 'carried_a<32, 32, 16>' --assume-aligned '*' --assume-divisible J --grid 1 --arg a=512 --arg b=1024 --arg c=1024 --arg K=2 --arg J=64 | FileCheck %s --check-prefix=RUN-NESTED
 // A kernel without loops has no plan, and the stage says so by printing
 // nothing beside the IR.
@@ -123,11 +127,11 @@ TT_KERNEL void plain(Ptr<f32> x) {
   store(x + i, load(x + i) * 2.0f);
 }
 
-// MM: // pipelines: num_stages 3; the rings take at most 24576 bytes of shared memory at once, of 232448 a block may use
-// MM: ^(%[[IV:[0-9]+]]: i32, %{{[0-9]+}}: tile<64x64xf32>): {{.*}}// %[[IV]]: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages; shared ring 24576 bytes
+// MM: // pipelines: num_stages 3; the rings take at most 32768 bytes of shared memory at once, of 232448 a block may use
+// MM: ^(%[[IV:[0-9]+]]: i32, %{{[0-9]+}}: tile<64x64xf32>): {{.*}}// %[[IV]]: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages (4 buffers each: the wgmma of one iteration stays in flight into the next); shared ring 32768 bytes
 // MM: add {{.*}} : tile<32xi32> {{.*}}// %{{[0-9]+}}: address op, evaluated again for the iteration a copy fetches
-// MM: load {{.*}} : tile<64x32xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes (8 x f16), rows along dim 0, wgmma panels of 64 bytes, 4096 bytes per stage at ring offset 0
-// MM: load {{.*}} : tile<32x64xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes (8 x f16), rows along dim 0, wgmma panels of 128 bytes, 4096 bytes per stage at ring offset 12288
+// MM: load {{.*}} : tile<64x32xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes (8 x f16), rows along dim 0, wgmma panels of 64 bytes, 4096 bytes per buffer at ring offset 0
+// MM: load {{.*}} : tile<32x64xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes (8 x f16), rows along dim 0, wgmma panels of 128 bytes, 4096 bytes per buffer at ring offset 16384
 // MM-NOT: address op
 // MM: dot
 
@@ -155,11 +159,11 @@ TT_KERNEL void plain(Ptr<f32> x) {
 
 // OUTER: // %{{[0-9]+}}: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; shared ring 12288 bytes
 // OUTER: load {{.*}} : tile<64x32xf16> {{.*}}// %{{[0-9]+}}: copied ahead: cp.async of 16 bytes
-// OUTER: // %{{[0-9]+}}: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; shared ring 12288 bytes
+// OUTER: // %{{[0-9]+}}: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages (4 buffers each: the wgmma of one iteration stays in flight into the next); shared ring 16384 bytes
 // OUTER-NOT: staged once
 
 // CARRIED: ^(%[[LOOP:[0-9]+]]: i32, %{{[0-9]+}}: tile<64x64xf32>, %[[TA:[0-9]+]]: tile<64x32xf16>): {{.*}}// %[[LOOP]]: not pipelined: no tile load in the loop's own body (a nested loop's loads are its own); %[[TA]]: staged once before the loop at {{.*}}: rows along dim 0, wgmma panels of 64 bytes, at ring offset 0
-// CARRIED: // %{{[0-9]+}}: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; 1 loop-invariant dot operand staged once before it; shared ring 16384 bytes
+// CARRIED: // %{{[0-9]+}}: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages (4 buffers each: the wgmma of one iteration stays in flight into the next); 1 loop-invariant dot operand staged once before it; shared ring 20480 bytes
 
 // RUN-NESTED: ok: {{outer_a|carried_a}} on emu, grid (1, 1, 1), 128 threads, sm_90a: matches the interpreter
 

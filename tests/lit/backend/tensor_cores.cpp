@@ -176,8 +176,8 @@ TT_KERNEL void progressive(Ptr<f16> a, Ptr<f16> b, Ptr<f32> c, Ptr<f32> partial,
 // BAD-PRECISION: tensor_cores.cpp:{{[0-9]+}}:81: error: dot: the precision must be Precision::Ieee or Precision::Tf32
 // DYN: .extern .shared .align 1024 .b8 twintile_smem[];
 // DYN: cp.async.wait_group 2;
-// DYN-MANIFEST: "shared_bytes": 65536,
-// DYN-MANIFEST-NEXT: "dynamic_shared_bytes": 65536,
-// DYN-RES: ptxas: {{[0-9]+ registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack, 0 bytes smem \+ 65536 bytes dynamic smem|skipped}}
+// DYN-MANIFEST: "shared_bytes": 81920,
+// DYN-MANIFEST-NEXT: "dynamic_shared_bytes": 81920,
+// DYN-RES: ptxas: {{[0-9]+ registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack, 0 bytes smem \+ 81920 bytes dynamic smem|skipped}}
 // RUN-DYN: ok: linear_relu on emu, grid (2, 2, 1), 128 threads, sm_90a: matches the interpreter
 // DYN-80: note: num_stages 6 needs more shared memory than a block may use on sm_80; pipelined with 5

@@ -94,7 +94,12 @@ llvm::Value *descriptor(LowerContext &L, llvm::Value *base, llvm::Value *extra, 
 } // namespace
 
 std::vector<llvm::Value *> waitForWgmma(LowerContext &L, const std::vector<llvm::Value *> &accumulators, int pending) {
-  return throughAsm(L, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", accumulators, {}, "");
+  std::vector<llvm::Value *> out =
+      throughAsm(L, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", accumulators, {}, "");
+  // Complete: through one more empty in-out asm (CUTLASS's fence after its
+  // wait), so that any copy LLVM makes of them (a result carried into
+  // another position, say) lands after the wait, not between it and the MMAs.
+  return pending == 0 ? throughAsm(L, "", out, {}, "") : out;
 }
 
 void fenceProxyAsync(LowerContext &L) {

@@ -294,7 +294,8 @@ TileVal dotOnWarpgroups(LowerContext &L, const ir::Op &op);
 /// visible to the async proxy (wgmma's operand reads), before the barrier.
 void fenceProxyAsync(LowerContext &L);
 /// wgmma.wait_group `pending`, with `accumulators` passed through it so that
-/// nothing reads them before it; returns them.
+/// nothing reads them before it (and, complete at 0, through an empty asm
+/// after it, so that no copy of them lands before it); returns them.
 std::vector<llvm::Value *> waitForWgmma(LowerContext &L, const std::vector<llvm::Value *> &accumulators, int pending);
 
 // --- control flow and pipelines (LowerControlFlow.cpp, LowerPipeline.cpp) -----

@@ -113,9 +113,12 @@ void Planner::planInvariants(const Op &loop, LoopPipeline &p) const {
 }
 
 void Planner::planAsyncDot(const Op &loop, LoopPipeline &p) const {
-  // One dot in the whole body, on wgmma, reading a copied load; its
-  // accumulator a carried value that nothing else reads, its result yielded
-  // back into that position and used by nothing else, in one layout
+  // One dot in the whole body, on wgmma, both operands in shared memory no
+  // later iteration overwrites (copied loads, this loop's or an enclosing
+  // one's, or this loop's invariants: an operand staged by the dot itself is
+  // written into the same window every iteration, under the MMAs in flight);
+  // its accumulator a carried value that nothing else reads, its result
+  // yielded back into that position and used by nothing else, in one layout
   // throughout (no conversion reads the registers in flight).
   const Block &body = loop.region(0);
   std::vector<const Op *> dots;
@@ -125,10 +128,11 @@ void Planner::planAsyncDot(const Op &loop, LoopPipeline &p) const {
   if (dots.size() != 1) return;
   const Op &dot = *dots[0];
   if (dot.parent != &body || dotEngine(dot, layouts_, numWarps_, arch_) != DotEngine::Wgmma) return;
-  bool copied = std::any_of(p.loads.begin(), p.loads.end(), [&](const LoopPipeline::Load &ld) {
-    return ld.op->result() == dot.operand(0) || ld.op->result() == dot.operand(1);
-  });
-  if (!copied) return;
+  auto buffered = [&](const Value *v) {
+    return copied_.count(v) || std::any_of(p.invariants.begin(), p.invariants.end(),
+                                           [&](const LoopPipeline::Invariant &inv) { return inv.value == v; });
+  };
+  if (!buffered(dot.operand(0)) || !buffered(dot.operand(1))) return;
   int arg = -1;
   for (size_t i = 1; i < body.args.size(); ++i)
     if (body.arg(i) == dot.operand(2)) arg = static_cast<int>(i);

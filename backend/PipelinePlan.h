@@ -68,7 +68,8 @@ struct LoopPipeline {
   };
   const ir::Op *loop = nullptr;
   int stages = 0;  // of the loads; 0 without any
-  /// The loop's one wgmma dot whose accumulator only the loop carries: its
+  /// The loop's one wgmma dot whose operands are both in buffers no later
+  /// iteration overwrites and whose accumulator only the loop carries: its
   /// group of MMAs is left in flight at the end of each iteration
   /// (wait_group 1: the previous iteration's done) and waited for after the
   /// loop; the ring then has stages + 1 buffers per load, so that the copies

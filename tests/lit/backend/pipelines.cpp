@@ -23,6 +23,10 @@
 // RUN: twintile compile --frontend=trace %s --kernel 'carried_a<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=CARRIED
 // RUN: twintile run --frontend=parse %s --kernel 'outer_a<32, 32, 16>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=1024 --arg b=2048 --arg c=1024 --arg K=32 --arg J=64 | FileCheck %s --check-prefix=RUN-NESTED
 // RUN: twintile run --frontend=parse %s --kernel 'outer_a<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=4096 --arg b=8192 --arg c=4096 --arg K=64 --arg J=128 | FileCheck %s --check-prefix=RUN-NESTED
+// A dot whose a is computed in the loop (staged by the dot into the same
+// window every iteration) waits for its MMAs in each iteration: they read it.
+// RUN: twintile compile --frontend=parse %s --kernel 'scaled<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=SCALED-SYNC
+// RUN: twintile run --frontend=parse %s --kernel 'scaled<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=8192 --arg b=8192 --arg c=4096 --arg K=128 | FileCheck %s --check-prefix=RUN-SCALED
 // RUN: twintile run --frontend=trace %s --kernel 'carried_a<64, 64, 32>' --assume-aligned '*' --assume-divisible J --grid 1 --arg a=2048 --arg b=8192 --arg c=4096 --arg K=2 --arg J=128 | FileCheck %s --check-prefix=RUN-NESTED
 // RUN: twintile run --frontend=trace %s --kernel 'carried_a<32, 32, 16>' --assume-aligned '*' --assume-divisible J --grid 1 --arg a=512 --arg b=1024 --arg c=1024 --arg K=2 --arg J=64 | FileCheck %s --check-prefix=RUN-NESTED
 // A kernel without loops has no plan, and the stage says so by printing
@@ -169,3 +173,5 @@ TT_KERNEL void plain(Ptr<f32> x) {
 
 // PLAIN: // pipelines: num_stages 3; the rings take at most 0 bytes
 // PLAIN-NOT: //
+// SCALED-SYNC: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; shared ring 12288 bytes
+// RUN-SCALED: ok: scaled on emu, grid (1, 1, 1), 128 threads, sm_90a: matches the interpreter

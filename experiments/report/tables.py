@@ -1,4 +1,6 @@
 """The report's tables, as Markdown, each from one result file (results.py reduces it)."""
+import re
+
 from experiments.report import results as R
 
 
@@ -304,7 +306,11 @@ def tensorcores(tc):
             return None if s is None else ", ".join(f"{k} {v}" for k, v in s.items() if v) or "none"
 
         shared = ours.get("shared_bytes")
-        rows.append([f"`{spec}`", arch, str(warps), str(stages), variant, pair(ptx_ops), pair(sass),
+        # Where the rings did not fit, twintile planned fewer stages and said so in a note.
+        fewer = next((m.group(1) for n in ours.get("notes", []) for m in [re.search(r"pipelined with (\d+)", n)] if m),
+                     None)
+        depth = f"{stages} (twintile {fewer})" if fewer else str(stages)
+        rows.append([f"`{spec}`", arch, str(warps), depth, variant, pair(ptx_ops), pair(sass),
                      pair(R.registers), pair(R.spill_bytes), pair(lambda r: r.get("instructions")),
                      f"{shared / 1024:.0f}" if shared is not None else "–"])
     head = ["kernel", "target", "warps", "stages", "promises", "tensor cores, PTX", "SASS", "registers",

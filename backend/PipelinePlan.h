@@ -6,7 +6,9 @@
 // global memory straight into the swizzled shared matrices the dot reads
 // (with ldmatrix, or wgmma's descriptors: the form is TensorCores.h's), into
 // a ring of S = num_stages buffers filled S - 1 iterations ahead (Ampere's
-// pipeline, as Triton's; LowerPipeline.cpp emits it). A load qualifies when
+// pipeline, as Triton's; LowerPipeline.cpp emits it; S + 1 buffers where a
+// wgmma dot stays in flight into the next iteration: asyncDot below). A load
+// qualifies when
 //   - tensor-core dots are its only users (its registers never exist), as
 //     operand a with k contiguous, or as b (k-major only for 16-bit
 //     elements, which ldmatrix.trans moves);

@@ -141,6 +141,13 @@ std::string barriersHeader(const BarrierPlan &plan) {
 std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &o, bool libdevice,
                                     llvm::LLVMContext &ctx, int &sharedBytes, std::vector<std::string> &notes) {
   if (auto errors = ir::verify(func); !errors.empty()) throw BackendError(errors.front());
+  ir::walk(func.body, [](const ir::Op &op) {
+    if (ir::familyOf(op.kind) == ir::OpFamily::Descriptor)
+      throw ir::InternalError("'" + std::string(op.name()) +
+                                  "' reached the backend: the pipeline expands tensor descriptors first "
+                                  "(ir/ExpandDescriptors.cpp)",
+                              op.loc);
+  });
   int warps = effectiveWarps(func, o);
   AxisInfoMap axes = analyzeAxes(func, o.assume);
   o.observe.offer(Stage::Axes, [&] { return annotated(func, axes); });

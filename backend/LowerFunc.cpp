@@ -57,6 +57,7 @@ void lowerOp(LowerContext &L, const Op &op) {
   case OpKind::Reshape: return L.set(op.result(), lowerReshape(L, op));
   case OpKind::Dot: return L.set(op.result(), lowerDot(L, op));
   case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(L, op);
+  case OpKind::DescriptorLoad: case OpKind::DescriptorStore: return;  // expanded before (Backend.cpp's lower checks)
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
   case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous:
   TT_ARITH_CASES:

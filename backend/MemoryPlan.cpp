@@ -247,6 +247,7 @@ void Planner::op(const Op &o) {
     return;
   }
   case OpKind::Assert: return;
+  case OpKind::DescriptorLoad: case OpKind::DescriptorStore: return;  // expanded before (Backend.cpp's lower checks)
   case OpKind::Barrier: return inherent(o, "the kernel's own debug_barrier");
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
   case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous:

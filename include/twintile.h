@@ -722,6 +722,12 @@ void store(const P &ptrs, const V &value, const M &mask, MemoryHints h = {}, det
                 static_cast<int>(h.cache_modifier), static_cast<int>(h.eviction_policy), l);
 }
 
+} // namespace tt
+
+#include "twintile/descriptor.h"
+
+namespace tt {
+
 /// Atomics: each element one atomic access, returning the old values. `sem`
 /// orders the program's other accesses around it (relaxed by default, where
 /// Triton's default is acq_rel: see ir/IR.h), at `scope`.

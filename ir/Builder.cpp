@@ -89,6 +89,14 @@ Value *Builder::load(Value *ptr, Value *mask, Value *other, std::string_view cac
   }
   return value(OpKind::Load, std::move(ops), memoryHints(cache, evict));
 }
+Op *Builder::descriptor(Value *base, const std::vector<Value *> &shape, const std::vector<Value *> &strides,
+                        const std::vector<Value *> &offsets, Shape block, Value *value) {
+  std::vector<Value *> ops{base};
+  for (const std::vector<Value *> *part : {&shape, &strides, &offsets}) ops.insert(ops.end(), part->begin(), part->end());
+  if (value) ops.push_back(value);
+  return create(value ? OpKind::DescriptorStore : OpKind::DescriptorLoad, std::move(ops),
+                {{"block", Attr::list(std::move(block))}});
+}
 void Builder::store(Value *ptr, Value *val, Value *mask, std::string_view cache, std::string_view evict) {
   std::vector<Value *> ops{ptr, val};
   if (mask) ops.push_back(mask);

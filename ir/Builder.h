@@ -66,6 +66,10 @@ public:
               std::string_view evict = "");
   void store(Value *ptr, Value *val, Value *mask = nullptr, std::string_view cache = "", std::string_view evict = "");
   Value *atomicAdd(Value *ptr, Value *val, Value *mask = nullptr);
+  /// A block of a strided tensor (Descriptor.h): `strides` without the
+  /// innermost, which is 1; a store when `value` is given.
+  Op *descriptor(Value *base, const std::vector<Value *> &shape, const std::vector<Value *> &strides,
+                 const std::vector<Value *> &offsets, Shape block, Value *value = nullptr);
   /// An atomic of `kind` (operands: atomic_cas's are ptr, cmp, val; the
   /// others' ptr, val and an optional mask), with its sem and scope
   /// attributes unless they are the defaults.

@@ -81,6 +81,18 @@
 //   volatile=True, PTX's ld.volatile): read from memory every time, never
 //   merged with another load nor moved across the program's other accesses
 //   (what another program sets, in a spin-wait).
+//   descriptor_load and descriptor_store (ir/Descriptor.h names their
+//   operands) read or write one block of a strided tensor, Triton's tensor
+//   descriptors: base, shape[R], strides[R] (the innermost stride is 1 and
+//   not an operand), offsets[R], all integers of one type (i32 or i64),
+//   and the block's shape as the attribute `block`. Element i of the block
+//   is the tensor's element c = offsets + i, at base + sum(c[d] *
+//   strides[d]); it exists where 0 <= c[d] < shape[d] for every d. A load
+//   gives 0 where it does not, a store leaves such elements unwritten.
+//   Coordinates and offsets are computed in the operands' type and wrap as
+//   its integers do (give i64 values for a tensor of 2^31 elements or more).
+//   Where the descriptor addresses memory outside every allocation, the
+//   access is an error as a load's is.
 //   Distinct pointer parameters must not address overlapping memory, except
 //   that one buffer may be passed twice when every element is accessed at the
 //   same offset through both (an in-place elementwise update), as with C's
@@ -165,6 +177,7 @@ enum class OpFamily : uint8_t {
   Cast,       // element type conversion
   Address,    // addptr
   Memory,     // load, store, atomics
+  Descriptor, // descriptor_load, descriptor_store: a block of a strided tensor
   Reduction,  // removes an axis
   Scan,       // keeps the axis: prefix along it
   Combine,    // reduce, scan: a reduction or a scan by the op's region

@@ -1,5 +1,6 @@
 #include "ir/Interpreter.h"
 
+#include "ir/Descriptor.h"
 #include "ir/Float16.h"
 #include "ir/Printer.h"
 #include "ir/Semantics.h"
@@ -249,6 +250,8 @@ private:
     case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin: case OpKind::AtomicAnd:
     case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg: case OpKind::AtomicCas:
       return execStore(op);
+    case OpKind::DescriptorLoad:
+    case OpKind::DescriptorStore: return execDescriptor(op);
     case OpKind::Sum:
     case OpKind::Max:
     case OpKind::Min:
@@ -402,6 +405,49 @@ private:
       writeElem(p, k, v);
     }
     if (atomic) set(op.result(), std::move(old));
+  }
+
+  /// A block of a strided tensor, element by element in row-major order:
+  /// coordinates and offsets in the index type, wrapping as it does.
+  void execDescriptor(const Op &op) {
+    DescriptorOperands d(op);
+    size_t rank = d.rank();
+    ScalarKind index = d.shape(0)->type.elem, k = d.base()->type.pointee;
+    auto scalar = [&](Value *v) { return val(v)[0].i; };
+    auto add = [&](int64_t a, int64_t b) {
+      return wrapInt(static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)), index);
+    };
+    auto mul = [&](int64_t a, int64_t b) {
+      return wrapInt(static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)), index);
+    };
+    int64_t base = scalar(d.base());
+    bool load = op.kind == OpKind::DescriptorLoad;
+    size_t n = static_cast<size_t>(numElements(d.block()));
+    Tile out(load ? n : 0);
+    const Tile *in = load ? nullptr : &val(d.value());
+    std::vector<int64_t> idx(rank, 0);
+    for (size_t i = 0; i < n; ++i) {
+      bool inside = true;
+      int64_t linear = 0;
+      for (size_t dim = 0; dim < rank; ++dim) {
+        int64_t c = add(scalar(d.offset(dim)), idx[dim]);
+        inside = inside && c >= 0 && c < scalar(d.shape(dim));
+        linear = add(linear, d.stride(dim) ? mul(c, scalar(d.stride(dim))) : c);
+      }
+      if (inside) {
+        int64_t addr = static_cast<int64_t>(static_cast<uint64_t>(base) +
+                                            static_cast<uint64_t>(linear) * byteSize(k));
+        if (load) out[i] = readElem(deref(op, addr, k), k);
+        else writeElem(deref(op, addr, k, /*store=*/true), k, (*in)[i]);
+      } else if (load) {
+        out[i] = isFloat(k) ? floatElem(0) : intElem(0);
+      }
+      for (size_t dim = rank; dim-- > 0;) {  // row-major increment
+        if (++idx[dim] < d.block()[dim]) break;
+        idx[dim] = 0;
+      }
+    }
+    if (load) set(op.result(), std::move(out));
   }
 
   void execReduce(const Op &op) {

@@ -17,7 +17,7 @@ struct Known {
   const char *name;
   bool (*fn)(Func &);
 };
-constexpr Known kPasses[] = {{"canonicalize", canonicalize}, {"cse", cse}, {"dce", dce}};
+constexpr Known kPasses[] = {{"expand-descriptors", expandDescriptors}, {"canonicalize", canonicalize}, {"cse", cse}, {"dce", dce}};
 } // namespace
 
 std::vector<std::string> PassManager::knownPasses() {

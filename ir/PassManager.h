@@ -21,9 +21,9 @@ public:
   using PassFn = std::function<bool(Func &)>;
 
   void add(std::string name, PassFn fn) { passes_.push_back({std::move(name), std::move(fn)}); }
-  /// Adds a pass by name: canonicalize, cse, dce. Returns false if unknown.
+  /// Adds a pass by name: expand-descriptors, canonicalize, cse, dce. Returns false if unknown.
   bool addByName(const std::string &name);
-  /// The standard cleanup: canonicalize, cse, dce.
+  /// The standard pipeline: expand-descriptors, then the cleanup (canonicalize, cse, dce).
   void addDefaultPipeline();
 
   /// Prints the IR after each pass to `os` (null: never).

@@ -9,6 +9,11 @@
 
 namespace twintile::ir {
 
+/// Rewrites descriptor_load and descriptor_store into the pointer
+/// arithmetic, the mask and the load or store they stand for
+/// (ExpandDescriptors.cpp): their portable lowering.
+bool expandDescriptors(Func &f);
+
 /// Folds constants and applies algebraic identities to a fixpoint. The
 /// rules are listed, one line each, in Canonicalize.cpp.
 bool canonicalize(Func &f);

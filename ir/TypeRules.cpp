@@ -1,5 +1,6 @@
 #include "ir/TypeRules.h"
 
+#include "ir/Descriptor.h"
 #include "ir/Diagnostic.h"
 
 #include <algorithm>
@@ -10,7 +11,7 @@
 namespace twintile::ir {
 
 Attr::Kind attrKind(std::string_view name) {
-  if (name == "perm" || name == "values") return Attr::Kind::Ints;
+  if (name == "perm" || name == "values" || name == "block") return Attr::Kind::Ints;
   if (name == "prefix" || name == "msg" || name == "sem" || name == "scope" || name == "cache" || name == "evict" ||
       name == "precision")
     return Attr::Kind::String;
@@ -81,6 +82,49 @@ TypeRuleResult reduction(const OpInfo &info, const Type &in, int64_t axis) {
   ScalarKind elem = info.kind == OpKind::Argmax || info.kind == OpKind::Argmin ? ScalarKind::I32
                                                                               : in.elem;
   return ok(Type::tile(s, elem));  // a scalar when the tile was 1-D
+}
+
+} // namespace
+
+std::string descriptorBlockProblem(const std::vector<int64_t> &block, ScalarKind elem) {
+  std::string shape = shapeString(block);
+  if (block.empty() || block.size() > kMaxDescriptorRank)
+    return "block " + shape + " must have 1 to " + std::to_string(kMaxDescriptorRank) + " dimensions";
+  for (int64_t b : block)
+    if (b < 1 || b > kMaxDescriptorBlock || (b & (b - 1)))
+      return "block " + shape + ": each size must be a power of two of at most " + std::to_string(kMaxDescriptorBlock);
+  if (block.back() * byteSize(elem) < kMinDescriptorInnerBytes)
+    return "block " + shape + ": the innermost size must span at least " + std::to_string(kMinDescriptorInnerBytes) +
+           " bytes (" + std::to_string(kMinDescriptorInnerBytes / byteSize(elem)) + " " + std::string(scalarName(elem)) +
+           " elements)";
+  return {};
+}
+
+namespace {
+
+/// descriptor_load and descriptor_store: the block within TMA's limits, the
+/// operands Descriptor.h's, the tile the block's.
+TypeRuleResult descriptor(const OpInfo &info, const std::vector<Type> &ops, const std::vector<int64_t> &block) {
+  size_t rank = block.size();
+  if (rank < 1 || rank > kMaxDescriptorRank) return fail(q(info.name) + " " + descriptorBlockProblem(block, ScalarKind::I8));
+  if (ops.size() != DescriptorOperands::count(info.kind, rank))
+    return fail(q(info.name) + " of rank " + std::to_string(rank) + " takes " +
+                std::to_string(DescriptorOperands::count(info.kind, rank)) +
+                " operands (base, shape, strides but the innermost, offsets" +
+                (info.kind == OpKind::DescriptorStore ? ", value" : "") + "), got " + std::to_string(ops.size()));
+  const Type &base = ops[0];
+  if (!base.isPtr() || base.isTile()) return fail(q(info.name) + " base must be a scalar pointer, got " + t(base));
+  if (std::string why = descriptorBlockProblem(block, base.pointee); !why.empty()) return fail(q(info.name) + " " + why);
+  const Type &index = ops[1];
+  if (index.isTile() || !(index.elem == ScalarKind::I32 || index.elem == ScalarKind::I64))
+    return fail(q(info.name) + " shape, strides and offsets must be i32 or i64 scalars, got " + t(index));
+  for (size_t i = 1; i < 3 * rank; ++i)
+    if (!(ops[i] == index))
+      return fail(q(info.name) + " shape, strides and offsets must have one type, got " + t(index) + " and " + t(ops[i]));
+  Type tile = Type::tile(block, base.pointee);
+  if (info.kind == OpKind::DescriptorLoad) return ok(tile);
+  if (!(ops.back() == tile)) return fail(q(info.name) + " value must be " + t(tile) + ", got " + t(ops.back()));
+  return none();
 }
 
 TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const AttrMap &attrs,
@@ -274,6 +318,8 @@ TypeRuleResult inferUnchecked(OpKind kind, const std::vector<Type> &ops, const A
     if (kind == OpKind::Store) return none();
     return ok(value);
   }
+  case OpKind::DescriptorLoad:
+  case OpKind::DescriptorStore: return descriptor(info, ops, attrs.at("block").ints);
   case OpKind::Sum:
   case OpKind::Max:
   case OpKind::Min:

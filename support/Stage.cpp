@@ -15,7 +15,7 @@ struct StageInfo {
 constexpr std::array<StageInfo, 12> kStages = {{
     {Stage::Source, "source", ".cpp", "the kernel as the front end sees it: Clang's instantiated body (parse), the entry compiled with the file (trace)"},
     {Stage::Tile, "tile", ".tir", "the front end's tile IR, as recorded"},
-    {Stage::TileOpt, "tile-opt", ".tir", "the tile IR after cleanup (canonicalize, cse, dce)"},
+    {Stage::TileOpt, "tile-opt", ".tir", "the tile IR after expand-descriptors and the cleanup (canonicalize, cse, dce)"},
     {Stage::Axes, "axes", ".tir", "the tile IR with the axis analysis: contiguity, divisibility, constancy"},
     {Stage::Layouts, "layouts", ".tir", "the tile IR with each tile's layout over threads"},
     {Stage::Pipelines, "pipelines", ".tir", "the tile IR with each loop's software-pipelining plan: loads copied ahead, stages, ring"},

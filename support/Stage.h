@@ -19,7 +19,7 @@ namespace twintile::support {
 enum class Stage {
   Source,   // parse: the body Clang instantiated; trace: the entry compiled with the file
   Tile,     // the front end's tile IR, as recorded
-  TileOpt,  // after the cleanup pipeline (canonicalize, cse, dce)
+  TileOpt,  // after the default pipeline (expand-descriptors, canonicalize, cse, dce)
   Axes,     // the IR with the axis analysis (contiguity, divisibility, constancy)
   Layouts,  // the IR with each tile's distribution over threads
   Pipelines,// the IR with the software-pipelining plan of each loop feeding tensor cores

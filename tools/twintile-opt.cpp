@@ -1,6 +1,6 @@
 //===- twintile-opt.cpp - parse, verify, transform and print tile IR -----===//
 //
-//   twintile-opt FILE.tir [--passes canonicalize,cse,dce | -O]
+//   twintile-opt FILE.tir [--passes expand-descriptors,canonicalize,cse,dce | -O]
 //                [--print-after-all] [--time-passes] [--no-locs]
 //                [--compare OTHER.tir] [-o OUT]
 //
@@ -72,8 +72,8 @@ int main(int argc, char **argv) {
   bool optimize = false, printAfterAll = false, timePasses = false, noLocs = false;
   app.add_option("input", input, "tile IR file (- for standard input)");
   app.add_option("-o", output, "output file (- for standard output)");
-  app.add_option("--passes", passList, "comma-separated passes to run in order: canonicalize, cse, dce");
-  app.add_flag("-O", optimize, "run the default pipeline (canonicalize, cse, dce)");
+  app.add_option("--passes", passList, "comma-separated passes to run in order: expand-descriptors, canonicalize, cse, dce");
+  app.add_flag("-O", optimize, "run the default pipeline (expand-descriptors, canonicalize, cse, dce)");
   app.add_flag("--print-after-all", printAfterAll, "print the IR after each pass to standard error");
   app.add_flag("--time-passes", timePasses, "print each pass's time to standard error");
   app.add_flag("--no-locs", noLocs, "print without loc(...)");

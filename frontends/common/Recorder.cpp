@@ -65,27 +65,6 @@ ir::Value *Recorder::scalar(ir::Value *v, const ir::Location &loc) {
   return v;
 }
 
-/// Runs a builder call at `loc` in the current block; a typing error becomes
-/// a KernelError there.
-template <class F> auto Recorder::at(const ir::Location &loc, F &&build) {
-  ir::Block &into = block();
-  size_t before = into.ops.size();
-  ir::Builder b(into);
-  b.setLoc(loc);
-  try {
-    auto result = build(b);
-    for (size_t i = before; i < into.ops.size(); ++i) visible(into.ops[i]->operands, loc);
-    recorded_ += static_cast<int64_t>(into.ops.size() - before);
-    if (recorded_ > kMaxRecordedOps)
-      fail(loc, "the kernel records more than " + std::to_string(kMaxRecordedOps) +
-                    " ops here: a host loop that never ends, or one unrolled too far (a device loop, for_range, "
-                    "records its body once)");
-    return result;
-  } catch (const ir::BuildError &e) {
-    throw KernelError{loc, e.what()};
-  }
-}
-
 void Recorder::visible(const std::vector<ir::Value *> &values, const ir::Location &loc, const ir::Block *also) const {
   for (const ir::Value *v : values) {
     const ir::Block *home = v->def ? v->def->parent : v->owner;

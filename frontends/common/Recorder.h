@@ -84,6 +84,21 @@ public:
                   int evict = 0);
   void store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc, int cache = 0,
              int evict = 0);
+  /// A tensor descriptor (make_tensor_descriptor): the operands every
+  /// access of it records (ir/Descriptor.h), checked where it is made. All
+  /// but base are of one index type, i64 where any value given is 64-bit
+  /// (or u32), else i32; strides keeps the innermost, which must be 1.
+  struct Descriptor {
+    ir::Value *base = nullptr;
+    std::vector<ir::Value *> shape, strides;
+    std::vector<int64_t> block;
+  };
+  Descriptor descriptor(ir::Value *base, const std::vector<ir::Value *> &shape, const std::vector<ir::Value *> &strides,
+                        const std::vector<int64_t> &block, const ir::Location &loc);
+  /// d.load(offsets), or d.store(offsets, value) when `value` is given (null
+  /// returned): a block of d's tensor at `offsets`, one per dimension.
+  ir::Value *descriptorAccess(const Descriptor &d, const std::vector<ir::Value *> &offsets, ir::Value *value,
+                              const ir::Location &loc);
   /// An atomic of `kind` (atomic_cas: `cmp` set, no mask), with the memory
   /// order and scope named by their index in ir::kAtomicSems/kAtomicScopes.
   ir::Value *atomic(ir::OpKind kind, ir::Value *ptr, ir::Value *cmp, ir::Value *value, ir::Value *mask, int sem,
@@ -162,5 +177,26 @@ inline constexpr int64_t kMaxRecordedOps = 1 << 18;
 
 /// The NumPy broadcast of two shapes, if they broadcast.
 std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<int64_t> &a, const std::vector<int64_t> &b);
+
+/// Runs a builder call at `loc` in the current block; a typing error becomes
+/// a KernelError there.
+template <class F> auto Recorder::at(const ir::Location &loc, F &&build) {
+  ir::Block &into = block();
+  size_t before = into.ops.size();
+  ir::Builder b(into);
+  b.setLoc(loc);
+  try {
+    auto result = build(b);
+    for (size_t i = before; i < into.ops.size(); ++i) visible(into.ops[i]->operands, loc);
+    recorded_ += static_cast<int64_t>(into.ops.size() - before);
+    if (recorded_ > kMaxRecordedOps)
+      fail(loc, "the kernel records more than " + std::to_string(kMaxRecordedOps) +
+                    " ops here: a host loop that never ends, or one unrolled too far (a device loop, for_range, "
+                    "records its body once)");
+    return result;
+  } catch (const ir::BuildError &e) {
+    throw KernelError{loc, e.what()};
+  }
+}
 
 } // namespace twintile

@@ -141,6 +141,9 @@ Val Walker::builtin(const CallExpr *c, const FunctionDecl *fn) {
     return a[i];
   };
 
+  if (name == "make_tensor_descriptor") return makeDescriptor(c, fn, a);
+  if (auto *m = dyn_cast<CXXMethodDecl>(fn); m && nameOf(m->getParent()) == "TensorDescriptor")
+    return descriptorCall(c, m, a);
   if (name == "program_id") return Val::dev(rec_.programId(static_cast<int>(hostInt(arg(0), "the axis")), l));
   if (name == "num_programs") return Val::dev(rec_.numPrograms(static_cast<int>(hostInt(arg(0), "the axis")), l));
   if (name == "arange") {

@@ -255,6 +255,17 @@ private:
 
   Val builtin(const CallExpr *c, const FunctionDecl *fn);
 
+  //===-- Tensor descriptors (Descriptors.cpp) -----------------------===//
+
+  /// make_tensor_descriptor(base, shape, strides, block): a host object that
+  /// holds the checked descriptor.
+  Val makeDescriptor(const CallExpr *c, const FunctionDecl *fn, const std::vector<const Expr *> &args);
+  /// d.load(offsets), d.store(offsets, value).
+  Val descriptorCall(const CallExpr *c, const CXXMethodDecl *m, const std::vector<const Expr *> &args);
+  /// A braced list of sizes, strides or offsets (detail::Index): device
+  /// integer scalars, or host integers as constants.
+  std::vector<ir::Value *> indexList(const Expr *e, const char *what);
+
   //===-- Combinators (Builtins.cpp; closures called in Inline.cpp) --===//
 
   /// Calls a closure (lambda or functor) or names a function, with `args`.

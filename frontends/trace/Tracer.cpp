@@ -516,6 +516,24 @@ Node *load(Node *ptr, Node *mask, Node *other, int cache, int evict, Loc loc) {
 void store(Node *ptr, Node *value, Node *mask, int cache, int evict, Loc loc) {
   recorder().store(val(ptr), val(value), val(mask), toLoc(loc), cache, evict);
 }
+namespace {
+twintile::Recorder::Descriptor descriptorOf(Node *base, Node *const *shape, Node *const *strides, const int *block, int rank,
+                                  const ir::Location &at) {
+  std::vector<ir::Value *> sizes, steps;
+  for (int d = 0; d < rank; ++d) sizes.push_back(val(shape[d])), steps.push_back(val(strides[d]));
+  return recorder().descriptor(val(base), sizes, steps, std::vector<int64_t>(block, block + rank), at);
+}
+} // namespace
+void descriptorMade(Node *base, Node *const *shape, Node *const *strides, const int *block, int rank, Loc loc) {
+  descriptorOf(base, shape, strides, block, rank, toLoc(loc));
+}
+Node *descriptorAccess(Node *base, Node *const *shape, Node *const *strides, const int *block, int rank,
+                       Node *const *offsets, Node *value, Loc loc) {
+  ir::Location at = toLoc(loc);
+  std::vector<ir::Value *> offs;
+  for (int d = 0; d < rank; ++d) offs.push_back(val(offsets[d]));
+  return node(recorder().descriptorAccess(descriptorOf(base, shape, strides, block, rank, at), offs, val(value), at));
+}
 Node *atomic(Op op, Node *ptr, Node *cmp, Node *value, Node *mask, int sem, int scope, Loc loc) {
   return node(recorder().atomic(kindOf(op), val(ptr), val(cmp), val(value), val(mask), sem, scope, toLoc(loc)));
 }

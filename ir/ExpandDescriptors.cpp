@@ -1,0 +1,83 @@
+//===- ExpandDescriptors.cpp - descriptor ops as masked loads and stores ---===//
+//
+// The portable lowering of tensor descriptors: each descriptor_load or
+// descriptor_store becomes the pointer arithmetic and the mask a Triton user
+// writes by hand, so that every later stage (the axis analysis's contiguity
+// and alignment, coalescing, pipelining) treats it as the load it is.
+//
+//   descriptor_load(base, shape.., strides.., offs..) {block = [B0, B1]}
+//     => c_d   = splat(offs_d) + arange(0, B_d)          (index type, per d)
+//        in_d  = (c_d >= 0) & (c_d < splat(shape_d))
+//        ptrs  = splat(base) + bcast(c_0 * stride_0) + bcast(c_1)
+//        load(ptrs, bcast(in_0) & bcast(in_1))
+//
+// The values are computed in the descriptor's index type, as IR.h defines
+// them, so the expansion computes exactly what the interpreter does.
+//===----------------------------------------------------------------------===//
+#include "ir/Builder.h"
+#include "ir/Descriptor.h"
+#include "ir/Passes.h"
+
+#include <vector>
+
+namespace twintile::ir {
+
+namespace {
+
+/// v, of shape [n], as a tile of rank `rank` whose dimension `dim` is v's and
+/// the others 1.
+Value *along(Builder &b, Value *v, size_t dim, size_t rank) {
+  for (size_t i = 0; i < dim; ++i) v = b.expandDims(v, 0);
+  for (size_t i = dim + 1; i < rank; ++i) v = b.expandDims(v, static_cast<int64_t>(i));
+  return v;
+}
+
+void expand(Func &f, Op &op) {
+  DescriptorOperands d(op);
+  size_t rank = d.rank();
+  const Shape &block = d.block();
+  ScalarKind index = d.shape(0)->type.elem;
+  Block scratch;
+  Builder b(scratch);
+  b.setLoc(op.loc);
+  Value *offsets = nullptr, *mask = nullptr;
+  Value *zero = b.constInt(Type::scalar(index), 0);
+  for (size_t dim = 0; dim < rank; ++dim) {
+    Shape line{block[dim]};
+    Value *c = b.arange(0, block[dim]);
+    if (index != ScalarKind::I32) c = b.cast(c, index);
+    c = b.binary(OpKind::Add, b.splat(d.offset(dim), line), c);
+    Value *inside = b.binary(OpKind::And, b.binary(OpKind::Ge, c, b.splat(zero, line)),
+                             b.binary(OpKind::Lt, c, b.splat(d.shape(dim), line)));
+    // Multiplied once expanded, as a Triton user writes it (rows[:, None] *
+    // stride): the backend's axis analysis then knows the product's
+    // divisibility along the new axes too.
+    Value *term = along(b, c, dim, rank);
+    if (d.stride(dim)) term = b.binary(OpKind::Mul, term, b.splat(d.stride(dim), term->type.shape));
+    term = b.broadcast(term, block);
+    inside = b.broadcast(along(b, inside, dim, rank), block);
+    offsets = offsets ? b.binary(OpKind::Add, offsets, term) : term;
+    mask = mask ? b.binary(OpKind::And, mask, inside) : inside;
+  }
+  Value *ptrs = b.addptr(b.splat(d.base(), block), offsets);
+  Value *loaded = nullptr;
+  if (op.kind == OpKind::DescriptorLoad) loaded = b.load(ptrs, mask);
+  else b.store(ptrs, d.value(), mask);
+  Block &parent = *op.parent;
+  while (!scratch.ops.empty()) parent.insert(&op, scratch.take(scratch.ops.front().get()));
+  if (loaded) replaceAllUsesWith(f.body, op.result(), loaded);
+  parent.erase(&op);
+}
+
+} // namespace
+
+bool expandDescriptors(Func &f) {
+  std::vector<Op *> found;
+  walk(f.body, [&](Op &op) {
+    if (familyOf(op.kind) == OpFamily::Descriptor) found.push_back(&op);
+  });
+  for (Op *op : found) expand(f, *op);
+  return !found.empty();
+}
+
+} // namespace twintile::ir

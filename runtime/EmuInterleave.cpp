@@ -34,6 +34,7 @@ struct Machine::Resident {
   std::vector<Thread> threads;
   std::vector<uint8_t> shared;
   std::array<Barrier, 16> barriers{};
+  std::map<uint64_t, Mbarrier> mbarriers;
   std::vector<Access> accesses;
   std::vector<uint16_t> inFlight;
   uint64_t inFlightCount = 0;
@@ -54,6 +55,7 @@ void Machine::swapBlock(Resident &r) {
   threads_.swap(r.threads);
   shared_.swap(r.shared);
   std::swap(barriers_, r.barriers);
+  mbarriers_.swap(r.mbarriers);
   accesses_.swap(r.accesses);
   inFlight_.swap(r.inFlight);
   std::swap(inFlightCount_, r.inFlightCount);

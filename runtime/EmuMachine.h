@@ -12,6 +12,7 @@
 
 #include <array>
 #include <deque>
+#include <map>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -24,7 +25,7 @@ using ptx::Instr;
 using ptx::Operand;
 using ptx::Program;
 
-enum class State : uint8_t { Ready, AtBarrier, AtWarpSync, Exited };
+enum class State : uint8_t { Ready, AtBarrier, AtWarpSync, AtMbarrier, Exited };
 
 /// A function activation: the entry's, then one per .func call.
 struct Frame {
@@ -123,6 +124,16 @@ struct Barrier {
   uint32_t expected = 0;  // 0: every non-exited thread of the block
 };
 
+/// An mbarrier object of the running block (EmuMbarrier.cpp).
+struct Mbarrier {
+  uint32_t count = 0;    // arrivals each phase expects
+  uint32_t pending = 0;  // arrivals the current phase still expects
+  int64_t tx = 0;        // transaction bytes the current phase still expects
+  uint64_t phase = 0;    // phases completed since mbarrier.init
+  /// "mbarrier at shared offset 0x10: phase 2, 1 of 1 arrivals and 0 transaction bytes pending"
+  std::string describe(uint64_t offset) const;
+};
+
 class Machine {
 public:
   Machine(const Program &prog, const Function &entry, Dim3 grid, Dim3 block, std::vector<std::span<uint8_t>> buffers,
@@ -156,6 +167,7 @@ private:
   std::vector<uint16_t> inFlight_;
   uint64_t inFlightCount_ = 0;  // copies in flight in the block
   AsyncProxy proxy_;            // wgmma state of the block (only with trackProxy_)
+  std::map<uint64_t, Mbarrier> mbarriers_;  // initialized barrier objects, by shared offset
   bool trackProxy_ = false;     // the program issues wgmma: shared writes are tracked for proxy fences
   uint32_t cursor_ = 0;         // the thread a scheduling pass starts at (after a yield: the next one)
   uint64_t sharedBytes_ = 0;
@@ -195,6 +207,19 @@ private:
   void noteRegisterWrites(Thread &t, const Frame &f, const Instr &in);
   /// A generic-proxy write of shared bytes [offset, offset + size) by `t`.
   void noteGenericWrite(const Thread &t, uint64_t offset, uint64_t size);
+
+  // EmuMbarrier.cpp
+  enum class MbarOutcome { Done, Wait, Error };
+  /// Runs an mbarrier instruction of `t`; Wait: a try_wait whose phase has not completed.
+  MbarOutcome mbarrier(Thread &t, const Frame &f, uint64_t *R, const Instr &in);
+  /// The initialized barrier at `addr` (nullptr with the error set when it is not).
+  Mbarrier *mbarrierAt(Thread &t, const Instr &in, uint64_t addr, bool initialized);
+  bool mbarrierWaitDone(const Mbarrier &b, const Instr &in, uint64_t operand) const;
+  void completePhase(Mbarrier &b);
+  /// Releases the threads whose try_wait's phase has completed.
+  bool resolveMbarriers();
+  /// The barrier whose bytes [offset, offset + size) of shared memory touch, described; "" if none.
+  std::string mbarrierAccess(uint64_t offset, uint64_t size) const;
 
   // PtxExec.cpp
   friend struct Exec;

@@ -158,6 +158,7 @@ void Machine::initBlock() {
   inFlight_.assign(shared_.size(), 0);
   inFlightCount_ = 0;
   barriers_ = {};
+  mbarriers_.clear();
   cursor_ = 0;
   threads_.resize(threads);
   for (uint32_t i = 0; i < threads; ++i) {
@@ -223,6 +224,7 @@ Machine::Outcome Machine::schedule() {
     bool released = false;
     if (!resolveWarps(released) || !resolveWarpgroups(released)) return Outcome::Failed;
     released |= resolveBarriers();
+    released |= resolveMbarriers();
     if (!released) {
       reportDeadlock();
       return Outcome::Failed;
@@ -425,11 +427,12 @@ void Machine::reportDeadlock() {
     const Instr &in = *t.waiting;
     waits[{in.line, in.text}].push_back(t.linear);
   }
-  bool warpSync = false;
-  for (const Thread &t : threads_) warpSync |= t.state == State::AtWarpSync;
+  bool warpSync = false, mbarrier = false;
+  for (const Thread &t : threads_) warpSync |= t.state == State::AtWarpSync, mbarrier |= t.state == State::AtMbarrier;
   std::ostringstream s;
-  s << (warpSync ? "deadlock (a warp-synchronous instruction whose warp does not converge)"
-                 : "deadlock at a barrier not reached by every thread")
+  s << (warpSync   ? "deadlock (a warp-synchronous instruction whose warp does not converge)"
+        : mbarrier ? "deadlock (an mbarrier phase that never completes)"
+                   : "deadlock at a barrier not reached by every thread")
     << " in block (" << ctaid_[0] << "," << ctaid_[1] << "," << ctaid_[2] << "): ";
   bool firstGroup = true;
   for (const auto &[key, ids] : waits) {
@@ -441,6 +444,7 @@ void Machine::reportDeadlock() {
     if (barriers_[id].arrived)
       s << "; barrier " << id << " has " << barriers_[id].arrived << " of "
         << (barriers_[id].expected ? barriers_[id].expected : live) << " threads";
+  for (const auto &[offset, b] : mbarriers_) s << "; " << b.describe(offset);
   if (!exited.empty()) s << "; threads " << ranges(exited) << " have exited";
   result.error = s.str();
 }

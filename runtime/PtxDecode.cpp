@@ -372,6 +372,7 @@ void Decoder::dispatch() {
   if (b == "ldmatrix") return ldmatrix();
   if (b == "mma") return mma();
   if (b == "wgmma") return wgmma();
+  if (b == "mbarrier") return mbarrier();
   if (b == "fence" && has("proxy") && has("async")) return fenceProxy();
   if (b == "activemask") {
     in_.op = Op::Activemask;

@@ -112,6 +112,9 @@ private:
   // PtxDecodeWarpgroup.cpp: Hopper's warpgroup MMAs and proxy fences
   void wgmma();
   void fenceProxy();
+
+  // PtxDecodeBarrier.cpp: Hopper's mbarrier objects
+  void mbarrier();
 };
 
 } // namespace twintile::runtime::ptx

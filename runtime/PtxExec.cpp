@@ -148,6 +148,9 @@ uint8_t *Machine::access(Thread &t, const Instr &in, uint64_t addr, uint64_t siz
   if (space != Space::Generic && space != window)
     return bad(std::string("wrong-space (not ") + spaceName(space) + " memory)");
   if (write && readOnly) return bad(std::string("read-only (") + spaceName(window) + " memory)");
+  if (window == Space::Shared && !mbarriers_.empty() && !isMbarrierOp(in.op))
+    if (std::string b = mbarrierAccess(addr - kSharedBase, size); !b.empty())
+      return bad("racing (the bytes of an initialized " + b + ")");
   if (window == Space::Shared && inFlightCount_)
     for (uint64_t i = addr - kSharedBase, end = i + size; i < end; ++i)
       if (inFlight_[i])
@@ -519,6 +522,23 @@ reload:
       break;
     }
     case Op::FenceProxyAsync: ++t.proxyFences; break;
+    case Op::MbarInit:
+    case Op::MbarInval:
+    case Op::MbarArrive:
+    case Op::MbarExpectTx:
+    case Op::MbarCompleteTx:
+    case Op::MbarTryWait:
+    case Op::MbarTestWait: {
+      f->pc = pc;
+      MbarOutcome o = mbarrier(t, *f, R, in);
+      if (o == MbarOutcome::Error) return Stop::Error;
+      if (o == MbarOutcome::Wait) {
+        t.state = State::AtMbarrier;
+        t.waiting = &in;
+        return Stop::Sync;
+      }
+      break;
+    }
     case Op::Prefetch:
     case Op::Nop: break;
     default: {

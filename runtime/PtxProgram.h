@@ -97,7 +97,15 @@ enum class Op : uint8_t {
   // from shared memory through descriptors by the async proxy
   WgmmaFence, WgmmaMma, WgmmaCommit, WgmmaWait,
   FenceProxyAsync,                       // fence.proxy.async: generic writes made visible to the async proxy
+  // mbarrier objects in shared memory (Hopper's transaction barriers): phases
+  // completed by arrivals and by the bytes asynchronous copies deliver
+  MbarInit, MbarInval, MbarArrive, MbarExpectTx, MbarCompleteTx, MbarTryWait, MbarTestWait,
 };
+
+inline bool isMbarrierOp(Op op) {
+  return op == Op::MbarInit || op == Op::MbarInval || op == Op::MbarArrive || op == Op::MbarExpectTx || op == Op::MbarCompleteTx ||
+         op == Op::MbarTryWait || op == Op::MbarTestWait;
+}
 
 inline bool isWarpgroupOp(Op op) {
   return op == Op::WgmmaFence || op == Op::WgmmaMma || op == Op::WgmmaCommit || op == Op::WgmmaWait;
@@ -115,6 +123,8 @@ enum class Mode : uint8_t {
   ToSpace,                               // cvta.to
   WaitAll,                               // cp.async.wait_all (else wait_group N)
   Trans,                                 // ldmatrix .trans
+  ExpectTx,                              // mbarrier.arrive.expect_tx
+  Parity,                                // mbarrier.try_wait.parity / test_wait.parity (else a state operand)
 };
 
 /// The most frequent instruction shapes, run inline by the interpreter loop

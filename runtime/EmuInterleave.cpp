@@ -36,8 +36,8 @@ struct Machine::Resident {
   std::array<Barrier, 16> barriers{};
   std::map<uint64_t, Mbarrier> mbarriers;
   std::vector<Access> accesses;
-  std::vector<uint16_t> inFlight;
-  uint64_t inFlightCount = 0;
+  std::vector<uint16_t> inFlight, bulkReading, bulkLanding;
+  uint64_t inFlightCount = 0, bulkReadingCount = 0, bulkLandingCount = 0;
   AsyncProxy proxy;
   uint32_t cursor = 0;
   // Stuck detection, since memory last changed: the yielding threads' own
@@ -59,6 +59,10 @@ void Machine::swapBlock(Resident &r) {
   accesses_.swap(r.accesses);
   inFlight_.swap(r.inFlight);
   std::swap(inFlightCount_, r.inFlightCount);
+  bulkReading_.swap(r.bulkReading);
+  std::swap(bulkReadingCount_, r.bulkReadingCount);
+  bulkLanding_.swap(r.bulkLanding);
+  std::swap(bulkLandingCount_, r.bulkLandingCount);
   std::swap(proxy_, r.proxy);
   std::swap(cursor_, r.cursor);
 }

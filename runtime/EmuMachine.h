@@ -14,11 +14,28 @@
 #include <deque>
 #include <map>
 #include <span>
+#include <sstream>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace twintile::runtime::emu {
+
+/// "0x1f": addresses and bits in the emulator's messages.
+inline std::string hex(uint64_t v) {
+  std::ostringstream s;
+  s << "0x" << std::hex << v;
+  return s.str();
+}
+
+/// The shared-memory address a 16-byte chunk at `a` lands at under a swizzle
+/// of `bytes` (128, 64, 32; 0 none): the chunk's bits 4.. XORed with bits
+/// 7.., as wgmma's operands and the tensor memory accelerator lay them out.
+inline uint64_t swizzled(uint64_t a, uint32_t bytes) {
+  if (bytes == 0) return a;
+  uint64_t mask = bytes / 16 - 1;
+  return a ^ (((a >> 7) & mask) << 4);
+}
 
 using ptx::Function;
 using ptx::Instr;
@@ -63,6 +80,8 @@ struct Thread {
   std::vector<AsyncCopy> asyncPending;             // issued since the last commit_group
   std::deque<std::vector<AsyncCopy>> asyncGroups;  // committed, oldest first
   uint32_t proxyFences = 0;                        // fence.proxy.async executed so far
+  std::vector<uint64_t> bulkPending;               // shared chunks bulk stores read, since the last commit_group
+  std::deque<std::vector<uint64_t>> bulkGroups;    // committed, oldest first
   /// With wgmma in the program: per register slot, the count of executed
   /// instructions (`executed`) when a non-wgmma instruction last wrote it,
   /// and that count at this thread's last wgmma.fence (0: none yet).
@@ -124,12 +143,21 @@ struct Barrier {
   uint32_t expected = 0;  // 0: every non-exited thread of the block
 };
 
+/// A box a cp.async.bulk.tensor copied, delivered to shared memory when a
+/// thread waits on its barrier (EmuBulkCopy.cpp): the shared offset of each
+/// 16-byte chunk (swizzled), and the chunks' bytes in the box's order.
+struct BulkDelivery {
+  std::vector<uint64_t> chunks;
+  std::vector<uint8_t> bytes;
+};
+
 /// An mbarrier object of the running block (EmuMbarrier.cpp).
 struct Mbarrier {
   uint32_t count = 0;    // arrivals each phase expects
   uint32_t pending = 0;  // arrivals the current phase still expects
   int64_t tx = 0;        // transaction bytes the current phase still expects
   uint64_t phase = 0;    // phases completed since mbarrier.init
+  std::vector<BulkDelivery> deliveries;  // bulk copies to complete on it, not yet delivered
   /// "mbarrier at shared offset 0x10: phase 2, 1 of 1 arrivals and 0 transaction bytes pending"
   std::string describe(uint64_t offset) const;
 };
@@ -168,6 +196,14 @@ private:
   uint64_t inFlightCount_ = 0;  // copies in flight in the block
   AsyncProxy proxy_;            // wgmma state of the block (only with trackProxy_)
   std::map<uint64_t, Mbarrier> mbarriers_;  // initialized barrier objects, by shared offset
+  /// Per byte of shared memory, the bulk tensor stores still reading it (until
+  /// a wait_group.read): a write to such a byte is a race.
+  std::vector<uint16_t> bulkReading_;
+  uint64_t bulkReadingCount_ = 0;
+  /// Per byte of shared memory, the bulk tensor loads to land on it (until a
+  /// thread waits on their barrier): any access to such a byte is a race.
+  std::vector<uint16_t> bulkLanding_;
+  uint64_t bulkLandingCount_ = 0;
   bool trackProxy_ = false;     // the program issues wgmma: shared writes are tracked for proxy fences
   uint32_t cursor_ = 0;         // the thread a scheduling pass starts at (after a yield: the next one)
   uint64_t sharedBytes_ = 0;
@@ -220,6 +256,20 @@ private:
   bool resolveMbarriers();
   /// The barrier whose bytes [offset, offset + size) of shared memory touch, described; "" if none.
   std::string mbarrierAccess(uint64_t offset, uint64_t size) const;
+
+  // EmuBulkCopy.cpp
+  bool readTensorMap(Thread &t, const Instr &in, uint64_t addr, struct TensorMap &m);
+  bool tensormapReplace(Thread &t, const Frame &f, uint64_t *R, const Instr &in);
+  bool tensormapCopy(Thread &t, const Frame &f, uint64_t *R, const Instr &in);
+  /// A bulk tensor copy's coordinates (in.vec of them, innermost first).
+  void coordinates(const Thread &t, const Frame &f, const uint64_t *R, const Instr &in, int32_t *coord) const;
+  bool bulkTensorLoad(Thread &t, const Frame &f, uint64_t *R, const Instr &in);
+  bool bulkTensorStore(Thread &t, const Frame &f, uint64_t *R, const Instr &in);
+  void bulkCommit(Thread &t);
+  void bulkWait(Thread &t, uint64_t pending);
+  /// Delivers the copies that complete on `b` (their bytes to shared memory,
+  /// their transaction bytes to the barrier).
+  void deliver(Mbarrier &b);
 
   // PtxExec.cpp
   friend struct Exec;

@@ -18,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 #include "runtime/EmuMachine.h"
 
-#include <sstream>
 
 namespace twintile::runtime::emu {
 
@@ -28,18 +27,13 @@ namespace {
 
 constexpr uint64_t kMaxArrivals = (uint64_t(1) << 20) - 1;  // the ISA's limit on count and tx-count
 
-std::string hexOffset(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
 } // namespace
 
 std::string Mbarrier::describe(uint64_t offset) const {
-  return "mbarrier at shared offset " + hexOffset(offset) + ": phase " + std::to_string(phase) + ", " +
+  return "mbarrier at shared offset " + hex(offset) + ": phase " + std::to_string(phase) + ", " +
          std::to_string(pending) + " of " + std::to_string(count) + " arrivals and " + std::to_string(tx) +
-         " transaction bytes pending";
+         " transaction bytes pending" +
+         (deliveries.empty() ? "" : ", " + std::to_string(deliveries.size()) + " bulk copies to deliver");
 }
 
 void Machine::completePhase(Mbarrier &b) {
@@ -49,11 +43,13 @@ void Machine::completePhase(Mbarrier &b) {
 }
 
 Mbarrier *Machine::mbarrierAt(Thread &t, const Instr &in, uint64_t addr, bool initialized) {
-  if (!access(t, in, addr, 8, Space::Shared, false)) return nullptr;
   uint64_t offset = addr - kSharedBase;
   auto it = mbarriers_.find(offset);
+  // A barrier's own instructions may touch its bytes; others (a bulk copy
+  // naming it) only name it.
+  if (it == mbarriers_.end() && !access(t, in, addr, 8, Space::Shared, false)) return nullptr;
   if (initialized && it == mbarriers_.end()) {
-    fail(t, in, "mbarrier at shared offset " + hexOffset(offset) + " used before mbarrier.init (or after mbarrier.inval) in");
+    fail(t, in, "mbarrier at shared offset " + hex(offset) + " used before mbarrier.init (or after mbarrier.inval) in");
     return nullptr;
   }
   return it == mbarriers_.end() ? nullptr : &it->second;
@@ -77,7 +73,13 @@ Machine::MbarOutcome Machine::mbarrier(Thread &t, const Frame &f, uint64_t *R, c
       return MbarOutcome::Error;
     }
     if (!access(t, in, addr, 8, Space::Shared, true)) return MbarOutcome::Error;
-    mbarriers_[addr - kSharedBase] = Mbarrier{static_cast<uint32_t>(n), static_cast<uint32_t>(n), 0, 0};
+    uint64_t offset = addr - kSharedBase;
+    if (auto it = mbarriers_.find(offset); it != mbarriers_.end() && !it->second.deliveries.empty()) {
+      fail(t, in, "mbarrier.init of a barrier bulk copies are still to complete on (" + it->second.describe(offset) +
+                      ") in");
+      return MbarOutcome::Error;
+    }
+    mbarriers_[offset] = Mbarrier{static_cast<uint32_t>(n), static_cast<uint32_t>(n), 0, 0, {}};
     return MbarOutcome::Done;
   }
   Mbarrier *b = mbarrierAt(t, in, addr, true);
@@ -85,6 +87,10 @@ Machine::MbarOutcome Machine::mbarrier(Thread &t, const Frame &f, uint64_t *R, c
   uint64_t offset = addr - kSharedBase;
   switch (in.op) {
   case Op::MbarInval:
+    if (!b->deliveries.empty()) {
+      fail(t, in, "mbarrier.inval of a barrier bulk copies are still to complete on (" + b->describe(offset) + ") in");
+      return MbarOutcome::Error;
+    }
     mbarriers_.erase(offset);
     return MbarOutcome::Done;
   case Op::MbarExpectTx:
@@ -115,6 +121,7 @@ Machine::MbarOutcome Machine::mbarrier(Thread &t, const Frame &f, uint64_t *R, c
     return MbarOutcome::Done;
   case Op::MbarTestWait:
   case Op::MbarTryWait: {
+    deliver(*b);  // a wait is when the emulator lets the copies land: a read before it is a race
     bool done = mbarrierWaitDone(*b, in, n);
     if (!done && in.op == Op::MbarTryWait) return MbarOutcome::Wait;
     writeResult(done ? 1 : 0);
@@ -128,6 +135,8 @@ Machine::MbarOutcome Machine::mbarrier(Thread &t, const Frame &f, uint64_t *R, c
 
 bool Machine::resolveMbarriers() {
   bool released = false;
+  for (auto &[offset, b] : mbarriers_)
+    if (!b.deliveries.empty()) deliver(b), released = true;  // no thread can run: the copies land now
   for (Thread &t : threads_) {
     if (t.state != State::AtMbarrier) continue;
     Frame &f = t.frames.back();

@@ -54,12 +54,6 @@ namespace {
 /// by a wait): each holds its results and operands until then.
 constexpr uint64_t kMaxPendingMma = 1024;
 
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
 struct Descriptor {
   uint64_t start = 0, lbo = 0, sbo = 0;
   uint32_t swizzle = 0;  // bytes
@@ -73,8 +67,7 @@ struct Descriptor {
       uint32_t e = swizzle / 2;
       a = start + (mn / e) * lbo + (k / 8) * sbo + (k % 8) * swizzle + (mn % e) * 2;
     }
-    uint64_t mask = swizzle / 16 - 1;
-    return a ^ (((a >> 7) & mask) << 4);
+    return swizzled(a, swizzle);
   }
 };
 

@@ -48,12 +48,6 @@ namespace {
 
 constexpr uint64_t kMaxSharedBytes = 227 * 1024;  // sm_90's per-block limit
 
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
 std::string dim(Dim3 d) {
   return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
 }
@@ -79,7 +73,7 @@ Machine::Machine(const Program &prog, const Function &entry, Dim3 grid, Dim3 blo
     : prog_(prog), entry_(entry), grid_(grid), block_(block), buffers_(std::move(buffers)), options_(options),
       globalData_(prog.globalInit), constData_(prog.constInit) {
   for (const ptx::Function &fn : prog.functions)
-    for (const Instr &in : fn.code) trackProxy_ |= isWarpgroupOp(in.op);
+    for (const Instr &in : fn.code) trackProxy_ |= isWarpgroupOp(in.op) || isBulkOp(in.op);
 }
 
 bool Machine::bindArguments(const std::vector<EmuArg> &args) {
@@ -157,6 +151,10 @@ void Machine::initBlock() {
   shared_.assign(sharedBytes_, 0);
   inFlight_.assign(shared_.size(), 0);
   inFlightCount_ = 0;
+  bulkReading_.assign(shared_.size(), 0);
+  bulkReadingCount_ = 0;
+  bulkLanding_.assign(shared_.size(), 0);
+  bulkLandingCount_ = 0;
   barriers_ = {};
   mbarriers_.clear();
   cursor_ = 0;
@@ -178,6 +176,8 @@ void Machine::initBlock() {
     t.runs.clear();
     t.asyncPending.clear();
     t.asyncGroups.clear();
+    t.bulkPending.clear();
+    t.bulkGroups.clear();
     t.proxyFences = 0;
     t.wgmmaRegs.clear();
     t.lastWrite.clear();

@@ -270,6 +270,7 @@ Operand Decoder::src(const RawOperand &o, Type t) {
 
 Operand Decoder::address(const RawOperand &o) {
   if (o.kind != RawOperand::Kind::Mem) fail("'" + raw_.opcode + "' needs an address operand [..]");
+  if (!o.elems.empty()) fail("'" + raw_.opcode + "' takes an address, not a tensor map with coordinates");
   Operand a;
   a.kind = Operand::Kind::Addr;
   a.imm = o.imm;
@@ -373,6 +374,7 @@ void Decoder::dispatch() {
   if (b == "mma") return mma();
   if (b == "wgmma") return wgmma();
   if (b == "mbarrier") return mbarrier();
+  if (b == "tensormap") return tensormap();
   if (b == "fence" && has("proxy") && has("async")) return fenceProxy();
   if (b == "activemask") {
     in_.op = Op::Activemask;

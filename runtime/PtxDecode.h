@@ -22,7 +22,7 @@ struct RawOperand {
     F32Bits,  // 0f3F800000 (imm: bits)
     F64Bits,  // 0d3FF0000000000000 (imm: bits)
     Real,     // 1.5 (real)
-    Mem,      // [base + imm] or [imm]  (text: base, possibly empty)
+    Mem,      // [base + imm] or [imm]  (text: base, possibly empty); [map, {c0, ...}]: elems the coordinates
     Vec,      // {a, b, ...}
     List,     // (a, b, ...) of call
     Sink,     // _

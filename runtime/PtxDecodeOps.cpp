@@ -598,6 +598,7 @@ void Decoder::redux() {
 /// are refused.)
 void Decoder::asyncCopy() {
   if (!take("async")) fail("unknown instruction '" + raw_.opcode + "'");
+  if (take("bulk")) return bulkCopy();
   if (take("commit_group")) {
     in_.op = Op::CpAsyncCommit;
     return operands(0);
@@ -616,7 +617,6 @@ void Decoder::asyncCopy() {
     in_.ops[0].imm = op(0).imm;
     return;
   }
-  if (take("bulk")) fail("'" + raw_.opcode + "' (Hopper's bulk copies) is not supported");
   bool ca = take("ca"), cg = !ca && take("cg");
   if (!ca && !cg) fail("'" + raw_.opcode + "' needs .ca or .cg");
   if (!(take("shared") || take("shared::cta"))) fail("'" + raw_.opcode + "' copies to .shared");

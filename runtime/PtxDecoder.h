@@ -115,6 +115,10 @@ private:
 
   // PtxDecodeBarrier.cpp: Hopper's mbarrier objects
   void mbarrier();
+
+  // PtxDecodeBulk.cpp: tensor maps and the bulk tensor copies
+  void tensormap();
+  void bulkCopy();
 };
 
 } // namespace twintile::runtime::ptx

@@ -49,12 +49,6 @@ inline void write(uint64_t *regs, const Operand &o, uint64_t v) {
   if (o.kind == Operand::Kind::Reg) regs[o.reg] = v & o.imm;
 }
 
-std::string hex(uint64_t v) {
-  std::ostringstream s;
-  s << "0x" << std::hex << v;
-  return s.str();
-}
-
 constexpr size_t kMaxCallDepth = 256;
 
 } // namespace
@@ -148,9 +142,19 @@ uint8_t *Machine::access(Thread &t, const Instr &in, uint64_t addr, uint64_t siz
   if (space != Space::Generic && space != window)
     return bad(std::string("wrong-space (not ") + spaceName(space) + " memory)");
   if (write && readOnly) return bad(std::string("read-only (") + spaceName(window) + " memory)");
+  if (window == Space::Shared && write && bulkReadingCount_ && !isBulkOp(in.op))
+    for (uint64_t i = addr - kSharedBase, end = i + size; i < end; ++i)
+      if (bulkReading_[i])
+        return bad("racing (a cp.async.bulk.tensor store reads byte " + hex(kSharedBase + i) +
+                   " until a cp.async.bulk.wait_group.read completes it)");
   if (window == Space::Shared && !mbarriers_.empty() && !isMbarrierOp(in.op))
     if (std::string b = mbarrierAccess(addr - kSharedBase, size); !b.empty())
       return bad("racing (the bytes of an initialized " + b + ")");
+  if (window == Space::Shared && bulkLandingCount_ && !isBulkOp(in.op))
+    for (uint64_t i = addr - kSharedBase, end = i + size; i < end; ++i)
+      if (bulkLanding_[i])
+        return bad("racing (a cp.async.bulk.tensor to byte " + hex(kSharedBase + i) +
+                   " is in flight: no thread has waited on the mbarrier it completes on)");
   if (window == Space::Shared && inFlightCount_)
     for (uint64_t i = addr - kSharedBase, end = i + size; i < end; ++i)
       if (inFlight_[i])
@@ -522,6 +526,20 @@ reload:
       break;
     }
     case Op::FenceProxyAsync: ++t.proxyFences; break;
+    case Op::TensormapReplace:
+    case Op::TensormapCopy:
+    case Op::BulkTensorLoad:
+    case Op::BulkTensorStore: {
+      f->pc = pc;
+      bool ok = in.op == Op::TensormapReplace ? tensormapReplace(t, *f, R, in)
+                : in.op == Op::TensormapCopy  ? tensormapCopy(t, *f, R, in)
+                : in.op == Op::BulkTensorLoad ? bulkTensorLoad(t, *f, R, in)
+                                              : bulkTensorStore(t, *f, R, in);
+      if (!ok) return Stop::Error;
+      break;
+    }
+    case Op::BulkCommit: bulkCommit(t); break;
+    case Op::BulkWait: bulkWait(t, in.ops[0].imm); break;
     case Op::MbarInit:
     case Op::MbarInval:
     case Op::MbarArrive:

@@ -628,6 +628,11 @@ private:
         if (n.kind != RawOperand::Kind::Int) throw PtxError(line, "addresses must be integers");
         o.imm = n.imm;
       }
+      if (accept(",")) {  // a tensor map and its coordinates: [map, {c0, c1, ...}]
+        if (!is("{")) fail("expected the coordinates {c0, ...} after a tensor map, found " + describe(peek()));
+        o.elems = operand().elems;
+        if (o.elems.empty()) fail("a tensor map's coordinates are empty");
+      }
       expect("]");
       return o;
     }

@@ -100,12 +100,23 @@ enum class Op : uint8_t {
   // mbarrier objects in shared memory (Hopper's transaction barriers): phases
   // completed by arrivals and by the bytes asynchronous copies deliver
   MbarInit, MbarInval, MbarArrive, MbarExpectTx, MbarCompleteTx, MbarTryWait, MbarTestWait,
+  // tensor maps and the tensor memory accelerator's bulk copies (Hopper's)
+  TensormapReplace, TensormapCopy, BulkTensorLoad, BulkTensorStore, BulkCommit, BulkWait,
+};
+
+/// The fields tensormap.replace sets (ops[4] of a TensormapReplace).
+enum class TensormapField : uint8_t {
+  GlobalAddress, Rank, BoxDim, GlobalDim, GlobalStride, ElementStride, Elemtype, Interleave, SwizzleMode, FillMode,
 };
 
 inline bool isMbarrierOp(Op op) {
   return op == Op::MbarInit || op == Op::MbarInval || op == Op::MbarArrive || op == Op::MbarExpectTx || op == Op::MbarCompleteTx ||
          op == Op::MbarTryWait || op == Op::MbarTestWait;
 }
+
+/// An instruction of the async proxy's bulk copies: a program with one tracks
+/// which thread last wrote each shared byte, as with wgmma.
+inline bool isBulkOp(Op op) { return op == Op::BulkTensorLoad || op == Op::BulkTensorStore; }
 
 inline bool isWarpgroupOp(Op op) {
   return op == Op::WgmmaFence || op == Op::WgmmaMma || op == Op::WgmmaCommit || op == Op::WgmmaWait;

@@ -183,7 +183,7 @@ TEST_CASE("cp.async forms the emulator does not run are refused at their line", 
   refused("cp.async.shared.global [%rd1], [%rd2], 16;", "'cp.async.shared.global' needs .ca or .cg");
   refused("cp.async.ca.global.global [%rd1], [%rd2], 16;", "'cp.async.ca.global.global' copies to .shared");
   refused("cp.async.bulk.shared::cluster.global [%rd1], [%rd2], 16;",
-          "'cp.async.bulk.shared::cluster.global' (Hopper's bulk copies) is not supported");
+          "'cp.async.bulk.shared::cluster.global': only the tensor forms of the bulk copies are supported");
   refused("cp.async.ca.shared.global [%rd1], [%rd2], 16, %p1;",
           "'cp.async.ca.shared.global' with an ignore-src predicate is not supported");
   refused("cp.async.wait_group %r1;",

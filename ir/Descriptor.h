@@ -8,8 +8,9 @@
 //
 //   base, shape[0..R), strides[0..R-1), offsets[0..R)   [, value (a store)]
 //
-// the innermost stride being 1 and no operand (TMA's rule, and Triton's).
-// IR.h states the semantics.
+// the innermost stride being 1 and no operand (TMA's rule, and Triton's);
+// the strides are i64, the sizes and offsets i32 or i64. IR.h states the
+// semantics.
 //===----------------------------------------------------------------------===//
 #pragma once
 

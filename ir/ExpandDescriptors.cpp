@@ -8,11 +8,12 @@
 //   descriptor_load(base, shape.., strides.., offs..) {block = [B0, B1]}
 //     => c_d   = splat(offs_d) + arange(0, B_d)          (index type, per d)
 //        in_d  = (c_d >= 0) & (c_d < splat(shape_d))
-//        ptrs  = splat(base) + bcast(c_0 * stride_0) + bcast(c_1)
+//        ptrs  = splat(base) + bcast(i64(c_0) * stride_0) + bcast(i64(c_1))
 //        load(ptrs, bcast(in_0) & bcast(in_1))
 //
-// The values are computed in the descriptor's index type, as IR.h defines
-// them, so the expansion computes exactly what the interpreter does.
+// Coordinates are computed in the descriptor's index type and the address
+// offset in i64, as IR.h defines them, so the expansion computes exactly
+// what the interpreter does.
 //===----------------------------------------------------------------------===//
 #include "ir/Builder.h"
 #include "ir/Descriptor.h"
@@ -53,6 +54,7 @@ void expand(Func &f, Op &op) {
     // stride): the backend's axis analysis then knows the product's
     // divisibility along the new axes too.
     Value *term = along(b, c, dim, rank);
+    if (index != ScalarKind::I64) term = b.cast(term, ScalarKind::I64);
     if (d.stride(dim)) term = b.binary(OpKind::Mul, term, b.splat(d.stride(dim), term->type.shape));
     term = b.broadcast(term, block);
     inside = b.broadcast(along(b, inside, dim, rank), block);

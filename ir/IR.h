@@ -83,14 +83,13 @@
 //   (what another program sets, in a spin-wait).
 //   descriptor_load and descriptor_store (ir/Descriptor.h names their
 //   operands) read or write one block of a strided tensor, Triton's tensor
-//   descriptors: base, shape[R], strides[R] (the innermost stride is 1 and
-//   not an operand), offsets[R], all integers of one type (i32 or i64),
-//   and the block's shape as the attribute `block`. Element i of the block
-//   is the tensor's element c = offsets + i, at base + sum(c[d] *
-//   strides[d]); it exists where 0 <= c[d] < shape[d] for every d. A load
-//   gives 0 where it does not, a store leaves such elements unwritten.
-//   Coordinates and offsets are computed in the operands' type and wrap as
-//   its integers do (give i64 values for a tensor of 2^31 elements or more).
+//   descriptors: base, shape[R] and offsets[R] (integers of one type, i32
+//   or i64), strides[R] (i64, as Triton makes them; the innermost stride is
+//   1 and not an operand), and the block's shape as the attribute `block`.
+//   Element i of the block is the tensor's element c = offsets + i (in the
+//   shape's type, wrapping as its integers do), at base + sum(c[d] *
+//   strides[d]) (in i64); it exists where 0 <= c[d] < shape[d] for every d.
+//   A load gives 0 where it does not, a store leaves such elements unwritten.
 //   Where the descriptor addresses memory outside every allocation, the
 //   access is an error as a load's is.
 //   Distinct pointer parameters must not address overlapping memory, except

@@ -408,7 +408,7 @@ private:
   }
 
   /// A block of a strided tensor, element by element in row-major order:
-  /// coordinates and offsets in the index type, wrapping as it does.
+  /// coordinates in the index type, wrapping as it does, the address offset in i64.
   void execDescriptor(const Op &op) {
     DescriptorOperands d(op);
     size_t rank = d.rank();
@@ -417,8 +417,11 @@ private:
     auto add = [&](int64_t a, int64_t b) {
       return wrapInt(static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)), index);
     };
-    auto mul = [&](int64_t a, int64_t b) {
-      return wrapInt(static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)), index);
+    auto wide = [](int64_t a, int64_t b) {  // the address offset: i64, wrapping
+      return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+    };
+    auto mul = [](int64_t a, int64_t b) {
+      return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
     };
     int64_t base = scalar(d.base());
     bool load = op.kind == OpKind::DescriptorLoad;
@@ -432,7 +435,7 @@ private:
       for (size_t dim = 0; dim < rank; ++dim) {
         int64_t c = add(scalar(d.offset(dim)), idx[dim]);
         inside = inside && c >= 0 && c < scalar(d.shape(dim));
-        linear = add(linear, d.stride(dim) ? mul(c, scalar(d.stride(dim))) : c);
+        linear = wide(linear, d.stride(dim) ? mul(c, scalar(d.stride(dim))) : c);
       }
       if (inside) {
         int64_t addr = static_cast<int64_t>(static_cast<uint64_t>(base) +

@@ -87,7 +87,8 @@ TypeRuleResult reduction(const OpInfo &info, const Type &in, int64_t axis) {
 } // namespace
 
 std::string descriptorBlockProblem(const std::vector<int64_t> &block, ScalarKind elem) {
-  std::string shape = shapeString(block);
+  std::string shape = "[" + shapeString(block) + "]";
+  if (elem == ScalarKind::I1) return "elements are i1: a descriptor's are a byte or wider (load masks through a pointer)";
   if (block.empty() || block.size() > kMaxDescriptorRank)
     return "block " + shape + " must have 1 to " + std::to_string(kMaxDescriptorRank) + " dimensions";
   for (int64_t b : block)
@@ -117,10 +118,14 @@ TypeRuleResult descriptor(const OpInfo &info, const std::vector<Type> &ops, cons
   if (std::string why = descriptorBlockProblem(block, base.pointee); !why.empty()) return fail(q(info.name) + " " + why);
   const Type &index = ops[1];
   if (index.isTile() || !(index.elem == ScalarKind::I32 || index.elem == ScalarKind::I64))
-    return fail(q(info.name) + " shape, strides and offsets must be i32 or i64 scalars, got " + t(index));
-  for (size_t i = 1; i < 3 * rank; ++i)
-    if (!(ops[i] == index))
-      return fail(q(info.name) + " shape, strides and offsets must have one type, got " + t(index) + " and " + t(ops[i]));
+    return fail(q(info.name) + " shape and offsets must be i32 or i64 scalars, got " + t(index));
+  for (size_t i = 1; i < 3 * rank; ++i) {
+    bool stride = i > rank && i < 2 * rank;
+    const Type want = stride ? Type::scalar(ScalarKind::I64) : index;
+    if (!(ops[i] == want))
+      return fail(q(info.name) + (stride ? " strides must be i64, got " + t(ops[i])
+                                         : " shape and offsets must have one type, got " + t(index) + " and " + t(ops[i])));
+  }
   Type tile = Type::tile(block, base.pointee);
   if (info.kind == OpKind::DescriptorLoad) return ok(tile);
   if (!(ops.back() == tile)) return fail(q(info.name) + " value must be " + t(tile) + ", got " + t(ops.back()));

@@ -23,8 +23,8 @@ bool isConstant(const ir::Value *v, int64_t n) {
          v->def->attr("value").i == n;
 }
 
-/// The index type of a descriptor whose values have types `ts`: i64 where
-/// one of them needs 64 bits (i64, u32, u64), else i32.
+/// The type of a descriptor's sizes and offsets whose values have types
+/// `ts`: i64 where one of them needs 64 bits (i64, u32, u64), else i32.
 ir::ScalarKind indexKind(const std::vector<ir::Value *> &vs) {
   for (const ir::Value *v : vs)
     if (v->type.elem == ir::ScalarKind::I64 || v->type.elem == ir::ScalarKind::U32 ||
@@ -74,15 +74,17 @@ ir::Value *Recorder::descriptorAccess(const Descriptor &d, const std::vector<ir:
     if (v->type.isTile() || !v->type.isInt() || v->type.elem == ir::ScalarKind::I1)
       fail(loc, std::string(what) + "'s offsets are integer scalars, got " + ir::toString(v->type));
   }
-  std::vector<ir::Value *> all = d.shape;
-  all.insert(all.end(), d.strides.begin(), d.strides.end() - 1);
-  all.insert(all.end(), offsets.begin(), offsets.end());
-  ir::ScalarKind index = indexKind(all);
-  for (ir::Value *&v : all)
-    if (v->type.elem != index) v = cast(v, index, loc);
-  std::vector<ir::Value *> shape(all.begin(), all.begin() + static_cast<long>(rank)),
-      strides(all.begin() + static_cast<long>(rank), all.begin() + static_cast<long>(2 * rank - 1)),
-      offs(all.begin() + static_cast<long>(2 * rank - 1), all.end());
+  std::vector<ir::Value *> shape = d.shape, offs = offsets, strides(d.strides.begin(), d.strides.end() - 1);
+  std::vector<ir::Value *> sized = shape;
+  sized.insert(sized.end(), offs.begin(), offs.end());
+  ir::ScalarKind index = indexKind(sized);
+  auto convert = [&](std::vector<ir::Value *> &vs, ir::ScalarKind to) {
+    for (ir::Value *&v : vs)
+      if (v->type.elem != to) v = cast(v, to, loc);
+  };
+  convert(shape, index);
+  convert(offs, index);
+  convert(strides, ir::ScalarKind::I64);  // Triton's: addresses in 64 bits
   if (value) {
     value = toPointee(use(value, loc, what), d.base, loc);
     std::optional<ir::Shape> both = broadcastShapes(value->type.shape, d.block);

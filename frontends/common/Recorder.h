@@ -85,9 +85,10 @@ public:
   void store(ir::Value *ptr, ir::Value *value, ir::Value *mask, const ir::Location &loc, int cache = 0,
              int evict = 0);
   /// A tensor descriptor (make_tensor_descriptor): the operands every
-  /// access of it records (ir/Descriptor.h), checked where it is made. All
-  /// but base are of one index type, i64 where any value given is 64-bit
-  /// (or u32), else i32; strides keeps the innermost, which must be 1.
+  /// access of it records (ir/Descriptor.h), checked where it is made. Each
+  /// access records the sizes and offsets in one type, i64 where a value
+  /// given is 64-bit (or u32), else i32, and the strides in i64; strides
+  /// keeps the innermost, which must be 1.
   struct Descriptor {
     ir::Value *base = nullptr;
     std::vector<ir::Value *> shape, strides;

@@ -56,7 +56,8 @@ std::vector<ir::Value *> Walker::indexList(const Expr *e, const char *what) {
       if (!v.device) fail(y->getExprLoc(), std::string(what) + " uses a device value that was never assigned");
       out.push_back(v.device);
     } else if (v.kind == Val::Kind::Int) {
-      bool wide = ctx_.getTypeSize(y->getType()) == 64;
+      uint64_t bits = ctx_.getTypeSize(y->getType());  // as the tracer's Index: i64 for 64 bits and unsigned 32
+      bool wide = bits == 64 || (bits == 32 && y->getType()->isUnsignedIntegerType());
       out.push_back(rec_.constInt(ir::Type::scalar(wide ? ir::ScalarKind::I64 : ir::ScalarKind::I32), v.i,
                                   loc(y->getExprLoc())));
     } else {

@@ -201,8 +201,20 @@ Val Walker::initList(const InitListExpr *i) {
   if (const CXXRecordDecl *r = recordOf(i->getType())) {
     v.obj->record = r;
     unsigned n = 0;
+    // A default member initializer (`int m = k + 1;`) reads the object being
+    // made, its earlier members already set: `this` is that object meanwhile.
+    std::shared_ptr<Frame> here = frames_.back();
+    struct Self {
+      Frame &f;
+      std::shared_ptr<HostObject> outer;
+      ~Self() { f.self = outer; }
+    } restore{*here, here->self};
     for (const FieldDecl *f : r->fields()) {
-      if (n < i->getNumInits()) v.obj->fields[f] = eval(i->getInit(n));
+      if (n < i->getNumInits()) {
+        const Expr *init = i->getInit(n);
+        here->self = isa<CXXDefaultInitExpr>(init) ? v.obj : restore.outer;
+        v.obj->fields[f] = eval(init);
+      }
       ++n;
     }
     return v;

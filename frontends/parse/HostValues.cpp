@@ -207,7 +207,10 @@ Val Walker::element(const ArraySubscriptExpr *s) {
 
 std::shared_ptr<HostObject> Walker::objectOf(const Expr *base) {
   base = base->IgnoreParenImpCasts();
-  if (isa<CXXThisExpr>(base)) return frame().self;
+  if (isa<CXXThisExpr>(base)) {
+    if (!frame().self) fail(base->getExprLoc(), "'this' is not an object here (the parsing front end)");
+    return frame().self;
+  }
   Val v = eval(base);
   if (v.kind != Val::Kind::Object) fail(base->getExprLoc(), "member access on a value that is not an object");
   return v.obj;

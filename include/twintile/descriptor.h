@@ -20,13 +20,16 @@ namespace tt {
 namespace detail {
 
 /// One of a descriptor's sizes, strides or offsets: an integer device
-/// scalar, or a host integer (an i32, or an i64 when its type has 64 bits).
+/// scalar, or a host integer (an i32, or an i64 when its type has 64 bits or
+/// is an unsigned 32-bit one, whose values i32 cannot all hold).
 class Index {
 public:
   template <IntDevice V> requires(!Traits<V>::isTile)
   Index(const V &v, Loc = TT_HERE_) : node_(v.node()) {}
   template <HostIntLike H> requires(!same<H, bool>)
-  Index(H h, Loc l = TT_HERE_) : node_(intConstant(h, {sizeof(H) == 8 ? Kind::I64 : Kind::I32, Kind::I32, false}, l)) {}
+  Index(H h, Loc l = TT_HERE_)
+      : node_(intConstant(h, {sizeof(H) == 8 || (sizeof(H) == 4 && H(-1) > H(0)) ? Kind::I64 : Kind::I32, Kind::I32, false},
+                          l)) {}
   Node *node() const { return node_; }
 
 private:
@@ -45,12 +48,6 @@ Node *descriptorAccess(Node *base, Node *const *shape, Node *const *strides, con
 /// A tensor of E of rank R, read and written a block at a time.
 template <detail::Pointee E, int R> class TensorDescriptor {
 public:
-  TensorDescriptor(const Ptr<E> &base, const detail::Index (&shape)[R], const detail::Index (&strides)[R],
-                   const int (&block)[R], detail::Loc l)
-      : base_(base.node()) {
-    for (int d = 0; d < R; ++d) shape_[d] = shape[d].node(), strides_[d] = strides[d].node(), block_[d] = block[d];
-    detail::descriptorMade(base_, shape_, strides_, block_, R, l);
-  }
   /// The block at `offsets` (one per dimension), 0 where it lies outside the tensor.
   Tile<E> load(const detail::Index (&offsets)[R], detail::Loc l = TT_HERE_) const {
     return detail::make<Tile<E>>(detail::descriptorAccess(base_, shape_, strides_, block_, R, nodes(offsets), nullptr, l));
@@ -63,6 +60,15 @@ public:
   }
 
 private:
+  template <detail::Pointee F, int S>
+  friend TensorDescriptor<F, S> make_tensor_descriptor(const Ptr<F> &, const detail::Index (&)[S],
+                                                       const detail::Index (&)[S], const int (&)[S], detail::Loc);
+  TensorDescriptor(const Ptr<E> &base, const detail::Index (&shape)[R], const detail::Index (&strides)[R],
+                   const int (&block)[R], detail::Loc l)
+      : base_(base.node()) {
+    for (int d = 0; d < R; ++d) shape_[d] = shape[d].node(), strides_[d] = strides[d].node(), block_[d] = block[d];
+    detail::descriptorMade(base_, shape_, strides_, block_, R, l);
+  }
   struct Nodes {
     detail::Node *n[R];
     operator detail::Node *const *() const { return n; }

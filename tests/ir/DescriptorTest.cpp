@@ -28,14 +28,14 @@ struct Case {
 };
 
 /// copy: y's block at `offsets` = x's block at `offsets` * 2 + 1, through
-/// one descriptor per buffer (both of the case's tensor), every size,
-/// stride and offset a parameter of the index type.
+/// one descriptor per buffer (both of the case's tensor), every size and
+/// offset a parameter of the index type, every stride an i64 one.
 std::unique_ptr<Kernel> copyKernel(const Case &c) {
   auto k = std::make_unique<Kernel>("copy");
   Value *x = k->ptrParam(ScalarKind::F32, "x"), *y = k->ptrParam(ScalarKind::F32, "y");
   std::vector<Value *> shape, strides, offs;
   for (size_t d = 0; d < c.block.size(); ++d) shape.push_back(k->param(c.index, "n" + std::to_string(d)));
-  for (size_t d = 0; d + 1 < c.block.size(); ++d) strides.push_back(k->param(c.index, "s" + std::to_string(d)));
+  for (size_t d = 0; d + 1 < c.block.size(); ++d) strides.push_back(k->param(ScalarKind::I64, "s" + std::to_string(d)));
   for (size_t d = 0; d < c.block.size(); ++d) offs.push_back(k->param(c.index, "o" + std::to_string(d)));
   Value *t = k->b.descriptor(x, shape, strides, offs, c.block)->result();
   Shape s = c.block;
@@ -157,13 +157,15 @@ TEST_CASE("descriptor ops' type rules", "[verifier][descriptor]") {
     INFO(why);
     CHECK_THROWS_WITH(k.b.descriptor(x, shape, strides, offs, block, value), Catch::Contains(why));
   };
-  refuses({n, n}, {n}, {n, n}, {16, 48}, nullptr, "each size must be a power of two of at most 256");
-  refuses({n, n}, {n}, {n, n}, {16, 512}, nullptr, "each size must be a power of two of at most 256");
-  refuses({n, n}, {n}, {n, n}, {16, 4}, nullptr, "the innermost size must span at least 16 bytes (8 f16 elements)");
-  refuses({n, n}, {n, n}, {n, n}, {16, 16}, nullptr, "takes 6 operands");
-  refuses({n, w}, {n}, {n, n}, {16, 16}, nullptr, "must have one type");
-  refuses({n, n}, {n}, {n, n}, {16, 16}, k.b.constFloat(Type::tile({16, 8}, ScalarKind::F16), 0), "value must be");
-  refuses({n, n, n, n, n, n}, {n, n, n, n, n}, {n, n, n, n, n, n}, {1, 1, 1, 1, 1, 8}, nullptr, "1 to 5 dimensions");
+  refuses({n, n}, {w}, {n, n}, {16, 48}, nullptr, "block [16x48]: each size must be a power of two of at most 256");
+  refuses({n, n}, {w}, {n, n}, {16, 512}, nullptr, "each size must be a power of two of at most 256");
+  refuses({n, n}, {w}, {n, n}, {16, 4}, nullptr, "the innermost size must span at least 16 bytes (8 f16 elements)");
+  refuses({n, n}, {w, w}, {n, n}, {16, 16}, nullptr, "takes 6 operands");
+  refuses({n, w}, {w}, {n, n}, {16, 16}, nullptr, "must have one type");
+  refuses({n, n}, {n}, {n, n}, {16, 16}, nullptr, "strides must be i64, got i32");
+  refuses({n, n}, {w}, {n, n}, {16, 16}, k.b.constFloat(Type::tile({16, 8}, ScalarKind::F16), 0), "value must be");
+  refuses({n, n, n, n, n, n}, {w, w, w, w, w}, {n, n, n, n, n, n}, {1, 1, 1, 1, 1, 8}, nullptr, "1 to 5 dimensions");
+  refuses({n}, {}, {n, n}, {}, nullptr, "block [] must have 1 to 5 dimensions");
   Value *t = k.b.descriptor(x, {w, w}, {w}, {w, w}, {64, 32})->result();
   CHECK(t->type == Type::tile({64, 32}, ScalarKind::F16));
 }

@@ -238,8 +238,9 @@ std::unique_ptr<Func> buildFunctionUsing(OpKind kind) {
   case OpKind::DescriptorLoad:
   case OpKind::DescriptorStore: {  // a 32x8 block of an n x 16 tensor at row 8, through both
     Value *rows = n, *cols = k.at().constInt(kI32, 16), *r = k.at().constInt(kI32, 8), *c = k.at().constInt(kI32, 0);
-    Value *block = k.at().descriptor(x, {rows, cols}, {cols}, {r, c}, {32, 8})->result();
-    k.at().descriptor(out, {rows, cols}, {cols}, {r, c}, {32, 8}, block);
+    Value *pitch = k.at().constInt(Type::scalar(ScalarKind::I64), 16);
+    Value *block = k.at().descriptor(x, {rows, cols}, {pitch}, {r, c}, {32, 8})->result();
+    k.at().descriptor(out, {rows, cols}, {pitch}, {r, c}, {32, 8}, block);
     break;
   }
   case OpKind::Bitcast:

@@ -1,7 +1,7 @@
 // Tensor descriptors (Triton's make_tensor_descriptor, twintile/descriptor.h)
 // through both front ends: the same IR from each (one descriptor_load or
-// descriptor_store carrying base, shape, strides but the innermost, offsets
-// and the block), expanded before the backend into the pointer arithmetic
+// descriptor_store carrying base, shape, strides but the innermost (i64, as
+// Triton's), offsets and the block), expanded before the backend into the pointer arithmetic
 // and mask a Triton user writes, so that a matmul written with descriptors
 // is pipelined and on wgmma (sm_90a) or mma.sync (sm_80) like one written
 // with pointers. Each kernel runs on the emulator against the interpreter
@@ -26,6 +26,12 @@
 // RUN: twintile run --frontend=trace %s --kernel 'shifted<f64, 32>' --grid 9 --arg x=300 --arg y=300 --arg n=250 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=parse %s --kernel 'cube<4, 8, 16>' --grid 3 --arg x=3000 --arg y=3000 --arg D=9 --arg H=11 --arg W=21 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=trace %s --kernel 'fill<64>' --grid 3 --arg y=500 --arg n=150 | FileCheck %s --check-prefix=RAN
+// RUN: twintile diff %s --kernel 'member<16>' | FileCheck %s --check-prefix=SAME
+// RUN: twintile run --frontend=parse %s --kernel 'member<16>' --grid 1 --arg x=100 --arg n=10 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=trace %s --kernel 'big_count<16>' --grid 2 --arg x=100 | FileCheck %s --check-prefix=RAN
+// RUN: twintile compile --frontend=parse %s --kernel 'big_count<16>' --no-locs | FileCheck %s --check-prefix=WIDE
+// RUN: not twintile compile --frontend=parse %s --kernel 'masks<16>' 2>&1 | FileCheck %s --check-prefix=BOOL
+// RUN: not twintile compile --frontend=trace %s --kernel 'masks<16>' 2>&1 | FileCheck %s --check-prefix=BOOL
 // RUN: twintile compile --frontend=parse %s --kernel 'matmul<128, 128, 64>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=HOPPER
 // RUN: twintile compile --frontend=trace %s --kernel 'matmul<128, 128, 64>' --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=AMPERE
 // RUN: not twintile compile --frontend=parse %s --kernel 'strided_inner<16>' 2>&1 | FileCheck %s --check-prefix=INNER
@@ -51,8 +57,10 @@ TT_KERNEL void copy2d(Ptr<f32> x, Ptr<f32> y, i32 M, i32 N, i32 sx, i32 sy) {
 
 // IR: func @copy2d
 // IR: %[[ONE:[0-9]+]] = constant {value = 1} : i32
-// IR: %[[T:[0-9]+]] = descriptor_load {block = [16, 8]} %x, %M, %N, %sx, %{{[0-9]+}}, %{{[0-9]+}} : tile<16x8xf32>
-// IR: descriptor_store {block = [16, 8]} %y, %M, %N, %sy, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
+// IR: %[[SX:[0-9]+]] = cast %sx : i64
+// IR: %[[T:[0-9]+]] = descriptor_load {block = [16, 8]} %x, %M, %N, %[[SX]], %{{[0-9]+}}, %{{[0-9]+}} : tile<16x8xf32>
+// IR: %[[SY:[0-9]+]] = cast %sy : i64
+// IR: descriptor_store {block = [16, 8]} %y, %M, %N, %[[SY]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
 
 // EXPANDED: func @copy2d
 // EXPANDED-NOT: descriptor_
@@ -120,14 +128,14 @@ TT_KERNEL void strided_inner(Ptr<f32> x, i32 n, i32 s) {
 template <int B>
 TT_KERNEL void odd_block(Ptr<f32> x, i32 n) {
   auto d = make_tensor_descriptor(x, {n}, {1}, {B});
-  // ODD: tensor_descriptors.cpp:[[@LINE-1]]:{{[0-9]+}}: error: make_tensor_descriptor's block {{48|512}}: each size must be a power of two of at most 256
+  // ODD: tensor_descriptors.cpp:[[@LINE-1]]:{{[0-9]+}}: error: make_tensor_descriptor's block [{{48|512}}]: each size must be a power of two of at most 256
   d.store({0}, d.load({0}));
 }
 
 template <int B>
 TT_KERNEL void narrow(Ptr<f32> x, i32 n) {
   auto d = make_tensor_descriptor(x, {n, n}, {n, 1}, {64, B});
-  // NARROW: tensor_descriptors.cpp:[[@LINE-1]]:{{[0-9]+}}: error: make_tensor_descriptor's block 64x2: the innermost size must span at least 16 bytes (4 f32 elements)
+  // NARROW: tensor_descriptors.cpp:[[@LINE-1]]:{{[0-9]+}}: error: make_tensor_descriptor's block [64x2]: the innermost size must span at least 16 bytes (4 f32 elements)
   d.store({0, 0}, d.load({0, 0}));
 }
 
@@ -138,3 +146,35 @@ TT_KERNEL void wrong_tile(Ptr<f32> x, i32 n) {
   // TILE: tensor_descriptors.cpp:[[@LINE-1]]:{{[0-9]+}}: error: a tensor descriptor's store writes a block of [16x16], got a tile of [32x16], which does not broadcast to it
 }
 
+
+// A descriptor made by a struct's default member initializer, from the
+// members before it (the parsing front end's `this` is the struct being made).
+struct Rows {
+  Ptr<f32> p;
+  i32 n;
+  int bias = 2;
+  TensorDescriptor<f32, 1> d = make_tensor_descriptor(p, {n}, {1}, {16});
+};
+
+template <int B>
+TT_KERNEL void member(Ptr<f32> x, i32 n) {
+  Rows r{x, n};
+  r.d.store({0}, r.d.load({0}) + float(r.bias));
+}
+
+// A host unsigned size no i32 holds is an i64, as a u32 parameter would be.
+template <int B>
+TT_KERNEL void big_count(Ptr<f32> x) {
+  auto d = make_tensor_descriptor(x, {3000000000u}, {1}, {B});
+  d.store({program_id(0) * B}, d.load({program_id(0) * B}) * 2.0f);
+}
+
+// WIDE: %[[N:[0-9]+]] = constant {value = 3000000000} : i64
+// WIDE: descriptor_load {block = [16]} %x, %[[N]], %{{[0-9]+}} : tile<16xf32>
+
+template <int B>
+TT_KERNEL void masks(Ptr<i1> m, i32 n) {
+  auto d = make_tensor_descriptor(m, {n}, {1}, {B});
+  // BOOL: tensor_descriptors.cpp:[[@LINE-1]]:{{[0-9]+}}: error: make_tensor_descriptor's elements are i1: a descriptor's are a byte or wider (load masks through a pointer)
+  d.store({0}, d.load({0}));
+}

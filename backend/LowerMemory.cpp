@@ -43,8 +43,7 @@ std::string vectorSuffix(int words) { return words == 1 ? ".b32" : ".v" + std::t
 static bool floatWords(ScalarKind k) { return k == ScalarKind::F32; }
 
 /// The group's elements as `words` 32-bit words, or back. Two f16 or bf16
-/// elements just narrowed from f32 pack with one cvt.rn.{f16,bf16}x2.f32
-/// (LLVM 19 converts each alone and moves the halves together).
+/// elements just narrowed from f32 pack with one cvt.rn.{f16,bf16}x2.f32.
 static std::vector<llvm::Value *> packWords(LowerContext &L, const std::vector<llvm::Value *> &elems, ScalarKind k, int words) {
   llvm::IRBuilder<> &b = L.b;
   if (floatWords(k)) return elems;
@@ -55,15 +54,15 @@ static std::vector<llvm::Value *> packWords(LowerContext &L, const std::vector<l
   std::vector<llvm::Value *> out;
   for (int i = 0; i < words; ++i) out.push_back(b.CreateExtractElement(w, static_cast<uint64_t>(i)));
   if ((k != ScalarKind::F16 && k != ScalarKind::BF16) || elems.size() != 2 * static_cast<size_t>(words)) return out;
+  // Arithmetic on f16 rounds its f32 result back with an fptrunc of its own:
+  // two such results narrow in one instruction here (a cast's pairs already did).
   auto fromF32 = [](llvm::Value *v) -> llvm::Value * {
     auto *t = llvm::dyn_cast<llvm::FPTruncInst>(v);
     return t && t->getSrcTy()->isFloatTy() ? t->getOperand(0) : nullptr;
   };
-  std::string text = std::string("cvt.rn.") + (k == ScalarKind::F16 ? "f16x2" : "bf16x2") + ".f32 $0, $1, $2;";
-  auto *ty = llvm::FunctionType::get(b.getInt32Ty(), {b.getFloatTy(), b.getFloatTy()}, false);
   for (int i = 0; i < words; ++i)
     if (llvm::Value *lo = fromF32(elems[2 * i]), *hi = fromF32(elems[2 * i + 1]); lo && hi)
-      out[i] = b.CreateCall(llvm::InlineAsm::get(ty, text, "=r,f,f", false), {hi, lo});  // the first operand goes high
+      out[i] = narrowedWord(L, k, lo, hi);
   return out;
 }
 

@@ -249,6 +249,10 @@ llvm::Value *binary(LowerContext &L, ir::OpKind k, llvm::Value *x, llvm::Value *
 /// To and from the kind an element is computed in (Target.h's computeKind).
 llvm::Value *widen(LowerContext &L, llvm::Value *v, ir::ScalarKind k);
 llvm::Value *narrow(LowerContext &L, llvm::Value *v, ir::ScalarKind k);
+/// Two f32 values narrowed to `k` (f16 or bf16) by one cvt.rn.{f16,bf16}x2.f32,
+/// `lo` in the low half: the word that stores them (LLVM 19 converts each
+/// alone and moves the halves together). Each rounds as cvt.rn does.
+llvm::Value *narrowedWord(LowerContext &L, ir::ScalarKind k, llvm::Value *lo, llvm::Value *hi);
 
 // --- shape ops (LowerShape.cpp) ----------------------------------------------
 

@@ -1,11 +1,17 @@
 // f16 and bf16 results computed in f32 are stored two to a word with one
 // cvt.rn.{f16,bf16}x2.f32 (LLVM 19 would convert each and move the halves
 // together), the first element in the low half: the emulator matches the
-// interpreter, which a swap of the halves would break.
+// interpreter, which a swap of the halves would break. A cast of an f32 tile
+// narrows its registers two at a time the same way, wherever the result goes
+// (a masked store here; a matmul's epilogue through shared memory).
 // RUN: twintile compile --frontend=parse %s --kernel 'scaled<f16,1024>' --emit ptx --assume-aligned '*' | FileCheck %s --check-prefix=F16
 // RUN: twintile compile --frontend=trace %s --kernel 'scaled<bf16,1024>' --emit ptx --assume-aligned '*' --target sm_80 | FileCheck %s --check-prefix=BF16
 // RUN: twintile run --frontend=parse %s --kernel 'scaled<f16,1024>' --assume-aligned '*' --arg x=4096 --arg y=4096 --grid 4 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=trace %s --kernel 'scaled<bf16,512>' --assume-aligned '*' --arg x=4096 --arg y=4096 --grid 8 | FileCheck %s --check-prefix=RAN
+// RUN: twintile compile --frontend=parse %s --kernel 'narrowed<f16,1024>' --emit ptx --assume-aligned '*' | FileCheck %s --check-prefix=CAST
+// RUN: twintile compile --frontend=trace %s --kernel 'narrowed<bf16,256>' --emit ptx --target sm_80 | FileCheck %s --check-prefix=CAST-BF16
+// RUN: twintile run --frontend=trace %s --kernel 'narrowed<f16,256>' --arg x=1000 --arg y=1000 --arg n=1000 --grid 4 | FileCheck %s --check-prefix=RAN-CAST
+// RUN: twintile run --frontend=parse %s --kernel 'narrowed<bf16,1024>' --arg x=4000 --arg y=4000 --arg n=3000 --grid 3 | FileCheck %s --check-prefix=RAN-CAST
 #include <twintile.h>
 using namespace tt;
 
@@ -20,3 +26,15 @@ TT_KERNEL void scaled(Ptr<T> x, Ptr<T> y) {
 // BF16: cvt.rn.bf16x2.f32 %r{{[0-9]+}}, %f{{[0-9]+}}, %f{{[0-9]+}};
 // BF16: st.global.v4.b32
 // RAN: ok: scaled on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 2 buffers
+
+template <class T, int B>
+TT_KERNEL void narrowed(Ptr<f32> x, Ptr<T> y, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  store(y + offs, cast<T>(load(x + offs, offs < n) * 3.0f), offs < n);
+}
+
+// CAST: cvt.rn.f16x2.f32
+// CAST-NOT: cvt.rn.f16.f32
+// CAST-BF16: cvt.rn.bf16x2.f32
+// CAST-BF16-NOT: cvt.rn.bf16.f32
+// RAN-CAST: ok: narrowed on emu, {{.*}}: matches the interpreter on {{[0-9]+}} elements of 2 buffers

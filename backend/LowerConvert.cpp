@@ -40,6 +40,31 @@ TileVal LowerContext::get(const Value *v, const Layout *want) {
   return r;
 }
 
+/// t's registers, where two side by side along the last dim (one thread's
+/// run, so neighbours in the shared row) were each just narrowed from f32 to
+/// f16 or bf16: then narrowed together by one instruction, the pair's halves
+/// stored as the word LLVM merges their two stores into.
+static std::vector<llvm::Value *> narrowedInPairs(LowerContext &L, const Type &type, const TileVal &t) {
+  std::vector<llvm::Value *> regs = t.regs;
+  if ((type.elem != ScalarKind::F16 && type.elem != ScalarKind::BF16) || type.rank() == 0) return regs;
+  size_t last = type.shape.size() - 1;
+  int spt = planDims(t.layout, type.shape)[last].spt;
+  llvm::IRBuilder<> &b = L.b;
+  for (size_t r = 0; r + 1 < regs.size(); ++r) {
+    std::vector<int64_t> here = regDims(t.layout, type.shape, static_cast<int64_t>(r)), next = here;
+    if (spt < 2 || here[last] % spt == spt - 1) continue;
+    next[last] += 1;
+    if (regIndex(t.layout, type.shape, next) != static_cast<int64_t>(r + 1)) continue;
+    llvm::Value *lo = narrowedFrom(regs[r]), *hi = narrowedFrom(regs[r + 1]);
+    if (!lo || !hi) continue;
+    llvm::Value *pair = b.CreateBitCast(narrowedWord(L, type.elem, lo, hi), llvm::FixedVectorType::get(L.llvmType(type.elem), 2));
+    regs[r] = b.CreateExtractElement(pair, uint64_t(0));
+    regs[r + 1] = b.CreateExtractElement(pair, uint64_t(1));
+    ++r;
+  }
+  return regs;
+}
+
 TileVal throughShared(LowerContext &L, const Type &type, const TileVal &t, const Layout &want, const Op &at,
                       const Shape *readShape, bool ownersOnly) {
   llvm::IRBuilder<> &b = L.b;
@@ -73,12 +98,13 @@ TileVal throughShared(LowerContext &L, const Type &type, const TileVal &t, const
     };
     llvm::Value *base = sharedBase(L, std::min(n, chunk) * elemBytes, at);
     barrierBeforeWindow(L);
+    std::vector<llvm::Value *> written = narrowedInPairs(L, type, t);
     // Copies of an element hold the same value, so every register may write.
     for (size_t r = 0; r < t.regs.size(); ++r) {
       llvm::Value *in = nullptr;
       llvm::Value *slot = place(fromLin[r], in);
       ifThen(L, andMaybe(L, in, ownersOnly ? from[r].canonical : nullptr),
-             [&] { b.CreateStore(toStorage(L, t.regs[r], type.elem), b.CreateGEP(st, base, slot)); });
+             [&] { b.CreateStore(toStorage(L, written[r], type.elem), b.CreateGEP(st, base, slot)); });
     }
     barrier(L);
     for (size_t r = 0; r < to.size(); ++r) {

@@ -27,11 +27,9 @@ using namespace twintile::ir;
 
 static std::vector<size_t> runStarts(LowerContext &L, const Layout &l, const Value *v);
 
-/// A cast of an f32 tile to f16 or bf16: its registers narrow two at a time.
-static bool narrowsToHalves(const Op &op) {
-  ScalarKind to = op.result()->type.elem;
-  return op.kind == OpKind::Cast && op.operand(0)->type.elem == ScalarKind::F32 &&
-         (to == ScalarKind::F16 || to == ScalarKind::BF16);
+llvm::Value *narrowedFrom(llvm::Value *v) {
+  auto *t = llvm::dyn_cast<llvm::FPTruncInst>(v);
+  return t && t->getSrcTy()->isFloatTy() ? t->getOperand(0) : nullptr;
 }
 
 llvm::Value *narrowedWord(LowerContext &L, ScalarKind k, llvm::Value *lo, llvm::Value *hi) {
@@ -41,13 +39,6 @@ llvm::Value *narrowedWord(LowerContext &L, ScalarKind k, llvm::Value *lo, llvm::
   return b.CreateCall(llvm::InlineAsm::get(ty, text, "=r,f,f", false), {hi, lo});  // the first operand goes high
 }
 
-/// Two f32 values narrowed to `k` by one instruction (narrowedWord), as elements.
-static std::pair<llvm::Value *, llvm::Value *> narrowPair(LowerContext &L, ScalarKind k, llvm::Value *lo,
-                                                           llvm::Value *hi) {
-  llvm::IRBuilder<> &b = L.b;
-  llvm::Value *pair = b.CreateBitCast(narrowedWord(L, k, lo, hi), llvm::FixedVectorType::get(L.llvmType(k), 2));
-  return {b.CreateExtractElement(pair, uint64_t(0)), b.CreateExtractElement(pair, uint64_t(1))};
-}
 
 llvm::Value *widen(LowerContext &L, llvm::Value *v, ScalarKind k) {
   llvm::IRBuilder<> &b = L.b;
@@ -363,12 +354,8 @@ TileVal lowerElementwise(LowerContext &L, const Op &op, const Layout *l) {
   size_t n = l ? static_cast<size_t>(numRegisters(*l, t.shape)) : 1;
   std::vector<size_t> first = l ? runStarts(L, *l, op.result()) : std::vector<size_t>{0};
   out.regs.assign(n, nullptr);
-  if (l && narrowsToHalves(op))
-    for (size_t r = 0; r + 1 < n; r += 2)
-      if (first[r] == r && first[r + 1] == r + 1)
-        std::tie(out.regs[r], out.regs[r + 1]) = narrowPair(L, t.elem, ins[0].regs[r], ins[0].regs[r + 1]);
   for (size_t r = 0; r < n; ++r) {
-    if (first[r] != r || out.regs[r]) continue;
+    if (first[r] != r) continue;
     std::vector<llvm::Value *> x;
     for (const TileVal &in : ins) x.push_back(in.scalar ? in.regs[0] : in.regs[r]);
     out.regs[r] = elementOf(L, op, x);

@@ -54,14 +54,8 @@ static std::vector<llvm::Value *> packWords(LowerContext &L, const std::vector<l
   std::vector<llvm::Value *> out;
   for (int i = 0; i < words; ++i) out.push_back(b.CreateExtractElement(w, static_cast<uint64_t>(i)));
   if ((k != ScalarKind::F16 && k != ScalarKind::BF16) || elems.size() != 2 * static_cast<size_t>(words)) return out;
-  // Arithmetic on f16 rounds its f32 result back with an fptrunc of its own:
-  // two such results narrow in one instruction here (a cast's pairs already did).
-  auto fromF32 = [](llvm::Value *v) -> llvm::Value * {
-    auto *t = llvm::dyn_cast<llvm::FPTruncInst>(v);
-    return t && t->getSrcTy()->isFloatTy() ? t->getOperand(0) : nullptr;
-  };
   for (int i = 0; i < words; ++i)
-    if (llvm::Value *lo = fromF32(elems[2 * i]), *hi = fromF32(elems[2 * i + 1]); lo && hi)
+    if (llvm::Value *lo = narrowedFrom(elems[2 * i]), *hi = narrowedFrom(elems[2 * i + 1]); lo && hi)
       out[i] = narrowedWord(L, k, lo, hi);
   return out;
 }

@@ -253,6 +253,11 @@ llvm::Value *narrow(LowerContext &L, llvm::Value *v, ir::ScalarKind k);
 /// `lo` in the low half: the word that stores them (LLVM 19 converts each
 /// alone and moves the halves together). Each rounds as cvt.rn does.
 llvm::Value *narrowedWord(LowerContext &L, ir::ScalarKind k, llvm::Value *lo, llvm::Value *hi);
+/// The f32 value `v` narrows (an fptrunc from f32: a cast, or f16 arithmetic's
+/// rounding), or null. Where two such are stored side by side, narrowedWord
+/// narrows both at once: global stores (LowerMemory.cpp's packWords) and the
+/// shared-memory writes of a layout conversion (LowerConvert.cpp).
+llvm::Value *narrowedFrom(llvm::Value *v);
 
 // --- shape ops (LowerShape.cpp) ----------------------------------------------
 

@@ -98,7 +98,9 @@ TileVal throughShared(LowerContext &L, const Type &type, const TileVal &t, const
     };
     llvm::Value *base = sharedBase(L, std::min(n, chunk) * elemBytes, at);
     barrierBeforeWindow(L);
-    std::vector<llvm::Value *> written = narrowedInPairs(L, type, t);
+    // Pairs narrow together where both halves are stored unguarded (LLVM
+    // merges the two stores into the word then); a chunk's guarded stores stay apart.
+    std::vector<llvm::Value *> written = whole && !ownersOnly ? narrowedInPairs(L, type, t) : t.regs;
     // Copies of an element hold the same value, so every register may write.
     for (size_t r = 0; r < t.regs.size(); ++r) {
       llvm::Value *in = nullptr;

@@ -1,0 +1,46 @@
+// A persistent matmul in Triton's style (09-persistent-matmul): a grid of
+// fewer programs than tiles, each looping over tiles by num_programs in
+// grouped order for L2, its K loop pipelined inside the tile loop, and its
+// tiles read and written through tensor descriptors. Both front ends give
+// the same IR; on sm_90a the inner loop's dot is on wgmma with its copies
+// ahead (the outer loop, which stores, is not pipelined), on sm_80 on
+// mma.sync; the emulator matches the interpreter on ragged sizes, each
+// program taking several tiles.
+// RUN: twintile diff %s --kernel 'persistent_matmul<64, 64, 32, 4>' | FileCheck %s --check-prefix=SAME
+// RUN: twintile compile --frontend=parse %s --kernel 'persistent_matmul<128, 128, 64, 8>' --num-warps 8 --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=PLAN
+// RUN: twintile compile --frontend=trace %s --kernel 'persistent_matmul<128, 128, 64, 8>' --num-warps 8 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=HOPPER
+// RUN: twintile compile --frontend=parse %s --kernel 'persistent_matmul<128, 128, 64, 8>' --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=AMPERE
+// RUN: twintile run --frontend=parse %s --kernel 'persistent_matmul<64, 64, 32, 4>' --grid 3 --arg a=20000 --arg b=20000 --arg c=40000 --arg M=200 --arg N=150 --arg K=90 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=trace %s --kernel 'persistent_matmul<128, 128, 64, 8>' --num-warps 8 --num-stages 4 --assume-aligned '*' --assume-divisible '*' --grid 5 --arg a=65536 --arg b=65536 --arg c=131072 --arg M=256 --arg N=512 --arg K=128 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=parse %s --kernel 'persistent_matmul<128, 128, 64, 8>' --target sm_80 --grid 2 --arg a=40000 --arg b=40000 --arg c=80000 --arg M=200 --arg N=300 --arg K=100 | FileCheck %s --check-prefix=RAN
+#include <twintile.h>
+using namespace tt;
+
+template <int BM, int BN, int BK, int GROUP>
+TT_KERNEL void persistent_matmul(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 M, i32 N, i32 K) {
+  auto da = make_tensor_descriptor(a, {M, K}, {K, 1}, {BM, BK});
+  auto db = make_tensor_descriptor(b, {K, N}, {N, 1}, {BK, BN});
+  auto dc = make_tensor_descriptor(c, {M, N}, {N, 1}, {BM, BN});
+  i32 tiles_m = cdiv(M, BM), tiles_n = cdiv(N, BN);
+  for_range(program_id(0), tiles_m * tiles_n, num_programs(0), [&](i32 tile) {
+    i32 in_group = GROUP * tiles_n;  // GROUP rows of tiles, walked column by column
+    i32 first_m = tile / in_group * GROUP;
+    i32 group_m = minimum(tiles_m - first_m, GROUP);
+    i32 rm = (first_m + tile % group_m) * BM;
+    i32 rn = tile % in_group / group_m * BN;
+    auto acc = for_range(0, K, BK, zeros<f32>({BM, BN}), [&](i32 k, Tile<f32> acc) {
+      return dot(da.load({rm, k}), db.load({k, rn}), acc);
+    });
+    dc.store({rm, rn}, cast<f16>(acc));
+  });
+}
+
+// SAME: equal: the parse and trace IR
+// PLAN: not pipelined: 'store' at {{.*}} writes memory
+// PLAN: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages (4 buffers each: the wgmma of one iteration stays in flight into the next)
+// HOPPER: cp.async.cg.shared.global
+// HOPPER: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// AMPERE: cp.async.cg.shared.global
+// AMPERE: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// AMPERE-NOT: wgmma
+// RAN: ok: persistent_matmul on emu, {{.*}}: matches the interpreter

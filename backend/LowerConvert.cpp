@@ -52,7 +52,7 @@ static std::vector<llvm::Value *> narrowedInPairs(LowerContext &L, const Type &t
   llvm::IRBuilder<> &b = L.b;
   for (size_t r = 0; r + 1 < regs.size(); ++r) {
     std::vector<int64_t> here = regDims(t.layout, type.shape, static_cast<int64_t>(r)), next = here;
-    if (spt < 2 || here[last] % spt == spt - 1) continue;
+    if (spt < 2 || here[last] % 2 || here[last] % spt == spt - 1) continue;  // a word's first half
     next[last] += 1;
     if (regIndex(t.layout, type.shape, next) != static_cast<int64_t>(r + 1)) continue;
     llvm::Value *lo = narrowedFrom(regs[r]), *hi = narrowedFrom(regs[r + 1]);

@@ -76,13 +76,48 @@ struct TensorMap {
   }
 };
 
+uint8_t *Machine::mapBytes(Thread &t, const Instr &in, uint64_t addr, ptx::Space space, bool write) {
+  if (addr % 64) {
+    fail(t, in, "a tensor map at " + hex(addr) + ", which is not 64-byte aligned, in");
+    return nullptr;
+  }
+  uint8_t *lo = access(t, in, addr, 64, space, write);
+  uint8_t *hi = lo ? access(t, in, addr + 64, 64, space, write) : nullptr;
+  if (lo && hi != lo + 64) {
+    if (hi) fail(t, in, "a tensor map at " + hex(addr) + " that does not lie in one buffer or window, in");
+    return nullptr;
+  }
+  return lo;
+}
+
+bool Machine::sharedBox(Thread &t, const Instr &in, uint64_t addr, uint64_t bytes, uint32_t swizzle,
+                        std::vector<uint64_t> &chunks) {
+  uint64_t offset = addr - kSharedBase;
+  if (addr < kSharedBase || offset >= shared_.size() || addr % 128) {
+    fail(t, in, std::string(addr % 128 ? "misaligned" : "out-of-bounds") + " box (" + std::to_string(bytes) +
+                    " bytes) at shared address " + hex(addr) + " (boxes are 128-byte aligned in shared memory) in");
+    return false;
+  }
+  chunks.clear();
+  for (uint64_t c = 0; c < bytes; c += 16) {
+    uint64_t chunk = swizzled(offset + c, swizzle);
+    if (chunk + 16 > shared_.size()) {
+      fail(t, in, "out-of-bounds box: its chunk " + std::to_string(c / 16) + " lands at shared address " +
+                      hex(kSharedBase + chunk) + ", past the " + std::to_string(shared_.size()) +
+                      " bytes of shared memory, in");
+      return false;
+    }
+    chunks.push_back(chunk);
+  }
+  return true;
+}
+
 bool Machine::readTensorMap(Thread &t, const Instr &in, uint64_t addr, TensorMap &m) {
   auto bad = [&](const std::string &why) {
     fail(t, in, in.text + " with the tensor map at " + hex(addr) + ": " + why + ", in");
     return false;
   };
-  if (addr % 64) return bad("a tensor map is 64-byte aligned");
-  const uint8_t *p = access(t, in, addr, 128, Space::Generic, false);
+  const uint8_t *p = mapBytes(t, in, addr, Space::Generic, false);
   if (!p) return false;
   m.address = field<uint64_t>(p, kAddressAt);
   m.rank = field<uint32_t>(p, kRankAt) + 1;
@@ -121,7 +156,7 @@ bool Machine::readTensorMap(Thread &t, const Instr &in, uint64_t addr, TensorMap
 
 bool Machine::tensormapReplace(Thread &t, const Frame &f, uint64_t *R, const Instr &in) {
   uint64_t addr = addressOf(f, R, in.ops[1]), v = value(t, f, R, in.ops[2]), ord = in.ops[3].imm;
-  uint8_t *p = access(t, in, addr, 128, in.space, true);
+  uint8_t *p = mapBytes(t, in, addr, in.space, true);
   if (!p) return false;
   auto put32 = [&](uint64_t at) { uint32_t x = static_cast<uint32_t>(v); std::memcpy(p + at, &x, 4); };
   switch (static_cast<TensormapField>(in.ops[4].imm)) {
@@ -146,16 +181,11 @@ bool Machine::tensormapReplace(Thread &t, const Frame &f, uint64_t *R, const Ins
 }
 
 bool Machine::tensormapCopy(Thread &t, const Frame &f, uint64_t *R, const Instr &in) {
-  const uint8_t *src = access(t, in, addressOf(f, R, in.ops[1]), 128, Space::Shared, false);
+  const uint8_t *src = mapBytes(t, in, addressOf(f, R, in.ops[1]), Space::Shared, false);
   if (!src) return false;
   std::array<uint8_t, 128> bytes;
   std::memcpy(bytes.data(), src, 128);
-  uint64_t dst = addressOf(f, R, in.ops[0]);
-  if (dst % 64) {
-    fail(t, in, "a tensor map copied to " + hex(dst) + ", which is not 64-byte aligned, in");
-    return false;
-  }
-  uint8_t *to = access(t, in, dst, 128, Space::Global, true);
+  uint8_t *to = mapBytes(t, in, addressOf(f, R, in.ops[0]), Space::Global, true);
   if (!to) return false;
   std::memcpy(to, bytes.data(), 128);
   return true;
@@ -172,11 +202,8 @@ bool Machine::bulkTensorLoad(Thread &t, const Frame &f, uint64_t *R, const Instr
   Mbarrier *b = mbarrierAt(t, in, bar, true);
   if (!b) return false;
   uint64_t bytes = m.boxBytes();
-  if (dst % 128) {
-    fail(t, in, "a box copied to shared address " + hex(dst) + ", which is not 128-byte aligned, in");
-    return false;
-  }
-  if (!access(t, in, dst, bytes, Space::Shared, false)) return false;  // the box fits (written by the async proxy)
+  std::vector<uint64_t> chunks;
+  if (!sharedBox(t, in, dst, bytes, m.swizzle, chunks)) return false;
   int32_t coord[kMaxRank];
   coordinates(t, f, R, in, coord);
   BulkDelivery out;
@@ -193,9 +220,7 @@ bool Machine::bulkTensorLoad(Thread &t, const Frame &f, uint64_t *R, const Instr
     if (!from) return false;
     std::memcpy(to, from, m.elemBytes);
   }
-  uint64_t offset = dst - kSharedBase;
-  for (uint64_t c = 0; c < bytes; c += 16) {
-    uint64_t chunk = swizzled(offset + c, m.swizzle);
+  for (uint64_t chunk : chunks) {
     for (uint64_t k = 0; k < 16; ++k) {
       const char *race = bulkLanding_[chunk + k]                          ? "another cp.async.bulk.tensor lands on"
                          : bulkReading_[chunk + k]                        ? "a cp.async.bulk.tensor store still reads"
@@ -234,17 +259,17 @@ bool Machine::bulkTensorStore(Thread &t, const Frame &f, uint64_t *R, const Inst
   TensorMap m;
   if (!readTensorMap(t, in, addressOf(f, R, in.ops[1]), m)) return false;
   uint64_t src = addressOf(f, R, in.ops[0]), bytes = m.boxBytes();
-  if (src % 128) {
-    fail(t, in, "a box copied from shared address " + hex(src) + ", which is not 128-byte aligned, in");
-    return false;
-  }
-  if (!access(t, in, src, bytes, Space::Shared, false)) return false;
-  uint64_t offset = src - kSharedBase;
+  std::vector<uint64_t> chunks;
+  if (!sharedBox(t, in, src, bytes, m.swizzle, chunks)) return false;
   std::vector<uint8_t> box(bytes);
   for (uint64_t c = 0; c < bytes; c += 16) {
-    uint64_t chunk = swizzled(offset + c, m.swizzle);
+    uint64_t chunk = chunks[c / 16];
     for (uint64_t k = 0; k < 16; ++k)
-      if (uint32_t w = proxy_.writer[chunk + k]; w && threads_[w - 1].proxyFences == proxy_.writerFences[chunk + k]) {
+      if (bulkLanding_[chunk + k]) {
+        fail(t, in, "racing (a cp.async.bulk.tensor load to shared byte " + hex(kSharedBase + chunk + k) +
+                        " has not landed: no thread has waited on its mbarrier) " + in.text + " in");
+        return false;
+      } else if (uint32_t w = proxy_.writer[chunk + k]; w && threads_[w - 1].proxyFences == proxy_.writerFences[chunk + k]) {
         fail(t, in, in.text + " reads shared byte " + hex(kSharedBase + chunk + k) + " that thread " +
                         std::to_string(w - 1) +
                         " wrote through the generic proxy and has not made visible to the async proxy since (no "

@@ -245,8 +245,10 @@ private:
   void noteGenericWrite(const Thread &t, uint64_t offset, uint64_t size);
 
   // EmuMbarrier.cpp
-  enum class MbarOutcome { Done, Wait, Error };
-  /// Runs an mbarrier instruction of `t`; Wait: a try_wait whose phase has not completed.
+  enum class MbarOutcome { Done, Wait, NotYet, Error };
+  /// Runs an mbarrier instruction of `t`; Wait: a try_wait whose phase has not
+  /// completed (the thread blocks); NotYet: a test_wait that found it so (the
+  /// thread lets the block's others run before it tests again).
   MbarOutcome mbarrier(Thread &t, const Frame &f, uint64_t *R, const Instr &in);
   /// The initialized barrier at `addr` (nullptr with the error set when it is not).
   Mbarrier *mbarrierAt(Thread &t, const Instr &in, uint64_t addr, bool initialized);
@@ -259,6 +261,12 @@ private:
 
   // EmuBulkCopy.cpp
   bool readTensorMap(Thread &t, const Instr &in, uint64_t addr, struct TensorMap &m);
+  /// The 128 bytes of a tensor map at `addr` (64-byte aligned, in one window), or nullptr with the error set.
+  uint8_t *mapBytes(Thread &t, const Instr &in, uint64_t addr, ptx::Space space, bool write);
+  /// The shared offsets of a box's 16-byte chunks at `addr` under `swizzle`, each checked to lie in
+  /// shared memory (the box 128-byte aligned); false with the error set.
+  bool sharedBox(Thread &t, const Instr &in, uint64_t addr, uint64_t bytes, uint32_t swizzle,
+                 std::vector<uint64_t> &chunks);
   bool tensormapReplace(Thread &t, const Frame &f, uint64_t *R, const Instr &in);
   bool tensormapCopy(Thread &t, const Frame &f, uint64_t *R, const Instr &in);
   /// A bulk tensor copy's coordinates (in.vec of them, innermost first).

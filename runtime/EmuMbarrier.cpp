@@ -31,8 +31,9 @@ constexpr uint64_t kMaxArrivals = (uint64_t(1) << 20) - 1;  // the ISA's limit o
 
 std::string Mbarrier::describe(uint64_t offset) const {
   return "mbarrier at shared offset " + hex(offset) + ": phase " + std::to_string(phase) + ", " +
-         std::to_string(pending) + " of " + std::to_string(count) + " arrivals and " + std::to_string(tx) +
-         " transaction bytes pending" +
+         std::to_string(pending) + " of " + std::to_string(count) + " arrivals and " +
+         (tx >= 0 ? std::to_string(tx) + " transaction bytes pending"
+                  : std::to_string(-tx) + " transaction bytes more delivered than expected") +
          (deliveries.empty() ? "" : ", " + std::to_string(deliveries.size()) + " bulk copies to deliver");
 }
 
@@ -125,7 +126,7 @@ Machine::MbarOutcome Machine::mbarrier(Thread &t, const Frame &f, uint64_t *R, c
     bool done = mbarrierWaitDone(*b, in, n);
     if (!done && in.op == Op::MbarTryWait) return MbarOutcome::Wait;
     writeResult(done ? 1 : 0);
-    return MbarOutcome::Done;
+    return done ? MbarOutcome::Done : MbarOutcome::NotYet;
   }
   default: break;
   }

@@ -212,6 +212,13 @@ Machine::Outcome Machine::schedule() {
                        ") exited with a wgmma.mma_async in flight (no wgmma.wait_group completed it)";
         return Outcome::Failed;
       }
+      if (s == Stop::Exited && (!t.bulkGroups.empty() || !t.bulkPending.empty())) [[unlikely]] {
+        result.error = "thread " + std::to_string(t.linear) + " of block (" + std::to_string(ctaid_[0]) + "," +
+                       std::to_string(ctaid_[1]) + "," + std::to_string(ctaid_[2]) +
+                       ") exited with a cp.async.bulk.tensor store still reading shared memory (no "
+                       "cp.async.bulk.wait_group.read completed it)";
+        return Outcome::Failed;
+      }
       if (s == Stop::Yield) {
         cursor_ = static_cast<uint32_t>((i + 1) % n);  // resumed at the next thread: no thread starves
         yieldThread_ = t.linear;
@@ -219,8 +226,16 @@ Machine::Outcome Machine::schedule() {
       }
     }
     if (anyReady) continue;  // run until every thread waits or has exited
-    if (std::all_of(threads_.begin(), threads_.end(), [](const Thread &t) { return t.state == State::Exited; }))
+    if (std::all_of(threads_.begin(), threads_.end(), [](const Thread &t) { return t.state == State::Exited; })) {
+      for (const auto &[offset, b] : mbarriers_)
+        if (!b.deliveries.empty()) {
+          result.error = "block (" + std::to_string(ctaid_[0]) + "," + std::to_string(ctaid_[1]) + "," +
+                         std::to_string(ctaid_[2]) + ") ended with cp.async.bulk.tensor loads no thread waited for (" +
+                         b.describe(offset) + ")";
+          return Outcome::Failed;
+        }
       return Outcome::Done;
+    }
     bool released = false;
     if (!resolveWarps(released) || !resolveWarpgroups(released)) return Outcome::Failed;
     released |= resolveBarriers();

@@ -550,6 +550,10 @@ reload:
       f->pc = pc;
       MbarOutcome o = mbarrier(t, *f, R, in);
       if (o == MbarOutcome::Error) return Stop::Error;
+      if (o == MbarOutcome::NotYet) {  // a spinning test_wait: the others run first
+        f->pc = pc + 1;
+        return Stop::Sync;
+      }
       if (o == MbarOutcome::Wait) {
         t.state = State::AtMbarrier;
         t.waiting = &in;

@@ -188,7 +188,7 @@ TEST_CASE("the emulator reports misuse of tensor maps and bulk copies", "[emulat
     b.expectBytes = 64;
     EmuResult r = runLoad(t, b, out);
     CHECK_THAT(r.error, Catch::Contains("deadlock (an mbarrier phase that never completes)"));
-    CHECK_THAT(r.error, Catch::Contains("-64 transaction bytes pending"));
+    CHECK_THAT(r.error, Catch::Contains("64 transaction bytes more delivered than expected"));
   }
   SECTION("a malformed tensor map") {
     Box b;
@@ -221,6 +221,59 @@ TEST_CASE("the emulator reports misuse of tensor maps and bulk copies", "[emulat
     CHECK_THAT(store("\tfence.proxy.async.shared::cta;\n", "\tst.shared.u32 [box+8], %r0;\n"),
                Catch::Contains("racing (a cp.async.bulk.tensor store reads byte"));
   }
+}
+
+TEST_CASE("boxes and maps are checked where they land, not by their size's alignment", "[emulator][tma]") {
+  Tensor t;
+  auto run = [&](const std::string &shared, const std::string &dst, const std::string &scratchAt, uint32_t swizzle,
+                 uint32_t cols, uint32_t rows, const std::string &after = "") {
+    Box b;
+    b.cols = cols, b.rows = rows, b.swizzle = swizzle, b.c0 = 0, b.c1 = 0;
+    uint32_t bytes = cols * rows * 4;
+    std::string body = "\t.shared .align 128 .b8 map[128];\n\t.shared .align 8 .b64 bar;\n" + shared +  // the box last
+                       "\tld.param.u64 %rd2, [k_x];\n\tld.param.u64 %rd4, [k_scratch];\n" +
+                       "\tadd.u64 %rd4, %rd4, " + scratchAt + ";\n\tmov.u32 %r0, 0;\n" + buildMap(t, b) +
+                       "\tmbarrier.init.shared::cta.b64 [bar], 1;\n"
+                       "\tmbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [bar], " + std::to_string(bytes) + ";\n"
+                       "\tmov.u32 %r1, 0;\n"
+                       "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [" + dst +
+                       "], [%rd4, {%r1, %r1}], [bar];\n" + after +
+                       "$L_wait:\n\tmbarrier.try_wait.parity.shared::cta.b64 %p1, [bar], 0;\n\t@!%p1 bra $L_wait;\n";
+    PtxModule m = PtxModule::parse(kernel(".param .u64 k_x, .param .u64 k_scratch", body));
+    std::vector<uint32_t> x = t.data, scratch(64, 0);
+    return emulate(m, "k", {1, 1, 1}, {1, 1, 1}, {EmuArg::buf(0), EmuArg::buf(1)}, {bytesOf(x), bytesOf(scratch)});
+  };
+  // A 256-byte box at offset 128 and a map 64 bytes into the scratch: aligned as the ISA asks.
+  EmuResult r = run("\t.shared .align 1024 .b8 box[1024];\n", "box+128", "64", 0, 8, 8);
+  INFO(r.error);
+  CHECK(r.ok());
+  // A 16-byte box in the last row of shared memory (the box's array ends it), swizzled past its end.
+  r = run("\t.shared .align 1024 .b8 box[912];\n", "box+896", "0", 3, 4, 1);
+  CHECK_THAT(r.error, Catch::Contains("out-of-bounds box: its chunk 0 lands at shared address"));
+  // A store from bytes a load has not delivered.
+  r = run("\t.shared .align 1024 .b8 box[1024];\n", "box", "0", 0, 8, 4,
+          "\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd4, {%r1, %r1}], [box];\n");
+  CHECK_THAT(r.error, Catch::Contains("racing (a cp.async.bulk.tensor load to shared byte"));
+}
+
+TEST_CASE("bulk copies outliving their thread or block are reported", "[emulator][tma]") {
+  Tensor t;
+  Box b;
+  std::string prologue = kShared + "\tld.param.u64 %rd2, [k_x];\n\tld.param.u64 %rd4, [k_scratch];\n\tmov.u32 %r0, 0;\n" +
+                         buildMap(t, b) + "\tmov.u32 %r1, 0;\n";
+  auto fails = [&](const std::string &body) {
+    std::vector<uint32_t> x = t.data, scratch(64, 0);
+    return failure(kernel(".param .u64 k_x, .param .u64 k_scratch", prologue + body), {1, 1, 1}, {1, 1, 1},
+                   {EmuArg::buf(0), EmuArg::buf(1)}, {bytesOf(x), bytesOf(scratch)});
+  };
+  CHECK_THAT(fails("\tmbarrier.init.shared::cta.b64 [bar], 1;\n"
+                   "\tmbarrier.arrive.expect_tx.shared::cta.b64 %rd5, [bar], 128;\n"
+                   "\tcp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [box], [%rd4, {%r1, %r1}], [bar];\n"),
+             Catch::Contains("ended with cp.async.bulk.tensor loads no thread waited for"));
+  CHECK_THAT(fails("\tfence.proxy.async.shared::cta;\n"
+                   "\tcp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%rd4, {%r1, %r1}], [box];\n"
+                   "\tcp.async.bulk.commit_group;\n"),
+             Catch::Contains("exited with a cp.async.bulk.tensor store still reading shared memory"));
 }
 
 TEST_CASE("bulk copy forms the emulator does not run are refused when the PTX is read", "[emulator][tma]") {

@@ -98,6 +98,28 @@ TEST_CASE("a thread waiting on an mbarrier runs on when others complete the phas
   for (size_t i = 0; i < 64; ++i) CHECK(out[i] == 42u);  // warp 1 read 41 and wrote 42, which warp 0 read
 }
 
+TEST_CASE("a thread spinning on test_wait lets the others complete the phase", "[emulator][mbarrier]") {
+  std::string body = kBarrier +
+                     "\tld.param.u64 %rd0, [k_out];\n\tmov.u64 %rd1, bar;\n\tmov.u32 %r1, %tid.x;\n"
+                     "\tsetp.ne.u32 %p1, %r1, 0;\n"
+                     "\t@%p1 bra $L_init;\n\tmbarrier.init.shared::cta.b64 [%rd1], 1;\n$L_init:\n\tbar.sync 0;\n"
+                     "\tsetp.eq.u32 %p2, %r1, 32;\n\t@%p2 bra $L_arrive;\n"
+                     "$L_spin:\n\tmbarrier.test_wait.parity.shared::cta.b64 %p3, [%rd1], 0;\n\t@!%p3 bra $L_spin;\n"
+                     "\tbra $L_done;\n"
+                     "$L_arrive:\n\tmov.u32 %r2, 5;\n\tst.shared.u32 [slot], %r2;\n"
+                     "\tmbarrier.arrive.shared::cta.b64 %rd2, [%rd1];\n"
+                     "$L_done:\n\tld.shared.u32 %r3, [slot];\n\tmul.wide.u32 %rd3, %r1, 4;\n\tadd.u64 %rd3, %rd0, %rd3;\n"
+                     "\tst.global.u32 [%rd3], %r3;\n";
+  PtxModule m = PtxModule::parse(kernel(".param .u64 k_out", body));
+  std::vector<uint32_t> out(64, 0);
+  EmuOptions o;
+  o.maxInstructionsPerThread = 4096;  // a spin that never yielded would run out
+  EmuResult r = emulate(m, "k", {1, 1, 1}, {64, 1, 1}, {EmuArg::buf(0)}, {bytesOf(out)}, o);
+  INFO(r.error);
+  REQUIRE(r.ok());
+  CHECK(out[0] == 5u);
+}
+
 TEST_CASE("the emulator reports what the ISA leaves undefined on mbarriers", "[emulator][mbarrier]") {
   SECTION("a phase that never completes is a deadlock, with the barrier's state") {
     std::string e = failureOf("\tmbarrier.init.shared::cta.b64 [%rd1], 2;\n\tmbarrier.arrive.shared::cta.b64 %rd2, [%rd1];\n"
@@ -126,8 +148,10 @@ TEST_CASE("the emulator reports what the ISA leaves undefined on mbarriers", "[e
     std::string e = failureOf("\tmbarrier.init.shared::cta.b64 [%rd1], 1;\n\tmov.u32 %r1, 0;\n\tst.shared.u32 [bar+4], %r1;\n");
     CHECK_THAT(e, Catch::Contains("racing (the bytes of an initialized mbarrier at shared offset"));
   }
-  SECTION("a count outside 1 .. 2^20 - 1, a misaligned barrier") {
+  SECTION("a count outside 1 .. 2^20 - 1, a misaligned barrier (so no two overlap)") {
     CHECK_THAT(failureOf("\tmbarrier.init.shared::cta.b64 [%rd1], 0;\n"), Catch::Contains("a count of 0"));
+    CHECK_THAT(failureOf("\tmbarrier.init.shared::cta.b64 [%rd1], 1048576;\n"), Catch::Contains("a count of 1048576"));
+
     CHECK_THAT(failureOf("\tmbarrier.init.shared::cta.b64 [%rd1+4], 1;\n"), Catch::Contains("misaligned"));
   }
 }

@@ -48,8 +48,11 @@ void expand(Func &f, Op &op) {
     Value *c = b.arange(0, block[dim]);
     if (index != ScalarKind::I32) c = b.cast(c, index);
     c = b.binary(OpKind::Add, b.splat(d.offset(dim), line), c);
-    Value *inside = b.binary(OpKind::And, b.binary(OpKind::Ge, c, b.splat(zero, line)),
-                             b.binary(OpKind::Lt, c, b.splat(d.shape(dim), line)));
+    // One statement per op: the order they are created in is the IR's, and
+    // C++ leaves the order of a call's arguments open.
+    Value *atLeastZero = b.binary(OpKind::Ge, c, b.splat(zero, line));
+    Value *belowSize = b.binary(OpKind::Lt, c, b.splat(d.shape(dim), line));
+    Value *inside = b.binary(OpKind::And, atLeastZero, belowSize);
     // Multiplied once expanded, as a Triton user writes it (rows[:, None] *
     // stride): the backend's axis analysis then knows the product's
     // divisibility along the new axes too.

@@ -241,6 +241,14 @@ private:
         return failure("cuMemAlloc of " + std::to_string(b.size()) + " bytes", r);
       device.pointers.push_back(p);
     }
+    // The kernel's global scratch, its last argument (launchScratchBytes).
+    CUdeviceptr scratch = 0;
+    if (uint64_t bytes = launchScratchBytes(manifest, grid)) {
+      if (CUresult r = d_->cuMemAlloc(&scratch, bytes))
+        return failure("cuMemAlloc of the kernel's " + std::to_string(bytes) + " bytes of global scratch (" +
+                           std::to_string(manifest.globalScratchBytes) + " per program)", r);
+      device.pointers.push_back(scratch);
+    }
     // The flush buffer is freed with the others; it is no kernel argument.
     CUdeviceptr flush = 0;
     if (options.flushBytes) {
@@ -260,6 +268,11 @@ private:
         std::memcpy(&slots[i], &args[i].bits, size_t(bytes));
       }
       params[i] = &slots[i];
+    }
+    if (scratch) {
+      slots.push_back(scratch);
+      params.push_back(nullptr);
+      for (size_t i = 0; i < slots.size(); ++i) params[i] = &slots[i];  // the push may have moved them
     }
 
     EventPair events{*d_, nullptr, nullptr};

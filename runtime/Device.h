@@ -119,4 +119,13 @@ std::unique_ptr<Device> makeCudaDevice(std::string &why);
 std::string checkLaunch(const Manifest &manifest, const std::vector<LaunchArg> &args,
                         const std::vector<std::span<uint8_t>> &buffers);
 
+/// The global scratch a launch of `manifest` over `grid` gives its kernel
+/// (Manifest::globalScratchBytes per program), 0 where it asks for none;
+/// UINT64_MAX where the size does not fit in 64 bits. A device allocates it
+/// (128-byte aligned, its contents undefined at the launch's start and not
+/// kept after) and passes its address as the kernel's last parameter, after
+/// the manifest's; program (x, y, z) owns the globalScratchBytes bytes at
+/// (x + grid.x * (y + grid.y * z)) * globalScratchBytes.
+uint64_t launchScratchBytes(const Manifest &manifest, Dim3 grid);
+
 } // namespace twintile::runtime

@@ -7,7 +7,8 @@
 // kernels that read what they write (an atomic_add accumulating into its
 // output): so with more than one launch, the buffers are saved first and put
 // back before every launch after the first. Timings are wall clock around
-// emulate(), restoring excluded.
+// emulate(), restoring excluded. A kernel's global scratch
+// (launchScratchBytes) is a buffer of its own, passed last.
 //===----------------------------------------------------------------------===//
 #include "runtime/Device.h"
 
@@ -20,6 +21,9 @@
 namespace twintile::runtime {
 
 namespace {
+
+/// The most global scratch one launch gets.
+constexpr uint64_t kMaxScratchBytes = uint64_t(1) << 30;
 
 class EmuDevice final : public Device {
 public:
@@ -54,11 +58,25 @@ public:
     if (launches > 1)
       for (std::span<uint8_t> b : buffers) saved.emplace_back(b.begin(), b.end());
 
+    std::vector<LaunchArg> all = args;
+    std::vector<uint8_t> scratch;
+    if (uint64_t bytes = launchScratchBytes(kernel.manifest, options.grid)) {
+      if (bytes > kMaxScratchBytes) {
+        result.error = "kernel '" + kernel.manifest.kernel + "' needs " + std::to_string(kernel.manifest.globalScratchBytes) +
+                       " bytes of global scratch per program; over this grid that is more than the emulator gives (" +
+                       std::to_string(kMaxScratchBytes >> 20) + " MiB)";
+        return result;
+      }
+      scratch.resize(bytes);
+      buffers.emplace_back(scratch);
+      all.push_back(LaunchArg::buf(buffers.size() - 1));
+    }
+
     for (int i = 0; i < launches; ++i) {
       if (i > 0)
-        for (size_t b = 0; b < buffers.size(); ++b) std::copy(saved[b].begin(), saved[b].end(), buffers[b].begin());
+        for (size_t b = 0; b < saved.size(); ++b) std::copy(saved[b].begin(), saved[b].end(), buffers[b].begin());
       auto start = std::chrono::steady_clock::now();
-      EmuResult r = emulate(*module, kernel.manifest.kernel, options.grid, block, args, buffers, emuOptions);
+      EmuResult r = emulate(*module, kernel.manifest.kernel, options.grid, block, all, buffers, emuOptions);
       std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
       if (!r.ok()) {
         result.error = std::move(r.error);

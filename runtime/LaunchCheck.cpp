@@ -74,4 +74,10 @@ std::string checkLaunch(const Manifest &manifest, const std::vector<LaunchArg> &
   return {};
 }
 
+uint64_t launchScratchBytes(const Manifest &manifest, Dim3 grid) {
+  if (manifest.globalScratchBytes <= 0) return 0;
+  unsigned __int128 n = static_cast<unsigned __int128>(manifest.globalScratchBytes) * grid.x * grid.y * grid.z;
+  return n > UINT64_MAX ? UINT64_MAX : static_cast<uint64_t>(n);
+}
+
 } // namespace twintile::runtime

@@ -112,6 +112,7 @@ std::string Manifest::toJson() const {
   j["threads_per_program"] = threadsPerProgram;
   j["shared_bytes"] = sharedBytes;
   j["dynamic_shared_bytes"] = dynamicSharedBytes;
+  j["global_scratch_bytes"] = globalScratchBytes;
   j["params"] = std::move(params);
   return j.dump(2) + "\n";
 }
@@ -142,6 +143,10 @@ Manifest Manifest::fromJson(const std::string &text) {
   if (m.dynamicSharedBytes > m.sharedBytes)
     fail("field 'dynamic_shared_bytes' (" + std::to_string(m.dynamicSharedBytes) + ") exceeds 'shared_bytes' (" +
          std::to_string(m.sharedBytes) + ")");
+  if (j.contains("global_scratch_bytes"))  // absent from manifests written before it: none
+    m.globalScratchBytes = getInt(j, "global_scratch_bytes", 0);
+  if (m.globalScratchBytes % 128)
+    fail("field 'global_scratch_bytes' (" + std::to_string(m.globalScratchBytes) + ") is not a multiple of 128");
   const Json &params = field(j, "params", {});
   if (!params.is_array()) fail(std::string("field 'params' must be an array, not ") + params.type_name());
   for (size_t i = 0; i < params.size(); ++i) {

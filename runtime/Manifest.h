@@ -60,6 +60,11 @@ struct Manifest {
   int threadsPerProgram = 128;
   int sharedBytes = 0;         // shared memory the kernel uses
   int dynamicSharedBytes = 0;  // of which its launches provide (.extern .shared); 0: all static
+  /// Global memory each program may use as scratch, a multiple of 128 bytes;
+  /// 0: none. A kernel that asks for some takes one more parameter than
+  /// `params` lists, last: the address of the launch's scratch area
+  /// (launchScratchBytes in Device.h says how it is laid out).
+  int globalScratchBytes = 0;
   std::vector<Param> params;
 
   std::string toJson() const;

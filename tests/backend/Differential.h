@@ -7,7 +7,7 @@
 #include "backend/Backend.h"
 #include "ir/Interpreter.h"
 #include "ir/Printer.h"
-#include "runtime/Emulator.h"
+#include "runtime/Device.h"
 
 #include <catch2/catch.hpp>
 
@@ -73,6 +73,11 @@ inline void runsLikeInterpreter(const ir::Func &f, ir::Grid grid, const std::vec
   std::vector<std::span<uint8_t>> spans;
   for (ir::Buffer &b : got) spans.emplace_back(b.bytes());
   runtime::Dim3 g{static_cast<uint32_t>(grid.x), static_cast<uint32_t>(grid.y), static_cast<uint32_t>(grid.z)};
+  std::vector<uint8_t> scratch(runtime::launchScratchBytes(r.manifest, g));
+  if (!scratch.empty()) {
+    spans.emplace_back(scratch);
+    eargs.push_back(runtime::EmuArg::buf(spans.size() - 1));
+  }
   runtime::EmuOptions eo;
   eo.dynamicSharedBytes = static_cast<uint32_t>(r.manifest.dynamicSharedBytes);
   runtime::EmuResult run = runtime::emulate(runtime::PtxModule::parse(r.ptx), r.manifest.kernel, g,

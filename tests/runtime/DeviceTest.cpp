@@ -417,3 +417,72 @@ TEST_CASE("cuda device on a stand-in driver: every failure is a message", "[devi
   }
   fake.checkNothingAlive();
 }
+
+namespace {
+
+/// Each program (x, y) writes a word of its own into its global scratch,
+/// after a 128-byte gap it also owns, reads it back, and stores it, the
+/// scratch address modulo 128 and the distance from program 0's area in
+/// out[3 * (x + 2 * y) ...]: the layout launchScratchBytes documents.
+KernelImage scratchUser() {
+  KernelImage k;
+  k.ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+          ".visible .entry s(.param .u64 s_out, .param .u64 s_scratch)\n{\n"
+          "\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<12>;\n"
+          "\tld.param.u64 %rd1, [s_out];\n\tld.param.u64 %rd2, [s_scratch];\n"
+          "\tmov.u32 %r1, %ctaid.x;\n\tmov.u32 %r2, %ctaid.y;\n\tmov.u32 %r3, %nctaid.x;\n"
+          "\tmad.lo.u32 %r4, %r2, %r3, %r1;\n"                        // program = x + nx * y
+          "\tmul.wide.u32 %rd3, %r4, 256;\n\tadd.u64 %rd4, %rd2, %rd3;\n"  // its area
+          "\tadd.u32 %r5, %r4, 1000;\n\tst.global.u32 [%rd4+128], %r5;\n\tld.global.u32 %r6, [%rd4+128];\n"
+          "\tmul.wide.u32 %rd5, %r4, 24;\n\tadd.u64 %rd6, %rd1, %rd5;\n"
+          "\tcvt.u64.u32 %rd7, %r6;\n\tst.global.u64 [%rd6], %rd7;\n"
+          "\trem.u64 %rd8, %rd2, 128;\n\tst.global.u64 [%rd6+8], %rd8;\n"
+          "\tsub.u64 %rd9, %rd4, %rd2;\n\tst.global.u64 [%rd6+16], %rd9;\n"
+          "\tret;\n}\n";
+  k.manifest.kernel = "s";
+  k.manifest.threadsPerProgram = 1;
+  k.manifest.globalScratchBytes = 256;
+  k.manifest.params = {{"out", "ptr<i64>", {}}};
+  return k;
+}
+
+void checkScratch(Device &device) {
+  INFO(device.name());
+  std::vector<uint64_t> out(3 * 6, ~uint64_t(0));
+  LaunchOptions options;
+  options.grid = {2, 3, 1};
+  options.repeat = 2;
+  LaunchResult r = device.launch(scratchUser(), {EmuArg::buf(0)}, {bytesOf(out)}, options);
+  INFO(r.error);
+  REQUIRE(r.ok());
+  for (uint64_t p = 0; p < 6; ++p) {
+    INFO("program " << p);
+    CHECK(out[3 * p] == 1000 + p);
+    CHECK(out[3 * p + 1] == 0);
+    CHECK(out[3 * p + 2] == 256 * p);
+  }
+}
+
+} // namespace
+
+TEST_CASE("global scratch: its size per launch, and every device passes it last", "[device]") {
+  Manifest m;
+  CHECK(launchScratchBytes(m, {7, 1, 1}) == 0);
+  m.globalScratchBytes = 384;
+  CHECK(launchScratchBytes(m, {2, 3, 4}) == 384 * 24);
+  CHECK(launchScratchBytes(m, {2147483647u, 65535, 65535}) == UINT64_MAX);  // past 64 bits
+
+  checkScratch(*makeEmuDevice());
+  {
+    FakeDriver fake;
+    checkScratch(*cudaDevice());
+    fake.checkNothingAlive();  // the scratch freed with the buffers
+  }
+  // A launch whose scratch the emulator cannot give is refused, not attempted.
+  std::vector<uint64_t> out(4);
+  LaunchOptions huge;
+  huge.grid = {1u << 24, 1, 1};
+  CHECK(makeEmuDevice()->launch(scratchUser(), {EmuArg::buf(0)}, {bytesOf(out)}, huge).error ==
+        "kernel 's' needs 256 bytes of global scratch per program; over this grid that is more than the emulator "
+        "gives (1024 MiB)");
+}

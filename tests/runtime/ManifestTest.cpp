@@ -21,6 +21,7 @@ Manifest sample() {
   m.threadsPerProgram = 256;
   m.sharedBytes = 65536;
   m.dynamicSharedBytes = 65536;
+  m.globalScratchBytes = 256;
   m.params = {{"x", "ptr<f32>", {true, false}},
               {"y", "ptr<f16>", {false, false}},
               {"n", "i32", {false, true}}};
@@ -30,7 +31,8 @@ Manifest sample() {
 bool equal(const Manifest &a, const Manifest &b) {
   if (a.kernel != b.kernel || a.arch != b.arch || a.math != b.math || a.numWarps != b.numWarps ||
       a.threadsPerProgram != b.threadsPerProgram || a.sharedBytes != b.sharedBytes ||
-      a.dynamicSharedBytes != b.dynamicSharedBytes || a.params.size() != b.params.size())
+      a.dynamicSharedBytes != b.dynamicSharedBytes || a.globalScratchBytes != b.globalScratchBytes ||
+      a.params.size() != b.params.size())
     return false;
   for (size_t i = 0; i < a.params.size(); ++i)
     if (a.params[i].name != b.params[i].name || a.params[i].type != b.params[i].type ||
@@ -89,6 +91,7 @@ TEST_CASE("manifest JSON is pretty, in a stable order", "[manifest]") {
   "threads_per_program": 128,
   "shared_bytes": 0,
   "dynamic_shared_bytes": 0,
+  "global_scratch_bytes": 0,
   "params": [
     {
       "name": "x",
@@ -140,6 +143,12 @@ TEST_CASE("manifest fields that are missing or ill-typed are named", "[manifest]
         "manifest: field 'dynamic_shared_bytes' (65536) exceeds 'shared_bytes' (4096)");
   // Written before the field existed: all shared memory static.
   CHECK(Manifest::fromJson(edited("\"dynamic_shared_bytes\": 65536,", "")).dynamicSharedBytes == 0);
+  CHECK(errorOf(edited("\"global_scratch_bytes\": 256", "\"global_scratch_bytes\": 100")) ==
+        "manifest: field 'global_scratch_bytes' (100) is not a multiple of 128");
+  CHECK(errorOf(edited("\"global_scratch_bytes\": 256", "\"global_scratch_bytes\": -128")) ==
+        "manifest: field 'global_scratch_bytes' must be at least 0 and fit in an int, not -128");
+  // Written before the field existed: no scratch.
+  CHECK(Manifest::fromJson(edited("\"global_scratch_bytes\": 256,", "")).globalScratchBytes == 0);
   // Written before the field existed: precise.
   CHECK(Manifest::fromJson(edited("\"math\": \"fast\",", "")).math == "precise");
   CHECK(errorOf(edited("\"params\": [", "\"params\": {\"a\": [")).find("not valid JSON") != std::string::npos);

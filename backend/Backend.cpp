@@ -9,6 +9,7 @@
 #include "backend/PipelinePlan.h"
 #include "backend/MemoryPlan.h"
 #include "backend/Target.h"
+#include "ir/Passes.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 
@@ -18,6 +19,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 
@@ -138,22 +140,28 @@ std::string barriersHeader(const BarrierPlan &plan) {
 }
 
 /// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
-std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &o, bool libdevice,
-                                    llvm::LLVMContext &ctx, int &sharedBytes, std::vector<std::string> &notes) {
-  if (auto errors = ir::verify(func); !errors.empty()) throw BackendError(errors.front());
-  ir::walk(func.body, [](const ir::Op &op) {
-    if (ir::familyOf(op.kind) == ir::OpFamily::Descriptor)
-      throw ir::InternalError("'" + std::string(op.name()) +
-                                  "' reached the backend: the pipeline expands tensor descriptors first "
-                                  "(ir/ExpandDescriptors.cpp)",
-                              op.loc);
+/// The descriptor ops of `f` that `plan` does not copy by TMA.
+std::vector<ir::Op *> notCopiedByTma(ir::Func &f, const PipelinePlan &plan) {
+  std::vector<ir::Op *> left;
+  ir::walk(f.body, [&](ir::Op &op) {
+    if (ir::familyOf(op.kind) == ir::OpFamily::Descriptor && !plan.copiesByTma(op)) left.push_back(&op);
   });
+  return left;
+}
+
+std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions &o, bool libdevice,
+                                    llvm::LLVMContext &ctx, int &sharedBytes, int &scratchBytes,
+                                    std::vector<std::string> &notes) {
+  if (auto errors = ir::verify(input); !errors.empty()) throw BackendError(errors.front());
+  // Descriptor loads only dots read reach the backend (ir/ExpandDescriptors.cpp):
+  // the plans are made on a copy, and those TMA does not take are expanded
+  // there and the plans made again, until TMA takes every one left.
+  std::unique_ptr<ir::Func> working;
+  ir::walk(input.body, [&](const ir::Op &op) {
+    if (!working && ir::familyOf(op.kind) == ir::OpFamily::Descriptor) working = ir::clone(input);
+  });
+  const ir::Func &func = working ? *working : input;
   int warps = effectiveWarps(func, o);
-  AxisInfoMap axes = analyzeAxes(func, o.assume);
-  o.observe.offer(Stage::Axes, [&] { return annotated(func, axes); });
-  LayoutMap layouts = assignLayouts(func, axes, warps);
-  o.observe.offer(Stage::Layouts, [&] { return annotated(func, layouts); });
-  checkTileSizes(func, layouts, warps);
   // Pipelines as deep as asked, or as fit in the shared memory of a block
   // (at the last, without the shared memory loop-invariant dot operands
   // keep): planned with one stage fewer while the plan does not fit. A plan
@@ -161,12 +169,38 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   // where it reaches the buffer that does not fit (or an error before it).
   int wanted = o.numStages > 0 ? o.numStages : func.numStages > 0 ? func.numStages : ir::kDefaultNumStages;
   int stages = wanted;
-  PipelinePlan pipelines = planPipelines(func, axes, layouts, warps, stages, o.arch);
-  MemoryPlan memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
-  while (!memory.shared.fits() && stages > 0) {
-    pipelines = planPipelines(func, axes, layouts, warps, --stages, o.arch);
+  AxisInfoMap axes;
+  LayoutMap layouts;
+  PipelinePlan pipelines;
+  MemoryPlan memory;
+  std::vector<std::string> tmaNotes;  // on sm_90a, why a descriptor load is not copied by TMA
+  for (;;) {
+    axes = analyzeAxes(func, o.assume);
+    layouts = assignLayouts(func, axes, warps);
+    checkTileSizes(func, layouts, warps);
+    stages = wanted;
+    pipelines = planPipelines(func, axes, layouts, warps, stages, o.arch);
     memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
+    while (!memory.shared.fits() && stages > 0) {
+      pipelines = planPipelines(func, axes, layouts, warps, --stages, o.arch);
+      memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
+    }
+    std::vector<ir::Op *> left = working ? notCopiedByTma(*working, pipelines) : std::vector<ir::Op *>{};
+    if (left.empty()) break;
+    if (o.arch == "sm_90a")
+      for (const auto &[loop, p] : pipelines.loops)
+        for (const LoopPipeline::Kept &k : p.kept)
+          if (k.op->kind == ir::OpKind::DescriptorLoad)
+            tmaNotes.push_back("the descriptor load at " + ir::locationBody(k.op->loc) + " is not copied by TMA: " +
+                               k.why + "; it is loaded as a masked load is");
+    for (ir::Op *op : left) ir::expandDescriptor(*working, *op);
+    ir::canonicalize(*working);
+    ir::cse(*working);
+    ir::dce(*working);
   }
+  o.observe.offer(Stage::Axes, [&] { return annotated(func, axes); });
+  o.observe.offer(Stage::Layouts, [&] { return annotated(func, layouts); });
+  scratchBytes = 128 * pipelines.tensorMaps;
   const SharedPlan &shared = memory.shared;
   auto offerPlans = [&] {  // also when lowering refuses the kernel
     o.observe.offer(Stage::Pipelines, [&] { return toString(func, pipelines, pipelinesHeader(func, pipelines, wanted, o.arch)); });
@@ -186,6 +220,8 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &func, const CompileOptions &
   if (!shared.fits()) throw BackendError(*shared.overflow);
   sharedBytes = static_cast<int>(shared.bytes);
   notes = lowering.notes;
+  std::sort(tmaNotes.begin(), tmaNotes.end());  // the plans' loops are unordered
+  notes.insert(notes.end(), tmaNotes.begin(), tmaNotes.end());
   if (stages < wanted)
     notes.push_back("num_stages " + std::to_string(wanted) + " needs more shared memory than a block may use on " +
                     o.arch + "; " +
@@ -210,9 +246,9 @@ std::string print(const llvm::Module &m) {
 std::string lowerToLLVMText(const ir::Func &func, const CompileOptions &options) {
   checkOptions(func, options);
   llvm::LLVMContext ctx;
-  int shared = 0;
+  int shared = 0, scratch = 0;
   std::vector<std::string> notes;
-  return print(*lower(func, options, options.useLibdevice && findLibdevice(), ctx, shared, notes));
+  return print(*lower(func, options, options.useLibdevice && findLibdevice(), ctx, shared, scratch, notes));
 }
 
 CompileResult compile(const ir::Func &func, const CompileOptions &options) {
@@ -241,8 +277,8 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
   llvm::LLVMContext ctx;
   // Names are for readers of the LLVM IR; without one, LLVM makes fewer strings.
   ctx.setDiscardValueNames(!options.observesInner());
-  int shared = 0;
-  std::unique_ptr<llvm::Module> module = lower(func, options, libdevicePath.has_value(), ctx, shared, r.notes);
+  int shared = 0, scratch = 0;
+  std::unique_ptr<llvm::Module> module = lower(func, options, libdevicePath.has_value(), ctx, shared, scratch, r.notes);
   phase("lower");
   if (libdevicePath) {
     if (std::string err = linkLibdevice(*module, *libdevicePath, options.cacheRoot); !err.empty()) refuse(func, err);
@@ -259,8 +295,9 @@ CompileResult compile(const ir::Func &func, const CompileOptions &options) {
     options.observe.offer(Stage::Llvm, [&] { return print(*module); });
     phase("print");
   }
-  r.ptx = emitPtx(*module, options.arch, options.fastMath);
+  r.ptx = emitPtx(*module, options.arch, options.fastMath, scratch > 0);
   r.manifest = manifestOf(func, options, shared);
+  r.manifest.globalScratchBytes = scratch;
   phase("nvptx");
   if (!options.runPtxas) {
     r.ptxas.skipped = "not requested";

@@ -377,6 +377,15 @@ private:
     }
     case OpKind::Load:
       return set(op.result(), feedsDotsOnly(op) ? accessLayout(op) : preferred(t->shape));
+    case OpKind::DescriptorLoad: {
+      // Left to the backend for TMA (only dots read it): its innermost dim
+      // is contiguous in memory, as a load's whose pointers count up along it.
+      std::vector<int> order(t->shape.size());
+      for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(order.size() - 1 - i);
+      int64_t perThread = std::max<int64_t>(1, t->numElements() / (32 * numWarps_));
+      int64_t vec = std::min<int64_t>({16 / byteSize(t->elem), perThread, t->shape.back()});
+      return set(op.result(), blockedLayout(t->shape, numWarps_, floorPow2(static_cast<int>(std::max<int64_t>(1, vec))), order));
+    }
     case OpKind::AtomicAdd: case OpKind::AtomicMax: case OpKind::AtomicMin:
     case OpKind::AtomicAnd: case OpKind::AtomicOr: case OpKind::AtomicXor: case OpKind::AtomicXchg:
     case OpKind::AtomicCas:

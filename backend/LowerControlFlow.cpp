@@ -77,7 +77,7 @@ void lowerFor(LowerContext &L, const Op &op) {
          [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
   // Loads feeding tensor cores, copied ahead into shared memory.
   std::optional<PipelineRing> pipe;
-  if (const LoopPipeline *plan = L.pipelines.find(op)) pipelinePrologue(L, pipe.emplace(PipelineRing{*plan}), lo, hi, step);
+  if (const LoopPipeline *plan = L.pipelines.find(op)) pipelinePrologue(L, pipe.emplace(PipelineRing{*plan, nullptr, {}, {}}), lo, hi, step);
   llvm::BasicBlock *pre = b.GetInsertBlock();
   llvm::BasicBlock *header = llvm::BasicBlock::Create(L.ctx, "for.header", f);
   llvm::BasicBlock *bodyBB = llvm::BasicBlock::Create(L.ctx, "for.body", f);

@@ -108,7 +108,7 @@ TileVal lowerDot(LowerContext &L, const Op &op) {
 /// layout gives warp w (of wm along M) rows g + 8w + 8wm*h (h = 0, 1) of
 /// every 16wm-row block; wgmma gives it rows 16w + g + 8h. So bits [3, 4 +
 /// log2 wm) of the row, w then h, become h then w.
-static llvm::Value *warpgroupRow(llvm::IRBuilder<> &b, llvm::Value *row, int wm) {
+llvm::Value *warpgroupRow(llvm::IRBuilder<> &b, llvm::Value *row, int wm) {
   int lw = std::countr_zero(static_cast<unsigned>(wm));
   llvm::Value *w = b.CreateAnd(b.CreateLShr(row, 3), static_cast<uint64_t>(wm - 1));
   llvm::Value *h = b.CreateAnd(b.CreateLShr(row, static_cast<uint64_t>(3 + lw)), 1);

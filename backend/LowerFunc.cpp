@@ -57,7 +57,11 @@ void lowerOp(LowerContext &L, const Op &op) {
   case OpKind::Reshape: return L.set(op.result(), lowerReshape(L, op));
   case OpKind::Dot: return L.set(op.result(), lowerDot(L, op));
   case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(L, op);
-  case OpKind::DescriptorLoad: case OpKind::DescriptorStore: return;  // expanded before (Backend.cpp's lower checks)
+  case OpKind::DescriptorLoad:
+    if (L.inShared.count(op.result())) return;  // copied by TMA ahead
+    [[fallthrough]];
+  case OpKind::DescriptorStore:  // else expanded before (Backend.cpp's lower)
+    throw InternalError("'" + std::string(op.name()) + "' is neither copied by TMA nor expanded", op.loc);
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
   case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous:
   TT_ARITH_CASES:
@@ -81,6 +85,10 @@ void lowerKernel(LowerContext &L) {
     const Type &t = L.func.param(i)->type;
     params.push_back(t.isPtr() ? L.llvmType(ScalarKind::Ptr) : L.storageType(t.elem));  // i1 travels as a byte
   }
+  // The global scratch the manifest asks for (TMA's tensor maps): one more
+  // parameter, last (runtime/Device.h's launchScratchBytes).
+  const int64_t scratchBytes = 128 * static_cast<int64_t>(L.pipelines.tensorMaps);
+  if (scratchBytes) params.push_back(L.llvmType(ScalarKind::Ptr));
   auto *fty = llvm::FunctionType::get(b.getVoidTy(), params, false);
   L.kernel = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, L.func.name, L.mod);
   L.kernel->setCallingConv(llvm::CallingConv::PTX_Kernel);
@@ -95,6 +103,19 @@ void lowerKernel(LowerContext &L) {
     const Type &t = L.func.param(i)->type;
     if (t.isPtr()) a->addAttr(llvm::Attribute::NoUndef);
     L.set(L.func.param(i), {true, {}, {t.elem == ScalarKind::I1 ? fromStorage(L, a, t.elem) : a}});
+  }
+  if (scratchBytes) {  // this program's part: at its linear index, x fastest
+    llvm::Argument *a = L.kernel->getArg(static_cast<unsigned>(L.func.numParams()));
+    a->setName("scratch");
+    using namespace llvm::Intrinsic;
+    auto sreg = [&](ID id) { return b.CreateZExt(b.CreateIntrinsic(id, {}, {}), b.getInt64Ty()); };
+    // One builder call per statement: the order of a call's arguments is open.
+    llvm::Value *z = sreg(nvvm_read_ptx_sreg_ctaid_z), *ny = sreg(nvvm_read_ptx_sreg_nctaid_y);
+    llvm::Value *y = sreg(nvvm_read_ptx_sreg_ctaid_y), *nx = sreg(nvvm_read_ptx_sreg_nctaid_x);
+    llvm::Value *x = sreg(nvvm_read_ptx_sreg_ctaid_x);
+    llvm::Value *program = b.CreateAdd(x, b.CreateMul(nx, b.CreateAdd(y, b.CreateMul(ny, z))));
+    llvm::Value *start = b.CreatePtrToInt(a, b.getInt64Ty());
+    L.scratch = b.CreateAdd(start, b.CreateMul(program, b.getInt64(static_cast<uint64_t>(scratchBytes))));
   }
   lowerBlock(L, L.func.body);
   b.CreateRetVoid();

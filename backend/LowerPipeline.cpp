@@ -47,27 +47,43 @@ static bool readByWgmma(const LoopPipeline &plan) {
   return false;
 }
 
+ScopedValues::ScopedValues(LowerContext &L) : L_(L) { L.remat.emplace_back(); }
+
+ScopedValues::~ScopedValues() {
+  for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+    if (it->second) L_.values[it->first] = *it->second;
+    else L_.values.erase(it->first);
+  }
+  L_.remat.pop_back();
+}
+
+void ScopedValues::bind(const Value *v, TileVal t) {
+  auto it = L_.values.find(v);
+  saved_.emplace_back(v, it == L_.values.end() ? std::nullopt : std::optional<TileVal>(it->second));
+  L_.set(v, std::move(t));
+}
+
+void ScopedValues::evaluate(const std::vector<const Op *> &ops) {
+  for (const Op *op : ops) {
+    L_.current = op;
+    const Value *r = op->result();
+    const Layout *l = r->type.isTile() ? &L_.layoutOf(r) : nullptr;
+    bool hint = op->kind == OpKind::MultipleOf || op->kind == OpKind::MaxContiguous;
+    bind(r, hint ? L_.get(op->operand(0), l) : lowerPure(L_, *op, l));
+  }
+}
+
 static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::Value *iv, llvm::Value *inRange) {
   llvm::IRBuilder<> &b = L.b;
   const Block &body = p.plan.loop->region(0);
   // The address ops again, for iteration `iv`; the body's own values (not
   // lowered yet, or of this iteration) are restored afterwards.
-  std::vector<std::pair<const Value *, std::optional<TileVal>>> saved;
-  auto bind = [&](const Value *v, TileVal t) {
-    auto it = L.values.find(v);
-    saved.emplace_back(v, it == L.values.end() ? std::nullopt : std::optional<TileVal>(it->second));
-    L.set(v, std::move(t));
-  };
-  L.remat.emplace_back();
-  bind(body.arg(0), {true, {}, {iv}});
-  for (const Op *op : p.plan.slice) {
-    L.current = op;
-    const Value *r = op->result();
-    const Layout *l = r->type.isTile() ? &L.layoutOf(r) : nullptr;
-    bool hint = op->kind == OpKind::MultipleOf || op->kind == OpKind::MaxContiguous;
-    bind(r, hint ? L.get(op->operand(0), l) : lowerPure(L, *op, l));
-  }
+  ScopedValues again(L);
+  again.bind(body.arg(0), {true, {}, {iv}});
+  again.evaluate(p.plan.slice);
+  if (p.plan.copiesTma()) tmaIssue(L, p, stage, inRange);
   for (const LoopPipeline::Load &ld : p.plan.loads) {
+    if (ld.tma()) continue;
     const Op &op = *ld.op;
     L.current = &op;
     const Type &t = op.result()->type;
@@ -92,12 +108,7 @@ static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *sta
       b.CreateIntrinsic(id, {}, {dst, ptrs.regs[r], size});
     }
   }
-  for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
-    if (it->second) L.values[it->first] = *it->second;
-    else L.values.erase(it->first);
-  }
-  L.remat.pop_back();
-  b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
+  if (p.plan.copiesAsync()) b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
 }
 
 void pipelinePrologue(LowerContext &L, PipelineRing &p, llvm::Value *lo, llvm::Value *hi, llvm::Value *step) {
@@ -119,6 +130,7 @@ void pipelinePrologue(LowerContext &L, PipelineRing &p, llvm::Value *lo, llvm::V
     if (readByWgmma(p.plan)) fenceProxyAsync(L);
     barrier(L);
   }
+  if (p.plan.copiesTma()) tmaPrologue(L, p);
   llvm::Value *lo64 = b.CreateSExt(lo, b.getInt64Ty()), *step64 = b.CreateSExt(step, b.getInt64Ty());
   llvm::Value *hi64 = b.CreateSExt(hi, b.getInt64Ty());
   for (int s = 0; s + 1 < p.plan.stages; ++s) {
@@ -133,8 +145,11 @@ void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, 
   if (!S) return;
   // This iteration's number (the bounds may be any integer type).
   llvm::Value *i = b.CreateIntCast(b.CreateUDiv(b.CreateSub(iv, lo), step), L.i32(), false);
-  b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {}, {L.c32(S - 2)});
-  if (readByWgmma(p.plan)) fenceProxyAsync(L);  // cp.async writes through the generic proxy
+  if (p.plan.copiesAsync()) {
+    b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {}, {L.c32(S - 2)});
+    if (readByWgmma(p.plan)) fenceProxyAsync(L);  // cp.async writes through the generic proxy
+  }
+  if (p.plan.copiesTma()) tmaWait(L, p, i);
   barrier(L);
   llvm::Value *step64 = b.CreateSExt(step, b.getInt64Ty());
   llvm::Value *ahead = b.CreateAdd(b.CreateSExt(iv, b.getInt64Ty()), b.CreateMul(step64, b.getInt64(static_cast<uint64_t>(S - 1))));
@@ -154,8 +169,9 @@ void pipelineEpilogue(LowerContext &L, const PipelineRing &p, std::vector<TileVa
     L.asyncDots.erase(p.plan.asyncDot);
   }
   // The copies issued for iterations past the end still write their stages.
-  if (p.plan.stages) b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_all, {}, {});
+  if (p.plan.copiesAsync()) b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_all, {}, {});
   barrier(L);
+  if (p.plan.copiesTma()) tmaEpilogue(L, p);
   for (const LoopPipeline::Load &ld : p.plan.loads) L.inShared.erase(ld.op->result());
   for (const LoopPipeline::Invariant &inv : p.plan.invariants) L.inShared.erase(inv.value);
 }

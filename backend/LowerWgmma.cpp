@@ -48,18 +48,6 @@ using namespace twintile::ir;
 
 namespace {
 
-/// Side-effecting inline assembly, never moved across control flow (all
-/// four warps of a warpgroup execute it together).
-llvm::CallInst *warpgroupAsm(LowerContext &L, llvm::Type *ret, const std::string &text, const std::string &constraints,
-                             const std::vector<llvm::Value *> &args) {
-  std::vector<llvm::Type *> types;
-  for (llvm::Value *a : args) types.push_back(a->getType());
-  auto *fn = llvm::FunctionType::get(ret, types, false);
-  llvm::CallInst *call = L.b.CreateCall(llvm::InlineAsm::get(fn, text, constraints, /*hasSideEffects=*/true), args);
-  call->addFnAttr(llvm::Attribute::Convergent);
-  return call;
-}
-
 /// `regs` through inline assembly `text` that takes and gives them back
 /// ("+f"), so that nothing reads them before it runs.
 std::vector<llvm::Value *> throughAsm(LowerContext &L, const std::string &text, const std::vector<llvm::Value *> &regs,
@@ -75,7 +63,7 @@ std::vector<llvm::Value *> throughAsm(LowerContext &L, const std::string &text, 
   }
   constraints += ",~{memory}";
   llvm::Type *ret = llvm::StructType::get(L.ctx, std::vector<llvm::Type *>(regs.size(), L.b.getFloatTy()));
-  llvm::CallInst *call = warpgroupAsm(L, ret, text, constraints, args);
+  llvm::CallInst *call = sideEffectAsm(L, ret, text, constraints, args);
   std::vector<llvm::Value *> out;
   for (unsigned i = 0; i < regs.size(); ++i) out.push_back(L.b.CreateExtractValue(call, {i}));
   return out;
@@ -93,6 +81,16 @@ llvm::Value *descriptor(LowerContext &L, llvm::Value *base, llvm::Value *extra, 
 
 } // namespace
 
+llvm::CallInst *sideEffectAsm(LowerContext &L, llvm::Type *ret, const std::string &text, const std::string &constraints,
+                              const std::vector<llvm::Value *> &args) {
+  std::vector<llvm::Type *> types;
+  for (llvm::Value *a : args) types.push_back(a->getType());
+  auto *fn = llvm::FunctionType::get(ret, types, false);
+  llvm::CallInst *call = L.b.CreateCall(llvm::InlineAsm::get(fn, text, constraints, /*hasSideEffects=*/true), args);
+  call->addFnAttr(llvm::Attribute::Convergent);
+  return call;
+}
+
 std::vector<llvm::Value *> waitForWgmma(LowerContext &L, const std::vector<llvm::Value *> &accumulators, int pending) {
   std::vector<llvm::Value *> out =
       throughAsm(L, "wgmma.wait_group.sync.aligned " + std::to_string(pending) + ";", accumulators, {}, "");
@@ -103,7 +101,7 @@ std::vector<llvm::Value *> waitForWgmma(LowerContext &L, const std::vector<llvm:
 }
 
 void fenceProxyAsync(LowerContext &L) {
-  warpgroupAsm(L, L.b.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
+  sideEffectAsm(L, L.b.getVoidTy(), "fence.proxy.async.shared::cta;", "~{memory}", {});
 }
 
 TileVal dotOnWarpgroups(LowerContext &L, const Op &op) {
@@ -171,7 +169,7 @@ TileVal dotOnWarpgroups(LowerContext &L, const Op &op) {
   // the copies LLVM makes for tied operands (32 registers of one zero, say)
   // land before the fence; after it, only wgmma may touch them.
   std::vector<llvm::Value *> acc = throughAsm(L, "", c.regs, {}, "");
-  warpgroupAsm(L, b.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
+  sideEffectAsm(L, b.getVoidTy(), "wgmma.fence.sync.aligned;", "~{memory}", {});
   for (int64_t ks = 0; ks < kSteps; ++ks)
     for (int64_t block = 0; block < blocks; ++block)
       for (int64_t chunk = 0; chunk < chunks; ++chunk) {
@@ -189,7 +187,7 @@ TileVal dotOnWarpgroups(LowerContext &L, const Op &op) {
                        "l,l,r");
         for (size_t k = 0; k < at.size(); ++k) acc[at[k]] = out[k];
       }
-  warpgroupAsm(L, b.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
+  sideEffectAsm(L, b.getVoidTy(), "wgmma.commit_group.sync.aligned;", "~{memory}", {});
   // In a pipelined loop that only carries the result, this group stays in
   // flight into the next iteration (the previous iteration's is waited for);
   // else all of it is waited for here.

@@ -45,6 +45,7 @@
 #include <functional>
 #include <unordered_set>
 #include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -83,6 +84,9 @@ struct SharedOperand {
 struct PipelineRing {
   const LoopPipeline &plan;
   llvm::Value *ring = nullptr;
+  /// Per TMA load (in plan order): true where its tensor is empty (a size
+  /// not above 0), and its map's global address; built in the prologue.
+  std::vector<llvm::Value *> tmaEmpty, tmaMap;
 };
 
 /// One kernel's lowering: what it reads (the function, the options, the
@@ -112,6 +116,9 @@ struct LowerContext {
   llvm::LLVMContext &ctx;
   llvm::IRBuilder<> b;
   llvm::Function *kernel = nullptr;
+  /// This program's part of the global scratch (an i64 global address),
+  /// where the plans ask for some (the manifest's globalScratchBytes).
+  llvm::Value *scratch = nullptr;
   llvm::BasicBlock *prologue = nullptr;  // the kernel's first block: allocas and per-thread coordinates
   llvm::GlobalVariable *sharedArray = nullptr;  // the one shared array, sized once lowering is done
   size_t nextBuffer = 0;  // of shared.buffers: the next one lowering takes
@@ -289,6 +296,9 @@ TileVal lowerDot(LowerContext &L, const ir::Op &op);
 bool feedsTensorCoresOnly(LowerContext &L, const ir::Value *v);
 /// Writes 2-D tile `v` to shared memory at `base` in staged form `form`.
 void stageSwizzled(LowerContext &L, const ir::Type &t, const TileVal &v, llvm::Value *base, const StagedForm &form);
+/// wgmma's a is staged with its rows permuted (TensorCores.h): the row of
+/// the staged matrix that holds the tile's `row`, for `rowWarps` warps along M.
+llvm::Value *warpgroupRow(llvm::IRBuilder<> &b, llvm::Value *row, int rowWarps);
 /// Where element (row, col) of a matrix of tile type `t` in form `form`
 /// lies; row along form.rowDim.
 llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const ir::Type &t, const StagedForm &form,
@@ -299,6 +309,10 @@ llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const ir::Type &t
 /// A dot dotEngine puts on wgmma: each warpgroup's mma_async over both
 /// operands in shared memory, waited for before the result is used.
 TileVal dotOnWarpgroups(LowerContext &L, const ir::Op &op);
+/// Inline assembly with side effects that LLVM neither moves across control
+/// flow nor duplicates (convergent: warp- and warpgroup-wide instructions).
+llvm::CallInst *sideEffectAsm(LowerContext &L, llvm::Type *ret, const std::string &text, const std::string &constraints,
+                              const std::vector<llvm::Value *> &args);
 /// fence.proxy.async.shared::cta: this thread's shared-memory writes made
 /// visible to the async proxy (wgmma's operand reads), before the barrier.
 void fenceProxyAsync(LowerContext &L);
@@ -318,6 +332,38 @@ void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, 
 /// After the loop: an async dot's MMAs waited for (its carried value in
 /// `carried` replaced by the registers after the wait), the copies drained.
 void pipelineEpilogue(LowerContext &L, const PipelineRing &p, std::vector<TileVal> &carried);
+
+/// Values of the body bound for a while (a later iteration's addresses, the
+/// loop-invariant values a tensor map needs), restored when it ends.
+class ScopedValues {
+public:
+  explicit ScopedValues(LowerContext &L);
+  ~ScopedValues();
+  ScopedValues(const ScopedValues &) = delete;
+  ScopedValues &operator=(const ScopedValues &) = delete;
+  void bind(const ir::Value *v, TileVal t);
+  /// Each of `ops` (recomputable, in order) evaluated from what is bound, its result bound.
+  void evaluate(const std::vector<const ir::Op *> &ops);
+
+private:
+  LowerContext &L_;
+  std::vector<std::pair<const ir::Value *, std::optional<TileVal>>> saved_;
+};
+
+// --- a pipeline's TMA loads (LowerTma.cpp) -------------------------------------
+
+/// Before the loop: each TMA load's tensor map built (warp 0, in the ring's
+/// staging, copied to the program's scratch) and the buffers' mbarriers
+/// initialized (thread 0); a barrier after.
+void tmaPrologue(LowerContext &L, PipelineRing &p);
+/// Thread 0, where `inRange`: the boxes of every TMA load into buffer `stage`,
+/// their bytes expected on its mbarrier. The loads' offsets are bound for the
+/// iteration fetched (issueCopies).
+void tmaIssue(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::Value *inRange);
+/// Every thread waits until iteration `i`'s boxes have landed.
+void tmaWait(LowerContext &L, const PipelineRing &p, llvm::Value *i);
+/// After the loop and its barrier: thread 0 invalidates the mbarriers.
+void tmaEpilogue(LowerContext &L, const PipelineRing &p);
 
 // --- device_print, device_assert, debug_barrier (LowerDebug.cpp) -------------
 

@@ -247,7 +247,7 @@ void Planner::op(const Op &o) {
     return;
   }
   case OpKind::Assert: return;
-  case OpKind::DescriptorLoad: case OpKind::DescriptorStore: return;  // expanded before (Backend.cpp's lower checks)
+  case OpKind::DescriptorLoad: case OpKind::DescriptorStore: return;  // copied by TMA into its loop's ring, or expanded before (Backend.cpp)
   case OpKind::Barrier: return inherent(o, "the kernel's own debug_barrier");
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
   case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous:
@@ -350,6 +350,7 @@ void Planner::copies(const LoopPipeline &p) {
   converted_.emplace_back();
   for (const Op *s : p.slice) pure(*s, tileLayout(s->result()));
   for (const LoopPipeline::Load &ld : p.loads) {
+    if (ld.tma()) continue;  // its operands are scalars
     want(ld.op->operand(0), &ld.layout, *ld.op);
     if (ld.op->operands.size() > 1) want(ld.op->operand(1), &ld.layout, *ld.op);
   }

@@ -1,6 +1,7 @@
 //===- PipelinePlan.cpp - the software-pipelining analysis ---------------===//
 #include "backend/PipelinePlan.h"
 
+#include "ir/Descriptor.h"
 #include "ir/Printer.h"
 
 #include <algorithm>
@@ -86,6 +87,13 @@ private:
   /// Why `load` cannot be copied ahead, or "" (then `width`, the form its
   /// dots read and the slice are set).
   std::string qualify(const Op &load, const Block &body, int &width, StagedForm &form, std::set<const Op *> &slice) const;
+  /// The same for a descriptor_load copied by TMA (then `form` and the slice are set).
+  std::string qualifyTma(const Op &load, const Op &loop, StagedForm &form, std::set<const Op *> &slice,
+                         std::set<const Op *> &mapSlice) const;
+  /// Why the tile `r` cannot be staged for its users, or "": they are all
+  /// tensor-core dots reading it as a or b, in one form (`form`, and which
+  /// operand each is in `asOperand`).
+  std::string readByDots(const Value *r, const Block &body, StagedForm &form, std::vector<size_t> &asOperand) const;
 };
 
 void Planner::planInvariants(const Op &loop, LoopPipeline &p) const {
@@ -164,25 +172,10 @@ std::string Planner::qualify(const Op &load, const Block &body, int &width, Stag
   const Type &pt = load.operand(0)->type;
   const Value *maskV = load.operands.size() > 1 ? load.operand(1) : nullptr;
   const Value *otherV = load.operands.size() > 2 ? load.operand(2) : nullptr;
-  // Every user a tensor-core dot that reads the tile as its a or b.
-  std::string why;
   std::vector<size_t> asOperand;
-  std::optional<StagedForm> read;
-  walk(body, [&](const Op &u) {
-    for (size_t i = 0; i < u.operands.size(); ++i) {
-      if (u.operand(i) != r || !why.empty()) continue;
-      if (u.kind != OpKind::Dot || i >= 2 || !onTensorCores(u)) {
-        why = "'" + std::string(u.name()) + "' uses it, not a tensor-core dot's a or b";
-        continue;
-      }
-      StagedForm f = stagedForm(u, static_cast<int>(i), layouts_, numWarps_, arch_);
-      if (read && *read != f) why = "its dots read it in different shared-memory forms";
-      read = f;
-      asOperand.push_back(i);
-    }
-  });
-  if (!why.empty()) return why;
-  if (asOperand.empty()) return "no op of the loop uses it";
+  StagedForm readForm;
+  if (std::string why = readByDots(r, body, readForm, asOperand); !why.empty()) return why;
+  const std::optional<StagedForm> read = readForm;
   if (pt.rank() != 2) return "not a 2-D tile";
   if (otherV && !isZero(otherV)) return "its 'other' is not zero (a copy fills masked-off elements with zeros)";
   if (load.attrs.count("cache") || load.attrs.count("evict")) return "it asks for a cache or eviction policy";
@@ -217,6 +210,74 @@ std::string Planner::qualify(const Op &load, const Block &body, int &width, Stag
   return "";
 }
 
+std::string Planner::readByDots(const Value *r, const Block &body, StagedForm &form, std::vector<size_t> &asOperand) const {
+  std::string why;
+  std::optional<StagedForm> read;
+  walk(body, [&](const Op &u) {
+    for (size_t i = 0; i < u.operands.size(); ++i) {
+      if (u.operand(i) != r || !why.empty()) continue;
+      if (u.kind != OpKind::Dot || i >= 2 || !onTensorCores(u)) {
+        why = "'" + std::string(u.name()) + "' uses it, not a tensor-core dot's a or b";
+        continue;
+      }
+      StagedForm f = stagedForm(u, static_cast<int>(i), layouts_, numWarps_, arch_);
+      if (read && *read != f) why = "its dots read it in different shared-memory forms";
+      read = f;
+      asOperand.push_back(i);
+    }
+  });
+  if (!why.empty()) return why;
+  if (asOperand.empty()) return "no op of the loop uses it";
+  form = *read;
+  return "";
+}
+
+/// Adds to `slice` the body ops loop-invariant `v` needs; false if it is not
+/// loop-invariant (it needs the induction variable, a carried value, an op
+/// nested deeper or one that cannot be evaluated again).
+bool invariantSlice(const Value *v, const Block &body, std::set<const Op *> &slice) {
+  if (v->owner == &body) return false;
+  const Op *d = v->def;
+  if (!d || !definedWithin(v, *body.parentOp)) return true;  // from outside the loop
+  if (d->parent != &body || !evaluable(*d)) return false;
+  if (!slice.insert(d).second) return true;
+  for (const Value *o : d->operands)
+    if (!invariantSlice(o, body, slice)) return false;
+  return true;
+}
+
+std::string Planner::qualifyTma(const Op &load, const Op &loop, StagedForm &form, std::set<const Op *> &slice,
+                                std::set<const Op *> &mapSlice) const {
+  const Block &body = loop.region(0);
+  std::vector<size_t> asOperand;
+  StagedForm read;
+  if (std::string why = readByDots(load.result(), body, read, asOperand); !why.empty()) return why;
+  if (!read.wgmma()) return "its dots run on mma.sync, and TMA fills wgmma's swizzled panels";
+  DescriptorOperands d(load);
+  if (d.rank() != 2) return "not 2-D";
+  if (d.shape(0)->type.elem != ScalarKind::I32) return "its sizes or offsets are 64-bit, TMA's coordinates 32-bit";
+  if (read.rowDim != 0)
+    return "its dots read it with rows along dim 1, and a box keeps the descriptor's innermost dim contiguous";
+  std::set<const Op *> invariant = mapSlice;
+  for (const Value *v : {d.base(), d.shape(0), d.shape(1), d.stride(0)})
+    if (!invariantSlice(v, body, invariant))
+      return "its base, sizes or strides change in the loop, and its tensor map is built before it";
+  int64_t eb = byteSize(load.result()->type.elem);
+  if (axes_.at(d.base()).divisibility[0] % 16)
+    return "its base is not known to be 16-byte aligned, as a tensor map's must be (--assume-aligned promises it)";
+  if (axes_.at(d.stride(0)).divisibility[0] * eb % 16)
+    return "its row stride is not known to be a multiple of 16 bytes, as a tensor map's must be "
+           "(--assume-divisible promises it)";
+  std::set<const Op *> mine = slice;
+  for (size_t i = 0; i < 2; ++i)
+    if (!addressSlice(d.offset(i), body, mine))
+      return "its offsets need a carried value, a division or an op that cannot be evaluated again";
+  slice = std::move(mine);
+  mapSlice = std::move(invariant);
+  form = read;
+  return "";
+}
+
 LoopPipeline Planner::plan(const Op &loop) {
   LoopPipeline p;
   p.loop = &loop;
@@ -237,9 +298,23 @@ LoopPipeline Planner::plan(const Op &loop) {
                " writes memory (or prints): a copy issued ahead must not pass it";
   else if (stages_ < 2) p.whyNot = "num_stages " + std::to_string(stages_) + ": no copies ahead";
 
-  std::set<const Op *> slice;
+  std::set<const Op *> slice, mapSlice;
   for (const auto &o : body.ops) {
-    if (!p.stages) break;
+    if (o->kind == OpKind::DescriptorLoad) {
+      StagedForm form;
+      std::string why = p.stages ? qualifyTma(*o, loop, form, slice, mapSlice) : p.whyNot;
+      if (!why.empty()) {
+        p.kept.push_back({o.get(), why});
+        continue;
+      }
+      const Type &t = o->result()->type;
+      int boxRows = form.rowWarps ? 8 : static_cast<int>(t.shape[0]);
+      p.loads.push_back({o.get(), layoutOf(o->result()), form, 0, bufferBytes(t, form), 0, boxRows, -1});
+      p.tmaBytes += t.numElements() * byteSize(t.elem);
+      copied_.insert(o->result());
+      continue;
+    }
+    if (!p.stages) continue;
     if (o->kind != OpKind::Load || !o->result()->type.isTile()) continue;
     int width = 0;
     StagedForm form;
@@ -258,13 +333,23 @@ LoopPipeline Planner::plan(const Op &loop) {
     ld.offset = p.ringBytes = roundUp(p.ringBytes, ld.form.alignment());
     p.ringBytes += ld.bytes * p.buffers;
   }
+  if (p.copiesTma()) {  // then the maps' staging and the barriers
+    int64_t maps = 0;
+    for (const LoopPipeline::Load &ld : p.loads) maps += ld.tma();
+    p.mapOffset = roundUp(p.ringBytes, 128);
+    p.barrierOffset = p.mapOffset + 128 * maps;
+    p.ringBytes = p.barrierOffset + 8 * p.buffers;
+    p.alignment = std::max<int64_t>(p.alignment, 128);
+  }
   if (p.loads.empty()) {
     p.stages = 0;
     if (p.whyNot.empty())
       p.whyNot = p.kept.empty() ? "no tile load in the loop's own body (a nested loop's loads are its own)" : "no load qualifies";
   }
-  for (const auto &o : body.ops)
+  for (const auto &o : body.ops) {
     if (slice.count(o.get())) p.slice.push_back(o.get());
+    if (mapSlice.count(o.get())) p.mapSlice.push_back(o.get());
+  }
   p.ringBytes = roundUp(p.ringBytes, p.alignment);
   return p;
 }
@@ -276,6 +361,17 @@ bool containsDot(const Block &body) {
 }
 
 } // namespace
+
+bool LoopPipeline::copiesAsync() const {
+  return std::any_of(loads.begin(), loads.end(), [](const Load &ld) { return !ld.tma(); });
+}
+
+bool PipelinePlan::copiesByTma(const Op &load) const {
+  for (const auto &[op, p] : loops)
+    for (const LoopPipeline::Load &ld : p.loads)
+      if (ld.op == &load) return ld.tma();
+  return false;
+}
 
 const LoopPipeline *PipelinePlan::find(const Op &loop) const {
   auto it = loops.find(&loop);
@@ -302,7 +398,10 @@ PipelinePlan planPipelines(const Func &func, const AxisInfoMap &axes, const Layo
   out.stages = stages;
   Planner planner(axes, layouts, numWarps, stages, arch);
   walk(func.body, [&](const Op &op) {  // parents first: an outer loop's copies are known to the loops inside it
-    if (op.kind == OpKind::For && containsDot(op.region(0))) out.loops.emplace(&op, planner.plan(op));
+    if (op.kind != OpKind::For || !containsDot(op.region(0))) return;
+    LoopPipeline &p = out.loops.emplace(&op, planner.plan(op)).first->second;
+    for (LoopPipeline::Load &ld : p.loads)
+      if (ld.tma()) ld.map = out.tensorMaps++;
   });
   return out;
 }
@@ -338,10 +437,23 @@ std::string toString(const Func &func, const PipelinePlan &plan, const std::stri
     if (!p.invariants.empty())
       summary += std::string(p.stages > 0 ? ";" : ",") + " " + std::to_string(p.invariants.size()) +
                  " loop-invariant dot operand" + (p.invariants.size() == 1 ? "" : "s") + " staged once before it";
+    if (p.copiesTma())
+      summary += "; TMA: " + std::to_string(p.tmaBytes) + " bytes a stage, on " + std::to_string(p.buffers) +
+                 " mbarriers at ring offset " + std::to_string(p.barrierOffset) + ", tensor maps staged at " +
+                 std::to_string(p.mapOffset);
     if (p.active()) summary += "; shared ring " + std::to_string(p.ringBytes) + " bytes";
     add(loop->region(0).arg(0), summary);
     for (const LoopPipeline::Load &ld : p.loads) {
       const Type &t = ld.op->result()->type;
+      if (ld.tma()) {
+        int64_t panel = ld.form.swizzleBytes / byteSize(t.elem);
+        add(ld.op->result(), "copied ahead: TMA, " + std::to_string(t.shape[1] / panel * (t.shape[0] / ld.boxRows)) +
+                                 " boxes of " + std::to_string(ld.boxRows) + " x " + std::to_string(panel) + " " +
+                                 std::string(scalarName(t.elem)) + " through tensor map " + std::to_string(ld.map) +
+                                 ", rows along dim " + formText(ld.form) + ", " + std::to_string(ld.bytes) +
+                                 " bytes per buffer at ring offset " + std::to_string(ld.offset));
+        continue;
+      }
       add(ld.op->result(), "copied ahead: cp.async of " + std::to_string(ld.width * byteSize(t.elem)) +
                                " bytes (" + std::to_string(ld.width) + " x " + std::string(scalarName(t.elem)) + "), rows along dim " +
                                formText(ld.form) + ", " + std::to_string(ld.bytes) + " bytes per buffer at ring offset " +

@@ -27,6 +27,24 @@
 // Dot operands defined before the loop (attention's q) are staged once, in
 // front of the ring, when every dot of the loop reads them alike.
 //
+// A descriptor_load only wgmma dots read (sm_90a) is copied by the tensor
+// memory accelerator instead (LowerTma.cpp emits it): one thread issues
+// cp.async.bulk.tensor boxes into the same ring, each stage's completing on
+// an mbarrier of its own that every thread waits on (parity: the buffer's
+// use count), through a tensor map built in the prologue in the program's
+// global scratch. It qualifies when
+//   - it is 2-D with 32-bit sizes and offsets (TMA's coordinates), its base,
+//     sizes and strides are loop-invariant (the map is built before the
+//     loop, evaluating the body's pure ops they need: mapSlice) and its
+//     offsets come from the slice;
+//   - the axis info proves its base 16-byte aligned and its row stride a
+//     multiple of 16 bytes (a map can hold no other);
+//   - the loop writes no global memory, as for cp.async.
+// A box is a panel wide (the staged form's swizzle) and, for wgmma's a, 8
+// rows high: a's rows are staged permuted (TensorCores.h), which 8-row boxes
+// placed one by one reproduce; b's box is the whole of its rows. Loads that
+// do not qualify are expanded (ir/ExpandDescriptors.cpp) and planned again.
+//
 // The plan is made for one depth; the backend plans again with fewer stages
 // when the shared plan (the rings, and the windows after them) does not fit
 // in the shared memory a block may use.
@@ -52,9 +70,14 @@ struct LoopPipeline {
     const ir::Op *op;
     Layout layout;     // the load's: which thread copies which runs
     StagedForm form;   // the staged matrix's (its rows run along form.rowDim)
-    int width;         // elements per copy
+    int width;         // elements per cp.async copy; 0 for TMA
     int64_t bytes;     // one stage, a multiple of 128 bytes and of form.alignment()
     int64_t offset;  // buffer 0's, in the ring
+    /// TMA (a descriptor_load): its box's rows (the box is one panel wide)
+    /// and its tensor map's index among the program's; 0 and -1 for cp.async.
+    int boxRows = 0;
+    int map = -1;
+    bool tma() const { return boxRows > 0; }
   };
   /// A tile a dot in the loop multiplies that is defined before it: staged
   /// once, before the loop.
@@ -83,19 +106,33 @@ struct LoopPipeline {
   std::vector<Load> loads;
   std::vector<Invariant> invariants;
   std::vector<const ir::Op *> slice;  // the body's pure ops the addresses need, in order
+  /// The body's pure, loop-invariant ops the TMA loads' maps need (a stride
+  /// widened where it is used), in order: evaluated before the loop.
+  std::vector<const ir::Op *> mapSlice;
   int64_t ringBytes = 0;              // invariants, then each load's `stages` buffers
+  /// With TMA loads: the ring offsets of the buffers' mbarriers (8 bytes
+  /// each, one per buffer) and of the tensor maps' staging (128 bytes each),
+  /// and the bytes a stage's boxes bring; -1, -1, 0 without.
+  int64_t barrierOffset = -1, mapOffset = -1, tmaBytes = 0;
   int64_t alignment = 16;             // the ring's start (and its size a multiple of it)
   std::vector<Kept> kept;
   std::string whyNot;                 // why no load is pipelined ("" where some is)
 
   /// True if lowering has anything to do: loads to copy ahead or invariants to stage.
   bool active() const { return !loads.empty() || !invariants.empty(); }
+  /// True if some load is copied by cp.async, or by TMA.
+  bool copiesAsync() const;
+  bool copiesTma() const { return tmaBytes > 0; }
 };
 
 /// Every `for` loop with a dot in its body, at any depth.
 struct PipelinePlan {
   int stages = 0;  // the depth planned for: below 2, no loads copied ahead; 0, no invariants staged either
   std::unordered_map<const ir::Op *, LoopPipeline> loops;
+  int tensorMaps = 0;  // TMA's, each 128 bytes of the program's global scratch
+
+  /// True if `load` (a descriptor_load) is copied by TMA.
+  bool copiesByTma(const ir::Op &load) const;
 
   /// The plan of `loop` if lowering has anything to do for it, else null.
   const LoopPipeline *find(const ir::Op &loop) const;

@@ -19,6 +19,7 @@
 
 #include <cassert>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <mutex>
 
@@ -28,9 +29,11 @@ namespace {
 
 constexpr const char *kTriple = "nvptx64-nvidia-cuda";
 // PTX ISA 8.0 (CUDA 12.0) is the first with sm_90a; it also serves sm_80.
-constexpr const char *kPtxFeatures = "+ptx80";
+// Tensor maps built on the device (tensormap.replace, LowerTma.cpp) need 8.3
+// (CUDA 12.3), asked only by the kernels that build them.
+constexpr const char *kPtxFeatures = "+ptx80", *kTensorMapPtxFeatures = "+ptx83";
 
-std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch, bool fpFusion) {
+std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch, bool fpFusion, bool tensorMaps) {
   static std::once_flag once;
   std::call_once(once, [] {
     LLVMInitializeNVPTXTargetInfo();
@@ -47,16 +50,17 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch, 
   // What must round at every op is lowered to NVVM's .rn intrinsics instead.
   if (fpFusion) opts.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      kTriple, arch, kPtxFeatures, opts, std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Default));
+      kTriple, arch, tensorMaps ? kTensorMapPtxFeatures : kPtxFeatures, opts, std::nullopt, std::nullopt,
+      llvm::CodeGenOptLevel::Default));
 }
 
 /// The target machine for `arch` and a math mode, made once per thread
 /// (optimize and emitPtx use it; compiles on one thread run one after
 /// another). Both modes' machines give the same data layout.
-llvm::TargetMachine &targetMachine(const std::string &arch, bool fpFusion = false) {
-  thread_local std::map<std::pair<std::string, bool>, std::unique_ptr<llvm::TargetMachine>> machines;
-  std::unique_ptr<llvm::TargetMachine> &tm = machines[{arch, fpFusion}];
-  if (!tm) tm = makeTargetMachine(arch, fpFusion);
+llvm::TargetMachine &targetMachine(const std::string &arch, bool fpFusion = false, bool tensorMaps = false) {
+  thread_local std::map<std::tuple<std::string, bool, bool>, std::unique_ptr<llvm::TargetMachine>> machines;
+  std::unique_ptr<llvm::TargetMachine> &tm = machines[{arch, fpFusion, tensorMaps}];
+  if (!tm) tm = makeTargetMachine(arch, fpFusion, tensorMaps);
   return *tm;
 }
 
@@ -144,8 +148,8 @@ void optimize(llvm::Module &module, const std::string &arch, bool fpFusion) {
   mpm.run(module, mam);
 }
 
-std::string emitPtx(llvm::Module &module, const std::string &arch, bool fpFusion) {
-  llvm::TargetMachine *tm = &targetMachine(arch, fpFusion);
+std::string emitPtx(llvm::Module &module, const std::string &arch, bool fpFusion, bool tensorMaps) {
+  llvm::TargetMachine *tm = &targetMachine(arch, fpFusion, tensorMaps);
   llvm::SmallString<0> out;
   llvm::raw_svector_ostream os(out);
   llvm::legacy::PassManager pm;

@@ -34,8 +34,9 @@ void optimize(llvm::Module &module, const std::string &arch, bool fpFusion = fal
 
 /// PTX text for `module`; `fpFusion` as for optimize: the adds and
 /// multiplies left plain (the kernel's own f32 ones) print without .rn, and
-/// ptxas may contract them too.
-std::string emitPtx(llvm::Module &module, const std::string &arch, bool fpFusion = false);
+/// ptxas may contract them too. `tensorMaps`: the module builds TMA's maps,
+/// which asks for PTX ISA 8.3 instead of 8.0.
+std::string emitPtx(llvm::Module &module, const std::string &arch, bool fpFusion = false, bool tensorMaps = false);
 
 /// LLVM's verifier: empty if `module` is well formed, else its complaint.
 std::string verify(const llvm::Module &module);

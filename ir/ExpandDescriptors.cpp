@@ -14,6 +14,11 @@
 // Coordinates are computed in the descriptor's index type and the address
 // offset in i64, as IR.h defines them, so the expansion computes exactly
 // what the interpreter does.
+//
+// The pass leaves the loads that only dots read (as a or b) to the backend:
+// on sm_90a it copies those with the tensor memory accelerator where its
+// pipeline plan can (backend/PipelinePlan.h), and expands the others itself
+// with expandDescriptor, as here.
 //===----------------------------------------------------------------------===//
 #include "ir/Builder.h"
 #include "ir/Descriptor.h"
@@ -33,7 +38,9 @@ Value *along(Builder &b, Value *v, size_t dim, size_t rank) {
   return v;
 }
 
-void expand(Func &f, Op &op) {
+} // namespace
+
+void expandDescriptor(Func &f, Op &op) {
   DescriptorOperands d(op);
   size_t rank = d.rank();
   const Shape &block = d.block();
@@ -74,14 +81,26 @@ void expand(Func &f, Op &op) {
   parent.erase(&op);
 }
 
-} // namespace
+bool onlyDotsRead(const Func &f, const Op &op) {
+  if (op.kind != OpKind::DescriptorLoad) return false;
+  size_t uses = 0;
+  bool others = false;
+  walk(f.body, [&](const Op &u) {
+    for (size_t i = 0; i < u.operands.size(); ++i)
+      if (u.operand(i) == op.result()) {
+        ++uses;
+        others = others || u.kind != OpKind::Dot || i >= 2;
+      }
+  });
+  return uses > 0 && !others;
+}
 
 bool expandDescriptors(Func &f) {
   std::vector<Op *> found;
   walk(f.body, [&](Op &op) {
-    if (familyOf(op.kind) == OpFamily::Descriptor) found.push_back(&op);
+    if (familyOf(op.kind) == OpFamily::Descriptor && !onlyDotsRead(f, op)) found.push_back(&op);
   });
-  for (Op *op : found) expand(f, *op);
+  for (Op *op : found) expandDescriptor(f, *op);
   return !found.empty();
 }
 

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 namespace twintile::ir {
 
@@ -154,6 +155,38 @@ Block &Op::addRegion() {
   regions.push_back(std::make_unique<Block>());
   regions.back()->parentOp = this;
   return *regions.back();
+}
+
+namespace {
+
+void cloneInto(const Block &from, Block &to, std::unordered_map<const Value *, Value *> &map) {
+  for (const auto &a : from.args) map[a.get()] = to.addArg(a->type, a->name);
+  for (const auto &op : from.ops) {
+    auto copy = std::make_unique<Op>(op->kind, op->loc);
+    copy->attrs = op->attrs;
+    for (const Value *v : op->operands) copy->operands.push_back(map.at(v));  // defined before, or above
+    for (const auto &r : op->results) {
+      Value *c = copy->addResult(r->type);
+      c->name = r->name;
+      map[r.get()] = c;
+    }
+    for (const auto &region : op->regions) cloneInto(*region, copy->addRegion(), map);
+    to.insert(nullptr, std::move(copy));
+  }
+}
+
+} // namespace
+
+std::unique_ptr<Func> clone(const Func &f) {
+  auto g = std::make_unique<Func>();
+  g->name = f.name;
+  g->meta = f.meta;
+  g->numWarps = f.numWarps;
+  g->numStages = f.numStages;
+  g->loc = f.loc;
+  std::unordered_map<const Value *, Value *> map;
+  cloneInto(f.body, g->body, map);
+  return g;
 }
 
 Func *Module::lookup(std::string_view name) const {

@@ -415,6 +415,10 @@ void walk(Block &block, const std::function<void(Op &)> &fn);
 const Op *nonScalarCombineOp(const Block &region);
 void walk(const Block &block, const std::function<void(const Op &)> &fn);
 
+/// A copy of `f` that shares nothing with it: values, ops and blocks anew,
+/// in the same order, with the same types, names, attributes and locations.
+std::unique_ptr<Func> clone(const Func &f);
+
 /// Replaces every use of `from` inside `scope` (recursively) with `to`.
 void replaceAllUsesWith(Block &scope, Value *from, Value *to);
 

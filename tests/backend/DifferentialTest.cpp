@@ -60,6 +60,16 @@ std::unique_ptr<ir::Func> traced(const std::string &spec) {
   return std::move(r.func);
 }
 
+/// `spec` of a parsed file, walked anew and through the default pipeline.
+std::unique_ptr<ir::Func> walked(twintile::ParsedFile &parsed, const std::string &spec) {
+  twintile::FrontendResult r = parsed.walk(spec);
+  REQUIRE(r.ok());
+  ir::PassManager pm;
+  pm.addDefaultPipeline();
+  pm.run(*r.func);
+  return std::move(r.func);
+}
+
 /// Runs `c` (the kernel `f`, else the traced `c.spec`) in the interpreter and,
 /// compiled for `arch` (with every assumption the arguments satisfy when
 /// `assumeAll`), in the emulator; compares every buffer afterwards.
@@ -252,14 +262,7 @@ TEST_CASE("on sm_90a, matmul and attention on wgmma: ragged sizes, 1 to 4 stages
     auto parsed = twintile::ParsedFile::parse(std::string(TWINTILE_CORPUS_DIR) + "/" + h.file, {h.spec});
     INFO(parsed->error());
     REQUIRE(parsed->ok());
-    auto func = [&] {
-      twintile::FrontendResult r = parsed->walk(h.spec);
-      REQUIRE(r.ok());
-      ir::PassManager pm;
-      pm.addDefaultPipeline();
-      pm.run(*r.func);
-      return std::move(r.func);
-    };
+    auto func = [&] { return walked(*parsed, h.spec); };
     for (int stages : {1, 2, 3, 4}) {
       // 128x256x64 at 4 stages would take 5 buffers of 48 KiB (the async MMAs' extra one): more
       // than a block may use; the backend plans 3 (4 buffers), which the case at 3 runs.
@@ -272,6 +275,44 @@ TEST_CASE("on sm_90a, matmul and attention on wgmma: ragged sizes, 1 to 4 stages
       differential(h.c, true, "sm_90a", func(), stages, emits, h.warps);
     }
     differential(h.c, true, "sm_80", func(), 3, {"mma.sync.aligned", "ldmatrix.sync.aligned"}, h.warps);
+  }
+}
+
+TEST_CASE("on sm_90a, descriptor matmuls load by TMA: ragged sizes, 2 to 4 stages, 4 and 8 warps", "[differential][tma]") {
+  // Triton's persistent matmul (a test kernel: tests/lit/backend/persistent.cpp):
+  // 3 programs over every tile, its K loop's descriptor loads copied by TMA
+  // where the strides are known to be multiples of 16 bytes (K and N
+  // divisible by 16, which the arguments promise), M ragged against every
+  // tile; with N not a multiple of 16, b is loaded as a masked load beside a's
+  // TMA; with one stage nothing is copied ahead. On sm_80, masked loads.
+  const std::string file = std::string(TWINTILE_LIT_DIR) + "/backend/persistent.cpp";
+  struct Config {
+    const char *spec;
+    int warps, M, N, K;
+  };
+  for (Config c : {Config{"persistent_matmul<128, 128, 64, 8>", 8, 200, 272, 144},
+                   Config{"persistent_matmul<64, 64, 32, 4>", 4, 100, 80, 96},
+                   Config{"persistent_matmul<128, 256, 64, 8>", 8, 150, 272, 208},
+                   Config{"persistent_matmul<64, 128, 64, 4>", 4, 65, 144, 48},
+                   Config{"persistent_matmul<128, 128, 64, 8>", 8, 130, 270, 80}}) {
+    auto parsed = twintile::ParsedFile::parse(file, {c.spec});
+    INFO(parsed->error());
+    REQUIRE(parsed->ok());
+    auto func = [&] { return walked(*parsed, c.spec); };
+    Case k{c.spec, {3, 1, 1},
+           {Arg::buffer(c.M * c.K), Arg::buffer(c.K * c.N), Arg::buffer(c.M * c.N), Arg::integer(c.M),
+            Arg::integer(c.N), Arg::integer(c.K)}};
+    for (int stages : {1, 2, 3, 4}) {
+      if (std::string(c.spec) == "persistent_matmul<128, 256, 64, 8>" && stages == 4) continue;  // as above
+      std::vector<std::string> emits = {"wgmma.mma_async.sync.aligned.m64n"};
+      if (stages > 1)
+        for (const char *tma : {"tensormap.cp_fenceproxy.global.shared::cta", "mbarrier.arrive.expect_tx.shared::cta.b64",
+                                "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
+                                "mbarrier.try_wait.parity.shared::cta.b64", "mbarrier.inval.shared::cta.b64"})
+          emits.push_back(tma);
+      differential(k, true, "sm_90a", func(), stages, emits, c.warps);
+    }
+    differential(k, true, "sm_80", func(), 3, {"mma.sync.aligned"}, c.warps);
   }
 }
 

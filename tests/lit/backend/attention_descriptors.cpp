@@ -9,6 +9,9 @@
 // RUN: twintile diff %s --kernel 'attention_desc<64, 64, 64>' | FileCheck %s --check-prefix=SAME
 // RUN: twintile compile --frontend=parse %s --kernel 'attention_desc<64, 64, 64>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=HOPPER
 // RUN: twintile compile --frontend=trace %s --kernel 'attention_desc<64, 64, 64>' --target sm_80 --emit ptx | FileCheck %s --check-prefix=AMPERE
+// RUN: twintile compile --frontend=parse %s --kernel 'attention_desc<64, 64, 64>' --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=PLAN
+// RUN: twintile run --frontend=trace %s --kernel 'attention_desc<64, 64, 64>' --assume-aligned '*' --assume-divisible '*' --grid 3,2 --arg q=40000 --arg k=40000 --arg v=40000 --arg o=40000 --arg seq=144 --arg scale=0.125 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=parse %s --kernel 'attention_desc<128, 64, 128>' --num-warps 8 --num-stages 2 --assume-aligned '*' --assume-divisible '*' --grid 2,2 --arg q=80000 --arg k=80000 --arg v=80000 --arg o=80000 --arg seq=208 --arg scale=0.09 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=trace %s --kernel 'attention_desc<64, 64, 64>' --grid 3,2 --arg q=40000 --arg k=40000 --arg v=40000 --arg o=40000 --arg seq=150 --arg scale=0.125 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=parse %s --kernel 'attention_desc<128, 64, 128>' --num-warps 8 --grid 2,2 --arg q=80000 --arg k=80000 --arg v=80000 --arg o=80000 --arg seq=200 --arg scale=0.09 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=parse %s --kernel 'attention_desc<64, 64, 64>' --target sm_80 --grid 3,2 --arg q=40000 --arg k=40000 --arg v=40000 --arg o=40000 --arg seq=150 --arg scale=0.125 | FileCheck %s --check-prefix=RAN
@@ -46,3 +49,8 @@ TT_KERNEL void attention_desc(Ptr<bf16> q, Ptr<bf16> k, Ptr<bf16> v, Ptr<bf16> o
 // AMPERE: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // AMPERE-NOT: wgmma
 // RAN: ok: attention_desc on emu, {{.*}}: matches the interpreter
+// With the promises, v's tiles (b of the second dot) are copied by TMA; k's
+// are transposed before their dot reads them, and load as masked loads.
+// PLAN: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; 1 loop-invariant dot operand staged once before it; TMA: 8192 bytes a stage
+// PLAN: not copied ahead: 'trans' uses it, not a tensor-core dot's a or b
+// PLAN: copied ahead: TMA, 1 boxes of 64 x 64 bf16 through tensor map 0

@@ -37,9 +37,13 @@ TT_KERNEL void persistent_matmul(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 M, i32 
 
 // SAME: equal: the parse and trace IR
 // PLAN: not pipelined: 'store' at {{.*}} writes memory
-// PLAN: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages (4 buffers each: the wgmma of one iteration stays in flight into the next)
-// HOPPER: cp.async.cg.shared.global
-// HOPPER: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// PLAN: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages (4 buffers each: the wgmma of one iteration stays in flight into the next); TMA: 32768 bytes a stage, on 4 mbarriers
+// PLAN: copied ahead: TMA, 16 boxes of 8 x 64 f16 through tensor map 0, rows along dim 0, wgmma panels of 128 bytes
+// PLAN: copied ahead: TMA, 2 boxes of 64 x 64 f16 through tensor map 1, rows along dim 0, wgmma panels of 128 bytes
+// HOPPER-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// HOPPER-DAG: mbarrier.try_wait.parity.shared::cta.b64
+// HOPPER-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// HOPPER-NOT: cp.async.cg
 // AMPERE: cp.async.cg.shared.global
 // AMPERE: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // AMPERE-NOT: wgmma

@@ -33,6 +33,7 @@
 // RUN: not twintile compile --frontend=parse %s --kernel 'masks<16>' 2>&1 | FileCheck %s --check-prefix=BOOL
 // RUN: not twintile compile --frontend=trace %s --kernel 'masks<16>' 2>&1 | FileCheck %s --check-prefix=BOOL
 // RUN: twintile compile --frontend=parse %s --kernel 'matmul<128, 128, 64>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=HOPPER
+// RUN: twintile compile --frontend=trace %s --kernel 'matmul<128, 128, 64>' --assume-aligned '*' --emit ptx 2>&1 | FileCheck %s --check-prefix=NO-TMA
 // RUN: twintile compile --frontend=trace %s --kernel 'matmul<128, 128, 64>' --target sm_80 --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=AMPERE
 // RUN: not twintile compile --frontend=parse %s --kernel 'strided_inner<16>' 2>&1 | FileCheck %s --check-prefix=INNER
 // RUN: not twintile compile --frontend=trace %s --kernel 'strided_inner<16>' 2>&1 | FileCheck %s --check-prefix=INNER
@@ -84,8 +85,20 @@ TT_KERNEL void matmul(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 M, i32 N, i32 K) {
   dc.store({rm, rn}, cast<f16>(acc));
 }
 
-// HOPPER: cp.async.cg.shared.global
-// HOPPER: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// HOPPER: .version 8.3
+// HOPPER: tensormap.replace.tile.global_address.shared::cta.b1024.b64
+// HOPPER: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
+// HOPPER: mbarrier.init.shared::cta.b64
+// HOPPER-DAG: mbarrier.arrive.expect_tx.shared::cta.b64
+// HOPPER-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
+// HOPPER-DAG: mbarrier.try_wait.parity.shared::cta.b64
+// HOPPER-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// HOPPER-DAG: mbarrier.inval.shared::cta.b64
+// HOPPER-NOT: cp.async.cg
+// NO-TMA: note: the descriptor load at {{.*}} is not copied by TMA: its row stride is not known to be a multiple of 16 bytes, as a tensor map's must be (--assume-divisible promises it); it is loaded as a masked load is
+// NO-TMA: .version 8.0
+// NO-TMA-NOT: cp.async.bulk
+// NO-TMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // AMPERE: cp.async.cg.shared.global
 // AMPERE: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // AMPERE-NOT: wgmma

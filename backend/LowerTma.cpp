@@ -1,0 +1,218 @@
+//===- LowerTma.cpp - a pipeline's loads copied by the tensor memory accelerator ===//
+//
+// The TMA loads of a pipeline plan (PipelinePlan.h): descriptor_loads only
+// wgmma dots read, copied box by box into the ring's swizzled panels. Around
+// LowerPipeline.cpp's schedule (stages filled S - 1 iterations ahead):
+//
+//   before the loop   warp 0 builds each load's tensor map: zeroes the 128
+//                     bytes of its staging in the ring, lane 0 sets each field
+//                     with tensormap.replace, the warp copies it to the
+//                     program's global scratch (tensormap.cp_fenceproxy, a
+//                     release), lane 0 acquires it (fence.proxy.tensormap);
+//                     thread 0 initializes one mbarrier per buffer (count 1);
+//                     a barrier.
+//   issuing into s    thread 0, for an iteration inside the loop:
+//                     mbarrier.arrive.expect_tx [bar s], the stage's bytes;
+//                     then every box: cp.async.bulk.tensor [buffer s + the
+//                     box's place], [map, {column, row}], [bar s].
+//   iteration i       every thread spins on mbarrier.try_wait.parity [bar
+//                     i % R], (i / R) % 2: the buffer's (i / R)-th fill.
+//   after the loop    thread 0 invalidates the barriers (the loop's next run
+//                     initializes them again, its phases from 0).
+//
+// No box is issued for an iteration past the end, so none is in flight
+// after the loop. A box is one panel wide (the staged form's swizzle, which
+// the map's swizzle mode reproduces from its 1024-byte aligned start) and
+// either all of b's rows or 8 of a's, each placed at its permuted row
+// (warpgroupRow), which TMA, copying rows in order, cannot do itself.
+//
+// Out of bounds, TMA reads zeros, as the IR's descriptor_load does. What a
+// map cannot hold: a size not above 0 (the map gets 1, and the boxes a row
+// coordinate below any box's reach, so that they read zeros), and a row
+// stride that is negative or 2^40 bytes or more, which traps (the axis info
+// proved it a multiple of 16 bytes, PipelinePlan.cpp).
+//===----------------------------------------------------------------------===//
+#include "backend/Lowering.h"
+
+#include "ir/Descriptor.h"
+
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+namespace twintile::backend {
+
+using namespace twintile::ir;
+
+namespace {
+
+llvm::Value *sharedAddress(LowerContext &L, llvm::Value *ring, int64_t offset, llvm::Value *extra = nullptr) {
+  llvm::Value *at = L.c32(offset);
+  if (extra) at = L.b.CreateAdd(at, extra);
+  return L.b.CreatePtrToInt(L.b.CreateGEP(L.b.getInt8Ty(), ring, at), L.b.getInt64Ty());
+}
+
+llvm::Value *barrierAddress(LowerContext &L, const PipelineRing &p, llvm::Value *buffer) {
+  return sharedAddress(L, p.ring, p.plan.barrierOffset, L.b.CreateMul(buffer, L.c32(8)));
+}
+
+/// tensormap.replace's .elemtype for the elements wgmma takes.
+int elemtypeCode(const Op &load) {
+  switch (load.result()->type.elem) {
+  case ScalarKind::F16: return 6;
+  case ScalarKind::BF16: return 10;
+  default: throw InternalError("a TMA load of elements wgmma does not take", load.loc);
+  }
+}
+
+/// The map of `ld`, built by warp 0 in `staging` and copied to `global`.
+/// Returns whether the tensor is empty.
+llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value *staging, llvm::Value *global) {
+  llvm::IRBuilder<> &b = L.b;
+  const Op &op = *ld.op;
+  DescriptorOperands d(op);
+  int64_t eb = byteSize(op.result()->type.elem);
+  llvm::Value *base = b.CreatePtrToInt(L.scalar(d.base()), b.getInt64Ty());
+  llvm::Value *rows = L.scalar(d.shape(0)), *cols = L.scalar(d.shape(1));
+  // One builder call per statement: the order of a call's arguments is open.
+  llvm::Value *noRows = b.CreateICmpSLE(rows, L.c32(0));
+  llvm::Value *noCols = b.CreateICmpSLE(cols, L.c32(0));
+  llvm::Value *empty = b.CreateOr(noRows, noCols);
+  llvm::Value *pitch = b.CreateMul(L.scalar(d.stride(0)), b.getInt64(static_cast<uint64_t>(eb)));
+  // A map holds a row stride in [0, 2^40): past that, the kernel traps.
+  ifThen(L, b.CreateICmpUGE(pitch, b.getInt64(uint64_t(1) << 40)),
+         [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
+  auto orOne = [&](llvm::Value *n) { return b.CreateSelect(empty, L.c32(1), n); };
+  llvm::Value *lane = L.laneId();
+  ifThen(L, b.CreateICmpEQ(L.warpId(), L.c32(0)), [&] {
+    // Each lane zeroes one word of the staging; lane 0 sets the fields.
+    llvm::Value *word = b.CreateGEP(b.getInt8Ty(), staging, b.CreateMul(lane, L.c32(4)));
+    b.CreateStore(L.c32(0), word);
+    sideEffectAsm(L, b.getVoidTy(), "bar.warp.sync -1;", "~{memory}", {});
+    ifThen(L, b.CreateICmpEQ(lane, L.c32(0)), [&] {
+      llvm::Value *at = b.CreatePtrToInt(staging, b.getInt64Ty());
+      auto field = [&](const std::string &name, const std::string &operands, const std::string &type,
+                       std::vector<llvm::Value *> args, const std::string &constraints) {
+        args.insert(args.begin(), at);
+        sideEffectAsm(L, b.getVoidTy(),
+                      "tensormap.replace.tile." + name + ".shared::cta.b1024." + type + " [$0], " + operands + ";",
+                      "l" + constraints + ",~{memory}", args);
+      };
+      int64_t panel = ld.form.swizzleBytes / eb;
+      int swizzle = ld.form.swizzleBytes == 128 ? 3 : ld.form.swizzleBytes == 64 ? 2 : 1;
+      field("global_address", "$1", "b64", {base}, ",l");
+      field("rank", "1", "b32", {}, "");
+      field("box_dim", "0, " + std::to_string(panel), "b32", {}, "");
+      field("box_dim", "1, " + std::to_string(ld.boxRows), "b32", {}, "");
+      field("global_dim", "0, $1", "b32", {orOne(cols)}, ",r");
+      field("global_dim", "1, $1", "b32", {orOne(rows)}, ",r");
+      field("global_stride", "0, $1", "b64", {pitch}, ",l");
+      field("element_stride", "0, 1", "b32", {}, "");
+      field("element_stride", "1, 1", "b32", {}, "");
+      field("elemtype", std::to_string(elemtypeCode(op)), "b32", {}, "");
+      field("interleave_layout", "0", "b32", {}, "");
+      field("swizzle_mode", std::to_string(swizzle), "b32", {}, "");
+      field("fill_mode", "0", "b32", {}, "");
+    });
+    sideEffectAsm(L, b.getVoidTy(), "bar.warp.sync -1;", "~{memory}", {});
+    sideEffectAsm(L, b.getVoidTy(),
+                  "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$0], [$1], 128;",
+                  "l,l,~{memory}", {global, b.CreatePtrToInt(staging, b.getInt64Ty())});
+    ifThen(L, b.CreateICmpEQ(lane, L.c32(0)), [&] {
+      sideEffectAsm(L, b.getVoidTy(), "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l,~{memory}", {global});
+    });
+  });
+  return empty;
+}
+
+} // namespace
+
+void tmaPrologue(LowerContext &L, PipelineRing &p) {
+  llvm::IRBuilder<> &b = L.b;
+  if (!L.scratch) throw InternalError("a pipeline copies by TMA, but the kernel has no global scratch", p.plan.loop->loc);
+  int staged = 0;
+  ScopedValues invariant(L);  // what the maps need of the body, evaluated before it
+  invariant.evaluate(p.plan.mapSlice);
+  for (const LoopPipeline::Load &ld : p.plan.loads) {
+    if (!ld.tma()) continue;
+    llvm::Value *staging = b.CreateGEP(b.getInt8Ty(), p.ring, L.c32(p.plan.mapOffset + 128 * staged++));
+    llvm::Value *global = b.CreateAdd(L.scratch, b.getInt64(static_cast<uint64_t>(128 * ld.map)));
+    p.tmaEmpty.push_back(buildMap(L, ld, staging, global));
+    p.tmaMap.push_back(global);
+  }
+  ifThen(L, isThreadZero(L), [&] {
+    for (int s = 0; s < p.plan.buffers; ++s)
+      sideEffectAsm(L, b.getVoidTy(), "mbarrier.init.shared::cta.b64 [$0], 1;", "l,~{memory}",
+                    {barrierAddress(L, p, L.c32(s))});
+  });
+  // The ring's bytes, written through the generic proxy before (another
+  // op's window), are next written by TMA, the async proxy.
+  fenceProxyAsync(L);
+  barrier(L);
+}
+
+void tmaIssue(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::Value *inRange) {
+  llvm::IRBuilder<> &b = L.b;
+  // The offsets, bound for the iteration fetched, read before the branch.
+  std::vector<std::pair<llvm::Value *, llvm::Value *>> offsets;
+  for (const LoopPipeline::Load &ld : p.plan.loads)
+    if (ld.tma()) {
+      DescriptorOperands d(*ld.op);
+      offsets.emplace_back(L.scalar(d.offset(0)), L.scalar(d.offset(1)));
+    }
+  ifThen(L, b.CreateAnd(isThreadZero(L), inRange), [&] {
+    llvm::Value *bar = barrierAddress(L, p, stage);
+    sideEffectAsm(L, b.getVoidTy(),
+                  "{\n\t.reg .b64 state;\n\tmbarrier.arrive.expect_tx.shared::cta.b64 state, [$0], $1;\n\t}",
+                  "l,r,~{memory}", {bar, L.c32(p.plan.tmaBytes)});
+    size_t k = 0;
+    for (const LoopPipeline::Load &ld : p.plan.loads) {
+      if (!ld.tma()) continue;
+      const Type &t = ld.op->result()->type;
+      int64_t eb = byteSize(t.elem), S = ld.form.swizzleBytes, panel = S / eb, rows = t.shape[0];
+      auto [row0, col0] = offsets[k];
+      llvm::Value *map = p.tmaMap[k], *empty = p.tmaEmpty[k];
+      ++k;
+      // An empty tensor: rows far above the box, so that every element is outside.
+      row0 = b.CreateSelect(empty, L.c32(-512), row0);
+      llvm::Value *buffer = b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes)));
+      for (int64_t c = 0; c < t.shape[1] / panel; ++c)
+        for (int64_t r = 0; r < rows; r += ld.boxRows) {
+          // Panel c holds `rows` rows of S bytes; the box's first row lands at its staged row.
+          llvm::Value *slot = ld.form.rowWarps ? warpgroupRow(b, L.c32(r), ld.form.rowWarps) : L.c32(r);
+          llvm::Value *dst = sharedAddress(L, p.ring, 0,
+                                           b.CreateAdd(buffer, b.CreateAdd(L.c32(c * rows * S), b.CreateMul(slot, L.c32(S)))));
+          sideEffectAsm(L, b.getVoidTy(),
+                        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
+                        "l,l,r,r,l,~{memory}",
+                        {dst, map, b.CreateAdd(col0, L.c32(c * panel)), b.CreateAdd(row0, L.c32(r)), bar});
+        }
+    }
+  });
+}
+
+void tmaWait(LowerContext &L, const PipelineRing &p, llvm::Value *i) {
+  llvm::IRBuilder<> &b = L.b;
+  llvm::Value *buffers = L.c32(p.plan.buffers);
+  llvm::Value *bar = barrierAddress(L, p, b.CreateURem(i, buffers));
+  llvm::Value *parity = b.CreateAnd(b.CreateUDiv(i, buffers), L.c32(1));
+  llvm::BasicBlock *spin = llvm::BasicBlock::Create(L.ctx, "tma.wait", L.kernel);
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(L.ctx, "tma.landed", L.kernel);
+  b.CreateBr(spin);
+  b.SetInsertPoint(spin);
+  llvm::Value *ready = sideEffectAsm(L, b.getInt32Ty(),
+                                     "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n\t"
+                                     "selp.u32 $0, 1, 0, p;\n\t}",
+                                     "=r,l,r,~{memory}", {bar, parity});
+  b.CreateCondBr(b.CreateICmpNE(ready, L.c32(0)), done, spin);
+  b.SetInsertPoint(done);
+}
+
+void tmaEpilogue(LowerContext &L, const PipelineRing &p) {
+  ifThen(L, isThreadZero(L), [&] {
+    for (int s = 0; s < p.plan.buffers; ++s)
+      sideEffectAsm(L, L.b.getVoidTy(), "mbarrier.inval.shared::cta.b64 [$0];", "l,~{memory}",
+                    {barrierAddress(L, p, L.c32(s))});
+  });
+}
+
+} // namespace twintile::backend

@@ -73,6 +73,21 @@ def matmul(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
 
 
 @triton.jit
+def matmul_desc(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # The matmul through tensor descriptors (Triton's device-side
+    # tl.make_tensor_descriptor): TMA on sm_90a.
+    da = tl.make_tensor_descriptor(a, [M, K], [K, 1], [BM, BK])
+    db = tl.make_tensor_descriptor(b, [K, N], [N, 1], [BK, BN])
+    dc = tl.make_tensor_descriptor(c, [M, N], [N, 1], [BM, BN])
+    rm = tl.program_id(0) * BM
+    rn = tl.program_id(1) * BN
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(da.load([rm, k]), db.load([k, rn]), acc, input_precision="ieee")
+    dc.store([rm, rn], acc.to(tl.float16))
+
+
+@triton.jit
 def flash_attention(q, k, v, o, seq_len, scale, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr):
     head = tl.program_id(1) * seq_len * D
     rm = tl.program_id(0) * BM + tl.arange(0, BM)
@@ -144,6 +159,8 @@ KERNELS = {
                           ("eps", "fp32")], ["T", "BLOCK"]),
     "matmul": (matmul, [("a", "*fp16"), ("b", "*fp16"), ("c", "*fp16"), ("M", "i32"), ("N", "i32"), ("K", "i32")],
                ["BM", "BN", "BK"]),
+    "matmul_desc": (matmul_desc, [("a", "*fp16"), ("b", "*fp16"), ("c", "*fp16"), ("M", "i32"), ("N", "i32"),
+                                  ("K", "i32")], ["BM", "BN", "BK"]),
     "flash_attention": (flash_attention, [("q", "*fp16"), ("k", "*fp16"), ("v", "*fp16"), ("o", "*fp16"),
                                           ("seq_len", "i32"), ("scale", "fp32")], ["BM", "BN", "D"]),
     "row_argmax": (row_argmax, [("x", "*fp32"), ("index", "*i32"), ("value", "*fp32"), ("n_cols", "i32"),

@@ -507,7 +507,9 @@ def answer_facts(res):
 TENSORCORE_FACTS = ("tc_hopper", "tc_hopper_wgmma", "tc_hopper_hgmma", "tc_hopper_sass_read", "tc_hopper_nospill",
                     "tc_hopper_plain_nospill", "tc_hopper_plain", "tc_hopper_regs_ok", "tc_hopper_instr_ratio",
                     "tc_hopper_instr_ok", "tc_hopper_regs_ratio", "tc_ampere", "tc_ampere_nospill",
-                    "tc_ampere_plain_nospill", "tc_ampere_instr_ratio", "tc_triton_hopper_wgmma")
+                    "tc_ampere_plain_nospill", "tc_ampere_instr_ratio", "tc_triton_hopper_wgmma",
+                    "tc_tma", "tc_tma_bulk", "tc_triton_tma_bulk", "tc_tma_nospill", "tc_tma_regs_ratio",
+                    "tc_tma_instr_ratio", "tc_tma_copies_ratio")
 
 
 def tensorcore_facts(tc):
@@ -517,10 +519,16 @@ def tensorcore_facts(tc):
     if not pairs:
         return f
 
-    def of(arch, variant):
-        return [(o, t if t and "error" not in t else None) for k, o, t in pairs if k[3] == arch and k[4] == variant]
+    def of(arch, variant, descriptors=False):
+        return [(o, t if t and "error" not in t else None) for k, o, t in pairs
+                if k[3] == arch and k[4] == variant and k[0].startswith("matmul_desc<") == descriptors]
 
     hopper, plain = of("sm_90a", "assumed"), of("sm_90a", "plain")
+    tma = of("sm_90a", "assumed", descriptors=True)
+    tma_both = [(o, t) for o, t in tma if t]
+
+    def bulk(row):
+        return ((row or {}).get("ptx_ops") or {}).get("cp.async.bulk.tensor") or 0
     ampere, ampere_plain = of("sm_80", "assumed"), of("sm_80", "plain")
     sass = [R.tensor_core_sass(o) for o, _ in hopper if R.tensor_core_sass(o) is not None]
     both = [(o, t) for o, t in hopper if t]
@@ -542,7 +550,16 @@ def tensorcore_facts(tc):
              tc_ampere_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in ampere)),
              tc_ampere_plain_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in ampere_plain)),
              tc_ampere_instr_ratio=_times2(R.geomean([o["instructions"] / t["instructions"] for o, t in ampere
-                                                     if t and t.get("instructions")])))
+                                                     if t and t.get("instructions")])),
+             tc_tma=str(len(tma)),
+             tc_tma_bulk=str(sum(bulk(o) > 0 for o, _ in tma)),
+             tc_triton_tma_bulk=str(sum(bulk(t) > 0 for _, t in tma_both)),
+             tc_tma_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in tma)),
+             tc_tma_regs_ratio=_times2(R.geomean([R.registers(o) / R.registers(t) for o, t in tma_both
+                                                  if R.registers(o) and R.registers(t)])),
+             tc_tma_instr_ratio=_times2(R.geomean([o["instructions"] / t["instructions"] for o, t in tma_both
+                                                  if t.get("instructions")])),
+             tc_tma_copies_ratio=_times2(R.geomean([bulk(o) / bulk(t) for o, t in tma_both if bulk(t)])))
     return f
 
 

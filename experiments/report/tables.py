@@ -290,7 +290,7 @@ def tensorcores(tc):
     for (spec, warps, stages, arch, variant), ours, theirs in R.tensorcore_pairs(tc):
         if not ours or "error" in ours:
             rows.append([f"`{spec}`", arch, str(warps), str(stages), variant, "error: " + (ours or {}).get("error", "not run")[:60]]
-                        + ["–"] * 5)
+                        + ["–"] * 6)
             continue
 
         def pair(f, fmt=str):
@@ -301,6 +301,12 @@ def tensorcores(tc):
             unit, n = R.tensor_core_ptx(row)
             return f"{unit} {n}" if unit else "none"
 
+        def copies(row):
+            ops = row.get("ptx_ops") or {}
+            found = [f"{name} {ops[key]}" for key, name in (("cp.async.bulk.tensor", "TMA"), ("cp.async", "cp.async"))
+                     if ops.get(key)]
+            return found[0] if found else "none"
+
         def sass(row):
             s = R.tensor_core_sass(row)
             return None if s is None else ", ".join(f"{k} {v}" for k, v in s.items() if v) or "none"
@@ -310,10 +316,10 @@ def tensorcores(tc):
         fewer = next((m.group(1) for n in ours.get("notes", []) for m in [re.search(r"pipelined with (\d+)", n)] if m),
                      None)
         depth = f"{stages} (twintile {fewer})" if fewer else str(stages)
-        rows.append([f"`{spec}`", arch, str(warps), depth, variant, pair(ptx_ops), pair(sass),
+        rows.append([f"`{spec}`", arch, str(warps), depth, variant, pair(ptx_ops), pair(copies), pair(sass),
                      pair(R.registers), pair(R.spill_bytes), pair(lambda r: r.get("instructions")),
                      f"{shared / 1024:.0f}" if shared is not None else "–"])
-    head = ["kernel", "target", "warps", "stages", "promises", "tensor cores, PTX", "SASS", "registers",
+    head = ["kernel", "target", "warps", "stages", "promises", "tensor cores, PTX", "copies, PTX", "SASS", "registers",
             "spill bytes", "PTX instructions", "twintile shared KiB"]
     missing = "".join(f" {k}: {v}." for k, v in tc.get("missing", {}).items())
     return ("### Tensor cores: matmul and attention at Triton's configurations (twintile / Triton)\n\n" + table(head, rows) +
@@ -321,7 +327,8 @@ def tensorcores(tc):
             "experiments/baselines/triton_kernels.py), tiles, warps and pipelining depth; `assumed` with the "
             "promises Triton's JIT derives from 16-byte-aligned pointers and integers divisible by 16 (twintile's "
             "--assume-aligned/--assume-divisible, Triton's divisibility hints), `plain` without. Tensor cores, PTX: "
-            "the dot's instructions in the PTX (wgmma.mma_async or mma.sync); SASS: their machine instructions "
+            "the dot's instructions in the PTX (wgmma.mma_async or mma.sync); copies: its loads' asynchronous copies "
+            "(TMA's cp.async.bulk.tensor, loads and stores, where there are any, else cp.async); SASS: their machine instructions "
             "(nvdisasm: HGMMA, Hopper's warpgroup MMA; HMMA, mma.sync's); registers and spills: ptxas "
             f"({tc.get('config', {}).get('ptxas_version') or 'not run'}). Shared memory: twintile's manifest (Triton "
             "sizes its own at launch)." + missing + "\n")

@@ -7,7 +7,9 @@ The corpus's matmul and flash_attention (f16 into f32) at the tile sizes, warps
 and pipelining depths Triton runs them with, compiled by twintile (the parsing
 front end; the tracing one makes the same PTX) and by Triton (experiments/
 baselines/triton_kernels.py, the same kernels) for sm_90a, and at Triton's usual
-Ampere configurations for sm_80; each with and without the promises Triton's
+Ampere configurations for sm_80; and the matmul through tensor descriptors
+(experiments/kernels/matmul_desc.cpp, not a corpus kernel), which both load by
+TMA on sm_90a; each with and without the promises Triton's
 JIT derives from 16-byte-aligned pointers and integers divisible by 16
 (`assumed`, `plain`). Per PTX: its instructions (ptx_stats.py), the tensor-core
 and copy instructions in it (wgmma.mma_async, mma.sync, ldmatrix, cp.async,
@@ -38,8 +40,12 @@ CONFIGS = [
     ("flash_attention<64,64,128>", 4, 3, "sm_90a"), ("flash_attention<128,64,128>", 8, 3, "sm_90a"),
     ("matmul<128,128,32>", 4, 3, "sm_80"), ("matmul<64,64,64>", 4, 3, "sm_80"),
     ("flash_attention<64,64,64>", 4, 3, "sm_80"),
+    ("matmul_desc<128,128,64>", 4, 3, "sm_90a"), ("matmul_desc<128,128,64>", 8, 4, "sm_90a"),
+    ("matmul_desc<128,256,64>", 8, 3, "sm_90a"),
 ]
-QUICK = [CONFIGS[0], CONFIGS[-3]]
+QUICK = [CONFIGS[0], CONFIGS[10]]
+# The kernel files beside the corpus's.
+EXTRA_FILES = {"matmul_desc": common.KERNELS / "matmul_desc.cpp"}
 VARIANTS = {"plain": [], "assumed": ["--assume-aligned", "*", "--assume-divisible", "*"]}
 # The PTX opcodes the table reports (ptx_stats.SELECTED keys).
 PTX_KEYS = ("wgmma.mma_async", "mma.sync", "ldmatrix", "cp.async", "cp.async.bulk.tensor", "fence.proxy.async")
@@ -99,7 +105,7 @@ def main(argv=None):
     ap.add_argument("--out")
     args = ap.parse_args(argv)
     configs = QUICK if args.quick else CONFIGS
-    files = {name: file for name, file, _ in common.corpus(["matmul", "flash_attention"])}
+    files = {name: file for name, file, _ in common.corpus(["matmul", "flash_attention"])} | EXTRA_FILES
     ptxas, ptxas_why = common.pick_ptxas()
     nvdisasm = common.cuda_tool("nvdisasm")
     missing = {}

@@ -139,7 +139,6 @@ std::string barriersHeader(const BarrierPlan &plan) {
          " of them decided from the accesses and the shared plan (the others are part of an op's or a pipeline's work)\n";
 }
 
-/// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
 /// The descriptor ops of `f` that `plan` does not copy by TMA.
 std::vector<ir::Op *> notCopiedByTma(ir::Func &f, const PipelinePlan &plan) {
   std::vector<ir::Op *> left;
@@ -149,6 +148,20 @@ std::vector<ir::Op *> notCopiedByTma(ir::Func &f, const PipelinePlan &plan) {
   return left;
 }
 
+/// Why the pipeline plan did not copy descriptor load `op` by TMA, for a
+/// note: its reason where it kept the load, with the depth the shared memory
+/// allowed where that was less than `wanted`.
+std::string whyNotTma(const ir::Op &op, const PipelinePlan &plan, int wanted) {
+  for (const auto &[loop, p] : plan.loops)
+    for (const LoopPipeline::Kept &k : p.kept)
+      if (k.op == &op)
+        return plan.stages < wanted ? "num_stages " + std::to_string(wanted) + " does not fit in shared memory (" +
+                                          k.why + ")"
+                                    : k.why;
+  return "it is not in the body of a loop with a dot, the loops whose loads are copied ahead";
+}
+
+/// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.
 std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions &o, bool libdevice,
                                     llvm::LLVMContext &ctx, int &sharedBytes, int &scratchBytes,
                                     std::vector<std::string> &notes) {
@@ -188,11 +201,10 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
     std::vector<ir::Op *> left = working ? notCopiedByTma(*working, pipelines) : std::vector<ir::Op *>{};
     if (left.empty()) break;
     if (o.arch == "sm_90a")
-      for (const auto &[loop, p] : pipelines.loops)
-        for (const LoopPipeline::Kept &k : p.kept)
-          if (k.op->kind == ir::OpKind::DescriptorLoad)
-            tmaNotes.push_back("the descriptor load at " + ir::locationBody(k.op->loc) + " is not copied by TMA: " +
-                               k.why + "; it is loaded as a masked load is");
+      for (const ir::Op *op : left)
+        if (op->kind == ir::OpKind::DescriptorLoad)
+          tmaNotes.push_back("the descriptor load at " + ir::locationBody(op->loc) + " is not copied by TMA: " +
+                             whyNotTma(*op, pipelines, wanted) + "; it is loaded as a masked load is");
     for (ir::Op *op : left) ir::expandDescriptor(*working, *op);
     ir::canonicalize(*working);
     ir::cse(*working);

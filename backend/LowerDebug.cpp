@@ -31,6 +31,15 @@ std::pair<std::string, llvm::Value *> printable(LowerContext &L, llvm::Value *v,
 
 } // namespace
 
+void assertFail(LowerContext &L, const std::string &message, const Location &loc) {
+  llvm::IRBuilder<> &b = L.b;
+  llvm::FunctionCallee fail = L.mod.getOrInsertFunction(
+      "__assertfail", b.getVoidTy(), llvm::PointerType::get(L.ctx, 0), llvm::PointerType::get(L.ctx, 0), b.getInt32Ty(),
+      llvm::PointerType::get(L.ctx, 0), b.getInt64Ty());
+  std::string file = loc.known() ? loc.pos.file : "<unknown>";
+  b.CreateCall(fail, {cString(L, message), cString(L, file), L.c32(loc.pos.line), cString(L, L.func.name), b.getInt64(1)});
+}
+
 void lowerDebug(LowerContext &L, const Op &op) {
   llvm::IRBuilder<> &b = L.b;
   if (op.kind == OpKind::Barrier) {
@@ -42,16 +51,9 @@ void lowerDebug(LowerContext &L, const Op &op) {
                            b.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z, {}, {})};
   if (op.kind == OpKind::Assert) {
     const Value *cond = op.operand(0);
-    std::string file = op.loc.known() ? op.loc.pos.file : "<unknown>";
-    llvm::FunctionCallee fail = L.mod.getOrInsertFunction(
-        "__assertfail", b.getVoidTy(), llvm::PointerType::get(L.ctx, 0), llvm::PointerType::get(L.ctx, 0), b.getInt32Ty(),
-        llvm::PointerType::get(L.ctx, 0), b.getInt64Ty());
     TileVal c = L.get(cond, cond->type.isTile() ? &L.layoutOf(cond) : nullptr);
     for (llvm::Value *ok : c.regs)
-      ifThen(L, b.CreateNot(ok), [&] {
-        b.CreateCall(fail, {cString(L, "device_assert: " + op.attr("msg").s), cString(L, file),
-                            L.c32(op.loc.pos.line), cString(L, L.func.name), b.getInt64(1)});
-      });
+      ifThen(L, b.CreateNot(ok), [&] { assertFail(L, "device_assert: " + op.attr("msg").s, op.loc); });
     return;
   }
   // device_print: the values to print, all in the first tile operand's layout.

@@ -130,12 +130,15 @@ void pipelinePrologue(LowerContext &L, PipelineRing &p, llvm::Value *lo, llvm::V
     if (readByWgmma(p.plan)) fenceProxyAsync(L);
     barrier(L);
   }
-  if (p.plan.copiesTma()) tmaPrologue(L, p);
+  if (p.plan.copiesTma()) tmaPrologue(L, p, b.CreateICmpSLT(lo, hi));
+  // One builder call per statement where a call takes two: the order of a
+  // call's arguments is open, and the instructions' order must not be.
   llvm::Value *lo64 = b.CreateSExt(lo, b.getInt64Ty()), *step64 = b.CreateSExt(step, b.getInt64Ty());
   llvm::Value *hi64 = b.CreateSExt(hi, b.getInt64Ty());
   for (int s = 0; s + 1 < p.plan.stages; ++s) {
     llvm::Value *iv64 = b.CreateAdd(lo64, b.CreateMul(step64, b.getInt64(static_cast<uint64_t>(s))));
-    issueCopies(L, p, L.c32(s), b.CreateTrunc(iv64, lo->getType()), b.CreateICmpSLT(iv64, hi64));
+    llvm::Value *iv = b.CreateTrunc(iv64, lo->getType());
+    issueCopies(L, p, L.c32(s), iv, b.CreateICmpSLT(iv64, hi64));
   }
 }
 
@@ -152,9 +155,12 @@ void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, 
   if (p.plan.copiesTma()) tmaWait(L, p, i);
   barrier(L);
   llvm::Value *step64 = b.CreateSExt(step, b.getInt64Ty());
-  llvm::Value *ahead = b.CreateAdd(b.CreateSExt(iv, b.getInt64Ty()), b.CreateMul(step64, b.getInt64(static_cast<uint64_t>(S - 1))));
-  issueCopies(L, p, b.CreateURem(b.CreateAdd(i, L.c32(S - 1)), L.c32(R)), b.CreateTrunc(ahead, iv->getType()),
-              b.CreateICmpSLT(ahead, b.CreateSExt(hi, b.getInt64Ty())));
+  llvm::Value *iv64 = b.CreateSExt(iv, b.getInt64Ty());
+  llvm::Value *ahead = b.CreateAdd(iv64, b.CreateMul(step64, b.getInt64(static_cast<uint64_t>(S - 1))));
+  llvm::Value *into = b.CreateURem(b.CreateAdd(i, L.c32(S - 1)), L.c32(R));
+  llvm::Value *aheadIv = b.CreateTrunc(ahead, iv->getType());
+  llvm::Value *inRange = b.CreateICmpSLT(ahead, b.CreateSExt(hi, b.getInt64Ty()));
+  issueCopies(L, p, into, aheadIv, inRange);
   llvm::Value *stage = b.CreateURem(i, L.c32(R));
   for (const LoopPipeline::Load &ld : p.plan.loads)
     L.inShared[ld.op->result()] = {b.CreateGEP(b.getInt8Ty(), p.ring, b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes)))),

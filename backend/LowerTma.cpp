@@ -10,7 +10,8 @@
 //                     program's global scratch (tensormap.cp_fenceproxy, a
 //                     release), lane 0 acquires it (fence.proxy.tensormap);
 //                     thread 0 initializes one mbarrier per buffer (count 1);
-//                     a barrier.
+//                     every thread fences the async proxy (fence.proxy.async:
+//                     its earlier generic writes, shared and global); a barrier.
 //   issuing into s    thread 0, for an iteration inside the loop:
 //                     mbarrier.arrive.expect_tx [bar s], the stage's bytes;
 //                     then every box: cp.async.bulk.tensor [buffer s + the
@@ -29,8 +30,10 @@
 // Out of bounds, TMA reads zeros, as the IR's descriptor_load does. What a
 // map cannot hold: a size not above 0 (the map gets 1, and the boxes a row
 // coordinate below any box's reach, so that they read zeros), and a row
-// stride that is negative or 2^40 bytes or more, which traps (the axis info
-// proved it a multiple of 16 bytes, PipelinePlan.cpp).
+// stride that is negative or 2^40 bytes or more, which stops a loop that runs
+// with __assertfail at the load, saying why (the axis info
+// proved it a multiple of 16 bytes, PipelinePlan.cpp). Under PTX ISA 8.3 the
+// map's stride is given in 16-byte units (ptxas's reading before 8.6).
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 
@@ -66,7 +69,8 @@ int elemtypeCode(const Op &load) {
 
 /// The map of `ld`, built by warp 0 in `staging` and copied to `global`.
 /// Returns whether the tensor is empty.
-llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value *staging, llvm::Value *global) {
+llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value *staging, llvm::Value *global,
+                      llvm::Value *runs) {
   llvm::IRBuilder<> &b = L.b;
   const Op &op = *ld.op;
   DescriptorOperands d(op);
@@ -78,9 +82,13 @@ llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value
   llvm::Value *noCols = b.CreateICmpSLE(cols, L.c32(0));
   llvm::Value *empty = b.CreateOr(noRows, noCols);
   llvm::Value *pitch = b.CreateMul(L.scalar(d.stride(0)), b.getInt64(static_cast<uint64_t>(eb)));
-  // A map holds a row stride in [0, 2^40): past that, the kernel traps.
-  ifThen(L, b.CreateICmpUGE(pitch, b.getInt64(uint64_t(1) << 40)),
-         [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
+  // A map holds a row stride in [0, 2^40): past that, a loop that runs traps.
+  llvm::Value *unheld = b.CreateICmpUGE(pitch, b.getInt64(uint64_t(1) << 40));
+  ifThen(L, b.CreateAnd(unheld, runs), [&] {
+    assertFail(L, "the descriptor's row stride is negative or 2^40 bytes or more, which the tensor memory "
+                  "accelerator copying this load on sm_90a cannot read",
+               op.loc);
+  });
   auto orOne = [&](llvm::Value *n) { return b.CreateSelect(empty, L.c32(1), n); };
   llvm::Value *lane = L.laneId();
   ifThen(L, b.CreateICmpEQ(L.warpId(), L.c32(0)), [&] {
@@ -105,7 +113,9 @@ llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value
       field("box_dim", "1, " + std::to_string(ld.boxRows), "b32", {}, "");
       field("global_dim", "0, $1", "b32", {orOne(cols)}, ",r");
       field("global_dim", "1, $1", "b32", {orOne(rows)}, ",r");
-      field("global_stride", "0, $1", "b64", {pitch}, ",l");
+      // PTX ISA 8.3 (the kernel's): ptxas reads the stride in 16-byte units
+      // (from 8.6 on, bytes; Triton and CUTLASS shift it the same way).
+      field("global_stride", "0, $1", "b64", {b.CreateLShr(pitch, 4)}, ",l");
       field("element_stride", "0, 1", "b32", {}, "");
       field("element_stride", "1, 1", "b32", {}, "");
       field("elemtype", std::to_string(elemtypeCode(op)), "b32", {}, "");
@@ -118,7 +128,12 @@ llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value
                   "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$0], [$1], 128;",
                   "l,l,~{memory}", {global, b.CreatePtrToInt(staging, b.getInt64Ty())});
     ifThen(L, b.CreateICmpEQ(lane, L.c32(0)), [&] {
-      sideEffectAsm(L, b.getVoidTy(), "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;", "l,~{memory}", {global});
+      // The acquire, then an empty bulk group waited for: Triton's workaround
+      // for ptxas dropping the fence after the acquire.
+      sideEffectAsm(L, b.getVoidTy(),
+                    "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;\n\tcp.async.bulk.commit_group;\n\t"
+                    "cp.async.bulk.wait_group.read 0;",
+                    "l,~{memory}", {global});
     });
   });
   return empty;
@@ -126,7 +141,7 @@ llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value
 
 } // namespace
 
-void tmaPrologue(LowerContext &L, PipelineRing &p) {
+void tmaPrologue(LowerContext &L, PipelineRing &p, llvm::Value *runs) {
   llvm::IRBuilder<> &b = L.b;
   if (!L.scratch) throw InternalError("a pipeline copies by TMA, but the kernel has no global scratch", p.plan.loop->loc);
   int staged = 0;
@@ -136,7 +151,7 @@ void tmaPrologue(LowerContext &L, PipelineRing &p) {
     if (!ld.tma()) continue;
     llvm::Value *staging = b.CreateGEP(b.getInt8Ty(), p.ring, L.c32(p.plan.mapOffset + 128 * staged++));
     llvm::Value *global = b.CreateAdd(L.scratch, b.getInt64(static_cast<uint64_t>(128 * ld.map)));
-    p.tmaEmpty.push_back(buildMap(L, ld, staging, global));
+    p.tmaEmpty.push_back(buildMap(L, ld, staging, global, runs));
     p.tmaMap.push_back(global);
   }
   ifThen(L, isThreadZero(L), [&] {
@@ -144,9 +159,10 @@ void tmaPrologue(LowerContext &L, PipelineRing &p) {
       sideEffectAsm(L, b.getVoidTy(), "mbarrier.init.shared::cta.b64 [$0], 1;", "l,~{memory}",
                     {barrierAddress(L, p, L.c32(s))});
   });
-  // The ring's bytes, written through the generic proxy before (another
-  // op's window), are next written by TMA, the async proxy.
-  fenceProxyAsync(L);
+  // What this program wrote through the generic proxy before, in shared
+  // memory (the ring's bytes, another op's window before) and in global
+  // memory (the tensor a box reads), ordered before TMA's async proxy.
+  sideEffectAsm(L, b.getVoidTy(), "fence.proxy.async;", "~{memory}", {});
   barrier(L);
 }
 

@@ -354,8 +354,9 @@ private:
 
 /// Before the loop: each TMA load's tensor map built (warp 0, in the ring's
 /// staging, copied to the program's scratch) and the buffers' mbarriers
-/// initialized (thread 0); a barrier after.
-void tmaPrologue(LowerContext &L, PipelineRing &p);
+/// initialized (thread 0); a barrier after. `runs`: the loop has iterations
+/// (a row stride no map can hold traps only then).
+void tmaPrologue(LowerContext &L, PipelineRing &p, llvm::Value *runs);
 /// Thread 0, where `inRange`: the boxes of every TMA load into buffer `stage`,
 /// their bytes expected on its mbarrier. The loads' offsets are bound for the
 /// iteration fetched (issueCopies).
@@ -368,5 +369,8 @@ void tmaEpilogue(LowerContext &L, const PipelineRing &p);
 // --- device_print, device_assert, debug_barrier (LowerDebug.cpp) -------------
 
 void lowerDebug(LowerContext &L, const ir::Op &op);
+/// CUDA's __assertfail with `message` at `loc`: the kernel stops, and the
+/// message and place are reported (a GPU prints them; the emulator's error).
+void assertFail(LowerContext &L, const std::string &message, const ir::Location &loc);
 
 } // namespace twintile::backend

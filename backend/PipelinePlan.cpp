@@ -447,8 +447,8 @@ std::string toString(const Func &func, const PipelinePlan &plan, const std::stri
       const Type &t = ld.op->result()->type;
       if (ld.tma()) {
         int64_t panel = ld.form.swizzleBytes / byteSize(t.elem);
-        add(ld.op->result(), "copied ahead: TMA, " + std::to_string(t.shape[1] / panel * (t.shape[0] / ld.boxRows)) +
-                                 " boxes of " + std::to_string(ld.boxRows) + " x " + std::to_string(panel) + " " +
+        int64_t boxes = t.shape[1] / panel * (t.shape[0] / ld.boxRows);
+        add(ld.op->result(), "copied ahead: TMA, " + std::to_string(boxes) + (boxes == 1 ? " box of " : " boxes of ") + std::to_string(ld.boxRows) + " x " + std::to_string(panel) + " " +
                                  std::string(scalarName(t.elem)) + " through tensor map " + std::to_string(ld.map) +
                                  ", rows along dim " + formText(ld.form) + ", " + std::to_string(ld.bytes) +
                                  " bytes per buffer at ring offset " + std::to_string(ld.offset));

@@ -24,6 +24,7 @@
 #include "ir/Descriptor.h"
 #include "ir/Passes.h"
 
+#include <unordered_map>
 #include <vector>
 
 namespace twintile::ir {
@@ -81,24 +82,21 @@ void expandDescriptor(Func &f, Op &op) {
   parent.erase(&op);
 }
 
-bool onlyDotsRead(const Func &f, const Op &op) {
-  if (op.kind != OpKind::DescriptorLoad) return false;
-  size_t uses = 0;
-  bool others = false;
+bool expandDescriptors(Func &f) {
+  // Per descriptor load with uses: whether every one is a dot's a or b.
+  std::unordered_map<const Value *, bool> dotsOnly;
   walk(f.body, [&](const Op &u) {
     for (size_t i = 0; i < u.operands.size(); ++i)
-      if (u.operand(i) == op.result()) {
-        ++uses;
-        others = others || u.kind != OpKind::Dot || i >= 2;
+      if (const Op *d = u.operand(i)->def; d && d->kind == OpKind::DescriptorLoad) {
+        bool &only = dotsOnly.emplace(u.operand(i), true).first->second;
+        only = only && u.kind == OpKind::Dot && i < 2;
       }
   });
-  return uses > 0 && !others;
-}
-
-bool expandDescriptors(Func &f) {
   std::vector<Op *> found;
   walk(f.body, [&](Op &op) {
-    if (familyOf(op.kind) == OpFamily::Descriptor && !onlyDotsRead(f, op)) found.push_back(&op);
+    if (familyOf(op.kind) != OpFamily::Descriptor) return;
+    auto it = op.results.empty() ? dotsOnly.end() : dotsOnly.find(op.result());
+    if (it == dotsOnly.end() || !it->second) found.push_back(&op);
   });
   for (Op *op : found) expandDescriptor(f, *op);
   return !found.empty();

@@ -11,16 +11,12 @@ namespace twintile::ir {
 
 /// Rewrites descriptor_load and descriptor_store into the pointer
 /// arithmetic, the mask and the load or store they stand for
-/// (ExpandDescriptors.cpp): their portable lowering. Loads that only dots
-/// read are left to the backend (onlyDotsRead), which may copy them with TMA.
+/// (ExpandDescriptors.cpp): their portable lowering. Loads whose every use is
+/// a dot's a or b are left to the backend, which may copy them with TMA.
 bool expandDescriptors(Func &f);
 
 /// The expansion of one descriptor op of `f`, in place.
 void expandDescriptor(Func &f, Op &op);
-
-/// True if `op` is a descriptor_load whose result only dots read, as their a
-/// or b.
-bool onlyDotsRead(const Func &f, const Op &op);
 
 /// Folds constants and applies algebraic identities to a fixpoint. The
 /// rules are listed, one line each, in Canonicalize.cpp.

@@ -4,7 +4,9 @@
 // tensormap.replace sets at offsets of its own (below), so that a map built
 // on the device, zero-filled and then replaced field by field as Triton's
 // and CUTLASS's kernels do, reads back here; a GPU's layout differs, and
-// nothing but tensormap.replace may write one.
+// nothing but tensormap.replace may write one. A global stride is bytes from
+// PTX ISA 8.6 on and 16-byte units before it (ptxas's reading, which
+// Triton's and CUTLASS's device-side maps work around).
 //
 // cp.async.bulk.tensor copies a box of the tensor: element (i0, i1, ...) of
 // the box (i0 innermost) is the tensor's element at the coordinates plus i,
@@ -169,6 +171,10 @@ bool Machine::tensormapReplace(Thread &t, const Frame &f, uint64_t *R, const Ins
       fail(t, in, "a tensor map has strides 0 to 3 (the dimensions but the innermost), not " + std::to_string(ord) + " in");
       return false;
     }
+    // Before PTX ISA 8.6 ptxas takes the stride in 16-byte units (its 4 low
+    // bits, always 0, left out), as the map holds it; Triton and CUTLASS shift
+    // it for those versions. The emulator keeps bytes.
+    if (prog_.ptxVersion && prog_.ptxVersion < 86) v <<= 4;
     std::memcpy(p + kStrideAt + 8 * ord, &v, 8);
     break;
   case TensormapField::ElementStride: put32(kElementStrideAt + 4 * ord); break;

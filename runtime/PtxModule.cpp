@@ -206,6 +206,17 @@ private:
         if (integer("an address size") != 64) fail("only .address_size 64 is supported");
         return;
       }
+      if (t.text == ".version") {  // "8.3": major and one digit of minor
+        next();
+        const std::string v = peek().text;
+        size_t dot = v.find('.');
+        if (peek().kind != Token::Kind::Number || dot == std::string::npos || dot == 0 || v.size() != dot + 2 ||
+            v.find_first_not_of("0123456789.") != std::string::npos || v.size() > 4)
+          fail("expected a PTX ISA version such as 8.3 after .version, found " + describe(peek()));
+        prog_.ptxVersion = std::stoi(v.substr(0, dot)) * 10 + (v[dot + 1] - '0');
+        next();
+        return;
+      }
       skipLine();
       return;
     }

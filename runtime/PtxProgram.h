@@ -248,6 +248,7 @@ struct Function {
 
 struct Program {
   std::vector<Function> functions;
+  int ptxVersion = 0;  // .version's, times 10 (83 for 8.3); 0 where the module has none
   std::vector<Variable> globals;   // module .global and .const, and every .shared
   uint64_t globalVarBytes = 0, constVarBytes = 0;
   uint64_t staticSharedBytes = 0;

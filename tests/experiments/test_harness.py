@@ -6,14 +6,24 @@ import unittest
 from experiments.harness import common, systems
 
 
-def kernels_in(path):
-    """The keys or items of the module-level KERNELS in `path`."""
+def names_in(path, name, required=True):
+    """The keys or items of the module-level `name` (a dict, list or tuple) in `path`."""
     for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "KERNELS" for t in node.targets):
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == name for t in node.targets):
             value = node.value
             items = value.keys if isinstance(value, ast.Dict) else value.elts
             return {ast.literal_eval(k) for k in items}
-    raise AssertionError(f"{path} has no KERNELS")
+    if required:
+        raise AssertionError(f"{path} has no {name}")
+    return set()
+
+
+def kernels_in(path):
+    """The corpus kernels of a baseline program: its KERNELS, less those only a suite compares (SUITE_ONLY)."""
+    suite_only = names_in(path, "SUITE_ONLY", required=False)
+    kernels = names_in(path, "KERNELS")
+    assert suite_only <= kernels, f"{path}: SUITE_ONLY names kernels KERNELS lacks: {suite_only - kernels}"
+    return kernels - suite_only
 
 
 class Corpus(unittest.TestCase):

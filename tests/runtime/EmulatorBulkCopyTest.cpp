@@ -59,7 +59,9 @@ std::string buildMap(const Tensor &t, const Box &b) {
   rep("box_dim", "1, " + std::to_string(b.rows));
   rep("global_dim", "0, " + std::to_string(t.cols));
   rep("global_dim", "1, " + std::to_string(t.rows));
-  s += "\tmov.u64 %rd9, " + std::to_string(t.pitch * 4) + ";\n";
+  // The row stride in 16-byte units: the kernels say .version 8.0, and before
+  // PTX ISA 8.6 ptxas reads it so (bytes from 8.6 on: the test below).
+  s += "\tmov.u64 %rd9, " + std::to_string(t.pitch * 4 / 16) + ";\n";
   rep("global_stride", "0, %rd9", true);
   rep("element_stride", "0, 1");
   rep("element_stride", "1, 1");
@@ -122,6 +124,35 @@ TEST_CASE("cp.async.bulk.tensor loads a box through a tensor map built on the de
         CHECK(out[i * b.cols + j] == (t.inside(row, col) ? t.at(row, col) : 0u));
       }
   }
+}
+
+TEST_CASE("a tensor map's stride is 16-byte units before PTX ISA 8.6 and bytes from it", "[emulator][tma]") {
+  Tensor t;  // a row pitch of 64 bytes: 4 units
+  Box b;
+  b.c0 = 0, b.c1 = 1;
+  auto run = [&](const std::string &version, int stride, std::vector<uint32_t> &out) {
+    std::string ptx = loadKernel(t, b);
+    auto swap = [&](const std::string &from, const std::string &to) {
+      size_t at = ptx.find(from);
+      REQUIRE(at != std::string::npos);
+      ptx.replace(at, from.size(), to);
+    };
+    swap(".version 8.0", ".version " + version);
+    swap("mov.u64 %rd9, 4;", "mov.u64 %rd9, " + std::to_string(stride) + ";");
+    std::vector<uint32_t> x = t.data, scratch(64, 0);
+    out.assign(size_t(b.cols) * b.rows, 0xdeadbeef);
+    return emulate(PtxModule::parse(ptx), "k", {1, 1, 1}, {1, 1, 1}, {EmuArg::buf(0), EmuArg::buf(1), EmuArg::buf(2)},
+                   {bytesOf(out), bytesOf(x), bytesOf(scratch)})
+        .error;
+  };
+  std::vector<uint32_t> units, bytes, misread;
+  CHECK(run("8.3", 4, units) == "");
+  CHECK(run("8.6", 64, bytes) == "");
+  CHECK(units == bytes);
+  for (uint32_t i = 0; i < b.rows; ++i)
+    for (uint32_t j = 0; j < b.cols; ++j) CHECK(units[i * b.cols + j] == (t.inside(1 + i, j) ? t.at(1 + i, j) : 0u));
+  // 4 read as bytes from 8.6 on: a stride no map may hold.
+  CHECK_THAT(run("8.6", 4, misread), Catch::Contains("stride 0 (4 bytes) is not a multiple of 16 below 2^40"));
 }
 
 TEST_CASE("a bulk tensor load fills with NaN under fill mode 1 and swizzles 16-byte chunks", "[emulator][tma]") {

@@ -53,4 +53,4 @@ TT_KERNEL void attention_desc(Ptr<bf16> q, Ptr<bf16> k, Ptr<bf16> v, Ptr<bf16> o
 // are transposed before their dot reads them, and load as masked loads.
 // PLAN: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; 1 loop-invariant dot operand staged once before it; TMA: 8192 bytes a stage
 // PLAN: not copied ahead: 'trans' uses it, not a tensor-core dot's a or b
-// PLAN: copied ahead: TMA, 1 boxes of 64 x 64 bf16 through tensor map 0
+// PLAN: copied ahead: TMA, 1 box of 64 x 64 bf16 through tensor map 0

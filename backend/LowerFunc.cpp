@@ -58,12 +58,15 @@ void lowerOp(LowerContext &L, const Op &op) {
   case OpKind::Dot: return L.set(op.result(), lowerDot(L, op));
   case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(L, op);
   case OpKind::DescriptorLoad:
-    if (L.inShared.count(op.result())) return;  // copied by TMA ahead
+    if (L.pipelines.copiesByTma(op)) return;  // copied by TMA ahead (its tile, or its transpose, in L.inShared)
     [[fallthrough]];
   case OpKind::DescriptorStore:  // else expanded before (Backend.cpp's lower)
     throw InternalError("'" + std::string(op.name()) + "' is neither copied by TMA nor expanded", op.loc);
+  case OpKind::Trans:
+    if (L.inShared.count(op.result())) return;  // a TMA load's transpose: staged by its loop's pipeline
+    [[fallthrough]];
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
-  case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous:
+  case OpKind::MultipleOf: case OpKind::MaxContiguous:
   TT_ARITH_CASES:
   case OpKind::Select: case OpKind::Cast: case OpKind::Bitcast: case OpKind::AddPtr: {
     const Value *r = op.result();

@@ -163,7 +163,7 @@ void pipelineIteration(LowerContext &L, const PipelineRing &p, llvm::Value *iv, 
   issueCopies(L, p, into, aheadIv, inRange);
   llvm::Value *stage = b.CreateURem(i, L.c32(R));
   for (const LoopPipeline::Load &ld : p.plan.loads)
-    L.inShared[ld.op->result()] = {b.CreateGEP(b.getInt8Ty(), p.ring, b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes)))),
+    L.inShared[ld.staged()] = {b.CreateGEP(b.getInt8Ty(), p.ring, b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes)))),
                                  ld.form};
 }
 
@@ -178,7 +178,7 @@ void pipelineEpilogue(LowerContext &L, const PipelineRing &p, std::vector<TileVa
   if (p.plan.copiesAsync()) b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_all, {}, {});
   barrier(L);
   if (p.plan.copiesTma()) tmaEpilogue(L, p);
-  for (const LoopPipeline::Load &ld : p.plan.loads) L.inShared.erase(ld.op->result());
+  for (const LoopPipeline::Load &ld : p.plan.loads) L.inShared.erase(ld.staged());
   for (const LoopPipeline::Invariant &inv : p.plan.invariants) L.inShared.erase(inv.value);
 }
 

@@ -249,8 +249,11 @@ void Planner::op(const Op &o) {
   case OpKind::Assert: return;
   case OpKind::DescriptorLoad: case OpKind::DescriptorStore: return;  // copied by TMA into its loop's ring, or expanded before (Backend.cpp)
   case OpKind::Barrier: return inherent(o, "the kernel's own debug_barrier");
+  case OpKind::Trans:
+    if (inShared_.count(o.result())) return;  // a TMA load's transpose, staged as such by its loop's pipeline
+    return pure(o, tileLayout(o.result()));
   case OpKind::Constant: case OpKind::Arange: case OpKind::Splat: case OpKind::Broadcast: case OpKind::ExpandDims:
-  case OpKind::Trans: case OpKind::MultipleOf: case OpKind::MaxContiguous:
+  case OpKind::MultipleOf: case OpKind::MaxContiguous:
   TT_ARITH_CASES:
   case OpKind::Select: case OpKind::Cast: case OpKind::Bitcast: case OpKind::AddPtr:
     return pure(o, tileLayout(o.result()));
@@ -311,7 +314,7 @@ void Planner::forLoop(const Op &o) {
   if (p && p->stages) {  // pipelineIteration
     inherent(o, "each iteration: every thread's copies for it landed, and the stage about to be refilled read");
     copies(*p);  // for a later iteration
-    for (const LoopPipeline::Load &ld : p->loads) inShared_.insert(ld.op->result());
+    for (const LoopPipeline::Load &ld : p->loads) inShared_.insert(ld.staged());
   }
   block(body);
   yields(body, like);
@@ -321,7 +324,7 @@ void Planner::forLoop(const Op &o) {
     inherent(o, "after the loop: the copies issued for iterations past the end landed");
     reserved_ = ringsBelow.back();
     ringsBelow.pop_back();
-    for (const LoopPipeline::Load &ld : p->loads) inShared_.erase(ld.op->result());
+    for (const LoopPipeline::Load &ld : p->loads) inShared_.erase(ld.staged());
     for (const LoopPipeline::Invariant &inv : p->invariants) inShared_.erase(inv.value);
   }
 }

@@ -88,8 +88,8 @@ private:
   /// dots read and the slice are set).
   std::string qualify(const Op &load, const Block &body, int &width, StagedForm &form, std::set<const Op *> &slice) const;
   /// The same for a descriptor_load copied by TMA (then `form` and the slice are set).
-  std::string qualifyTma(const Op &load, const Op &loop, StagedForm &form, std::set<const Op *> &slice,
-                         std::set<const Op *> &mapSlice) const;
+  std::string qualifyTma(const Op &load, const Op &loop, StagedForm &form, const Value *&transposed,
+                         std::set<const Op *> &slice, std::set<const Op *> &mapSlice) const;
   /// Why the tile `r` cannot be staged for its users, or "": they are all
   /// tensor-core dots reading it as a or b, in one form (`form`, and which
   /// operand each is in `asOperand`).
@@ -246,18 +246,28 @@ bool invariantSlice(const Value *v, const Block &body, std::set<const Op *> &sli
   return true;
 }
 
-std::string Planner::qualifyTma(const Op &load, const Op &loop, StagedForm &form, std::set<const Op *> &slice,
-                                std::set<const Op *> &mapSlice) const {
+std::string Planner::qualifyTma(const Op &load, const Op &loop, StagedForm &form, const Value *&transposed,
+                                std::set<const Op *> &slice, std::set<const Op *> &mapSlice) const {
   const Block &body = loop.region(0);
+  // The tile the dots read: the load's, or its transpose where a trans in the
+  // body is its one user.
+  const Value *staged = load.result();
+  std::vector<const Op *> users;
+  walk(body, [&](const Op &u) {
+    for (const Value *v : u.operands)
+      if (v == load.result()) users.push_back(&u);
+  });
+  if (users.size() == 1 && users[0]->kind == OpKind::Trans && users[0]->parent == &body) staged = users[0]->result();
   std::vector<size_t> asOperand;
   StagedForm read;
-  if (std::string why = readByDots(load.result(), body, read, asOperand); !why.empty()) return why;
+  if (std::string why = readByDots(staged, body, read, asOperand); !why.empty()) return why;
   if (!read.wgmma()) return "its dots run on mma.sync, and TMA fills wgmma's swizzled panels";
   DescriptorOperands d(load);
   if (d.rank() != 2) return "not 2-D";
   if (d.shape(0)->type.elem != ScalarKind::I32) return "its sizes or offsets are 64-bit, TMA's coordinates 32-bit";
-  if (read.rowDim != 0)
-    return "its dots read it with rows along dim 1, and a box keeps the descriptor's innermost dim contiguous";
+  // The staged matrix's rows must be the load's dim 0: a box keeps dim 1 contiguous.
+  if (read.rowDim != (staged == load.result() ? 0 : 1))
+    return "its dots read it with rows along its dim 1, and a box keeps the descriptor's innermost dim contiguous";
   std::set<const Op *> invariant = mapSlice;
   for (const Value *v : {d.base(), d.shape(0), d.shape(1), d.stride(0)})
     if (!invariantSlice(v, body, invariant))
@@ -275,6 +285,7 @@ std::string Planner::qualifyTma(const Op &load, const Op &loop, StagedForm &form
   slice = std::move(mine);
   mapSlice = std::move(invariant);
   form = read;
+  transposed = staged == load.result() ? nullptr : staged;
   return "";
 }
 
@@ -302,16 +313,17 @@ LoopPipeline Planner::plan(const Op &loop) {
   for (const auto &o : body.ops) {
     if (o->kind == OpKind::DescriptorLoad) {
       StagedForm form;
-      std::string why = p.stages ? qualifyTma(*o, loop, form, slice, mapSlice) : p.whyNot;
+      const Value *transposed = nullptr;
+      std::string why = p.stages ? qualifyTma(*o, loop, form, transposed, slice, mapSlice) : p.whyNot;
       if (!why.empty()) {
         p.kept.push_back({o.get(), why});
         continue;
       }
       const Type &t = o->result()->type;
       int boxRows = form.rowWarps ? 8 : static_cast<int>(t.shape[0]);
-      p.loads.push_back({o.get(), layoutOf(o->result()), form, 0, bufferBytes(t, form), 0, boxRows, -1});
+      p.loads.push_back({o.get(), layoutOf(o->result()), form, 0, bufferBytes(t, form), 0, boxRows, -1, transposed});
       p.tmaBytes += t.numElements() * byteSize(t.elem);
-      copied_.insert(o->result());
+      copied_.insert(p.loads.back().staged());
       continue;
     }
     if (!p.stages) continue;
@@ -323,7 +335,7 @@ LoopPipeline Planner::plan(const Op &loop) {
       continue;
     }
     const Type &t = o->result()->type;
-    p.loads.push_back({o.get(), layoutOf(o->result()), form, width, bufferBytes(t, form), 0});
+    p.loads.push_back({o.get(), layoutOf(o->result()), form, width, bufferBytes(t, form), 0, 0, -1, nullptr});
     copied_.insert(o->result());
   }
   if (!p.loads.empty()) planAsyncDot(loop, p);

@@ -42,8 +42,10 @@
 //   - the loop writes no global memory, as for cp.async.
 // A box is a panel wide (the staged form's swizzle) and, for wgmma's a, 8
 // rows high: a's rows are staged permuted (TensorCores.h), which 8-row boxes
-// placed one by one reproduce; b's box is the whole of its rows. Loads that
-// do not qualify are expanded (ir/ExpandDescriptors.cpp) and planned again.
+// placed one by one reproduce; b's box is the whole of its rows. A load only
+// a `trans` reads, whose result only dots read as b (attention's k), is
+// staged as that b: k-major, its rows the load's rows. Loads that do not
+// qualify are expanded (ir/ExpandDescriptors.cpp) and planned again.
 //
 // The plan is made for one depth; the backend plans again with fewer stages
 // when the shared plan (the rings, and the windows after them) does not fit
@@ -77,7 +79,12 @@ struct LoopPipeline {
     /// and its tensor map's index among the program's; 0 and -1 for cp.async.
     int boxRows = 0;
     int map = -1;
+    /// The tile the dots read where it is not the load's own: its transpose
+    /// (attention's k), which TMA stages as the transposed matrix it is.
+    const ir::Value *transposed = nullptr;
     bool tma() const { return boxRows > 0; }
+    /// The tile its dots read from the ring.
+    const ir::Value *staged() const { return transposed ? transposed : op->result(); }
   };
   /// A tile a dot in the loop multiplies that is defined before it: staged
   /// once, before the loop.

@@ -15,7 +15,8 @@
 // offset in i64, as IR.h defines them, so the expansion computes exactly
 // what the interpreter does.
 //
-// The pass leaves the loads that only dots read (as a or b) to the backend:
+// The pass leaves the loads that only dots read (as a or b; or through one
+// trans, as attention's k) to the backend:
 // on sm_90a it copies those with the tensor memory accelerator where its
 // pipeline plan can (backend/PipelinePlan.h), and expands the others itself
 // with expandDescriptor, as here.
@@ -83,20 +84,34 @@ void expandDescriptor(Func &f, Op &op) {
 }
 
 bool expandDescriptors(Func &f) {
-  // Per descriptor load with uses: whether every one is a dot's a or b.
+  // Per tile with uses: whether every one is a dot's a or b.
   std::unordered_map<const Value *, bool> dotsOnly;
   walk(f.body, [&](const Op &u) {
-    for (size_t i = 0; i < u.operands.size(); ++i)
-      if (const Op *d = u.operand(i)->def; d && d->kind == OpKind::DescriptorLoad) {
-        bool &only = dotsOnly.emplace(u.operand(i), true).first->second;
-        only = only && u.kind == OpKind::Dot && i < 2;
-      }
+    for (size_t i = 0; i < u.operands.size(); ++i) {
+      bool &only = dotsOnly.emplace(u.operand(i), true).first->second;
+      only = only && u.kind == OpKind::Dot && i < 2;
+    }
   });
+  // A load read only by one trans whose result only dots read (attention's
+  // k) is left too: the backend stages it as that transpose.
+  auto left = [&](const Op &load) {
+    auto it = dotsOnly.find(load.result());
+    if (it == dotsOnly.end()) return false;
+    if (it->second) return true;
+    const Op *trans = nullptr;
+    size_t uses = 0;
+    walk(*load.parent, [&](const Op &u) {
+      for (const Value *v : u.operands)
+        if (v == load.result()) ++uses, trans = &u;
+    });
+    if (uses != 1 || trans->kind != OpKind::Trans) return false;
+    auto t = dotsOnly.find(trans->result());
+    return t != dotsOnly.end() && t->second;
+  };
   std::vector<Op *> found;
   walk(f.body, [&](Op &op) {
     if (familyOf(op.kind) != OpFamily::Descriptor) return;
-    auto it = op.results.empty() ? dotsOnly.end() : dotsOnly.find(op.result());
-    if (it == dotsOnly.end() || !it->second) found.push_back(&op);
+    if (op.kind == OpKind::DescriptorStore || !left(op)) found.push_back(&op);
   });
   for (Op *op : found) expandDescriptor(f, *op);
   return !found.empty();

@@ -12,7 +12,8 @@ namespace twintile::ir {
 /// Rewrites descriptor_load and descriptor_store into the pointer
 /// arithmetic, the mask and the load or store they stand for
 /// (ExpandDescriptors.cpp): their portable lowering. Loads whose every use is
-/// a dot's a or b are left to the backend, which may copy them with TMA.
+/// a dot's a or b (directly, or through one trans) are left to the backend,
+/// which may copy them with TMA.
 bool expandDescriptors(Func &f);
 
 /// The expansion of one descriptor op of `f`, in place.

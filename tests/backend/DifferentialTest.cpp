@@ -314,6 +314,25 @@ TEST_CASE("on sm_90a, descriptor matmuls load by TMA: ragged sizes, 2 to 4 stage
     }
     differential(k, true, "sm_80", func(), 3, {"mma.sync.aligned"}, c.warps);
   }
+  // Causal attention through descriptors (tests/lit/backend/attention_descriptors.cpp):
+  // k's tiles staged transposed and v's, both by TMA; head dims 64 and 128.
+  const std::string attention = std::string(TWINTILE_LIT_DIR) + "/backend/attention_descriptors.cpp";
+  for (auto [spec, bm, d, warps] : {std::tuple{"attention_desc<64, 64, 64>", 64, 64, 4},
+                                    std::tuple{"attention_desc<128, 64, 128>", 128, 128, 8}}) {
+    auto parsed = twintile::ParsedFile::parse(attention, {spec});
+    INFO(parsed->error());
+    REQUIRE(parsed->ok());
+    int seq = 176, heads = 2;
+    Case c{spec, {cdiv(seq, bm), heads},
+           {Arg::buffer(heads * seq * d), Arg::buffer(heads * seq * d), Arg::buffer(heads * seq * d),
+            Arg::buffer(heads * seq * d), Arg::integer(seq), Arg::floating(0.09)},
+           1e-2};
+    for (int stages : {2, 3})
+      differential(c, true, "sm_90a", walked(*parsed, spec), stages,
+                   {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
+                    "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"},
+                   warps);
+  }
 }
 
 TEST_CASE("every feature kernel the parser accepts computes in PTX what it computes in the interpreter",

@@ -49,8 +49,8 @@ TT_KERNEL void attention_desc(Ptr<bf16> q, Ptr<bf16> k, Ptr<bf16> v, Ptr<bf16> o
 // AMPERE: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // AMPERE-NOT: wgmma
 // RAN: ok: attention_desc on emu, {{.*}}: matches the interpreter
-// With the promises, v's tiles (b of the second dot) are copied by TMA; k's
-// are transposed before their dot reads them, and load as masked loads.
-// PLAN: pipelined: 1 load copied 2 iterations ahead into a ring of 3 stages; 1 loop-invariant dot operand staged once before it; TMA: 8192 bytes a stage
-// PLAN: not copied ahead: 'trans' uses it, not a tensor-core dot's a or b
+// With the promises, k's tiles (transposed: b of the first dot, staged
+// k-major) and v's (b of the second) are copied by TMA.
+// PLAN: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages; 1 loop-invariant dot operand staged once before it; TMA: 16384 bytes a stage
 // PLAN: copied ahead: TMA, 1 box of 64 x 64 bf16 through tensor map 0
+// PLAN: copied ahead: TMA, 1 box of 64 x 64 bf16 through tensor map 1

@@ -149,16 +149,17 @@ std::vector<ir::Op *> notCopiedByTma(ir::Func &f, const PipelinePlan &plan) {
 }
 
 /// Why the pipeline plan did not copy descriptor load `op` by TMA, for a
-/// note: its reason where it kept the load, with the depth the shared memory
-/// allowed where that was less than `wanted`.
+/// note: its reason where it kept the load (the shared memory's, where that
+/// left its loop no copies ahead).
 std::string whyNotTma(const ir::Op &op, const PipelinePlan &plan, int wanted) {
   for (const auto &[loop, p] : plan.loops)
     for (const LoopPipeline::Kept &k : p.kept)
       if (k.op == &op)
-        return plan.stages < wanted ? "num_stages " + std::to_string(wanted) + " does not fit in shared memory (" +
-                                          k.why + ")"
-                                    : k.why;
-  return "it is not in the body of a loop with a dot, the loops whose loads are copied ahead";
+        return p.stages == 0 && plan.stages < wanted && plan.stages < 2
+                   ? "its loop's pipeline does not fit in shared memory at num_stages " + std::to_string(wanted) +
+                         " with the loads copied by TMA"
+                   : k.why;
+  return "only loads directly in the body of a pipelined for loop are copied by TMA";
 }
 
 /// Analyses, layouts and lowering: the kernel as unoptimized LLVM IR.

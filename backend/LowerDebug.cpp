@@ -31,7 +31,9 @@ std::pair<std::string, llvm::Value *> printable(LowerContext &L, llvm::Value *v,
 
 } // namespace
 
-void assertFail(LowerContext &L, const std::string &message, const Location &loc) {
+/// CUDA's __assertfail with `message` at `loc`: the kernel stops, and the
+/// message and place are reported (a GPU prints them; the emulator's error).
+static void assertFail(LowerContext &L, const std::string &message, const Location &loc) {
   llvm::IRBuilder<> &b = L.b;
   llvm::FunctionCallee fail = L.mod.getOrInsertFunction(
       "__assertfail", b.getVoidTy(), llvm::PointerType::get(L.ctx, 0), llvm::PointerType::get(L.ctx, 0), b.getInt32Ty(),

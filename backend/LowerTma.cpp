@@ -30,8 +30,8 @@
 // Out of bounds, TMA reads zeros, as the IR's descriptor_load does. What a
 // map cannot hold: a size not above 0 (the map gets 1, and the boxes a row
 // coordinate below any box's reach, so that they read zeros), and a row
-// stride that is negative or 2^40 bytes or more, which stops a loop that runs
-// with __assertfail at the load, saying why (the axis info
+// stride that is negative or 2^40 bytes or more, which traps where the loop
+// runs over a tensor that is not empty (the axis info
 // proved it a multiple of 16 bytes, PipelinePlan.cpp). Under PTX ISA 8.3 the
 // map's stride is given in 16-byte units (ptxas's reading before 8.6).
 //===----------------------------------------------------------------------===//
@@ -82,13 +82,15 @@ llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value
   llvm::Value *noCols = b.CreateICmpSLE(cols, L.c32(0));
   llvm::Value *empty = b.CreateOr(noRows, noCols);
   llvm::Value *pitch = b.CreateMul(L.scalar(d.stride(0)), b.getInt64(static_cast<uint64_t>(eb)));
-  // A map holds a row stride in [0, 2^40): past that, a loop that runs traps.
+  // A map holds a row stride in [0, 2^40): past that, a loop that runs over a
+  // tensor that is not empty traps. A trap, not __assertfail with a message:
+  // a call anywhere in the kernel makes ptxas serialize its wgmma.
   llvm::Value *unheld = b.CreateICmpUGE(pitch, b.getInt64(uint64_t(1) << 40));
-  ifThen(L, b.CreateAnd(unheld, runs), [&] {
-    assertFail(L, "the descriptor's row stride is negative or 2^40 bytes or more, which the tensor memory "
-                  "accelerator copying this load on sm_90a cannot read",
-               op.loc);
-  });
+  llvm::Value *reads = b.CreateAnd(runs, b.CreateNot(empty));
+  ifThen(L, b.CreateAnd(unheld, reads), [&] { b.CreateIntrinsic(llvm::Intrinsic::trap, {}, {}); });
+  // Else nothing is read through it (no iteration, or no element inside):
+  // the map gets a stride it can hold.
+  pitch = b.CreateSelect(unheld, b.getInt64(16), pitch);
   auto orOne = [&](llvm::Value *n) { return b.CreateSelect(empty, L.c32(1), n); };
   llvm::Value *lane = L.laneId();
   ifThen(L, b.CreateICmpEQ(L.warpId(), L.c32(0)), [&] {

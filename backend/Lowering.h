@@ -369,8 +369,5 @@ void tmaEpilogue(LowerContext &L, const PipelineRing &p);
 // --- device_print, device_assert, debug_barrier (LowerDebug.cpp) -------------
 
 void lowerDebug(LowerContext &L, const ir::Op &op);
-/// CUDA's __assertfail with `message` at `loc`: the kernel stops, and the
-/// message and place are reported (a GPU prints them; the emulator's error).
-void assertFail(LowerContext &L, const std::string &message, const ir::Location &loc);
 
 } // namespace twintile::backend

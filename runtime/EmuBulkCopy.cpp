@@ -174,7 +174,13 @@ bool Machine::tensormapReplace(Thread &t, const Frame &f, uint64_t *R, const Ins
     // Before PTX ISA 8.6 ptxas takes the stride in 16-byte units (its 4 low
     // bits, always 0, left out), as the map holds it; Triton and CUTLASS shift
     // it for those versions. The emulator keeps bytes.
-    if (prog_.ptxVersion && prog_.ptxVersion < 86) v <<= 4;
+    if (prog_.ptxVersion && prog_.ptxVersion < 86) {
+      if (v >= (uint64_t(1) << 36)) {  // 2^40 bytes or more: no map holds it
+        fail(t, in, "a tensor map's stride of " + std::to_string(v) + " 16-byte units (2^40 bytes or more) in");
+        return false;
+      }
+      v <<= 4;
+    }
     std::memcpy(p + kStrideAt + 8 * ord, &v, 8);
     break;
   case TensormapField::ElementStride: put32(kElementStrideAt + 4 * ord); break;

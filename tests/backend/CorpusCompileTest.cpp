@@ -197,7 +197,39 @@ TEST_CASE("matmul and attention at Triton's tile sizes do not spill (ptxas), on 
     INFO(what);
     CHECK((sass->find("HGMMA.64x") != std::string::npos) == wgmma);
     CHECK((sass->find("HMMA.16816.F32") != std::string::npos) == !wgmma);
+    // ptxas's C7510: wgmma serialized (a call in the kernel, say), every group waited for.
+    CHECK(r.ptxas.log.find("serialized") == std::string::npos);
   });
+}
+
+TEST_CASE("the descriptor matmul loads by TMA on sm_90a: HGMMA and UTMALDG, no spills, no serialized wgmma",
+          "[backend][corpus][tma]") {
+  if (!havePtxas()) return;
+  const std::string file = TWINTILE_CORPUS_DIR "/matmul_desc.cpp";
+  for (auto [spec, warps] : {std::pair{"matmul_desc<128,128,64>", 4}, std::pair{"matmul_desc<128,128,64>", 8},
+                             std::pair{"matmul_desc<128,256,64>", 8}}) {
+    auto parsed = twintile::ParsedFile::parse(file, {spec});
+    INFO(parsed->error());
+    REQUIRE(parsed->ok());
+    twintile::FrontendResult walked = parsed->walk(spec);
+    REQUIRE(walked.ok());
+    std::vector<be::ParamAssumption> all(walked.func->numParams(), be::ParamAssumption{true, false});
+    for (size_t i = 3; i < all.size(); ++i) all[i] = {false, true};  // M, N, K
+    be::CompileResult r = compileClean(*walked.func, "sm_90a", all, warps, 3, true);
+    std::string what = std::string(spec) + " at " + std::to_string(warps) + " warps";
+    checkResources(r, what);
+    INFO(what << "\n" << r.ptxas.log);
+    CHECK(r.ptx.find("cp.async.bulk.tensor.2d") != std::string::npos);
+    CHECK(r.ptxas.log.find("serialized") == std::string::npos);
+    std::string why;
+    std::optional<std::string> sass = r.ptxas.ok ? be::disassemble(r.ptxas.cubin, why) : std::nullopt;
+    if (!sass) {
+      WARN("SKIPPED: no SASS to read (" << why << ")");
+      return;
+    }
+    CHECK(sass->find("HGMMA.64x") != std::string::npos);
+    CHECK(sass->find("UTMALDG.2D") != std::string::npos);
+  }
 }
 
 TEST_CASE("an elementwise kernel under the alignment assumptions uses 128-bit accesses", "[backend][corpus]") {

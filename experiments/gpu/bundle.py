@@ -4,8 +4,8 @@
     experiments/gpu/bundle.py --twintile BUILD/tools/twintile --out DIR [--dry]
 
 For each kernel of the GPU bench (the largest specialization of each corpus
-kernel and element type), in each math mode (--math=precise and fast), the
-bundle holds:
+kernel and element type, and the descriptor matmul, which loads by TMA), in
+each math mode (--math=precise and fast), the bundle holds:
 
   kNN/kernel.ptx, kNN/kernel.json   the PTX and its launch manifest (parse
                                     front end, sm_90a, compiled with the
@@ -35,12 +35,16 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "experiments" / "kernels"))
 import launches  # noqa: E402
 
-# The largest specialization of each corpus kernel and element type.
+# The largest specialization of each corpus kernel and element type, and the
+# matmul through tensor descriptors at Triton's Hopper tile (TMA on sm_90a;
+# experiments/kernels/matmul_desc.cpp, not a corpus kernel).
 SPECS = ["vector_add<1024>", "softmax<f16,1024>", "softmax<bf16,1024>", "softmax<f32,1024>", "layernorm<f16,1024>",
          "layernorm<f32,1024>", "rmsnorm<bf16,1024>", "rmsnorm<f32,1024>", "matmul<64,64,32>",
          "flash_attention<64,64,64>", "row_argmax<1024>", "row_cumsum<f32,1024>", "gelu<f32,1024>",
-         "swiglu<bf16,1024>"]
-QUICK = ["vector_add<1024>", "softmax<f16,1024>", "matmul<64,64,32>"]
+         "swiglu<bf16,1024>", "matmul_desc<128,128,64>"]
+# Kernel files beside the corpus's.
+EXTRA_FILES = {"matmul_desc": ROOT / "experiments" / "kernels" / "matmul_desc.cpp"}
+QUICK = ["vector_add<1024>", "softmax<f16,1024>", "matmul<64,64,32>", "matmul_desc<128,128,64>"]
 # Each is compiled twice: IEEE division, square root and exp/log to within
 # libdevice's error (precise), and with the approximations that Triton's
 # own `/` and tl.exp lower to (fast: div.full.f32, ex2.approx.f32),
@@ -50,6 +54,8 @@ MATH = ["precise", "fast"]
 
 def corpus_file(spec):
     name, _ = launches.parse_spec(spec)
+    if name in EXTRA_FILES:
+        return EXTRA_FILES[name]
     corpus = json.loads((ROOT / "experiments" / "kernels" / "corpus.json").read_text())
     for k in corpus["kernels"]:
         if k["name"] == name:
@@ -59,7 +65,7 @@ def corpus_file(spec):
 
 def flops(spec, grid, scalars):
     name, args = launches.parse_spec(spec)
-    if name == "matmul":
+    if name in ("matmul", "matmul_desc"):
         return 2 * scalars["M"] * scalars["N"] * scalars["K"]
     if name == "flash_attention":
         return 4 * grid[1] * scalars["seq_len"] ** 2 * int(args[2])

@@ -30,7 +30,7 @@ def read_lines(path, key):
 def size_of(spec, bench):
     s, sizes = bench["scalars"], bench["sizes"]
     name = spec.partition("<")[0]
-    if name == "matmul":
+    if name in ("matmul", "matmul_desc"):
         return f"{s['M']}x{s['N']}x{s['K']}"
     if name == "flash_attention":
         return f"{bench['grid'][1]} heads x {s['seq_len']} x {spec.rstrip('>').split(',')[-1]}"

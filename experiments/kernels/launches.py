@@ -35,7 +35,7 @@ def launch(spec, divisible=False):
                                                                                   "b": block},
                       "rmsnorm": {"y": rows * block, "w": block}}.get(name, {"y": rows * block}))
         return (rows, 1, 1), sizes, scalars
-    if name == "matmul":
+    if name in ("matmul", "matmul_desc"):
         bm, bn, bk = (int(a) for a in args)
         if divisible:
             m, n, k = 2 * bm - 16 if bm > 16 else 32, 2 * bn - 16 if bn > 16 else 32, 2 * bk + 16
@@ -73,7 +73,7 @@ def bench(spec):
                       "layernorm": {"y": rows * block, "w": block, "b": block},
                       "rmsnorm": {"y": rows * block, "w": block}}.get(name, {"y": rows * block}))
         return (rows, 1, 1), sizes, scalars, 0
-    if name == "matmul":
+    if name in ("matmul", "matmul_desc"):
         bm, bn, _ = (int(a) for a in args)
         m = n = k = 4096
         return (m // bm, n // bn, 1), {"a": m * k, "b": k * n, "c": m * n}, {"M": m, "N": n, "K": k}, 2 * m * n * k

@@ -139,19 +139,22 @@ std::string barriersHeader(const BarrierPlan &plan) {
          " of them decided from the accesses and the shared plan (the others are part of an op's or a pipeline's work)\n";
 }
 
-/// The descriptor ops of `f` that `plan` does not copy by TMA.
-std::vector<ir::Op *> notCopiedByTma(ir::Func &f, const PipelinePlan &plan) {
+/// The descriptor ops of `f` that neither `plan` nor `stores` copies by TMA.
+std::vector<ir::Op *> notCopiedByTma(ir::Func &f, const PipelinePlan &plan, const TmaStorePlan &stores) {
   std::vector<ir::Op *> left;
   ir::walk(f.body, [&](ir::Op &op) {
-    if (ir::familyOf(op.kind) == ir::OpFamily::Descriptor && !plan.copiesByTma(op)) left.push_back(&op);
+    if (ir::familyOf(op.kind) == ir::OpFamily::Descriptor && !plan.copiesByTma(op) && !stores.find(op))
+      left.push_back(&op);
   });
   return left;
 }
 
-/// Why the pipeline plan did not copy descriptor load `op` by TMA, for a
-/// note: its reason where it kept the load (the shared memory's, where that
-/// left its loop no copies ahead).
-std::string whyNotTma(const ir::Op &op, const PipelinePlan &plan, int wanted) {
+/// Why the plans did not copy descriptor op `op` by TMA, for a note: the
+/// store plan's reason, or the pipeline plan's where it kept the load (the
+/// shared memory's, where that left its loop no copies ahead).
+std::string whyNotTma(const ir::Op &op, const PipelinePlan &plan, const TmaStorePlan &stores, int wanted) {
+  for (const auto &[store, why] : stores.kept)
+    if (store == &op) return why;
   for (const auto &[loop, p] : plan.loops)
     for (const LoopPipeline::Kept &k : p.kept)
       if (k.op == &op)
@@ -167,9 +170,10 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
                                     llvm::LLVMContext &ctx, int &sharedBytes, int &scratchBytes,
                                     std::vector<std::string> &notes) {
   if (auto errors = ir::verify(input); !errors.empty()) throw BackendError(errors.front());
-  // Descriptor loads only dots read reach the backend (ir/ExpandDescriptors.cpp):
-  // the plans are made on a copy, and those TMA does not take are expanded
-  // there and the plans made again, until TMA takes every one left.
+  // Descriptor stores, and the descriptor loads only dots read, reach the
+  // backend (ir/ExpandDescriptors.cpp): the plans are made on a copy, and
+  // those TMA does not take are expanded there and the plans made again,
+  // until TMA takes every one left.
   std::unique_ptr<ir::Func> working;
   ir::walk(input.body, [&](const ir::Op &op) {
     if (!working && ir::familyOf(op.kind) == ir::OpFamily::Descriptor) working = ir::clone(input);
@@ -186,6 +190,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
   AxisInfoMap axes;
   LayoutMap layouts;
   PipelinePlan pipelines;
+  TmaStorePlan stores;
   MemoryPlan memory;
   std::vector<std::string> tmaNotes;  // on sm_90a, why a descriptor load is not copied by TMA
   for (;;) {
@@ -193,19 +198,22 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
     layouts = assignLayouts(func, axes, warps);
     checkTileSizes(func, layouts, warps);
     stages = wanted;
+    stores = planTmaStores(func, axes, o.arch);
     pipelines = planPipelines(func, axes, layouts, warps, stages, o.arch);
-    memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
+    memory = planMemory(func, axes, layouts, pipelines, stores, warps, o.arch);
     while (!memory.shared.fits() && stages > 0) {
       pipelines = planPipelines(func, axes, layouts, warps, --stages, o.arch);
-      memory = planMemory(func, axes, layouts, pipelines, warps, o.arch);
+      memory = planMemory(func, axes, layouts, pipelines, stores, warps, o.arch);
     }
-    std::vector<ir::Op *> left = working ? notCopiedByTma(*working, pipelines) : std::vector<ir::Op *>{};
+    std::vector<ir::Op *> left = working ? notCopiedByTma(*working, pipelines, stores) : std::vector<ir::Op *>{};
     if (left.empty()) break;
     if (o.arch == "sm_90a")
-      for (const ir::Op *op : left)
-        if (op->kind == ir::OpKind::DescriptorLoad)
-          tmaNotes.push_back("the descriptor load at " + ir::locationBody(op->loc) + " is not copied by TMA: " +
-                             whyNotTma(*op, pipelines, wanted) + "; it is loaded as a masked load is");
+      for (const ir::Op *op : left) {
+        bool load = op->kind == ir::OpKind::DescriptorLoad;
+        tmaNotes.push_back(std::string("the descriptor ") + (load ? "load" : "store") + " at " + ir::locationBody(op->loc) +
+                           " is not copied by TMA: " + whyNotTma(*op, pipelines, stores, wanted) +
+                           (load ? "; it is loaded as a masked load is" : "; it is stored as a masked store is"));
+      }
     for (ir::Op *op : left) ir::expandDescriptor(*working, *op);
     ir::canonicalize(*working);
     ir::cse(*working);
@@ -213,7 +221,6 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
   }
   o.observe.offer(Stage::Axes, [&] { return annotated(func, axes); });
   o.observe.offer(Stage::Layouts, [&] { return annotated(func, layouts); });
-  scratchBytes = 128 * pipelines.tensorMaps;
   const SharedPlan &shared = memory.shared;
   auto offerPlans = [&] {  // also when lowering refuses the kernel
     o.observe.offer(Stage::Pipelines, [&] { return toString(func, pipelines, pipelinesHeader(func, pipelines, wanted, o.arch)); });
@@ -222,7 +229,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
   };
   auto module = std::make_unique<llvm::Module>(func.name, ctx);
   prepareModule(*module, o.arch);
-  LowerContext lowering(func, o, warps, libdevice, axes, layouts, pipelines, shared, memory.barriers, *module);
+  LowerContext lowering(func, o, warps, libdevice, axes, layouts, pipelines, stores, shared, memory.barriers, *module);
   try {
     lowerKernel(lowering);
   } catch (...) {
@@ -232,6 +239,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
   offerPlans();
   if (!shared.fits()) throw BackendError(*shared.overflow);
   sharedBytes = static_cast<int>(shared.bytes);
+  scratchBytes = static_cast<int>(lowering.scratchBytes());
   notes = lowering.notes;
   std::sort(tmaNotes.begin(), tmaNotes.end());  // the plans' loops are unordered
   notes.insert(notes.end(), tmaNotes.begin(), tmaNotes.end());

@@ -13,9 +13,10 @@ using namespace twintile::ir;
 
 LowerContext::LowerContext(const Func &func, const CompileOptions &options, int numWarps, bool libdevice,
                       const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
-                      const SharedPlan &shared, const BarrierPlan &barrierPlan, llvm::Module &module)
+                      const TmaStorePlan &tmaStores, const SharedPlan &shared, const BarrierPlan &barrierPlan,
+                      llvm::Module &module)
     : func(func), options(options), numWarps(numWarps), libdevice(libdevice), axes(axes), layouts(layouts),
-      pipelines(pipelines), shared(shared), barrierPlan(barrierPlan), mod(module), ctx(module.getContext()), b(module.getContext()) {}
+      pipelines(pipelines), tmaStores(tmaStores), shared(shared), barrierPlan(barrierPlan), mod(module), ctx(module.getContext()), b(module.getContext()) {}
 
 void LowerContext::fail(const Op &op, const std::string &message) const {
   throw BackendError(Diagnostic{op.loc, message});

@@ -40,11 +40,7 @@ TileVal LowerContext::get(const Value *v, const Layout *want) {
   return r;
 }
 
-/// t's registers, where two side by side along the last dim (one thread's
-/// run, so neighbours in the shared row) were each just narrowed from f32 to
-/// f16 or bf16: then narrowed together by one instruction, the pair's halves
-/// stored as the word LLVM merges their two stores into.
-static std::vector<llvm::Value *> narrowedInPairs(LowerContext &L, const Type &type, const TileVal &t) {
+std::vector<llvm::Value *> narrowedInPairs(LowerContext &L, const Type &type, const TileVal &t) {
   std::vector<llvm::Value *> regs = t.regs;
   if ((type.elem != ScalarKind::F16 && type.elem != ScalarKind::BF16) || type.rank() == 0) return regs;
   size_t last = type.shape.size() - 1;

@@ -146,11 +146,12 @@ void stageSwizzled(LowerContext &L, const Type &t, const TileVal &v, llvm::Value
            plan[static_cast<size_t>(colDim)].spt % (vec * 2) == 0 && t.shape[static_cast<size_t>(colDim)] % (vec * 2) == 0)
       vec *= 2;
   llvm::Type *st = L.storageType(t.elem);
-  for (size_t r = 0; r < v.regs.size(); r += static_cast<size_t>(vec)) {
-    llvm::Value *value = v.regs[r];
+  std::vector<llvm::Value *> regs = colDim == 1 ? narrowedInPairs(L, t, v) : v.regs;
+  for (size_t r = 0; r < regs.size(); r += static_cast<size_t>(vec)) {
+    llvm::Value *value = regs[r];
     if (vec > 1) {
       value = llvm::PoisonValue::get(llvm::FixedVectorType::get(st, static_cast<unsigned>(vec)));
-      for (int e = 0; e < vec; ++e) value = b.CreateInsertElement(value, v.regs[r + static_cast<size_t>(e)], uint64_t(e));
+      for (int e = 0; e < vec; ++e) value = b.CreateInsertElement(value, regs[r + static_cast<size_t>(e)], uint64_t(e));
     }
     const RegCoord &c = cs[r];
     b.CreateAlignedStore(value, stagedAddress(L, base, t, form, c.idx[static_cast<size_t>(rowDim)], c.idx[static_cast<size_t>(colDim)]),

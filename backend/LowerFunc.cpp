@@ -59,9 +59,8 @@ void lowerOp(LowerContext &L, const Op &op) {
   case OpKind::Print: case OpKind::Assert: case OpKind::Barrier: return lowerDebug(L, op);
   case OpKind::DescriptorLoad:
     if (L.pipelines.copiesByTma(op)) return;  // copied by TMA ahead (its tile, or its transpose, in L.inShared)
-    [[fallthrough]];
-  case OpKind::DescriptorStore:  // else expanded before (Backend.cpp's lower)
-    throw InternalError("'" + std::string(op.name()) + "' is neither copied by TMA nor expanded", op.loc);
+    throw InternalError("'descriptor_load' is neither copied by TMA nor expanded", op.loc);
+  case OpKind::DescriptorStore: return lowerTmaStore(L, op);  // else expanded before (Backend.cpp's lower)
   case OpKind::Trans:
     if (L.inShared.count(op.result())) return;  // a TMA load's transpose: staged by its loop's pipeline
     [[fallthrough]];
@@ -90,7 +89,7 @@ void lowerKernel(LowerContext &L) {
   }
   // The global scratch the manifest asks for (TMA's tensor maps): one more
   // parameter, last (runtime/Device.h's launchScratchBytes).
-  const int64_t scratchBytes = 128 * static_cast<int64_t>(L.pipelines.tensorMaps);
+  const int64_t scratchBytes = L.scratchBytes();
   if (scratchBytes) params.push_back(L.llvmType(ScalarKind::Ptr));
   auto *fty = llvm::FunctionType::get(b.getVoidTy(), params, false);
   L.kernel = llvm::Function::Create(fty, llvm::GlobalValue::ExternalLinkage, L.func.name, L.mod);

@@ -1,4 +1,4 @@
-//===- LowerTma.cpp - a pipeline's loads copied by the tensor memory accelerator ===//
+//===- LowerTma.cpp - tiles copied in and out by the tensor memory accelerator ===//
 //
 // The TMA loads of a pipeline plan (PipelinePlan.h): descriptor_loads only
 // wgmma dots read, copied box by box into the ring's swizzled panels. Around
@@ -34,6 +34,12 @@
 // runs over a tensor that is not empty (the axis info
 // proved it a multiple of 16 bytes, PipelinePlan.cpp). Under PTX ISA 8.3 the
 // map's stride is given in 16-byte units (ptxas's reading before 8.6).
+//
+// A TMA store (TmaStores.h), where the op is: warp 0 builds its map in the
+// 128 bytes after the tile in its window, every thread writes its registers
+// into the window's swizzled panels and fences the async proxy; after a
+// barrier thread 0 copies each panel out as a box (bulk_group), commits and
+// waits for the group to complete, and a barrier ends the op.
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 
@@ -58,23 +64,18 @@ llvm::Value *barrierAddress(LowerContext &L, const PipelineRing &p, llvm::Value 
   return sharedAddress(L, p.ring, p.plan.barrierOffset, L.b.CreateMul(buffer, L.c32(8)));
 }
 
-/// tensormap.replace's .elemtype for the elements wgmma takes.
-int elemtypeCode(const Op &load) {
-  switch (load.result()->type.elem) {
-  case ScalarKind::F16: return 6;
-  case ScalarKind::BF16: return 10;
-  default: throw InternalError("a TMA load of elements wgmma does not take", load.loc);
-  }
-}
-
-/// The map of `ld`, built by warp 0 in `staging` and copied to `global`.
-/// Returns whether the tensor is empty.
-llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value *staging, llvm::Value *global,
-                      llvm::Value *runs) {
+/// The tensor map of descriptor op `op` (its tile's elements `elem`), its
+/// boxes `swizzleBytes` wide (one panel, swizzled so) and `boxRows` high,
+/// built by warp 0 in `staging` and copied to `global`; lane 0 of warp 0
+/// (thread 0) acquires it. `runs`: the map is used (a row stride no map can
+/// hold traps only then). Returns whether the tensor is empty.
+llvm::Value *buildMap(LowerContext &L, const Op &op, ScalarKind elem, int swizzleBytes, int boxRows, llvm::Value *staging,
+                      llvm::Value *global, llvm::Value *runs) {
   llvm::IRBuilder<> &b = L.b;
-  const Op &op = *ld.op;
   DescriptorOperands d(op);
-  int64_t eb = byteSize(op.result()->type.elem);
+  int64_t eb = byteSize(elem);
+  int elemtype = tensorMapElemtype(elem);
+  if (elemtype < 0) throw InternalError("a tensor map of elements no map holds", op.loc);
   llvm::Value *base = b.CreatePtrToInt(L.scalar(d.base()), b.getInt64Ty());
   llvm::Value *rows = L.scalar(d.shape(0)), *cols = L.scalar(d.shape(1));
   // One builder call per statement: the order of a call's arguments is open.
@@ -107,12 +108,12 @@ llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value
                       "tensormap.replace.tile." + name + ".shared::cta.b1024." + type + " [$0], " + operands + ";",
                       "l" + constraints + ",~{memory}", args);
       };
-      int64_t panel = ld.form.swizzleBytes / eb;
-      int swizzle = ld.form.swizzleBytes == 128 ? 3 : ld.form.swizzleBytes == 64 ? 2 : 1;
+      int64_t panel = swizzleBytes / eb;
+      int swizzle = swizzleBytes == 128 ? 3 : swizzleBytes == 64 ? 2 : 1;
       field("global_address", "$1", "b64", {base}, ",l");
       field("rank", "1", "b32", {}, "");
       field("box_dim", "0, " + std::to_string(panel), "b32", {}, "");
-      field("box_dim", "1, " + std::to_string(ld.boxRows), "b32", {}, "");
+      field("box_dim", "1, " + std::to_string(boxRows), "b32", {}, "");
       field("global_dim", "0, $1", "b32", {orOne(cols)}, ",r");
       field("global_dim", "1, $1", "b32", {orOne(rows)}, ",r");
       // PTX ISA 8.3 (the kernel's): ptxas reads the stride in 16-byte units
@@ -120,7 +121,7 @@ llvm::Value *buildMap(LowerContext &L, const LoopPipeline::Load &ld, llvm::Value
       field("global_stride", "0, $1", "b64", {b.CreateLShr(pitch, 4)}, ",l");
       field("element_stride", "0, 1", "b32", {}, "");
       field("element_stride", "1, 1", "b32", {}, "");
-      field("elemtype", std::to_string(elemtypeCode(op)), "b32", {}, "");
+      field("elemtype", std::to_string(elemtype), "b32", {}, "");
       field("interleave_layout", "0", "b32", {}, "");
       field("swizzle_mode", std::to_string(swizzle), "b32", {}, "");
       field("fill_mode", "0", "b32", {}, "");
@@ -153,7 +154,8 @@ void tmaPrologue(LowerContext &L, PipelineRing &p, llvm::Value *runs) {
     if (!ld.tma()) continue;
     llvm::Value *staging = b.CreateGEP(b.getInt8Ty(), p.ring, L.c32(p.plan.mapOffset + 128 * staged++));
     llvm::Value *global = b.CreateAdd(L.scratch, b.getInt64(static_cast<uint64_t>(128 * ld.map)));
-    p.tmaEmpty.push_back(buildMap(L, ld, staging, global, runs));
+    p.tmaEmpty.push_back(
+        buildMap(L, *ld.op, ld.op->result()->type.elem, ld.form.swizzleBytes, ld.boxRows, staging, global, runs));
     p.tmaMap.push_back(global);
   }
   ifThen(L, isThreadZero(L), [&] {
@@ -231,6 +233,46 @@ void tmaEpilogue(LowerContext &L, const PipelineRing &p) {
       sideEffectAsm(L, L.b.getVoidTy(), "mbarrier.inval.shared::cta.b64 [$0];", "l,~{memory}",
                     {barrierAddress(L, p, L.c32(s))});
   });
+}
+
+} // namespace twintile::backend
+
+namespace twintile::backend {
+
+void lowerTmaStore(LowerContext &L, const Op &op) {
+  llvm::IRBuilder<> &b = L.b;
+  const TmaStore *s = L.tmaStores.find(op);
+  if (!s) throw InternalError("a descriptor_store TMA does not write reached lowering", op.loc);
+  if (!L.scratch) throw InternalError("a TMA store, but the kernel has no global scratch", op.loc);
+  DescriptorOperands d(op);
+  const Type &t = d.value()->type;
+  TileVal v = L.get(d.value());
+  llvm::Value *row0 = L.scalar(d.offset(0)), *col0 = L.scalar(d.offset(1));
+  int64_t rows = t.shape[0], S = s->swizzleBytes, panel = S / byteSize(t.elem);
+  llvm::Value *window = sharedBase(L, s->windowBytes(), op);
+  barrierBeforeWindow(L);
+  llvm::Value *staging = b.CreateGEP(b.getInt8Ty(), window, L.c32(s->stagingOffset()));
+  llvm::Value *map = b.CreateAdd(L.scratch, b.getInt64(static_cast<uint64_t>(L.mapScratchOffset(*s))));
+  llvm::Value *empty = buildMap(L, op, t.elem, s->swizzleBytes, static_cast<int>(rows), staging, map, b.getTrue());
+  stageSwizzled(L, t, v, window, StagedForm{0, s->swizzleBytes, 0});
+  // Every thread's writes (the tile here, and earlier ones to the tensor)
+  // ordered before the async proxy's reads and writes, then a barrier.
+  sideEffectAsm(L, b.getVoidTy(), "fence.proxy.async;", "~{memory}", {});
+  barrier(L);
+  // An empty tensor: rows far above the box, so that no element is inside.
+  row0 = b.CreateSelect(empty, L.c32(-512), row0);
+  ifThen(L, isThreadZero(L), [&] {
+    for (int64_t c = 0; c < t.shape[1] / panel; ++c) {
+      llvm::Value *src = b.CreatePtrToInt(b.CreateGEP(b.getInt8Ty(), window, L.c32(c * rows * S)), b.getInt64Ty());
+      sideEffectAsm(L, b.getVoidTy(), "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];",
+                    "l,r,r,l,~{memory}", {map, b.CreateAdd(col0, L.c32(c * panel)), row0, src});
+    }
+    // Done: the window read and the tensor written, its writes then ordered
+    // before the generic proxy's accesses that follow the barrier below.
+    sideEffectAsm(L, b.getVoidTy(), "cp.async.bulk.commit_group;\n\tcp.async.bulk.wait_group 0;\n\tfence.proxy.async;",
+                  "~{memory}", {});
+  });
+  barrier(L);
 }
 
 } // namespace twintile::backend

@@ -2,7 +2,7 @@
 //
 // Internal to the backend. Lowering turns one ir::Func into one NVPTX kernel
 // in an llvm::Module, emitting what the analyses planned (PipelinePlan.h,
-// SharedPlan.h, BarrierPlan.h) and deciding nothing they decide. Each tile
+// TmaStores.h, SharedPlan.h, BarrierPlan.h) and deciding nothing they decide. Each tile
 // value becomes the registers its layout gives the calling thread (TileVal),
 // each scalar one uniform LLVM value. A LowerContext holds one kernel's
 // lowering: what it reads, what it builds, the value map and the caches.
@@ -24,8 +24,11 @@
 //   LowerReduce.cpp        sum/max/min/argmax/argmin and reduce (registers,
 //                          shuffles, shared memory), cumsum and scan
 //   LowerDot.cpp           dot: mma.sync and ldmatrix, else the FMA units
+//   LowerWgmma.cpp         dot on sm_90a's warpgroup MMA (wgmma.mma_async)
 //   LowerPipeline.cpp      cp.async software pipelining of the loads a dot
 //                          reads, as PipelinePlan.cpp planned it
+//   LowerTma.cpp           tensor maps, a pipeline's TMA loads and the
+//                          TMA stores
 //   LowerDebug.cpp         device_print (vprintf), device_assert, debug_barrier
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -37,6 +40,7 @@
 #include "backend/PipelinePlan.h"
 #include "backend/SharedPlan.h"
 #include "backend/TensorCores.h"
+#include "backend/TmaStores.h"
 #include "ir/IR.h"
 
 #include <llvm/IR/IRBuilder.h>
@@ -98,7 +102,8 @@ struct PipelineRing {
 struct LowerContext {
   LowerContext(const ir::Func &func, const CompileOptions &options, int numWarps, bool libdevice,
                const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
-               const SharedPlan &shared, const BarrierPlan &barrierPlan, llvm::Module &module);
+               const TmaStorePlan &tmaStores, const SharedPlan &shared, const BarrierPlan &barrierPlan,
+               llvm::Module &module);
 
   // --- what lowering reads ------------------------------------------------
   const ir::Func &func;
@@ -108,6 +113,7 @@ struct LowerContext {
   const AxisInfoMap &axes;
   const LayoutMap &layouts;
   const PipelinePlan &pipelines;
+  const TmaStorePlan &tmaStores;
   const SharedPlan &shared;
   const BarrierPlan &barrierPlan;
 
@@ -170,6 +176,14 @@ struct LowerContext {
   llvm::Value *warpCoord(const Layout &l, int parentDim);
   /// A builder at the end of the prologue.
   llvm::IRBuilder<> atPrologue();
+  /// The global scratch a program needs: 128 bytes per tensor map, the
+  /// pipelines' TMA loads' (PipelinePlan.h's map indices) then the TMA
+  /// stores' (TmaStore::index).
+  int64_t scratchBytes() const {
+    return 128 * (static_cast<int64_t>(pipelines.tensorMaps) + static_cast<int64_t>(tmaStores.stores.size()));
+  }
+  /// The offset in that scratch of `store`'s map.
+  int64_t mapScratchOffset(const TmaStore &store) const { return 128 * (int64_t{pipelines.tensorMaps} + store.index); }
 };
 
 // --- the kernel and the walk (LowerFunc.cpp) ---------------------------------
@@ -244,6 +258,11 @@ llvm::Value *loadShared(LowerContext &L, llvm::Type *t, llvm::Value *ptr);
 /// performed).
 TileVal throughShared(LowerContext &L, const ir::Type &type, const TileVal &t, const Layout &want, const ir::Op &at,
                       const ir::Shape *readShape = nullptr, bool ownersOnly = false);
+/// t's registers, where two side by side along the last dim (one thread's
+/// run, so neighbours in a shared row) were each just narrowed from f32 to
+/// f16 or bf16: then narrowed together by one instruction, the pair's halves
+/// stored as the word LLVM merges their two stores into.
+std::vector<llvm::Value *> narrowedInPairs(LowerContext &L, const ir::Type &type, const TileVal &t);
 
 // --- elementwise (LowerElementwise.cpp) --------------------------------------
 
@@ -350,7 +369,7 @@ private:
   std::vector<std::pair<const ir::Value *, std::optional<TileVal>>> saved_;
 };
 
-// --- a pipeline's TMA loads (LowerTma.cpp) -------------------------------------
+// --- TMA: a pipeline's loads, the stores (LowerTma.cpp) -------------------------
 
 /// Before the loop: each TMA load's tensor map built (warp 0, in the ring's
 /// staging, copied to the program's scratch) and the buffers' mbarriers
@@ -365,6 +384,10 @@ void tmaIssue(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::
 void tmaWait(LowerContext &L, const PipelineRing &p, llvm::Value *i);
 /// After the loop and its barrier: thread 0 invalidates the mbarriers.
 void tmaEpilogue(LowerContext &L, const PipelineRing &p);
+/// A descriptor_store the TMA store plan takes: the tile written into its
+/// window's swizzled panels, warp 0 building the map beside it; thread 0
+/// copies the panels out and waits for the copies; barriers around.
+void lowerTmaStore(LowerContext &L, const ir::Op &op);
 
 // --- device_print, device_assert, debug_barrier (LowerDebug.cpp) -------------
 

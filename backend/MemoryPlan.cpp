@@ -47,9 +47,9 @@ int64_t combinedBytes(const Op &op) {
 
 class Planner {
 public:
-  Planner(const Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines, int numWarps,
-          const std::string &arch)
-      : func_(func), axes_(axes), layouts_(layouts), pipelines_(pipelines), numWarps_(numWarps), arch_(arch),
+  Planner(const Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
+          const TmaStorePlan &stores, int numWarps, const std::string &arch)
+      : func_(func), axes_(axes), layouts_(layouts), pipelines_(pipelines), stores_(stores), numWarps_(numWarps), arch_(arch),
         limit_(maxSharedBytes(arch)) {}
 
   MemoryPlan run() {
@@ -63,6 +63,7 @@ private:
   const AxisInfoMap &axes_;
   const LayoutMap &layouts_;
   const PipelinePlan &pipelines_;
+  const TmaStorePlan &stores_;
   int numWarps_;
   std::string arch_;
   int64_t limit_;
@@ -247,7 +248,13 @@ void Planner::op(const Op &o) {
     return;
   }
   case OpKind::Assert: return;
-  case OpKind::DescriptorLoad: case OpKind::DescriptorStore: return;  // copied by TMA into its loop's ring, or expanded before (Backend.cpp)
+  case OpKind::DescriptorLoad: return;  // copied by TMA into its loop's ring, or expanded before (Backend.cpp)
+  case OpKind::DescriptorStore:  // written by TMA (else expanded before): lowerTmaStore
+    if (const TmaStore *s = stores_.find(o)) {
+      take(SharedBuffer::Kind::Window, o, s->windowBytes(), "the tile staged for its TMA store, and its map", 1024);
+      inherent(o, "the bulk copies done (the window read, the tensor written), before what follows");
+    }
+    return;
   case OpKind::Barrier: return inherent(o, "the kernel's own debug_barrier");
   case OpKind::Trans:
     if (inShared_.count(o.result())) return;  // a TMA load's transpose, staged as such by its loop's pipeline
@@ -449,8 +456,8 @@ void Planner::dot(const Op &o) {
 } // namespace
 
 MemoryPlan planMemory(const Func &func, const AxisInfoMap &axes, const LayoutMap &layouts, const PipelinePlan &pipelines,
-                      int numWarps, const std::string &arch) {
-  return Planner(func, axes, layouts, pipelines, numWarps, arch).run();
+                      const TmaStorePlan &stores, int numWarps, const std::string &arch) {
+  return Planner(func, axes, layouts, pipelines, stores, numWarps, arch).run();
 }
 
 } // namespace twintile::backend

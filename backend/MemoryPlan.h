@@ -14,6 +14,7 @@
 #include "backend/Layout.h"
 #include "backend/PipelinePlan.h"
 #include "backend/SharedPlan.h"
+#include "backend/TmaStores.h"
 #include "ir/IR.h"
 
 #include <string>
@@ -26,8 +27,9 @@ struct MemoryPlan {
 };
 
 /// Plans the shared memory and barriers of `func`, whose loops are pipelined
-/// as `pipelines` says, for target `arch`.
+/// as `pipelines` says and whose descriptor stores TMA writes as `stores`
+/// says, for target `arch`.
 MemoryPlan planMemory(const ir::Func &func, const AxisInfoMap &axes, const LayoutMap &layouts,
-                      const PipelinePlan &pipelines, int numWarps, const std::string &arch);
+                      const PipelinePlan &pipelines, const TmaStorePlan &stores, int numWarps, const std::string &arch);
 
 } // namespace twintile::backend

@@ -15,11 +15,11 @@
 // offset in i64, as IR.h defines them, so the expansion computes exactly
 // what the interpreter does.
 //
-// The pass leaves the loads that only dots read (as a or b; or through one
-// trans, as attention's k) to the backend:
-// on sm_90a it copies those with the tensor memory accelerator where its
-// pipeline plan can (backend/PipelinePlan.h), and expands the others itself
-// with expandDescriptor, as here.
+// The pass leaves the stores, and the loads that only dots read (as a or b;
+// or through one trans, as attention's k), to the backend: on sm_90a it
+// copies those with the tensor memory accelerator where its plans can
+// (backend/PipelinePlan.h for the loads, backend/TmaStores.h for the
+// stores), and expands the others itself with expandDescriptor, as here.
 //===----------------------------------------------------------------------===//
 #include "ir/Builder.h"
 #include "ir/Descriptor.h"
@@ -111,7 +111,7 @@ bool expandDescriptors(Func &f) {
   std::vector<Op *> found;
   walk(f.body, [&](Op &op) {
     if (familyOf(op.kind) != OpFamily::Descriptor) return;
-    if (op.kind == OpKind::DescriptorStore || !left(op)) found.push_back(&op);
+    if (op.kind == OpKind::DescriptorLoad && !left(op)) found.push_back(&op);
   });
   for (Op *op : found) expandDescriptor(f, *op);
   return !found.empty();

@@ -305,6 +305,7 @@ TEST_CASE("on sm_90a, descriptor matmuls load by TMA: ragged sizes, 2 to 4 stage
     for (int stages : {1, 2, 3, 4}) {
       if (std::string(c.spec) == "persistent_matmul<128, 256, 64, 8>" && stages == 4) continue;  // as above
       std::vector<std::string> emits = {"wgmma.mma_async.sync.aligned.m64n"};
+      if (c.N % 16 == 0) emits.push_back("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group");  // C by TMA
       if (stages > 1)
         for (const char *tma : {"tensormap.cp_fenceproxy.global.shared::cta", "mbarrier.arrive.expect_tx.shared::cta.b64",
                                 "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
@@ -332,6 +333,37 @@ TEST_CASE("on sm_90a, descriptor matmuls load by TMA: ragged sizes, 2 to 4 stage
                    {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
                     "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"},
                    warps);
+  }
+}
+
+TEST_CASE("on sm_90a, descriptor stores write by TMA: every element type, 1 or 2 panels, shifted, ragged, empty",
+          "[differential][tma]") {
+  // tests/lit/backend/tma_stores.cpp: each program's block of x moved by
+  // (r0, c0), plus one, stored through a descriptor; N a multiple of 16 (the
+  // map's row stride), M, r0 and c0 anything, M = 0 an empty tensor.
+  const std::string file = std::string(TWINTILE_LIT_DIR) + "/backend/tma_stores.cpp";
+  struct Config {
+    const char *spec;
+    int bm, bn, M, N, r0, c0;
+  };
+  for (Config c : {Config{"shifted_copy<f16, 64, 64>", 64, 64, 150, 96, -9, 3},
+                   Config{"shifted_copy<f32, 32, 64>", 32, 64, 70, 112, 5, -20},
+                   Config{"shifted_copy<bf16, 16, 16>", 16, 16, 37, 48, 0, 7},
+                   Config{"shifted_copy<f32, 16, 8>", 16, 8, 33, 32, -1, -1},
+                   Config{"shifted_copy<i8, 16, 256>", 16, 256, 40, 160, 3, -100},
+                   Config{"shifted_copy<i64, 8, 32>", 8, 32, 20, 48, 2, 0},
+                   Config{"shifted_copy<f16, 64, 64>", 64, 64, 0, 64, 0, 0}}) {
+    auto parsed = twintile::ParsedFile::parse(file, {c.spec});
+    INFO(parsed->error());
+    REQUIRE(parsed->ok());
+    int rows = std::max(c.M, 1);
+    Case k{c.spec, {cdiv(rows, c.bm) + 1, cdiv(c.N, c.bn) + 1},
+           {Arg::buffer(rows * c.N), Arg::buffer(rows * c.N), Arg::integer(c.M), Arg::integer(c.N), Arg::integer(c.r0),
+            Arg::integer(c.c0)}};
+    differential(k, true, "sm_90a", walked(*parsed, c.spec), 0,
+                 {"tensormap.cp_fenceproxy.global.shared::cta", "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group",
+                  "cp.async.bulk.wait_group 0;"});
+    differential(k, true, "sm_80", walked(*parsed, c.spec), 0, {"st.global"});
   }
 }
 

@@ -126,9 +126,19 @@ TEST_CASE("expand-descriptors computes what the descriptor ops do", "[passes][de
     auto k = copyKernel(c);
     REQUIRE(expandDescriptors(k->f));
     REQUIRE(verify(k->f).empty());
-    bool left = false;
-    walk(k->f.body, [&](const Op &op) { left = left || familyOf(op.kind) == OpFamily::Descriptor; });
-    CHECK_FALSE(left);
+    // The store is left to the backend (a TMA store on sm_90a), which
+    // expands it where TMA does not take it: expanded here as there.
+    std::vector<Op *> left;
+    walk(k->f.body, [&](Op &op) {
+      if (familyOf(op.kind) == OpFamily::Descriptor) left.push_back(&op);
+    });
+    REQUIRE(left.size() == 1);
+    CHECK(left[0]->kind == OpKind::DescriptorStore);
+    expandDescriptor(k->f, *left[0]);
+    REQUIRE(verify(k->f).empty());
+    bool any = false;
+    walk(k->f.body, [&](const Op &op) { any = any || familyOf(op.kind) == OpFamily::Descriptor; });
+    CHECK_FALSE(any);
     std::vector<Buffer> bufs = buffersOf(c);
     RunResult r = interpret(k->f, {}, argsOf(c), bufs);
     REQUIRE(r.ok());

@@ -3,8 +3,8 @@
 // grouped order for L2, its K loop pipelined inside the tile loop, and its
 // tiles read and written through tensor descriptors. Both front ends give
 // the same IR; on sm_90a the inner loop's dot is on wgmma with its copies
-// ahead (the outer loop, which stores, is not pipelined), on sm_80 on
-// mma.sync; the emulator matches the interpreter on ragged sizes, each
+// ahead (the outer loop, which stores, is not pipelined) and each tile is
+// stored by TMA, on sm_80 on mma.sync with masked stores; the emulator matches the interpreter on ragged sizes, each
 // program taking several tiles.
 // RUN: twintile diff %s --kernel 'persistent_matmul<64, 64, 32, 4>' | FileCheck %s --check-prefix=SAME
 // RUN: twintile compile --frontend=parse %s --kernel 'persistent_matmul<128, 128, 64, 8>' --num-warps 8 --assume-aligned '*' --assume-divisible '*' --emit pipelines | FileCheck %s --check-prefix=PLAN
@@ -36,15 +36,18 @@ TT_KERNEL void persistent_matmul(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 M, i32 
 }
 
 // SAME: equal: the parse and trace IR
-// PLAN: not pipelined: 'store' at {{.*}} writes memory
+// PLAN: not pipelined: 'descriptor_store' at {{.*}} writes memory
 // PLAN: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages (4 buffers each: the wgmma of one iteration stays in flight into the next); TMA: 32768 bytes a stage, on 4 mbarriers
 // PLAN: copied ahead: TMA, 16 boxes of 8 x 64 f16 through tensor map 0, rows along dim 0, wgmma panels of 128 bytes
 // PLAN: copied ahead: TMA, 2 boxes of 64 x 64 f16 through tensor map 1, rows along dim 0, wgmma panels of 128 bytes
 // HOPPER-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // HOPPER-DAG: mbarrier.try_wait.parity.shared::cta.b64
 // HOPPER-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// HOPPER-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
+// HOPPER-DAG: cp.async.bulk.wait_group 0;
 // HOPPER-NOT: cp.async.cg
 // AMPERE: cp.async.cg.shared.global
 // AMPERE: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // AMPERE-NOT: wgmma
+// AMPERE-NOT: bulk_group
 // RAN: ok: persistent_matmul on emu, {{.*}}: matches the interpreter

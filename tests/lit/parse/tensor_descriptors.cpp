@@ -1,10 +1,11 @@
 // Tensor descriptors (Triton's make_tensor_descriptor, twintile/descriptor.h)
 // through both front ends: the same IR from each (one descriptor_load or
 // descriptor_store carrying base, shape, strides but the innermost (i64, as
-// Triton's), offsets and the block), expanded before the backend into the pointer arithmetic
-// and mask a Triton user writes, so that a matmul written with descriptors
-// is pipelined and on wgmma (sm_90a) or mma.sync (sm_80) like one written
-// with pointers. Each kernel runs on the emulator against the interpreter
+// Triton's), offsets and the block), expanded into the pointer arithmetic
+// and mask a Triton user writes (the loads before the backend, but those
+// only dots read; the stores by the backend where TMA does not write them),
+// so that a matmul written with descriptors is pipelined and on wgmma
+// (sm_90a) or mma.sync (sm_80) like one written with pointers. Each kernel runs on the emulator against the interpreter
 // on ragged sizes: blocks that hang over every edge read 0 and write
 // nothing there, offsets below zero, i64 sizes, three dimensions, a store of
 // a scalar. And what the language refuses, at the user's line in both.
@@ -64,12 +65,12 @@ TT_KERNEL void copy2d(Ptr<f32> x, Ptr<f32> y, i32 M, i32 N, i32 sx, i32 sy) {
 // IR: descriptor_store {block = [16, 8]} %y, %M, %N, %[[SY]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
 
 // EXPANDED: func @copy2d
-// EXPANDED-NOT: descriptor_
+// EXPANDED-NOT: descriptor_load
 // EXPANDED: ge %{{[0-9]+}}, %{{[0-9]+}} : tile<16xi1>
 // EXPANDED: lt %{{[0-9]+}}, %{{[0-9]+}} : tile<16xi1>
 // EXPANDED: load %{{[0-9]+}}, %{{[0-9]+}} : tile<16x8xf32>
-// EXPANDED: store %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
-// EXPANDED-NOT: descriptor_
+// EXPANDED: descriptor_store {block = [16, 8]}
+// EXPANDED-NOT: descriptor_load
 
 // SAME: equal: the parse and trace IR
 
@@ -94,8 +95,10 @@ TT_KERNEL void matmul(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 M, i32 N, i32 K) {
 // HOPPER-DAG: mbarrier.try_wait.parity.shared::cta.b64
 // HOPPER-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // HOPPER-DAG: mbarrier.inval.shared::cta.b64
+// HOPPER-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // HOPPER-NOT: cp.async.cg
 // NO-TMA: note: the descriptor load at {{.*}} is not copied by TMA: its row stride is not known to be a multiple of 16 bytes, as a tensor map's must be (--assume-divisible promises it); it is loaded as a masked load is
+// NO-TMA: note: the descriptor store at {{.*}} is not copied by TMA: its row stride is not known to be a multiple of 16 bytes, as a tensor map's must be (--assume-divisible promises it); it is stored as a masked store is
 // NO-TMA: .version 8.0
 // NO-TMA-NOT: cp.async.bulk
 // NO-TMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16

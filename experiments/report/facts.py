@@ -509,7 +509,7 @@ TENSORCORE_FACTS = ("tc_hopper", "tc_hopper_wgmma", "tc_hopper_hgmma", "tc_hoppe
                     "tc_hopper_instr_ok", "tc_hopper_regs_ratio", "tc_ampere", "tc_ampere_nospill",
                     "tc_ampere_plain_nospill", "tc_ampere_instr_ratio", "tc_triton_hopper_wgmma",
                     "tc_tma", "tc_tma_bulk", "tc_triton_tma_bulk", "tc_tma_nospill", "tc_tma_regs_ratio",
-                    "tc_tma_instr_ratio", "tc_tma_copies_ratio")
+                    "tc_tma_instr_ratio", "tc_tma_copies_ratio", "tc_tma_store", "tc_triton_tma_store")
 
 
 def tensorcore_facts(tc):
@@ -527,8 +527,11 @@ def tensorcore_facts(tc):
     tma = of("sm_90a", "assumed", descriptors=True)
     tma_both = [(o, t) for o, t in tma if t]
 
-    def bulk(row):
-        return ((row or {}).get("ptx_ops") or {}).get("cp.async.bulk.tensor") or 0
+    def bulk(row, key="cp.async.bulk.tensor"):
+        return ((row or {}).get("ptx_ops") or {}).get(key) or 0
+
+    def stores(row):
+        return bulk(row, "cp.async.bulk.tensor.bulk_group")
     ampere, ampere_plain = of("sm_80", "assumed"), of("sm_80", "plain")
     sass = [R.tensor_core_sass(o) for o, _ in hopper if R.tensor_core_sass(o) is not None]
     both = [(o, t) for o, t in hopper if t]
@@ -554,6 +557,8 @@ def tensorcore_facts(tc):
              tc_tma=str(len(tma)),
              tc_tma_bulk=str(sum(bulk(o) > 0 for o, _ in tma)),
              tc_triton_tma_bulk=str(sum(bulk(t) > 0 for _, t in tma_both)),
+             tc_tma_store=str(sum(stores(o) > 0 for o, _ in tma)),
+             tc_triton_tma_store=str(sum(stores(t) > 0 for _, t in tma_both)),
              tc_tma_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in tma)),
              tc_tma_regs_ratio=_times2(R.geomean([R.registers(o) / R.registers(t) for o, t in tma_both
                                                   if R.registers(o) and R.registers(t)])),

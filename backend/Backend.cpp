@@ -192,7 +192,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
   PipelinePlan pipelines;
   TmaStorePlan stores;
   MemoryPlan memory;
-  std::vector<std::string> tmaNotes;  // on sm_90a, why a descriptor load is not copied by TMA
+  std::vector<std::string> tmaNotes;  // on sm_90a, why a descriptor load or store is not copied by TMA
   for (;;) {
     axes = analyzeAxes(func, o.assume);
     layouts = assignLayouts(func, axes, warps);

@@ -251,7 +251,8 @@ void Planner::op(const Op &o) {
   case OpKind::DescriptorLoad: return;  // copied by TMA into its loop's ring, or expanded before (Backend.cpp)
   case OpKind::DescriptorStore:  // written by TMA (else expanded before): lowerTmaStore
     if (const TmaStore *s = stores_.find(o)) {
-      take(SharedBuffer::Kind::Window, o, s->windowBytes(), "the tile staged for its TMA store, and its map", 1024);
+      take(SharedBuffer::Kind::Window, o, s->windowBytes(), "the tile staged for its TMA store, and its map",
+           TmaStore::kAlignment);
       inherent(o, "the bulk copies done (the window read, the tensor written), before what follows");
     }
     return;

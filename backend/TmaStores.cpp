@@ -22,6 +22,9 @@ std::string qualify(const Op &store, const AxisInfoMap &axes, TmaStore &s) {
   int64_t eb = byteSize(t.elem), rowBytes = t.shape[1] * eb;
   if (rowBytes < 32)
     return "its rows are " + std::to_string(rowBytes) + " bytes, and a box here is a swizzled panel of 32 or more";
+  if (rowBytes > 128 && t.shape[0] < 8)
+    return "it has " + std::to_string(t.shape[0]) + " rows in several panels, each of which must fill 8 rows of the "
+           "swizzle the hardware applies by address";
   if (axes.at(d.base()).divisibility[0] % 16)
     return "its base is not known to be 16-byte aligned, as a tensor map's must be (--assume-aligned promises it)";
   if (axes.at(d.stride(0)).divisibility[0] * eb % 16)

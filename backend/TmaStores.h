@@ -11,9 +11,14 @@
 //   - it is 2-D with 32-bit sizes and offsets (TMA's coordinates);
 //   - its elements are ones a tensor map holds (not i1, not pointers) and
 //     its rows are at least 32 bytes (a panel the smallest swizzle fills);
+//   - in more than one panel, it has at least 8 rows: the hardware swizzles
+//     by the shared address, so each panel must start a swizzle atom (8 rows
+//     of the panel, 1024 bytes at 128);
 //   - the axis info proves its base 16-byte aligned and its row stride a
 //     multiple of 16 bytes (a map can hold no other);
-//   - its tile, staged, takes at most kMaxTmaStoreBytes of shared memory.
+//   - its tile, staged, takes at most kMaxTmaStoreBytes of shared memory
+//     (the window then fits beside no ring: the backend's last plan, with
+//     no stages, has none, so a TMA store never makes a kernel not fit).
 // The others are expanded into masked stores (ir/ExpandDescriptors.cpp),
 // and on sm_90a each gets a note saying why.
 //===----------------------------------------------------------------------===//
@@ -41,6 +46,9 @@ struct TmaStore {
   /// The window: the tile's panels, then 128 bytes where warp 0 builds the map.
   int64_t stagingOffset() const { return (tileBytes + 127) / 128 * 128; }
   int64_t windowBytes() const { return stagingOffset() + 128; }
+  /// The window's start: the 128-byte swizzle's atom (the smaller swizzles'
+  /// divide it), from which the panels' swizzle is the hardware's.
+  static constexpr int64_t kAlignment = 1024;
 };
 
 struct TmaStorePlan {

@@ -9,11 +9,11 @@
 
 namespace twintile::ir {
 
-/// Rewrites descriptor_load and descriptor_store into the pointer
-/// arithmetic, the mask and the load or store they stand for
-/// (ExpandDescriptors.cpp): their portable lowering. Loads whose every use is
-/// a dot's a or b (directly, or through one trans) are left to the backend,
-/// which may copy them with TMA.
+/// Rewrites descriptor_load into the pointer arithmetic, the mask and the
+/// load it stands for (ExpandDescriptors.cpp): its portable lowering. Loads
+/// whose every use is a dot's a or b (directly, or through one trans), and
+/// every descriptor_store, are left to the backend, which may copy them with
+/// TMA and expands the others with expandDescriptor.
 bool expandDescriptors(Func &f);
 
 /// The expansion of one descriptor op of `f`, in place.

@@ -350,6 +350,8 @@ TEST_CASE("on sm_90a, descriptor stores write by TMA: every element type, 1 or 2
                    Config{"shifted_copy<f32, 32, 64>", 32, 64, 70, 112, 5, -20},
                    Config{"shifted_copy<bf16, 16, 16>", 16, 16, 37, 48, 0, 7},
                    Config{"shifted_copy<f32, 16, 8>", 16, 8, 33, 32, -1, -1},
+                   Config{"shifted_copy<f16, 16, 32>", 16, 32, 40, 64, 1, -5},
+                   Config{"shifted_copy<f16, 8, 128>", 8, 128, 30, 160, -3, 9},
                    Config{"shifted_copy<i8, 16, 256>", 16, 256, 40, 160, 3, -100},
                    Config{"shifted_copy<i64, 8, 32>", 8, 32, 20, 48, 2, 0},
                    Config{"shifted_copy<f16, 64, 64>", 64, 64, 0, 64, 0, 0}}) {

@@ -195,7 +195,7 @@ std::unique_ptr<llvm::Module> lower(const ir::Func &input, const CompileOptions 
   std::vector<std::string> tmaNotes;  // on sm_90a, why a descriptor load or store is not copied by TMA
   for (;;) {
     axes = analyzeAxes(func, o.assume);
-    layouts = assignLayouts(func, axes, warps);
+    layouts = assignLayouts(func, axes, warps, o.arch);
     checkTileSizes(func, layouts, warps);
     stages = wanted;
     stores = planTmaStores(func, axes, o.arch);

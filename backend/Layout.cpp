@@ -1,6 +1,8 @@
 //===- Layout.cpp - blocked layouts and their assignment ----------------===//
 #include "backend/Layout.h"
 
+#include "backend/TensorCores.h"
+
 #include <algorithm>
 #include <cassert>
 #include <map>
@@ -61,6 +63,10 @@ std::string toString(const Layout &l) {
   os << " ";
   list("tpw", l.threadsPerWarp);
   os << " ";
+  if (!l.repsPerWarp.empty()) {
+    list("rpw", l.repsPerWarp);
+    os << " ";
+  }
   list("wpc", l.warpsPerCTA);
   os << " ";
   list("order", l.order);
@@ -80,9 +86,10 @@ std::vector<DimPlan> planDims(const Layout &l, const Shape &shape) {
     d.spt = l.sizePerThread[d.parent];
     d.tpw = l.threadsPerWarp[d.parent];
     d.wpc = l.warpsPerCTA[d.parent];
-    d.cover = int64_t(d.spt) * d.tpw * d.wpc;
-    d.regs = d.spt * ((d.size + d.cover - 1) / d.cover);
-    d.wraps = d.regs / d.spt * d.cover != d.size;
+    d.rpw = l.repsAlong(d.parent);
+    d.cover = int64_t(d.spt) * d.tpw * d.rpw * d.wpc;
+    d.regs = int64_t(d.spt) * d.rpw * ((d.size + d.cover - 1) / d.cover);
+    d.wraps = d.regs / (int64_t(d.spt) * d.rpw) * d.cover != d.size;
     plan.push_back(d);
   }
   return plan;
@@ -208,7 +215,8 @@ namespace {
 /// Forward assignment, in program order (see assignLayouts in Layout.h).
 class Assigner {
 public:
-  Assigner(const AxisInfoMap &axes, int numWarps, LayoutMap &out) : axes_(axes), numWarps_(numWarps), out_(out) {}
+  Assigner(const AxisInfoMap &axes, int numWarps, const std::string &arch, LayoutMap &out)
+      : axes_(axes), numWarps_(numWarps), arch_(arch), out_(out) {}
 
   /// Memory ops fix the preferred layout of their shape: the first one seen
   /// of each shape decides the order (most contiguous dim fastest) and the
@@ -291,6 +299,7 @@ public:
 private:
   const AxisInfoMap &axes_;
   int numWarps_;
+  const std::string &arch_;
   LayoutMap &out_;
   std::map<Shape, Layout> preferred_;
   std::unordered_map<const Value *, std::vector<const Op *>> users_;
@@ -372,8 +381,8 @@ private:
       for (auto &r : op.results) set(r.get(), *layoutOf(op.operand(0)));
       return;
     case OpKind::Dot: {
-      std::optional<Layout> mma = mmaLayout(op, numWarps_);
-      return set(op.result(), mma ? *mma : *layoutOf(op.operand(2)));
+      std::optional<Layout> tc = tensorCoreLayout(op, out_, numWarps_, arch_);
+      return set(op.result(), tc ? *tc : *layoutOf(op.operand(2)));
     }
     case OpKind::Load:
       return set(op.result(), feedsDotsOnly(op) ? accessLayout(op) : preferred(t->shape));
@@ -423,9 +432,9 @@ private:
 
 } // namespace
 
-LayoutMap assignLayouts(const Func &func, const AxisInfoMap &axes, int numWarps) {
+LayoutMap assignLayouts(const Func &func, const AxisInfoMap &axes, int numWarps, const std::string &arch) {
   LayoutMap map;
-  Assigner a(axes, numWarps, map);
+  Assigner a(axes, numWarps, arch, map);
   a.collectUsers(func.body);
   a.collectPreferences(func.body);
   a.block(func.body);

@@ -7,6 +7,9 @@
 //
 //   parent dim p: sizePerThread[p] consecutive elements per thread,
 //                 threadsPerWarp[p] threads of a warp side by side,
+//                 repsPerWarp[p] such blocks of the warp's one after the
+//                 other (1 unless set: wgmma's accumulator, whose warps hold
+//                 16 adjacent rows as two 8-row blocks), then
 //                 warpsPerCTA[p] warps side by side; the pattern repeats
 //                 (more registers) when the tile is larger than it, and wraps
 //                 (the same element in several threads) when smaller.
@@ -37,6 +40,10 @@ namespace twintile::backend {
 struct Layout {
   std::vector<int> sizePerThread, threadsPerWarp, warpsPerCTA, order;  // parent space
   std::vector<int> dims;  // tile dim i -> parent dim
+  /// Per parent dim; empty where every one is 1 (so that equal layouts compare equal).
+  std::vector<int> repsPerWarp;
+
+  int repsAlong(int parentDim) const { return repsPerWarp.empty() ? 1 : repsPerWarp[static_cast<size_t>(parentDim)]; }
 
   int parentRank() const { return static_cast<int>(order.size()); }
   int rank() const { return static_cast<int>(dims.size()); }
@@ -56,17 +63,27 @@ struct Layout {
   friend bool operator==(const Layout &, const Layout &) = default;
 };
 
-/// "#blocked<spt=[1,4] tpw=[2,16] wpc=[4,1] order=[1,0] dims=[0,1]>"
+/// "#blocked<spt=[1,4] tpw=[2,16] wpc=[4,1] order=[1,0] dims=[0,1]>", with
+/// " rpw=[2,1]" before " wpc" where repsPerWarp is set.
 std::string toString(const Layout &l);
 
 /// Per tile dim, how the layout covers a tile of `shape`.
+///
+/// Register rd along the dim (run j = rd / spt) of the thread at lane and
+/// warp coordinates (l, w) holds element
+///   rd % spt + spt * l + spt * tpw * (j % rpw) + spt * tpw * rpw * w + cover * (j / rpw)
+/// (modulo size where it wraps): rising with rd.
 struct DimPlan {
   int parent;        // parent dim
   int64_t size;      // tile extent
   int spt, tpw, wpc; // from the parent
-  int64_t cover;     // spt * tpw * wpc
-  int64_t regs;      // registers along this dim: spt * ceil(size / cover)
-  bool wraps;        // regs * tpw * wpc / spt != size: some elements repeat
+  int rpw;           // repsPerWarp
+  int64_t cover;     // spt * tpw * rpw * wpc
+  int64_t regs;      // registers along this dim: spt * rpw * ceil(size / cover)
+  bool wraps;        // the layout covers more than size: some elements repeat
+  /// A thread's registers, then the lanes, then the warps, in element order,
+  /// each element once: what a scan in registers and shuffles needs.
+  bool inOrder() const { return !wraps && rpw == 1; }
 };
 std::vector<DimPlan> planDims(const Layout &l, const ir::Shape &shape);
 /// Registers per thread for a tile of `shape`.
@@ -92,7 +109,8 @@ Layout blockedLayout(const ir::Shape &shape, int numWarps, int vec, std::vector<
 /// then over N. A warp's
 /// 16-row mma tile is its row registers 2i and 2i+1, which lie 8*warpsPerCTA[0]
 /// rows apart; ldmatrix takes a row address per lane, so the tile's rows need
-/// not be adjacent.
+/// not be adjacent. (wgmma's accumulator is this layout with repsPerWarp 2
+/// along M: TensorCores.h.)
 std::optional<Layout> mmaLayout(const ir::Op &dot, int numWarps);
 /// The k of the mma instruction for operands of kind `k` (8 for f32 as
 /// TF32, 16 or 32).
@@ -113,12 +131,13 @@ using LayoutMap = std::unordered_map<const ir::Value *, Layout>;
 /// loads and stores fix a layout per shape from the pointer's contiguity and
 /// alignment (16-byte accesses where possible), values flow forward from
 /// their operands, reductions take the slice of their input, a dot that fits
-/// the tensor cores gets the MMA layout. A loop carries its values in the
+/// the tensor cores gets their accumulator's layout on `arch` (wgmma's or
+/// mma.sync's: TensorCores.h's tensorCoreLayout). A loop carries its values in the
 /// layout its body yields them (found by a first pass; the initial values
 /// are converted once, before the loop), else in that of the initial value. Where an operand arrives in
 /// another layout than its user needs, lowering converts it (recomputing
 /// cheap index arithmetic, else through shared memory).
-LayoutMap assignLayouts(const ir::Func &func, const AxisInfoMap &axes, int numWarps);
+LayoutMap assignLayouts(const ir::Func &func, const AxisInfoMap &axes, int numWarps, const std::string &arch);
 
 /// The largest power-of-two number of elements a memory op may access at
 /// once along its fastest dim, given the pointer's (and mask's) axis info.

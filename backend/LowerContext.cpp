@@ -179,7 +179,7 @@ const std::vector<RegCoord> &LowerContext::coords(const Layout &l, const Shape &
   std::vector<llvm::Value *> base;
   for (const DimPlan &d : plan) {
     int p = d.parent;
-    if (l.threadsPerWarp[p] == 32 && levelStride(l.warpsPerCTA, l.order, p) == 1) {
+    if (l.threadsPerWarp[p] == 32 && d.rpw == 1 && levelStride(l.warpsPerCTA, l.order, p) == 1) {
       // Every lane, then the first warps, along this dim: the thread's place
       // along it is tid.x itself, or its low bits. LLVM does not see that
       // (lane + 32 * (warp % w)) is that, and would compute both halves.
@@ -191,7 +191,7 @@ const std::vector<RegCoord> &LowerContext::coords(const Layout &l, const Shape &
     }
     llvm::Value *lc = laneCoord(l, p), *wc = warpCoord(l, p);
     llvm::IRBuilder<> q = atPrologue();
-    base.push_back(q.CreateAdd(q.CreateMul(lc, q.getInt32(d.spt)), q.CreateMul(wc, q.getInt32(d.spt * d.tpw))));
+    base.push_back(q.CreateAdd(q.CreateMul(lc, q.getInt32(d.spt)), q.CreateMul(wc, q.getInt32(d.spt * d.tpw * d.rpw))));
   }
   // Threads that differ only along a sliced dim hold copies: the one at 0 owns.
   llvm::Value *slicedOwner = nullptr;
@@ -203,7 +203,8 @@ const std::vector<RegCoord> &LowerContext::coords(const Layout &l, const Shape &
     if (l.warpsPerCTA[p] > 1) slicedOwner = slicedOwner ? q.CreateAnd(slicedOwner, q.CreateICmpEQ(wc, q.getInt32(0))) : q.CreateICmpEQ(wc, q.getInt32(0));
   }
   // A register's coordinate along each dim rises with its index along it
-  // (off below): argmax's in-thread order relies on it (LowerReduce.cpp).
+  // (off below, DimPlan's formula): argmax's in-thread order relies on it
+  // (LowerReduce.cpp).
   llvm::IRBuilder<> q = atPrologue();
   std::vector<RegCoord> out;
   int64_t n = numRegisters(l, shape);
@@ -213,7 +214,8 @@ const std::vector<RegCoord> &LowerContext::coords(const Layout &l, const Shape &
     c.canonical = slicedOwner;
     for (size_t i = 0; i < plan.size(); ++i) {
       const DimPlan &d = plan[i];
-      int64_t off = rd[i] / d.spt * d.cover + rd[i] % d.spt;
+      int64_t run = rd[i] / d.spt;
+      int64_t off = run / d.rpw * d.cover + run % d.rpw * d.spt * d.tpw + rd[i] % d.spt;
       llvm::Value *raw = q.CreateAdd(base[i], q.getInt32(off));
       llvm::Value *inside = nullptr;
       if (d.wraps) {

@@ -89,8 +89,7 @@ bool feedsTensorCoresOnly(LowerContext &L, const Value *v) {
   auto it = L.users.find(v);
   if (it == L.users.end()) return false;
   for (const Op *u : it->second) {
-    std::optional<Layout> mma = u->kind == OpKind::Dot ? mmaLayout(*u, L.numWarps) : std::nullopt;
-    if (!mma || u->operand(2) == v || !(*mma == L.layoutOf(u->result()))) return false;
+    if (u->kind != OpKind::Dot || u->operand(2) == v || !onTensorCores(*u, L.layouts, L.numWarps)) return false;
   }
   return true;
 }
@@ -104,18 +103,6 @@ TileVal lowerDot(LowerContext &L, const Op &op) {
   return dotOnFma(L, op);
 }
 
-/// wgmma's a: the row a warp's accumulator has element `row` in. The MMA
-/// layout gives warp w (of wm along M) rows g + 8w + 8wm*h (h = 0, 1) of
-/// every 16wm-row block; wgmma gives it rows 16w + g + 8h. So bits [3, 4 +
-/// log2 wm) of the row, w then h, become h then w.
-llvm::Value *warpgroupRow(llvm::IRBuilder<> &b, llvm::Value *row, int wm) {
-  int lw = std::countr_zero(static_cast<unsigned>(wm));
-  llvm::Value *w = b.CreateAnd(b.CreateLShr(row, 3), static_cast<uint64_t>(wm - 1));
-  llvm::Value *h = b.CreateAnd(b.CreateLShr(row, static_cast<uint64_t>(3 + lw)), 1);
-  llvm::Value *kept = b.CreateAnd(row, ~static_cast<uint64_t>(16 * wm - 1) | 7);
-  return b.CreateOr(kept, b.CreateOr(b.CreateShl(h, 3), b.CreateShl(w, 4)));
-}
-
 llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const Type &t, const StagedForm &form, llvm::Value *row,
                            llvm::Value *col) {
   llvm::IRBuilder<> &b = L.b;
@@ -126,7 +113,6 @@ llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const Type &t, co
   // panel rows * swizzleBytes bytes, swizzled within as SwizzledMatrix does
   // rows of that width (the hardware's 128/64/32-byte swizzle).
   int64_t rows = t.shape[static_cast<size_t>(form.rowDim)], perPanel = form.swizzleBytes / eb;
-  if (form.rowWarps) row = warpgroupRow(b, row, form.rowWarps);
   llvm::Value *panel = b.CreateUDiv(col, L.c32(perPanel)), *within = b.CreateURem(col, L.c32(perPanel));
   llvm::Value *start = b.CreateMul(panel, L.c32(rows * form.swizzleBytes));
   return b.CreateGEP(b.getInt8Ty(), base, b.CreateAdd(start, SwizzledMatrix(base, perPanel, eb).offset(b, row, within)));

@@ -37,7 +37,8 @@
 // than the layout's cover), run c takes the tile totals of runs 0..c-1.
 // Every combination keeps its operands in order (earlier elements on the
 // left), which is all an associative scan needs (IR.h). A layout that wraps
-// along the axis scans through shared memory instead (Hillis-Steele, log2 n
+// along the axis, or whose warps hold several blocks of it (wgmma's rows),
+// scans through shared memory instead (Hillis-Steele, log2 n
 // steps; each step combines an element with the one s places before it).
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
@@ -299,7 +300,7 @@ TileVal lowerCumsum(LowerContext &L, const Op &op) {
   auto combine = [&](llvm::Value *earlier, llvm::Value *later) {
     return user ? combineRegion(L, op, earlier, later) : binary(L, OpKind::Add, earlier, later, acc);
   };
-  if (planDims(l, in.shape)[axis].wraps) scanThroughShared(L, op, l, vals, combine);
+  if (!planDims(l, in.shape)[axis].inOrder()) scanThroughShared(L, op, l, vals, combine);
   else scanInRegisters(L, op, l, vals, combine);
   TileVal out{false, l, {}};
   for (llvm::Value *v : vals) out.regs.push_back(user ? v : narrow(L, v, k));

@@ -22,10 +22,9 @@
 //                     initializes them again, its phases from 0).
 //
 // No box is issued for an iteration past the end, so none is in flight
-// after the loop. A box is one panel wide (the staged form's swizzle, which
-// the map's swizzle mode reproduces from its 1024-byte aligned start) and
-// either all of b's rows or 8 of a's, each placed at its permuted row
-// (warpgroupRow), which TMA, copying rows in order, cannot do itself.
+// after the loop. A box is one panel of the staged form: its swizzle's
+// width, which the map's swizzle mode reproduces from the panel's 1024-byte
+// aligned start, and all the tile's rows.
 //
 // Out of bounds, TMA reads zeros, as the IR's descriptor_load does. What a
 // map cannot hold: a size not above 0 (the map gets 1, and the boxes a row
@@ -195,17 +194,14 @@ void tmaIssue(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::
       // An empty tensor: rows far above the box, so that every element is outside.
       row0 = b.CreateSelect(empty, L.c32(-512), row0);
       llvm::Value *buffer = b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes)));
-      for (int64_t c = 0; c < t.shape[1] / panel; ++c)
-        for (int64_t r = 0; r < rows; r += ld.boxRows) {
-          // Panel c holds `rows` rows of S bytes; the box's first row lands at its staged row.
-          llvm::Value *slot = ld.form.rowWarps ? warpgroupRow(b, L.c32(r), ld.form.rowWarps) : L.c32(r);
-          llvm::Value *dst = sharedAddress(L, p.ring, 0,
-                                           b.CreateAdd(buffer, b.CreateAdd(L.c32(c * rows * S), b.CreateMul(slot, L.c32(S)))));
-          sideEffectAsm(L, b.getVoidTy(),
-                        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
-                        "l,l,r,r,l,~{memory}",
-                        {dst, map, b.CreateAdd(col0, L.c32(c * panel)), b.CreateAdd(row0, L.c32(r)), bar});
-        }
+      if (ld.boxRows != rows) throw InternalError("a TMA box of other than all of its tile's rows", ld.op->loc);
+      for (int64_t c = 0; c < t.shape[1] / panel; ++c) {
+        // Panel c (rows x S bytes) is one box.
+        llvm::Value *dst = sharedAddress(L, p.ring, 0, b.CreateAdd(buffer, L.c32(c * rows * S)));
+        sideEffectAsm(L, b.getVoidTy(),
+                      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
+                      "l,l,r,r,l,~{memory}", {dst, map, b.CreateAdd(col0, L.c32(c * panel)), row0, bar});
+      }
     }
   });
 }
@@ -254,7 +250,7 @@ void lowerTmaStore(LowerContext &L, const Op &op) {
   llvm::Value *staging = b.CreateGEP(b.getInt8Ty(), window, L.c32(s->stagingOffset()));
   llvm::Value *map = b.CreateAdd(L.scratch, b.getInt64(static_cast<uint64_t>(L.mapScratchOffset(*s))));
   llvm::Value *empty = buildMap(L, op, t.elem, s->swizzleBytes, static_cast<int>(rows), staging, map, b.getTrue());
-  stageSwizzled(L, t, v, window, StagedForm{0, s->swizzleBytes, 0});
+  stageSwizzled(L, t, v, window, StagedForm{0, s->swizzleBytes});
   // Every thread's writes (the tile here, and earlier ones to the tensor)
   // ordered before the async proxy's reads and writes, then a barrier.
   sideEffectAsm(L, b.getVoidTy(), "fence.proxy.async;", "~{memory}", {});

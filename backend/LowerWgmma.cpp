@@ -1,11 +1,11 @@
 //===- LowerWgmma.cpp - dot on Hopper's warpgroup MMA ----------------------===//
 //
-// A dot dotEngine (TensorCores.h) puts on wgmma: the MMA layout has wm warps
-// along M (a multiple of 4) and one along N, so warps 4G..4G+3 form
-// warpgroup G, and the accumulator of every 16wm-row block of the tile is,
-// for warpgroup G, the 64 rows wgmma's m64 gives it (a's rows were permuted
-// when staged to make that so: TensorCores.h). Per k step of 16, every
-// warpgroup issues one
+// A dot dotEngine (TensorCores.h) puts on wgmma: its layout, wgmma's
+// accumulator's, has wm warps along M (a multiple of 4), each holding 16
+// adjacent rows of every 16wm-row block, and one along N, so warps 4G..4G+3
+// form warpgroup G, and the accumulator of every 16wm-row block of the tile
+// is, for warpgroup G, the 64 rows wgmma's m64 gives it. Per k step of 16,
+// every warpgroup issues one
 //
 //   wgmma.mma_async.sync.aligned.m64n{nI}k16.f32.T.T {d}, a-desc, b-desc, p, 1, 1, 0, transB
 //
@@ -33,7 +33,7 @@
 //
 // Operands in shared memory (TensorCores.h's panels; S the swizzle bytes,
 // E = S / 2 elements per panel row):
-//   a, K-major: rows m (permuted), panels along k;
+//   a, K-major: rows m, panels along k;
 //     LBO = M * S (the next panel; unused inside one), SBO = 8 * S.
 //   b, K-major (rows n): the same with N; MN-major (rows k, n contiguous,
 //     imm-trans-b 1): panels along n, LBO = K * S between them, SBO = 8 * S.
@@ -174,7 +174,7 @@ TileVal dotOnWarpgroups(LowerContext &L, const Op &op) {
     for (int64_t block = 0; block < blocks; ++block)
       for (int64_t chunk = 0; chunk < chunks; ++chunk) {
         // d[4j + 2h + e] is row 8h + g, column 8j + 2t + e of the chunk: the
-        // MMA layout's row register 2 * block + h, column register 2q + e.
+        // layout's row register 2 * block + h, column register 2q + e.
         std::vector<size_t> at;
         for (int64_t i = 0; i < nI / 2; ++i) {
           int64_t j = i / 4, h = (i / 2) % 2, e = i % 2;

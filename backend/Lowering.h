@@ -315,9 +315,6 @@ TileVal lowerDot(LowerContext &L, const ir::Op &op);
 bool feedsTensorCoresOnly(LowerContext &L, const ir::Value *v);
 /// Writes 2-D tile `v` to shared memory at `base` in staged form `form`.
 void stageSwizzled(LowerContext &L, const ir::Type &t, const TileVal &v, llvm::Value *base, const StagedForm &form);
-/// wgmma's a is staged with its rows permuted (TensorCores.h): the row of
-/// the staged matrix that holds the tile's `row`, for `rowWarps` warps along M.
-llvm::Value *warpgroupRow(llvm::IRBuilder<> &b, llvm::Value *row, int rowWarps);
 /// Where element (row, col) of a matrix of tile type `t` in form `form`
 /// lies; row along form.rowDim.
 llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const ir::Type &t, const StagedForm &form,

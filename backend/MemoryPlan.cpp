@@ -418,7 +418,7 @@ void Planner::scan(const Op &o) {
   size_t axis = static_cast<size_t>(o.intAttr("axis"));
   int64_t valueBytes = user ? combinedBytes(o) : byteSize(computeKind(in->type.elem));
   DimPlan d = planDims(l, in->type.shape)[axis];
-  if (d.wraps) {
+  if (!d.inOrder()) {
     take(SharedBuffer::Kind::Window, o, 2 * numElements(in->type.shape) * valueBytes, "two buffers, ping-ponged");
     for (int64_t step = 1; step < in->type.shape[axis]; step *= 2)  // scanThroughShared
       inherent(o, "a step of the scan written to one buffer, before the next step reads it");

@@ -77,10 +77,7 @@ private:
   std::unordered_set<const Value *> copied_;
 
   const Layout &layoutOf(const Value *v) const { return layouts_.at(v); }
-  bool onTensorCores(const Op &dot) const {
-    std::optional<Layout> mma = mmaLayout(dot, numWarps_);
-    return mma && *mma == layoutOf(dot.result());
-  }
+  bool onTensorCores(const Op &dot) const { return backend::onTensorCores(dot, layouts_, numWarps_); }
   void planInvariants(const Op &loop, LoopPipeline &p) const;
   /// The loop's wgmma dot that may stay in flight across iterations, if any.
   void planAsyncDot(const Op &loop, LoopPipeline &p) const;
@@ -320,7 +317,7 @@ LoopPipeline Planner::plan(const Op &loop) {
         continue;
       }
       const Type &t = o->result()->type;
-      int boxRows = form.rowWarps ? 8 : static_cast<int>(t.shape[0]);
+      int boxRows = static_cast<int>(t.shape[0]);  // the block's: at most 256, a box's limit
       p.loads.push_back({o.get(), layoutOf(o->result()), form, 0, bufferBytes(t, form), 0, boxRows, -1, transposed});
       p.tmaBytes += t.numElements() * byteSize(t.elem);
       copied_.insert(p.loads.back().staged());

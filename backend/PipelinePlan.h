@@ -40,9 +40,8 @@
 //   - the axis info proves its base 16-byte aligned and its row stride a
 //     multiple of 16 bytes (a map can hold no other);
 //   - the loop writes no global memory, as for cp.async.
-// A box is a panel wide (the staged form's swizzle) and, for wgmma's a, 8
-// rows high: a's rows are staged permuted (TensorCores.h), which 8-row boxes
-// placed one by one reproduce; b's box is the whole of its rows. A load only
+// A box is a panel wide (the staged form's swizzle) and all the tile's rows
+// high, so that each panel is one box. A load only
 // a `trans` reads, whose result only dots read as b (attention's k), is
 // staged as that b: k-major, its rows the load's rows. Loads that do not
 // qualify are expanded (ir/ExpandDescriptors.cpp) and planned again.

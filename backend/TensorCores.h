@@ -1,7 +1,8 @@
 //===- TensorCores.h - which unit runs a dot, and its operands' shared form ---===//
 //
-// A dot whose layout assignment gave the MMA layout (mmaLayout in Layout.h)
-// runs on tensor cores; this analysis says which instruction, and how each
+// A dot whose layout assignment gave a tensor-core accumulator layout
+// (mma.sync's, mmaLayout in Layout.h, or wgmma's, below) runs on tensor
+// cores; this analysis says which instruction, and how each
 // operand lies in shared memory, once, for the pipeline plan (which copies
 // operands there ahead), the memory plan (which sizes and aligns their
 // buffers) and lowering (which writes and reads them):
@@ -16,11 +17,12 @@
 //              is stored in *panels*: its contiguous dim cut in pieces of
 //              the swizzle's width S (128, 64 or 32 bytes, the largest that
 //              divides it), each panel rows x S bytes, chunks swizzled as the
-//              hardware's S-byte swizzle reads them. a's rows are permuted
-//              so that the 16 rows the MMA layout gives a warp (8 * wm apart
-//              there) are adjacent, as wgmma's accumulator has them: the
-//              accumulator then *is* the MMA layout, and everything after the
-//              dot is unchanged.
+//              hardware's S-byte swizzle reads them, rows in order. The
+//              accumulator is wgmma's: each warp's 16 rows adjacent (the MMA
+//              layout with repsPerWarp 2 along M, where mma.sync's warps hold
+//              8-row blocks 8 * wm rows apart). Layout assignment gives a dot
+//              one of the two (tensorCoreLayout), and the layout says which
+//              unit runs it (dotEngine).
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -28,6 +30,7 @@
 #include "ir/IR.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace twintile::backend {
@@ -38,7 +41,6 @@ enum class DotEngine { Fma, MmaSync, Wgmma };
 struct StagedForm {
   int rowDim = 0;        // the tile dim the matrix's rows run along (the other is contiguous)
   int swizzleBytes = 0;  // 0: mma.sync's whole rows; 32, 64, 128: wgmma's panels of that width
-  int rowWarps = 0;      // wgmma's a: the MMA layout's warps along M (its rows permuted); else 0
 
   bool wgmma() const { return swizzleBytes != 0; }
   /// The alignment its buffer needs: wgmma's swizzle repeats every 8 rows of
@@ -48,9 +50,17 @@ struct StagedForm {
   friend bool operator==(const StagedForm &, const StagedForm &) = default;
 };
 
-/// The unit that runs `dot` for `numWarps` warps on `arch`, from its
-/// result's and b's layouts.
+/// The accumulator layout layout assignment gives `dot` for `numWarps` warps
+/// on `arch`: wgmma's where it fits (`layouts` holds its operands'), else
+/// mma.sync's (mmaLayout), or nothing (the FMA units).
+std::optional<Layout> tensorCoreLayout(const ir::Op &dot, const LayoutMap &layouts, int numWarps, const std::string &arch);
+
+/// The unit that runs `dot` for `numWarps` warps on `arch`: the one whose
+/// accumulator layout its result has.
 DotEngine dotEngine(const ir::Op &dot, const LayoutMap &layouts, int numWarps, const std::string &arch);
+
+/// True if `dot` runs on tensor cores (wgmma or mma.sync), by its result's layout.
+bool onTensorCores(const ir::Op &dot, const LayoutMap &layouts, int numWarps);
 
 /// The form operand `operand` (0: a, 1: b) of tensor-core dot `dot` takes in
 /// shared memory.

@@ -124,13 +124,13 @@ TEST_CASE("layout assignment: loads fix the layout, reductions slice it", "[back
   std::vector<be::ParamAssumption> assume(4);
   assume[0].aligned16 = true;
   assume[3].divisible16 = true;
-  be::LayoutMap layouts = be::assignLayouts(f, be::analyzeAxes(f, assume), 4);
+  be::LayoutMap layouts = be::assignLayouts(f, be::analyzeAxes(f, assume), 4, "sm_90a");
   const be::Layout &loaded = layouts.at(valueAt(f, 10));
   CHECK(loaded.sizePerThread == std::vector<int>{4});  // one 16-byte access per 4 elements
   CHECK(layouts.at(valueAt(f, 5)) == loaded);          // the index arithmetic agrees with it
   CHECK(layouts.count(valueAt(f, 0)) == 0);            // scalars have no layout
   // Without the alignment, the elements per thread stay 1.
-  be::LayoutMap plain = be::assignLayouts(f, be::analyzeAxes(f, {}), 4);
+  be::LayoutMap plain = be::assignLayouts(f, be::analyzeAxes(f, {}), 4, "sm_90a");
   CHECK(plain.at(valueAt(f, 10)).sizePerThread == std::vector<int>{1});
 }
 

@@ -38,7 +38,7 @@ TT_KERNEL void persistent_matmul(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 M, i32 
 // SAME: equal: the parse and trace IR
 // PLAN: not pipelined: 'descriptor_store' at {{.*}} writes memory
 // PLAN: pipelined: 2 loads copied 2 iterations ahead into a ring of 3 stages (4 buffers each: the wgmma of one iteration stays in flight into the next); TMA: 32768 bytes a stage, on 4 mbarriers
-// PLAN: copied ahead: TMA, 16 boxes of 8 x 64 f16 through tensor map 0, rows along dim 0, wgmma panels of 128 bytes
+// PLAN: copied ahead: TMA, 1 box of 128 x 64 f16 through tensor map 0, rows along dim 0, wgmma panels of 128 bytes
 // PLAN: copied ahead: TMA, 2 boxes of 64 x 64 f16 through tensor map 1, rows along dim 0, wgmma panels of 128 bytes
 // HOPPER-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // HOPPER-DAG: mbarrier.try_wait.parity.shared::cta.b64

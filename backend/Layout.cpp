@@ -51,6 +51,14 @@ Layout Layout::permuted(const std::vector<int64_t> &perm) const {
   return l;
 }
 
+Layout Layout::withoutReps(int parentDim) const {
+  Layout l = *this;
+  if (l.repsPerWarp.empty()) return l;
+  l.repsPerWarp[static_cast<size_t>(parentDim)] = 1;
+  if (std::all_of(l.repsPerWarp.begin(), l.repsPerWarp.end(), [](int r) { return r == 1; })) l.repsPerWarp.clear();
+  return l;
+}
+
 std::string toString(const Layout &l) {
   std::ostringstream os;
   auto list = [&](const char *name, const std::vector<int> &v) {
@@ -377,9 +385,16 @@ private:
       for (auto &r : op.results) set(r.get(), sliced);
       return;
     }
-    case OpKind::Cumsum: case OpKind::Scan:
-      for (auto &r : op.results) set(r.get(), *layoutOf(op.operand(0)));
+    case OpKind::Cumsum: case OpKind::Scan: {
+      // A scan in registers and shuffles takes a thread's registers along
+      // its axis in order (DimPlan::inOrder): where the operand's warps hold
+      // several blocks along it (wgmma's rows), the result is laid out
+      // without them, and the operand converted to it.
+      Layout l = *layoutOf(op.operand(0));
+      l = l.withoutReps(l.dims[static_cast<size_t>(op.intAttr("axis"))]);
+      for (auto &r : op.results) set(r.get(), l);
       return;
+    }
     case OpKind::Dot: {
       std::optional<Layout> tc = tensorCoreLayout(op, out_, numWarps_, arch_);
       return set(op.result(), tc ? *tc : *layoutOf(op.operand(2)));

@@ -40,7 +40,9 @@ namespace twintile::backend {
 struct Layout {
   std::vector<int> sizePerThread, threadsPerWarp, warpsPerCTA, order;  // parent space
   std::vector<int> dims;  // tile dim i -> parent dim
-  /// Per parent dim; empty where every one is 1 (so that equal layouts compare equal).
+  /// Per parent dim; empty where every one is 1 (so that equal layouts
+  /// compare equal: withoutReps keeps it so, and wgmma's accumulator layout,
+  /// TensorCores.cpp's asWgmma, is the one that sets it).
   std::vector<int> repsPerWarp;
 
   int repsAlong(int parentDim) const { return repsPerWarp.empty() ? 1 : repsPerWarp[static_cast<size_t>(parentDim)]; }
@@ -59,6 +61,9 @@ struct Layout {
   bool expanded(int axis, Layout &out) const;
   /// trans: tile dim i of the result is tile dim perm[i] of this.
   Layout permuted(const std::vector<int64_t> &perm) const;
+  /// This layout with one block per warp along parent dim `parentDim`
+  /// (repsPerWarp 1 there; empty where that leaves every one 1).
+  Layout withoutReps(int parentDim) const;
 
   friend bool operator==(const Layout &, const Layout &) = default;
 };

@@ -3,8 +3,9 @@
 // repsPerWarp 2 along M, `rpw=[2,1]`), where mma.sync's gives a warp 8-row
 // blocks 8 * warps apart; a's rows are then staged in order. Everything that
 // reads such a tile must follow: reductions along either dim (and argmax's
-// first index), a scan along M (through shared memory: a thread's registers
-// along M are not one run), a scan along N (in registers), a transpose, a
+// first index), a scan along M (its result laid out without the repeats, the
+// tile converted: a thread's registers along M are not one run), a scan
+// along N (in registers), a transpose, a
 // broadcast back, and a second dot reading it as a on mma.sync (N = 8 is no
 // wgmma panel) and as a on wgmma. The emulator runs each against the
 // interpreter, with ragged M and N; 4 and 8 warps.
@@ -13,6 +14,8 @@
 // RUN: twintile run --frontend=parse %s --kernel 'consumers<128, 64, 32>' --grid 2 --arg a=8000 --arg b=4000 --arg b2=4000 --arg b3=1000 --arg out=100000 --arg M=200 --arg N=50 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=trace %s --kernel 'consumers<128, 64, 32>' --num-warps 8 --grid 2 --arg a=8000 --arg b=4000 --arg b2=4000 --arg b3=1000 --arg out=100000 --arg M=170 --arg N=64 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=parse %s --kernel 'consumers<64, 128, 64>' --grid 3 --arg a=16000 --arg b=16000 --arg b2=16000 --arg b3=2000 --arg out=150000 --arg M=150 --arg N=100 | FileCheck %s --check-prefix=RAN
+// RUN: twintile compile --frontend=parse %s --kernel 'column_scan<256, 128, 16>' --num-warps 8 --emit layouts | FileCheck %s --check-prefix=SCAN
+// RUN: twintile run --frontend=trace %s --kernel 'column_scan<256, 128, 16>' --num-warps 8 --grid 1 --arg a=4096 --arg b=2048 --arg out=32768 | FileCheck %s --check-prefix=RAN-SCAN
 #include <twintile.h>
 using namespace tt;
 
@@ -58,3 +61,20 @@ TT_KERNEL void consumers(Ptr<f16> a, Ptr<f16> b, Ptr<f16> b2, Ptr<f16> b3, Ptr<f
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 
 // RAN: ok: consumers on emu, {{.*}}: matches the interpreter
+
+// A scan along M of a wgmma result: its result is laid out with one block per
+// warp along M (rpw gone), the accumulator converted to it, and the scan runs
+// in registers and shuffles; through shared memory, 256 x 128 f32 twice
+// would not fit in a block's shared memory.
+template <int BM, int BN, int BK>
+TT_KERNEL void column_scan(Ptr<f16> a, Ptr<f16> b, Ptr<f32> out) {
+  auto rm = arange(0, BM), rn = arange(0, BN), rk = arange(0, BK);
+  auto ta = load(a + expand_dims(rm, 1) * BK + expand_dims(rk, 0));
+  auto tb = load(b + expand_dims(rk, 1) * BN + expand_dims(rn, 0));
+  auto acc = dot(ta, tb, zeros<f32>({BM, BN}));
+  store(out + expand_dims(rm, 1) * BN + expand_dims(rn, 0), cumsum(acc, 0));
+}
+
+// SCAN: = dot {{.*}} // %{{[0-9]+}}: #blocked<spt=[1,2] tpw=[8,4] rpw=[2,1] wpc=[8,1] order=[1,0] dims=[0,1]>
+// SCAN: = cumsum {{.*}} // %{{[0-9]+}}: #blocked<spt=[1,2] tpw=[8,4] wpc=[8,1] order=[1,0] dims=[0,1]>
+// RAN-SCAN: ok: column_scan on emu, {{.*}}: matches the interpreter

@@ -230,6 +230,7 @@ private:
 
   // EmuMatrix.cpp: the warp at `base`, all 32 lanes waiting at `in`; false on an error.
   bool warpLdmatrix(uint32_t base, const Instr &in);
+  bool warpStmatrix(uint32_t base, const Instr &in);
   bool warpMma(uint32_t base, const Instr &in);
 
   // EmuWarpgroup.cpp: wgmma, four warps at a time

@@ -1,4 +1,4 @@
-//===- EmuMatrix.cpp - ldmatrix and mma.sync, one warp at a time ----------===//
+//===- EmuMatrix.cpp - ldmatrix, stmatrix and mma.sync, one warp at a time ===//
 //
 // The tensor-core instructions are warp-wide: every lane of the warp gives
 // its part (a row address, fragment registers) and gets its part of the
@@ -87,6 +87,32 @@ bool Machine::warpLdmatrix(uint32_t base, const Instr &in) {
       if (d.kind == Operand::Kind::Reg) regs[d.reg] = (uint32_t(lo) | uint32_t(hi) << 16) & d.imm;
     }
   }
+  return true;
+}
+
+bool Machine::warpStmatrix(uint32_t base, const Instr &in) {
+  // rows[m][r]: row r of matrix m, gathered from every lane's registers.
+  uint16_t rows[4][8][8];
+  for (uint32_t l = 0; l < 32; ++l) {
+    Thread &t = threads_[base + l];
+    const Frame &f = t.frames.back();
+    const uint64_t *regs = t.regs.data() + f.regBase;
+    uint32_t r = l / 4, c = 2 * (l % 4);
+    for (uint32_t m = 0; m < in.vec; ++m) {
+      uint32_t word = static_cast<uint32_t>(value(t, f, regs, f.fn->vecPool[in.ops[1].reg + m]));
+      uint16_t lo = static_cast<uint16_t>(word), hi = static_cast<uint16_t>(word >> 16);
+      if (in.mode == Mode::Trans) rows[m][c][r] = lo, rows[m][c + 1][r] = hi;
+      else rows[m][r][c] = lo, rows[m][r][c + 1] = hi;
+    }
+  }
+  for (uint32_t m = 0; m < in.vec; ++m)
+    for (uint32_t r = 0; r < 8; ++r) {
+      Thread &t = threads_[base + 8 * m + r];
+      const Frame &f = t.frames.back();
+      uint8_t *p = access(t, in, addressOf(f, t.regs.data() + f.regBase, in.ops[0]), 16, Space::Shared, true);
+      if (!p) return false;
+      std::memcpy(p, rows[m][r], 16);
+    }
   return true;
 }
 

@@ -260,7 +260,7 @@ bool Machine::resolveWarps(bool &released) {
       const Instr &in = *t.waiting;
       const Frame &f = t.frames.back();
       if (isWarpgroupOp(in.op)) continue;  // four warps at a time: resolveWarpgroups
-      if (in.op == Op::Ldmatrix || in.op == Op::Mma) {  // .aligned: the whole warp, every lane
+      if (isWarpMatrixOp(in.op)) {  // .aligned: the whole warp, every lane
         if (n < 32) {
           fail(t, in, in.text + " in a warp of " + std::to_string(n) + " threads (it needs all 32)");
           return false;
@@ -302,7 +302,7 @@ bool Machine::resolveWarps(bool &released) {
           return false;
         }
       }
-      if (first.op == Op::Ldmatrix || first.op == Op::Mma) {
+      if (isWarpMatrixOp(first.op)) {
         for (uint32_t l : lanes)
           if (threads_[base + l].waiting != &first) {
             const Instr &in = *threads_[base + l].waiting;
@@ -311,7 +311,10 @@ bool Machine::resolveWarps(bool &released) {
                      std::to_string(first.line) + " while lane " + std::to_string(l) + " is at " + in.text);
             return false;
           }
-        if (!(first.op == Op::Ldmatrix ? warpLdmatrix(base, first) : warpMma(base, first))) return false;
+        bool ran = first.op == Op::Ldmatrix   ? warpLdmatrix(base, first)
+                   : first.op == Op::Stmatrix ? warpStmatrix(base, first)
+                                              : warpMma(base, first);
+        if (!ran) return false;
         for (uint32_t l : lanes) {
           Thread &t = threads_[base + l];
           t.frames.back().pc += 1;

@@ -371,6 +371,7 @@ void Decoder::dispatch() {
   if (b == "redux") return redux();
   if (b == "cp") return asyncCopy();
   if (b == "ldmatrix") return ldmatrix();
+  if (b == "stmatrix") return stmatrix();
   if (b == "mma") return mma();
   if (b == "wgmma") return wgmma();
   if (b == "mbarrier") return mbarrier();

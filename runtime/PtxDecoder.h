@@ -107,6 +107,8 @@ private:
   void redux();
   void asyncCopy();
   void ldmatrix();
+  void stmatrix();
+  void matrixModifiers(Op op);
   void mma();
 
   // PtxDecodeWarpgroup.cpp: Hopper's warpgroup MMAs and proxy fences

@@ -170,7 +170,7 @@ uint8_t *Machine::access(Thread &t, const Instr &in, uint64_t addr, uint64_t siz
     noteGenericWrite(t, off, size);
   }
   if (options_.profile && (window == Space::Global || window == Space::Shared) &&
-      (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Ldmatrix ||
+      (in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red || in.op == Op::Ldmatrix || in.op == Op::Stmatrix ||
        in.op == Op::CpAsync))
     accesses_.push_back({t.linear, &in, t.runs[&in], addr, static_cast<uint32_t>(size), window == Space::Shared});
   return p;
@@ -464,6 +464,7 @@ reload:
     case Op::Redux:
     case Op::BarWarpSync:
     case Op::Ldmatrix:
+    case Op::Stmatrix:
     case Op::Mma:
     case Op::WgmmaFence:
     case Op::WgmmaMma:

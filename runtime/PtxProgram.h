@@ -92,7 +92,7 @@ enum class Op : uint8_t {
   // asynchronous copies, global to shared (cp.async, Ampere's)
   CpAsync, CpAsyncCommit, CpAsyncWait,
   // warp-wide matrix fragments (tensor cores, Ampere's)
-  Ldmatrix, Mma,
+  Ldmatrix, Stmatrix, Mma,
   // warpgroup MMAs (Hopper's): four warps issue them together, operands read
   // from shared memory through descriptors by the async proxy
   WgmmaFence, WgmmaMma, WgmmaCommit, WgmmaWait,
@@ -118,6 +118,8 @@ inline bool isMbarrierOp(Op op) {
 /// which thread last wrote each shared byte, as with wgmma.
 inline bool isBulkOp(Op op) { return op == Op::BulkTensorLoad || op == Op::BulkTensorStore; }
 
+/// The warp-wide matrix instructions (.sync.aligned): every lane of the warp at once.
+inline bool isWarpMatrixOp(Op op) { return op == Op::Ldmatrix || op == Op::Stmatrix || op == Op::Mma; }
 inline bool isWarpgroupOp(Op op) {
   return op == Op::WgmmaFence || op == Op::WgmmaMma || op == Op::WgmmaCommit || op == Op::WgmmaWait;
 }
@@ -133,7 +135,7 @@ enum class Mode : uint8_t {
   PrmtDefault, PrmtF4e, PrmtB4e, PrmtRc8, PrmtEcl, PrmtEcr, PrmtRc16,
   ToSpace,                               // cvta.to
   WaitAll,                               // cp.async.wait_all (else wait_group N)
-  Trans,                                 // ldmatrix .trans
+  Trans,                                 // ldmatrix and stmatrix .trans
   ExpectTx,                              // mbarrier.arrive.expect_tx
   Parity,                                // mbarrier.try_wait.parity / test_wait.parity (else a state operand)
 };
@@ -180,7 +182,7 @@ struct Instr {
   Cmp cmp = Cmp::Eq;
   BoolOp boolOp = BoolOp::None;
   Space space = Space::Generic;
-  uint8_t vec = 1;          // ld/st: 1, 2, 4 elements; ldmatrix: matrices; mma: K
+  uint8_t vec = 1;          // ld/st: 1, 2, 4 elements; ldmatrix, stmatrix: matrices; mma: K
   bool ftz = false;
   bool sat = false;
   bool approx = false;      // rcp/sqrt/div .approx; max/min .NaN; shr/shl: none

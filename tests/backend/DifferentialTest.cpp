@@ -305,7 +305,10 @@ TEST_CASE("on sm_90a, descriptor matmuls load by TMA: ragged sizes, 2 to 4 stage
     for (int stages : {1, 2, 3, 4}) {
       if (std::string(c.spec) == "persistent_matmul<128, 256, 64, 8>" && stages == 4) continue;  // as above
       std::vector<std::string> emits = {"wgmma.mma_async.sync.aligned.m64n"};
-      if (c.N % 16 == 0) emits.push_back("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group");  // C by TMA
+      if (c.N % 16 == 0) {  // C by TMA, staged by stmatrix from the accumulator's layout
+        emits.push_back("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group");
+        emits.push_back("stmatrix.sync.aligned.m8n8.x4.shared.b16");
+      }
       if (stages > 1)
         for (const char *tma : {"tensormap.cp_fenceproxy.global.shared::cta", "mbarrier.arrive.expect_tx.shared::cta.b64",
                                 "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
@@ -331,7 +334,8 @@ TEST_CASE("on sm_90a, descriptor matmuls load by TMA: ragged sizes, 2 to 4 stage
     for (int stages : {2, 3})
       differential(c, true, "sm_90a", walked(*parsed, spec), stages,
                    {"cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes",
-                    "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16"},
+                    "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16",
+                    "stmatrix.sync.aligned.m8n8.x4.shared.b16"},  // p staged for the second dot
                    warps);
   }
 }

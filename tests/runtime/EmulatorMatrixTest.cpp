@@ -1,4 +1,4 @@
-// ldmatrix and mma.sync in the emulator, against values computed here from
+// ldmatrix, stmatrix and mma.sync in the emulator, against values computed here from
 // the PTX ISA's fragment tables, written out case by case (not the
 // emulator's formulas): a warp loads per-lane registers packed by the test,
 // runs the instruction and stores its registers; the test unpacks them and
@@ -99,6 +99,52 @@ TEST_CASE("ldmatrix .x1 and .x2 read the rows at the addresses lanes 0-7 (and 8-
         uint32_t r = 7 - l / 4, c = 2 * (l % 4);
         CHECK(out[4 * l + m] == (entry(m, r, c) | uint32_t(entry(m, r, c + 1)) << 16));
       }
+  }
+}
+
+// --- stmatrix -------------------------------------------------------------
+
+TEST_CASE("stmatrix writes lane l's register m as row l/4, columns 2(l%4) and 2(l%4)+1 of matrix m; .trans the "
+          "transpose; each row where its lane says",
+          "[emulator][stmatrix]") {
+  // Lane l holds, in register m, the two 16-bit values 4096m + 2l and +1;
+  // it gives the address of row (l % 8) of matrix (l / 8) with the rows of
+  // each matrix upside down (row 7 - r at slot r), then reads its slot back.
+  for (const char *form : {"x1", "x2", "x4", "x4.trans"}) {
+    INFO(form);
+    int count = form[1] - '0';
+    bool trans = std::string(form).find("trans") != std::string::npos;
+    std::string regs, packs;
+    for (int m = 0; m < count; ++m) {
+      regs += (m ? ", " : "") + std::string("%r") + std::to_string(m + 1);
+      packs += "\tmul.lo.u32 %r30, %r60, 2;\n\tadd.u32 %r31, %r30, " + std::to_string(4096 * m) +
+               ";\n\tadd.u32 %r32, %r31, 1;\n\tshl.b32 %r33, %r32, 16;\n\tor.b32 %r" + std::to_string(m + 1) +
+               ", %r31, %r33;\n";
+    }
+    std::string body = packs +
+                       "\tmov.u64 %rd6, smem;\n\tand.b32 %r21, %r60, 7;\n\tsub.u32 %r22, 7, %r21;\n"
+                       "\tand.b32 %r23, %r60, 24;\n\tadd.u32 %r20, %r22, %r23;\n\tmul.wide.u32 %rd9, %r20, 16;\n"
+                       "\tadd.s64 %rd10, %rd6, %rd9;\n\tstmatrix.sync.aligned.m8n8." + std::string(form) +
+                       ".shared.b16 [%rd10], {" + regs +
+                       "};\n\tbar.sync 0;\n\tmul.wide.u32 %rd11, %r60, 16;\n\tadd.s64 %rd12, %rd6, %rd11;\n"
+                       "\tld.shared.v4.u32 {%r10, %r11, %r12, %r13}, [%rd12];\n"
+                       "\tst.global.v4.u32 [%rd5], {%r10, %r11, %r12, %r13};\n";
+    std::vector<uint32_t> out =
+        runWarp(warpKernel(body, 1, 4, "\t.shared .align 16 .b8 smem[512];\n"), std::vector<uint32_t>(32, 0), 128);
+    // Element (row, col) of matrix m: lane 4 row + col / 2's (its transpose's, with .trans).
+    auto value = [&](uint32_t m, uint32_t row, uint32_t col) -> uint16_t {
+      uint32_t r = trans ? col : row, c = trans ? row : col;
+      return static_cast<uint16_t>(4096 * m + 2 * (4 * r + c / 2) + c % 2);
+    };
+    for (uint32_t slot = 0; slot < 8u * static_cast<uint32_t>(count); ++slot) {
+      uint32_t m = slot / 8, row = 7 - slot % 8;  // slot 8m + r holds row 7 - r
+      uint16_t got[8];
+      std::memcpy(got, &out[4 * slot], 16);
+      for (uint32_t c = 0; c < 8; ++c) {
+        INFO("matrix " << m << " row " << row << " col " << c);
+        CHECK(got[c] == value(m, row, c));
+      }
+    }
   }
 }
 

@@ -43,6 +43,7 @@ TT_KERNEL void persistent_matmul(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 M, i32 
 // HOPPER-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes
 // HOPPER-DAG: mbarrier.try_wait.parity.shared::cta.b64
 // HOPPER-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
+// HOPPER-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // HOPPER-DAG: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 // HOPPER-DAG: cp.async.bulk.wait_group 0;
 // HOPPER-NOT: cp.async.cg
@@ -50,4 +51,5 @@ TT_KERNEL void persistent_matmul(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 M, i32 
 // AMPERE: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // AMPERE-NOT: wgmma
 // AMPERE-NOT: bulk_group
+// AMPERE-NOT: stmatrix
 // RAN: ok: persistent_matmul on emu, {{.*}}: matches the interpreter

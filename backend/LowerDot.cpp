@@ -132,7 +132,7 @@ static bool stagesByStmatrix(LowerContext &L, const Type &t, const TileVal &v, c
     return false;
   for (const DimPlan &d : planDims(l, t.shape))
     if (d.wraps) return false;
-  return t.shape[1] % 8 == 0;
+  return l.repsAlong(1) == 1 && t.shape[1] % 8 == 0;
 }
 
 /// stmatrix: each 8x8 block (a row register rj, a column pair cp: one
@@ -153,9 +153,9 @@ static void stageByStmatrix(LowerContext &L, const Type &t, const TileVal &v, ll
   for (int64_t rj = 0; rj < rows.regs; ++rj)
     for (int64_t cp = 0; cp < cols.regs / 2; ++cp) matrices.emplace_back(rj, cp);
   llvm::Type *pair = llvm::FixedVectorType::get(L.storageType(t.elem), 2);
-  for (size_t first = 0; first < matrices.size(); first += 4) {
-    size_t count = std::min<size_t>(4, matrices.size() - first);
-    if (count == 3) count = 2;  // x1, x2 or x4
+  for (size_t first = 0, count = 0; first < matrices.size(); first += count) {
+    count = std::min<size_t>(4, matrices.size() - first);
+    if (count == 3) count = 2;  // x1, x2 or x4: three left go as x2 then x1
     llvm::Value *row = nullptr, *col = nullptr;
     std::vector<llvm::Value *> words;
     for (size_t m = count; m-- > 0;) {  // lane's matrix: the last by default, then selected down

@@ -37,8 +37,8 @@ SELECTED = [
     "st.global", "st.global.v2", "st.global.v4", "st.global.v8",
     "ld.shared", "ld.shared.v4", "st.shared", "shfl.sync", "bar.sync",
     "ex2.approx", "rsqrt.approx", "rcp", "div", "sqrt", "fma", "cvt", "setp", "selp", "bra", "call",
-    "wgmma.mma_async", "mma.sync", "ldmatrix", "cp.async", "cp.async.bulk.tensor", "cp.async.bulk.tensor.bulk_group",
-    "fence.proxy.async",
+    "wgmma.mma_async", "mma.sync", "ldmatrix", "stmatrix", "cp.async", "cp.async.bulk.tensor",
+    "cp.async.bulk.tensor.bulk_group", "fence.proxy.async",
 ]
 # Machine instructions of the tensor cores, counted by sass_stats: Hopper's warpgroup MMA
 # (HGMMA; QGMMA for 8-bit floats) and the warp-wide one of Ampere's mma.sync (HMMA).

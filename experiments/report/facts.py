@@ -509,7 +509,8 @@ TENSORCORE_FACTS = ("tc_hopper", "tc_hopper_wgmma", "tc_hopper_hgmma", "tc_hoppe
                     "tc_hopper_instr_ok", "tc_hopper_regs_ratio", "tc_ampere", "tc_ampere_nospill",
                     "tc_ampere_plain_nospill", "tc_ampere_instr_ratio", "tc_triton_hopper_wgmma",
                     "tc_tma", "tc_tma_bulk", "tc_triton_tma_bulk", "tc_tma_nospill", "tc_tma_regs_ratio",
-                    "tc_tma_instr_ratio", "tc_tma_copies_ratio", "tc_tma_store", "tc_triton_tma_store")
+                    "tc_tma_instr_ratio", "tc_tma_copies_ratio", "tc_tma_store", "tc_triton_tma_store",
+                    "tc_tma_stmatrix", "tc_triton_tma_stmatrix", "tc_tma_instr_ok")
 
 
 def tensorcore_facts(tc):
@@ -559,11 +560,15 @@ def tensorcore_facts(tc):
              tc_triton_tma_bulk=str(sum(bulk(t) > 0 for _, t in tma_both)),
              tc_tma_store=str(sum(stores(o) > 0 for o, _ in tma)),
              tc_triton_tma_store=str(sum(stores(t) > 0 for _, t in tma_both)),
+             tc_tma_stmatrix=str(sum(bulk(o, "stmatrix") > 0 for o, _ in tma)),
+             tc_triton_tma_stmatrix=str(sum(bulk(t, "stmatrix") > 0 for _, t in tma_both)),
              tc_tma_nospill=str(sum(R.spill_bytes(o) == 0 for o, _ in tma)),
              tc_tma_regs_ratio=_times2(R.geomean([R.registers(o) / R.registers(t) for o, t in tma_both
                                                   if R.registers(o) and R.registers(t)])),
              tc_tma_instr_ratio=_times2(R.geomean([o["instructions"] / t["instructions"] for o, t in tma_both
                                                   if t.get("instructions")])),
+             tc_tma_instr_ok=str(sum(o["instructions"] <= 1.1 * t["instructions"] for o, t in tma_both
+                                     if t.get("instructions"))),
              tc_tma_copies_ratio=_times2(R.geomean([bulk(o) / bulk(t) for o, t in tma_both if bulk(t)])))
     return f
 

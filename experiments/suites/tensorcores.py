@@ -49,7 +49,7 @@ EXTRA_FILES = {"matmul_desc": common.KERNELS / "matmul_desc.cpp"}
 VARIANTS = {"plain": [], "assumed": ["--assume-aligned", "*", "--assume-divisible", "*"]}
 # The PTX opcodes the table reports (ptx_stats.SELECTED keys).
 # cp.async.bulk.tensor counts TMA's loads and stores; its bulk_group form, the stores.
-PTX_KEYS = ("wgmma.mma_async", "mma.sync", "ldmatrix", "cp.async", "cp.async.bulk.tensor",
+PTX_KEYS = ("wgmma.mma_async", "mma.sync", "ldmatrix", "stmatrix", "cp.async", "cp.async.bulk.tensor",
             "cp.async.bulk.tensor.bulk_group", "fence.proxy.async")
 
 

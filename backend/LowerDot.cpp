@@ -156,30 +156,16 @@ static void stageByStmatrix(LowerContext &L, const Type &t, const TileVal &v, ll
   for (size_t first = 0, count = 0; first < matrices.size(); first += count) {
     count = std::min<size_t>(4, matrices.size() - first);
     if (count == 3) count = 2;  // x1, x2 or x4: three left go as x2 then x1
-    // The lane's matrix m = lane / 8 (of count): its row and column offsets,
-    // from m's two bits where they are affine in them (they are for whole
-    // groups: cp fastest), else selected.
-    std::vector<int64_t> rowAt, colAt;
-    for (size_t m = 0; m < count; ++m) {
-      auto [rj, cp] = matrices[first + m];
-      rowAt.push_back(8 * (rj % rows.rpw) + rows.cover * (rj / rows.rpw));
-      colAt.push_back(cols.cover * cp);
-    }
-    auto offset = [&](const std::vector<int64_t> &at) -> llvm::Value * {
-      int64_t d1 = count > 1 ? at[1] - at[0] : 0, d2 = count > 2 ? at[2] - at[0] : 0;
-      bool affine = count < 4 || at[3] == at[0] + d1 + d2;
-      if (affine) {
-        llvm::Value *v = L.c32(at[0]);
-        if (d1) v = b.CreateAdd(v, b.CreateMul(b.CreateAnd(which, L.c32(1)), L.c32(d1)));
-        if (d2) v = b.CreateAdd(v, b.CreateMul(b.CreateLShr(which, 1), L.c32(d2)));
-        return v;
-      }
-      llvm::Value *v = L.c32(at[count - 1]);
-      for (size_t m = count - 1; m-- > 0;) v = b.CreateSelect(b.CreateICmpEQ(which, L.c32(int64_t(m))), L.c32(at[m]), v);
-      return v;
-    };
-    llvm::Value *row = b.CreateAdd(rowBase, offset(rowAt)), *col = b.CreateAdd(colBase, offset(colAt));
+    llvm::Value *row = nullptr, *col = nullptr;
     std::vector<llvm::Value *> words;
+    for (size_t m = count; m-- > 0;) {  // lane's matrix: the last by default, then selected down
+      auto [rj, cp] = matrices[first + m];
+      llvm::Value *r = b.CreateAdd(rowBase, L.c32(8 * (rj % rows.rpw) + rows.cover * (rj / rows.rpw)));
+      llvm::Value *c = b.CreateAdd(colBase, L.c32(cols.cover * cp));
+      llvm::Value *mine = b.CreateICmpEQ(which, L.c32(static_cast<int64_t>(m)));
+      row = row ? b.CreateSelect(mine, r, row) : r;
+      col = col ? b.CreateSelect(mine, c, col) : c;
+    }
     for (size_t m = 0; m < count; ++m) {
       auto [rj, cp] = matrices[first + m];
       size_t at = static_cast<size_t>(regIndex(l, t.shape, {rj, 2 * cp}));

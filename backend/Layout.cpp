@@ -249,8 +249,13 @@ public:
 
   /// The layout `op`'s own pointer asks for: its most contiguous dim
   /// fastest, as many elements per thread as one 16-byte access allows (but
-  /// no more than keeps every thread busy).
-  Layout accessLayout(const Op &op) const {
+  /// no more than keeps every thread busy). With `byContiguity` the chunk is
+  /// as wide as the pointer's contiguity allows even where its alignment
+  /// does not: the accesses stay as narrow as alignment makes them, but a
+  /// thread's chunk shares one address (the others are immediate offsets)
+  /// where a chunk of one element per row would keep a row address per
+  /// register live.
+  Layout accessLayout(const Op &op, bool byContiguity = false) const {
     const Type &p = op.operand(0)->type;
     const AxisInfo &info = axes_.at(op.operand(0));
     std::vector<int> order(p.shape.size());
@@ -259,7 +264,9 @@ public:
       if (info.contiguity[a] != info.contiguity[b]) return info.contiguity[a] > info.contiguity[b];
       return a > b;  // row-major on ties
     });
-    int vec = vectorWidth(p, info, nullptr, order[0]);
+    int vec = byContiguity ? floorPow2(static_cast<int>(std::clamp<int64_t>(
+                                 info.contiguity[static_cast<size_t>(order[0])], 1, 16 / byteSize(p.pointee))))
+                           : vectorWidth(p, info, nullptr, order[0]);
     int64_t perThread = std::max<int64_t>(1, p.numElements() / (32 * numWarps_));
     vec = static_cast<int>(std::min<int64_t>(vec, std::min<int64_t>(perThread, p.shape[order[0]])));
     return blockedLayout(p.shape, numWarps_, std::max(1, vec), order);
@@ -400,7 +407,7 @@ private:
       return set(op.result(), tc ? *tc : *layoutOf(op.operand(2)));
     }
     case OpKind::Load:
-      return set(op.result(), feedsDotsOnly(op) ? accessLayout(op) : preferred(t->shape));
+      return set(op.result(), feedsDotsOnly(op) ? accessLayout(op, /*byContiguity=*/true) : preferred(t->shape));
     case OpKind::DescriptorLoad: {
       // Left to the backend for TMA (only dots read it): its innermost dim
       // is contiguous in memory, as a load's whose pointers count up along it.

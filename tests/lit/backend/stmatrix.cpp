@@ -1,22 +1,25 @@
 // stmatrix on sm_90a: a tile in an MMA-family layout (a thread holding
 // column pairs of 8x8 blocks, as a dot's result or, here, a [48, 8] load with
-// 2-element runs at 2 warps) is staged for a dot four blocks to an
+// 2-element runs at 2 warps, which its copy's alignment gives it: a load only
+// dots read would take runs as long as its rows) is staged for a dot four blocks to an
 // instruction, the rest by .x2 and .x1: three blocks left are an x2 and an
 // x1, none dropped. The emulator runs it against the interpreter; on sm_80,
 // ordinary shared stores.
 // RUN: twintile compile --frontend=parse %s --kernel 'oddb<16, 48>' --num-warps 2 --assume-aligned '*' --emit ptx | FileCheck %s --check-prefix=PTX
-// RUN: twintile run --frontend=trace %s --kernel 'oddb<16, 48>' --num-warps 2 --assume-aligned '*' --grid 1 --arg a=768 --arg b=384 --arg out=128 --arg ld=4 | FileCheck %s --check-prefix=RAN
-// RUN: twintile run --frontend=parse %s --kernel 'oddb<16, 48>' --num-warps 1 --assume-aligned '*' --grid 1 --arg a=768 --arg b=384 --arg out=128 --arg ld=4 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=trace %s --kernel 'oddb<16, 48>' --num-warps 2 --assume-aligned '*' --grid 1 --arg a=768 --arg b=384 --arg out=128 --arg copy=384 --arg ld=4 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=parse %s --kernel 'oddb<16, 48>' --num-warps 1 --assume-aligned '*' --grid 1 --arg a=768 --arg b=384 --arg out=128 --arg copy=384 --arg ld=4 | FileCheck %s --check-prefix=RAN
 // RUN: twintile compile --frontend=parse %s --kernel 'oddb<16, 48>' --num-warps 2 --assume-aligned '*' --target sm_80 --emit ptx | FileCheck %s --check-prefix=AMPERE
 #include <twintile.h>
 using namespace tt;
 
-// b [K, 8] loaded with rows 2 * ld apart (4-byte divisibility: 2-element runs).
+// b [K, 8] loaded with rows 2 * ld apart (4-byte divisibility: 2-element
+// runs), and copied out the same way.
 template <int M, int K>
-TT_KERNEL void oddb(Ptr<f16> a, Ptr<f16> b, Ptr<f32> out, i32 ld) {
+TT_KERNEL void oddb(Ptr<f16> a, Ptr<f16> b, Ptr<f32> out, Ptr<f16> copy, i32 ld) {
   auto rm = arange(0, M), rk = arange(0, K), r8 = arange(0, 8);
   auto ta = load(a + expand_dims(rm, 1) * K + expand_dims(rk, 0));
   auto tb = load(b + expand_dims(rk, 1) * (ld * 2) + expand_dims(r8, 0));
+  store(copy + expand_dims(rk, 1) * (ld * 2) + expand_dims(r8, 0), tb);
   store(out + expand_dims(rm, 1) * 8 + expand_dims(r8, 0), dot(ta, tb, zeros<f32>({M, 8})));
 }
 

@@ -141,7 +141,9 @@ void lowerKernel(LowerContext &L) {
     L.sharedArray->eraseFromParent();
     L.sharedArray = real;
   }
-  // Kernel annotations: an entry point, launched with 32 * numWarps threads.
+  // Kernel annotations: an entry point, launched with exactly 32 * numWarps
+  // threads (.reqntid, as Triton declares it: ptxas then sizes registers for
+  // that block, where .maxntid let it spill to reach another CTA per SM).
   llvm::NamedMDNode *annotations = L.mod.getOrInsertNamedMetadata("nvvm.annotations");
   auto annotate = [&](const char *key, int value) {
     llvm::Metadata *md[] = {llvm::ValueAsMetadata::get(L.kernel), llvm::MDString::get(L.ctx, key),
@@ -149,9 +151,9 @@ void lowerKernel(LowerContext &L) {
     annotations->addOperand(llvm::MDNode::get(L.ctx, md));
   };
   annotate("kernel", 1);
-  annotate("maxntidx", 32 * L.numWarps);
-  annotate("maxntidy", 1);
-  annotate("maxntidz", 1);
+  annotate("reqntidx", 32 * L.numWarps);
+  annotate("reqntidy", 1);
+  annotate("reqntidz", 1);
 }
 
 } // namespace twintile::backend

@@ -169,7 +169,7 @@ LINE_DIRECTIVE_RE = re.compile(r"^[ \t]*\.(loc|file)\b[^\n;]*$", re.M)
 
 
 def parse_ptx(text):
-    """[{name, kind, maxntid, instructions, selected, global_access_bytes, opcodes}]."""
+    """[{name, kind, ntid, instructions, selected, global_access_bytes, opcodes}]."""
     text = LINE_DIRECTIVE_RE.sub("", strip_comments(text))
     functions, pos = [], 0
     while True:
@@ -196,11 +196,12 @@ def parse_ptx(text):
                 if matches(kind + ".global", op):
                     b = str(access_bytes(op))
                     widths[kind][b] = widths[kind].get(b, 0) + 1
-        ntid = re.search(r"\.maxntid\s+([\d,\s]+)", header)
+        ntid = re.search(r"\.(maxntid|reqntid)\s+([\d,\s]+)", header)
         functions.append({
             "name": m.group(2),
             "kind": m.group(1),
-            "maxntid": [int(v) for v in ntid.group(1).replace(",", " ").split()] if ntid else None,
+            # the block size declared: {"maxntid" or "reqntid": [x, y, z]}
+            "ntid": {ntid.group(1): [int(v) for v in ntid.group(2).replace(",", " ").split()]} if ntid else None,
             "instructions": len(instrs),
             "selected": {k: sum(matches(k, op) for op in ops) for k in SELECTED},
             "global_access_bytes": {k: dict(sorted(v.items(), key=lambda kv: int(kv[0])))

@@ -42,4 +42,4 @@
 // LLVM: define ptx_kernel void @softmax(ptr addrspace(1) {{.*}}%x, ptr addrspace(1) {{.*}}%y, i32 %n_cols, i32 %stride)
 // LLVM: @llvm.nvvm.shfl.sync.bfly.f32
 // LLVM: !{ptr @softmax, !"kernel", i32 1}
-// LLVM: !{ptr @softmax, !"maxntidx", i32 128}
+// LLVM: !{ptr @softmax, !"reqntidx", i32 128}

@@ -151,7 +151,7 @@ TT_KERNEL void progressive(Ptr<f16> a, Ptr<f16> b, Ptr<f32> c, Ptr<f32> partial,
 // FMA-NOT: mma.sync
 // FMA-NOT: ldmatrix
 // FMA: fma.rn.f32
-// MATMUL: .maxntid 128, 1, 1
+// MATMUL: .reqntid 128, 1, 1
 // MATMUL: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // MATMUL: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // MATMUL: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -24,4 +24,4 @@ TT_KERNEL void colsum_scale(Ptr<f32> x, Ptr<f32> out, i32 rows, i32 iters) {
 // CHECK: st.global
 // CHECK: ret;
 // RES: ptxas: {{[0-9]+ registers, 0 bytes spill stores, 0 bytes spill loads, 0 bytes stack|skipped}}
-// WARPS: .maxntid 64, 1, 1
+// WARPS: .reqntid 64, 1, 1

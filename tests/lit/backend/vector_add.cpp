@@ -11,7 +11,7 @@
 // RUN: FileCheck %s --check-prefix=NOMOV < %t.ptx
 
 // CHECK: .target sm_90a
-// CHECK: .maxntid 128, 1, 1
+// CHECK: .reqntid 128, 1, 1
 // CHECK: @%p{{[0-9]+}} ld.global.v4.b32 {%f{{[0-9]+}}, %f{{[0-9]+}}, %f{{[0-9]+}}, %f{{[0-9]+}}}, [%rd{{[0-9]+}}];
 // CHECK: @%p{{[0-9]+}} ld.global.v4.b32
 // CHECK: @%p{{[0-9]+}} st.global.v4.b32 [%rd{{[0-9]+}}], {%f{{[0-9]+}}, %f{{[0-9]+}}, %f{{[0-9]+}}, %f{{[0-9]+}}};

@@ -63,7 +63,7 @@ TT_KERNEL void biased(Ptr<f16> a, Ptr<f16> b, Ptr<f16> bias, Ptr<f16> c, i32 M, 
 // BT-NOT: ldmatrix
 // RUN-BT: ok: gemm_bt on emu, grid (2, 2, 1), 128 threads, sm_90a: matches the interpreter
 // RUN-BT64: ok: gemm_bt on emu, grid (4, 4, 1), 128 threads, sm_90a: matches the interpreter
-// WIDE: .maxntid 256, 1, 1
+// WIDE: .reqntid 256, 1, 1
 // WIDE: cp.async.cg.shared.global
 // WIDE: cp.async.wait_group 1;
 // WIDE: fence.proxy.async.shared::cta;

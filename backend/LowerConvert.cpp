@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "backend/Lowering.h"
 
+#include <numeric>
+
 namespace twintile::backend {
 
 using namespace twintile::ir;
@@ -61,6 +63,39 @@ std::vector<llvm::Value *> narrowedInPairs(LowerContext &L, const Type &type, co
   return regs;
 }
 
+/// The registers of `l` that move together through shared memory: for each
+/// register starting a run of `w` consecutive elements along the last dim,
+/// the run's registers in order; `w` is the widest power of two, at most 16
+/// bytes, that divides the thread's runs there, the tile's last dim and the
+/// row length `rowLen` of the array (so every run starts `w` elements
+/// aligned). Width 1 for a 0-d tile.
+struct SharedRuns {
+  int w = 1;
+  std::vector<std::vector<size_t>> groups;
+};
+
+SharedRuns sharedRuns(const Layout &l, const Shape &shape, int64_t rowLen, int64_t elemBytes, size_t regs) {
+  SharedRuns out;
+  if (!shape.empty()) {
+    size_t last = shape.size() - 1;
+    int w = std::gcd(planDims(l, shape)[last].spt, static_cast<int>(std::max<int64_t>(1, 16 / elemBytes)));
+    while (w > 1 && (shape[last] % w || rowLen % w)) w /= 2;
+    out.w = w;
+  }
+  for (size_t r = 0; r < regs; ++r) {
+    if (out.w == 1) {
+      out.groups.push_back({r});
+      continue;
+    }
+    std::vector<int64_t> rd = regDims(l, shape, static_cast<int64_t>(r));
+    if (rd.back() % out.w) continue;
+    std::vector<size_t> g;
+    for (int j = 0; j < out.w; ++j, ++rd.back()) g.push_back(static_cast<size_t>(regIndex(l, shape, rd)));
+    out.groups.push_back(std::move(g));
+  }
+  return out;
+}
+
 TileVal throughShared(LowerContext &L, const Type &type, const TileVal &t, const Layout &want, const Op &at,
                       const Shape *readShape, bool ownersOnly) {
   llvm::IRBuilder<> &b = L.b;
@@ -94,15 +129,41 @@ TileVal throughShared(LowerContext &L, const Type &type, const TileVal &t, const
     };
     llvm::Value *base = sharedBase(L, std::min(n, chunk) * elemBytes, at);
     barrierBeforeWindow(L);
-    // Pairs narrow together where both halves are stored unguarded (LLVM
-    // merges the two stores into the word then); a chunk's guarded stores stay apart.
-    std::vector<llvm::Value *> written = whole && !ownersOnly ? narrowedInPairs(L, type, t) : t.regs;
-    // Copies of an element hold the same value, so every register may write.
+    if (whole && !ownersOnly) {
+      // One whole tile, every register writing: runs move as single aligned
+      // vector accesses (LLVM's vectorizer cannot prove the alignment of
+      // computed addresses, and split a 16-byte row into four accesses).
+      auto vecType = [&](int w) { return llvm::FixedVectorType::get(st, static_cast<unsigned>(w)); };
+      auto align = [&](int w) { return llvm::Align(static_cast<uint64_t>(w * elemBytes)); };
+      if (fitsStmatrix(L, type, t.layout) && stored.back() * elemBytes % 16 == 0) {
+        storeByStmatrix(L, type, t, [&](llvm::Value *row, llvm::Value *col) {
+          return b.CreateGEP(st, base, b.CreateAdd(b.CreateMul(row, L.c32(stored.back())), col));
+        });
+      } else {
+        // Pairs narrow together (one cvt.rn.f16x2), as a run stores them.
+        std::vector<llvm::Value *> written = narrowedInPairs(L, type, t);
+        SharedRuns writes = sharedRuns(t.layout, type.shape, stored.back(), elemBytes, t.regs.size());
+        for (const std::vector<size_t> &g : writes.groups) {
+          llvm::Value *v = llvm::PoisonValue::get(vecType(writes.w));
+          for (size_t j = 0; j < g.size(); ++j) v = b.CreateInsertElement(v, toStorage(L, written[g[j]], type.elem), j);
+          b.CreateAlignedStore(v, b.CreateGEP(st, base, fromLin[g[0]]), align(writes.w));
+        }
+      }
+      barrier(L);
+      SharedRuns reads = sharedRuns(want, shape, (readShape ? shape : stored).back(), elemBytes, to.size());
+      for (const std::vector<size_t> &g : reads.groups) {
+        llvm::Value *v = b.CreateAlignedLoad(vecType(reads.w), b.CreateGEP(st, base, toLin[g[0]]), align(reads.w));
+        for (size_t j = 0; j < g.size(); ++j) out.regs[g[j]] = fromStorage(L, b.CreateExtractElement(v, j), type.elem);
+      }
+      return out;
+    }
+    // A chunk's stores, or the owners', are guarded one by one. Copies of an
+    // element hold the same value, so every register may write.
     for (size_t r = 0; r < t.regs.size(); ++r) {
       llvm::Value *in = nullptr;
       llvm::Value *slot = place(fromLin[r], in);
       ifThen(L, andMaybe(L, in, ownersOnly ? from[r].canonical : nullptr),
-             [&] { b.CreateStore(toStorage(L, written[r], type.elem), b.CreateGEP(st, base, slot)); });
+             [&] { b.CreateStore(toStorage(L, t.regs[r], type.elem), b.CreateGEP(st, base, slot)); });
     }
     barrier(L);
     for (size_t r = 0; r < to.size(); ++r) {

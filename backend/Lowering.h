@@ -313,6 +313,16 @@ void setUnpacked(LowerContext &L, const ir::Op &op, TileVal v);
 TileVal lowerDot(LowerContext &L, const ir::Op &op);
 /// True if every user of `v` is a dot on tensor cores, as operand a or b.
 bool feedsTensorCoresOnly(LowerContext &L, const ir::Value *v);
+/// True if 2-D tile type `t` in layout `l` can be stored by stmatrix (sm_90a,
+/// LowerStmatrix.cpp): 16-bit floats in an MMA-family layout (a thread holds
+/// column pairs of 8x8 blocks: mma.sync's and wgmma's accumulators), nothing
+/// wrapped, rows of whole 16-byte chunks.
+bool fitsStmatrix(const LowerContext &L, const ir::Type &t, const Layout &l);
+/// Where row `row` of a 2-D tile starts at column `col` in shared memory
+/// (16-byte aligned wherever col is a multiple of 8).
+using RowAddress = std::function<llvm::Value *(llvm::Value *row, llvm::Value *col)>;
+/// Writes `v` (fitsStmatrix) by stmatrix, four 8x8 blocks to an instruction.
+void storeByStmatrix(LowerContext &L, const ir::Type &t, const TileVal &v, const RowAddress &address);
 /// Writes 2-D tile `v` to shared memory at `base` in staged form `form`.
 void stageSwizzled(LowerContext &L, const ir::Type &t, const TileVal &v, llvm::Value *base, const StagedForm &form);
 /// Where element (row, col) of a matrix of tile type `t` in form `form`

@@ -268,7 +268,7 @@ public:
                                  info.contiguity[static_cast<size_t>(order[0])], 1, 16 / byteSize(p.pointee))))
                            : vectorWidth(p, info, nullptr, order[0]);
     int64_t perThread = std::max<int64_t>(1, p.numElements() / (32 * numWarps_));
-    vec = static_cast<int>(std::min<int64_t>(vec, std::min<int64_t>(perThread, p.shape[order[0]])));
+    vec = floorPow2(std::min<int64_t>(vec, std::min<int64_t>(perThread, p.shape[order[0]])));
     return blockedLayout(p.shape, numWarps_, std::max(1, vec), order);
   }
 

@@ -47,8 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
     std::vector<std::span<uint8_t>> buffers(storage.begin(), storage.end());
     Dim3 block;
-    const auto &want = fn->reqntid[0] ? fn->reqntid : fn->maxntid;
-    block.x = want[0] ? std::min<uint32_t>(want[0], 128) : 64;
+    // .reqntid is the block, exactly; .maxntid a bound (at most 128 here).
+    block.x = fn->reqntid[0] ? fn->reqntid[0] : fn->maxntid[0] ? std::min<uint32_t>(fn->maxntid[0], 128) : 64;
     EmuOptions options;
     options.maxInstructionsPerThread = 1 << 12;
     options.dynamicSharedBytes = 1024;

@@ -94,10 +94,11 @@ static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *sta
                                     b.CreateAdd(L.c32(ld.offset), b.CreateMul(stage, L.c32(ld.bytes))));
     const std::vector<RegCoord> &cs = L.coords(ld.layout, t.shape);
     int copyBytes = ld.width * eb;
-    using namespace llvm::Intrinsic;
-    ID id = copyBytes == 16 ? nvvm_cp_async_cg_shared_global_16_s
-            : copyBytes == 8 ? nvvm_cp_async_ca_shared_global_8_s
-                             : nvvm_cp_async_ca_shared_global_4_s;
+    // Inline PTX, not NVVM's cp.async intrinsics: LLVM 19 selects those only
+    // for 64-bit shared pointers (Target.cpp makes them 32-bit). 16-byte
+    // copies bypass L1 (.cg), as Triton's do; narrower ones must go by .ca.
+    std::string copyText = std::string(copyBytes == 16 ? "cp.async.cg" : "cp.async.ca") +
+                           ".shared.global [$0], [$1], " + std::to_string(copyBytes) + ", $2;";
     for (size_t r = 0; r < ptrs.regs.size(); ++r) {
       std::vector<int64_t> rd = regDims(ld.layout, t.shape, static_cast<int64_t>(r));
       if (rd[static_cast<size_t>(colDim)] % ld.width != 0) continue;
@@ -105,7 +106,8 @@ static void issueCopies(LowerContext &L, const PipelineRing &p, llvm::Value *sta
                                        cs[r].idx[static_cast<size_t>(colDim)]);
       llvm::Value *copy = andMaybe(L, mask.regs.empty() ? nullptr : mask.regs[r], inRange);
       llvm::Value *size = b.CreateSelect(copy, L.c32(copyBytes), L.c32(0));
-      b.CreateIntrinsic(id, {}, {dst, ptrs.regs[r], size});
+      sideEffectAsm(L, b.getVoidTy(), copyText, "r,l,r,~{memory}",
+                    {sharedAddress32(L, dst), b.CreatePtrToInt(ptrs.regs[r], b.getInt64Ty()), size});
     }
   }
   if (p.plan.copiesAsync()) b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});

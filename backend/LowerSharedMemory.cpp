@@ -56,6 +56,8 @@ const SharedBuffer &nextWindow(LowerContext &L, const Op &at) {
   return L.shared.buffers[L.nextBuffer];
 }
 
+llvm::Value *sharedAddress32(LowerContext &L, llvm::Value *ptr) { return L.b.CreatePtrToInt(ptr, L.b.getInt32Ty()); }
+
 void barrier(LowerContext &L) { L.b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
 
 void barrierBeforeWindow(LowerContext &L) {
@@ -89,9 +91,9 @@ void storeSharedIf(LowerContext &L, llvm::Value *cond, llvm::Value *value, llvm:
     constraint = bits == 64 ? "l" : bits == 32 ? "r" : "h";
     type = bits < 16 ? "b8" : "b" + std::to_string(bits);
   }
-  llvm::Value *at = b.CreatePtrToInt(ptr, b.getInt64Ty());
-  auto *fty = llvm::FunctionType::get(b.getVoidTy(), {b.getInt1Ty(), b.getInt64Ty(), v->getType()}, false);
-  b.CreateCall(llvm::InlineAsm::get(fty, "@$0 st.shared." + type + " [$1], $2;", "b,l," + constraint + ",~{memory}", true),
+  llvm::Value *at = sharedAddress32(L, ptr);
+  auto *fty = llvm::FunctionType::get(b.getVoidTy(), {b.getInt1Ty(), b.getInt32Ty(), v->getType()}, false);
+  b.CreateCall(llvm::InlineAsm::get(fty, "@$0 st.shared." + type + " [$1], $2;", "b,r," + constraint + ",~{memory}", true),
                {cond, at, v});
 }
 

@@ -64,12 +64,12 @@ void storeByStmatrix(LowerContext &L, const Type &t, const TileVal &v, const Row
       two = b.CreateInsertElement(two, regs[at + 1], uint64_t(1));
       words.push_back(b.CreateBitCast(two, b.getInt32Ty()));
     }
-    std::string text = "stmatrix.sync.aligned.m8n8.x" + std::to_string(count) + ".shared.b16 [$0], {", constraints = "l";
+    std::string text = "stmatrix.sync.aligned.m8n8.x" + std::to_string(count) + ".shared.b16 [$0], {", constraints = "r";
     for (size_t m = 0; m < count; ++m) {
       text += (m ? ", $" : "$") + std::to_string(m + 1);
       constraints += ",r";
     }
-    words.insert(words.begin(), b.CreatePtrToInt(address(row, col), b.getInt64Ty()));
+    words.insert(words.begin(), sharedAddress32(L, address(row, col)));
     sideEffectAsm(L, b.getVoidTy(), text + "};", constraints + ",~{memory}", words);
   }
 }

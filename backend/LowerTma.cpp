@@ -56,7 +56,7 @@ namespace {
 llvm::Value *sharedAddress(LowerContext &L, llvm::Value *ring, int64_t offset, llvm::Value *extra = nullptr) {
   llvm::Value *at = L.c32(offset);
   if (extra) at = L.b.CreateAdd(at, extra);
-  return L.b.CreatePtrToInt(L.b.CreateGEP(L.b.getInt8Ty(), ring, at), L.b.getInt64Ty());
+  return sharedAddress32(L, L.b.CreateGEP(L.b.getInt8Ty(), ring, at));
 }
 
 llvm::Value *barrierAddress(LowerContext &L, const PipelineRing &p, llvm::Value *buffer) {
@@ -99,13 +99,13 @@ llvm::Value *buildMap(LowerContext &L, const Op &op, ScalarKind elem, int swizzl
     b.CreateStore(L.c32(0), word);
     sideEffectAsm(L, b.getVoidTy(), "bar.warp.sync -1;", "~{memory}", {});
     ifThen(L, b.CreateICmpEQ(lane, L.c32(0)), [&] {
-      llvm::Value *at = b.CreatePtrToInt(staging, b.getInt64Ty());
+      llvm::Value *at = sharedAddress32(L, staging);
       auto field = [&](const std::string &name, const std::string &operands, const std::string &type,
                        std::vector<llvm::Value *> args, const std::string &constraints) {
         args.insert(args.begin(), at);
         sideEffectAsm(L, b.getVoidTy(),
                       "tensormap.replace.tile." + name + ".shared::cta.b1024." + type + " [$0], " + operands + ";",
-                      "l" + constraints + ",~{memory}", args);
+                      "r" + constraints + ",~{memory}", args);
       };
       int64_t panel = swizzleBytes / eb;
       int swizzle = swizzleBytes == 128 ? 3 : swizzleBytes == 64 ? 2 : 1;
@@ -128,7 +128,7 @@ llvm::Value *buildMap(LowerContext &L, const Op &op, ScalarKind elem, int swizzl
     sideEffectAsm(L, b.getVoidTy(), "bar.warp.sync -1;", "~{memory}", {});
     sideEffectAsm(L, b.getVoidTy(),
                   "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [$0], [$1], 128;",
-                  "l,l,~{memory}", {global, b.CreatePtrToInt(staging, b.getInt64Ty())});
+                  "l,r,~{memory}", {global, sharedAddress32(L, staging)});
     ifThen(L, b.CreateICmpEQ(lane, L.c32(0)), [&] {
       // The acquire, then an empty bulk group waited for: Triton's workaround
       // for ptxas dropping the fence after the acquire.
@@ -159,7 +159,7 @@ void tmaPrologue(LowerContext &L, PipelineRing &p, llvm::Value *runs) {
   }
   ifThen(L, isThreadZero(L), [&] {
     for (int s = 0; s < p.plan.buffers; ++s)
-      sideEffectAsm(L, b.getVoidTy(), "mbarrier.init.shared::cta.b64 [$0], 1;", "l,~{memory}",
+      sideEffectAsm(L, b.getVoidTy(), "mbarrier.init.shared::cta.b64 [$0], 1;", "r,~{memory}",
                     {barrierAddress(L, p, L.c32(s))});
   });
   // What this program wrote through the generic proxy before, in shared
@@ -182,7 +182,7 @@ void tmaIssue(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::
     llvm::Value *bar = barrierAddress(L, p, stage);
     sideEffectAsm(L, b.getVoidTy(),
                   "{\n\t.reg .b64 state;\n\tmbarrier.arrive.expect_tx.shared::cta.b64 state, [$0], $1;\n\t}",
-                  "l,r,~{memory}", {bar, L.c32(p.plan.tmaBytes)});
+                  "r,r,~{memory}", {bar, L.c32(p.plan.tmaBytes)});
     size_t k = 0;
     for (const LoopPipeline::Load &ld : p.plan.loads) {
       if (!ld.tma()) continue;
@@ -200,7 +200,7 @@ void tmaIssue(LowerContext &L, const PipelineRing &p, llvm::Value *stage, llvm::
         llvm::Value *dst = sharedAddress(L, p.ring, 0, b.CreateAdd(buffer, L.c32(c * rows * S)));
         sideEffectAsm(L, b.getVoidTy(),
                       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];",
-                      "l,l,r,r,l,~{memory}", {dst, map, b.CreateAdd(col0, L.c32(c * panel)), row0, bar});
+                      "r,l,r,r,r,~{memory}", {dst, map, b.CreateAdd(col0, L.c32(c * panel)), row0, bar});
       }
     }
   });
@@ -218,7 +218,7 @@ void tmaWait(LowerContext &L, const PipelineRing &p, llvm::Value *i) {
   llvm::Value *ready = sideEffectAsm(L, b.getInt32Ty(),
                                      "{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n\t"
                                      "selp.u32 $0, 1, 0, p;\n\t}",
-                                     "=r,l,r,~{memory}", {bar, parity});
+                                     "=r,r,r,~{memory}", {bar, parity});
   b.CreateCondBr(b.CreateICmpNE(ready, L.c32(0)), done, spin);
   b.SetInsertPoint(done);
 }
@@ -226,7 +226,7 @@ void tmaWait(LowerContext &L, const PipelineRing &p, llvm::Value *i) {
 void tmaEpilogue(LowerContext &L, const PipelineRing &p) {
   ifThen(L, isThreadZero(L), [&] {
     for (int s = 0; s < p.plan.buffers; ++s)
-      sideEffectAsm(L, L.b.getVoidTy(), "mbarrier.inval.shared::cta.b64 [$0];", "l,~{memory}",
+      sideEffectAsm(L, L.b.getVoidTy(), "mbarrier.inval.shared::cta.b64 [$0];", "r,~{memory}",
                     {barrierAddress(L, p, L.c32(s))});
   });
 }
@@ -259,9 +259,9 @@ void lowerTmaStore(LowerContext &L, const Op &op) {
   row0 = b.CreateSelect(empty, L.c32(-512), row0);
   ifThen(L, isThreadZero(L), [&] {
     for (int64_t c = 0; c < t.shape[1] / panel; ++c) {
-      llvm::Value *src = b.CreatePtrToInt(b.CreateGEP(b.getInt8Ty(), window, L.c32(c * rows * S)), b.getInt64Ty());
+      llvm::Value *src = sharedAddress32(L, b.CreateGEP(b.getInt8Ty(), window, L.c32(c * rows * S)));
       sideEffectAsm(L, b.getVoidTy(), "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$0, {$1, $2}], [$3];",
-                    "l,r,r,l,~{memory}", {map, b.CreateAdd(col0, L.c32(c * panel)), row0, src});
+                    "l,r,r,r,~{memory}", {map, b.CreateAdd(col0, L.c32(c * panel)), row0, src});
     }
     // Done: the window read and the tensor written, its writes then ordered
     // before the generic proxy's accesses that follow the barrier below.

@@ -337,6 +337,9 @@ llvm::Value *stagedAddress(LowerContext &L, llvm::Value *base, const ir::Type &t
 TileVal dotOnWarpgroups(LowerContext &L, const ir::Op &op);
 /// Inline assembly with side effects that LLVM neither moves across control
 /// flow nor duplicates (convergent: warp- and warpgroup-wide instructions).
+/// A shared-memory pointer as inline PTX takes it: a 32-bit address (an `r`
+/// operand; shared pointers are 32-bit, Target.cpp).
+llvm::Value *sharedAddress32(LowerContext &L, llvm::Value *ptr);
 llvm::CallInst *sideEffectAsm(LowerContext &L, llvm::Type *ret, const std::string &text, const std::string &constraints,
                               const std::vector<llvm::Value *> &args);
 /// fence.proxy.async.shared::cta: this thread's shared-memory writes made

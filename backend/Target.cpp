@@ -11,6 +11,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -40,6 +41,15 @@ std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch, 
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // Shared-memory pointers in 32 bits, as Triton compiles (the shared
+    // window is smaller than 4 GiB): addresses into it are computed in
+    // 32-bit registers, where 64-bit ones took two registers and 64-bit adds.
+    // (Set once, before any target machine exists; the inline PTX that takes
+    // shared addresses as 32-bit operands is right either way, since a
+    // shared pointer holds an offset into the window.)
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("nvptx-short-ptr");
+    if (it != options.end()) static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(true);
   });
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(kTriple, error);

@@ -23,19 +23,19 @@
 // CHECK: ret;
 
 // ONEBLOCK-NOT: bra
-// ONEBLOCK: {{^[[:space:]]+}}st.shared.f32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// ONEBLOCK: {{^[[:space:]]+}}st.shared.f32 [%r{{[0-9]+}}], %f{{[0-9]+}};
 // ONEBLOCK-NOT: bra
-// ONEBLOCK: {{^[[:space:]]+}}st.shared.f32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// ONEBLOCK: {{^[[:space:]]+}}st.shared.f32 [%r{{[0-9]+}}], %f{{[0-9]+}};
 // ONEBLOCK-NOT: bra
 // ONEBLOCK: ret;
 
 // The scan's warp totals (the last lane's), then the reduction's partials.
-// REGION: @%p[[S:[0-9]+]] st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
-// REGION: @%p[[S]] st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// REGION: @%p[[S:[0-9]+]] st.shared.b32 [%r{{[0-9]+}}], %f{{[0-9]+}};
+// REGION: @%p[[S]] st.shared.b32 [%r{{[0-9]+}}], %f{{[0-9]+}};
 // REGION: bar.sync 0;
-// REGION: @%p[[R:[0-9]+]] st.shared.b32 [%rd{{[0-9]+}}], %f{{[0-9]+}};
+// REGION: @%p[[R:[0-9]+]] st.shared.b32 [%r{{[0-9]+}}], %f{{[0-9]+}};
 // REGION-NOT: st.shared
-// REGION: @%p[[R]] st.shared.b32 [%rd{{[0-9]+}}], %r{{[0-9]+}};
+// REGION: @%p[[R]] st.shared.b32 [%r{{[0-9]+}}], %r{{[0-9]+}};
 // REGION-NOT: st.shared
 // REGION: ret;
 

@@ -30,10 +30,10 @@ TT_KERNEL void shifted_copy(Ptr<T> x, Ptr<T> y, i32 M, i32 N, i32 r0, i32 c0) {
 
 // 128-byte rows: one panel, the 128-byte swizzle, one box.
 // WIDE: .version 8.3
-// WIDE: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%rd{{[0-9]+}}], 0, 64;
-// WIDE: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%rd{{[0-9]+}}], 1, 64;
-// WIDE: tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%rd{{[0-9]+}}], 6;
-// WIDE: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%rd{{[0-9]+}}], 3;
+// WIDE: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r{{[0-9]+}}], 0, 64;
+// WIDE: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r{{[0-9]+}}], 1, 64;
+// WIDE: tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r{{[0-9]+}}], 6;
+// WIDE: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%r{{[0-9]+}}], 3;
 // WIDE: fence.proxy.async;
 // WIDE: bar.sync
 // WIDE: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
@@ -44,9 +44,9 @@ TT_KERNEL void shifted_copy(Ptr<T> x, Ptr<T> y, i32 M, i32 N, i32 r0, i32 c0) {
 // WIDE-NOT: st.global
 
 // 32-byte rows: the 32-byte swizzle, f32's element type.
-// NARROW: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%rd{{[0-9]+}}], 0, 8;
-// NARROW: tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%rd{{[0-9]+}}], 7;
-// NARROW: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%rd{{[0-9]+}}], 1;
+// NARROW: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r{{[0-9]+}}], 0, 8;
+// NARROW: tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r{{[0-9]+}}], 7;
+// NARROW: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%r{{[0-9]+}}], 1;
 // NARROW: cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
 
 // 256-byte rows: two panels of 128 bytes, and the map's staging after them.

@@ -429,15 +429,19 @@ private:
     }
     // Elementwise: the preferred layout if an operand has it, else the
     // first tile operand's. Operands that lowering recomputes in any layout
-    // (index arithmetic, splats) and the values a loop carries (whose layout
-    // echoes their initial value's until the second pass) only count when
-    // no other operand does: x * scale stays in x's layout.
+    // (index arithmetic, splats) only count when no other operand does (x *
+    // scale stays in x's layout), and then not at all: index arithmetic over
+    // them takes the shape's preferred layout, that of its memory ops (a
+    // store's pointers, row offsets plus column offsets, stored from 16-byte
+    // chunks rather than in a broadcast row's layout). The values a loop
+    // carries (whose layout echoes their initial value's until the second
+    // pass) count last.
     const Layout &pref = preferred(t->shape);
-    for (bool all : {false, true}) {
+    for (bool carried : {false, true}) {
       const Layout *first = nullptr;
       for (const Value *v : op.operands) {
         const Layout *l = layoutOf(v);
-        if (!l || (!all && (recomputable(v) || isCarried(v)))) continue;
+        if (!l || recomputable(v) || isCarried(v) != carried) continue;
         if (*l == pref) return set(op.result(), pref);
         if (!first) first = l;
       }

@@ -13,6 +13,11 @@
 // stored in 16-byte chunks (the matmul epilogue) goes through shared memory
 // by stmatrix and comes back one 16-byte load per chunk.
 // RUN: twintile compile --frontend=parse %s --kernel 'epilogue<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=EPI
+// The same without a loop: the store's pointers (row offsets plus column
+// offsets, index arithmetic only) take the 16-byte chunks of the shape's
+// memory ops, not a broadcast row's layout.
+// RUN: twintile compile --frontend=parse %s --kernel 'epilogue_once<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --emit ptx | FileCheck %s --check-prefix=EPI
+// RUN: twintile run --frontend=parse %s --kernel 'epilogue_once<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=2048 --arg b=2048 --arg c=5120 --arg ldc=80 | FileCheck %s --check-prefix=RAN-EPI
 // RUN: twintile run --frontend=trace %s --kernel 'epilogue<64, 64, 32>' --assume-aligned '*' --assume-divisible '*' --grid 1 --arg a=2048 --arg b=2048 --arg c=5120 --arg kk=32 --arg ldc=80 | FileCheck %s --check-prefix=RAN-EPI
 #include <twintile.h>
 using namespace tt;
@@ -39,10 +44,18 @@ TT_KERNEL void epilogue(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 kk, i32 ldc) {
   store(c + expand_dims(rm, 1) * ldc + expand_dims(rn, 0), cast<f16>(acc));
 }
 
+template <int M, int N, int K>
+TT_KERNEL void epilogue_once(Ptr<f16> a, Ptr<f16> b, Ptr<f16> c, i32 ldc) {
+  auto rm = arange(0, M), rn = arange(0, N), rk = arange(0, K);
+  auto ta = load(a + expand_dims(rm, 1) * K + expand_dims(rk, 0));
+  auto tb = load(b + expand_dims(rk, 1) * N + expand_dims(rn, 0));
+  store(c + expand_dims(rm, 1) * ldc + expand_dims(rn, 0), cast<f16>(dot(ta, tb, zeros<f32>({M, N}))));
+}
+
 // EPI: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // EPI: ld.shared.v4.u32
 // EPI: st.global.v4.b32
-// RAN-EPI: ok: epilogue on emu, {{.*}}: matches the interpreter
+// RAN-EPI: ok: epilogue{{(_once)?}} on emu, {{.*}}: matches the interpreter
 // PTX-DAG: stmatrix.sync.aligned.m8n8.x2.shared.b16
 // PTX-DAG: stmatrix.sync.aligned.m8n8.x1.shared.b16
 // RAN: ok: oddb on emu, {{.*}}: matches the interpreter

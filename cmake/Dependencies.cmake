@@ -63,7 +63,10 @@ if(TWINTILE_STATIC_LLVM)
   # Clang's, then LLVM's as llvm-config orders them for our components, then
   # the system libraries LLVM uses.
   set(llvm_config "${LLVM_TOOLS_BINARY_DIR}/llvm-config")
-  execute_process(COMMAND "${llvm_config}" --link-static --libfiles NVPTXCodeGen NVPTXDesc NVPTXInfo passes linker
+  # The host's code generator and ORC, and what Clang's code generation
+  # needs, are for the tracer's in-process host compile (HostCompile.h).
+  execute_process(COMMAND "${llvm_config}" --link-static --libfiles NVPTXCodeGen NVPTXDesc NVPTXInfo X86CodeGen
+                          X86AsmParser X86Desc X86Info orcjit passes linker lto coverage frontenddriver
                           bitreader bitwriter irreader option frontendopenmp frontendhlsl windowsdriver target mc core
                           support
                   OUTPUT_VARIABLE llvm_archives OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE llvm_config_failed)
@@ -72,7 +75,7 @@ if(TWINTILE_STATIC_LLVM)
   separate_arguments(llvm_archives UNIX_COMMAND "${llvm_archives}")
   separate_arguments(llvm_system UNIX_COMMAND "${llvm_system}")
   set(archives "")
-  foreach(lib Tooling Format ToolingInclusions ToolingCore Rewrite Frontend Driver Serialization Parse Sema APINotes
+  foreach(lib Tooling Format ToolingInclusions ToolingCore Rewrite CodeGen Frontend Driver Serialization Parse Sema APINotes
               Support Analysis ASTMatchers Edit AST Lex Basic)
     list(APPEND archives "${TWINTILE_LLVM_ROOT}/lib/libclang${lib}.a")
   endforeach()

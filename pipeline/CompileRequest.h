@@ -9,6 +9,7 @@
 #pragma once
 
 #include "backend/Backend.h"
+#include "frontends/trace/SourceTracer.h"
 #include "ir/IR.h"
 #include "support/Stage.h"
 
@@ -47,6 +48,9 @@ struct CompileRequest {
   /// The same promises per parameter; used instead of the names when not empty.
   std::vector<backend::ParamAssumption> assume;
   bool useCache = true;
+  /// How the tracing front end compiles the kernel file (SourceTracer.h);
+  /// unset: $TWINTILE_TRACE_HOST, else jit.
+  std::optional<TraceHost> traceHost;
   support::Stage last = support::Stage::Ptx;  // stop after this stage
   bool ptxas = false;                         // run ptxas (implied when `last` is sass-info)
   bool locations = true;                      // loc(...) in the IR stages' text

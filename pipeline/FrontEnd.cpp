@@ -118,6 +118,7 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
   out.funcs.resize(kernels.size());
   twintile::SourceTraceOptions to;
   to.useCache = options.useCache;
+  to.host = options.traceHost;
   std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
   if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) {
     out.eachAlone = true;
@@ -128,7 +129,11 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
     twintile::SourceTraceResult &t = traced[i];
     observer(i).offer(Stage::Source, [&] { return t.entrySource; });
     r.hostCompileCached = t.cacheHit;
-    if (!t.cacheHit && i == 0) r.phases.push_back({"host-compile", t.compileSeconds});  // shared: counted once
+    // Shared by the specializations: counted once. In process, Clang's part
+    // and the code generator's apart.
+    if (!t.cacheHit && i == 0) r.phases.push_back({"host-compile", t.compileSeconds - t.codegenSeconds});
+    if (!t.cacheHit && i == 0 && t.codegenSeconds > 0) r.phases.push_back({"host-codegen", t.codegenSeconds});
+    if (i == 0 && t.loadSeconds > 0) r.phases.push_back({"host-load", t.loadSeconds});
     r.notes = t.notes;
     r.hostOutput = t.output;
     r.phases.push_back({"trace", t.trace.seconds});

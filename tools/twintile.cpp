@@ -31,12 +31,12 @@ const auto nonEmpty = [](const std::string &s) { return s.empty() ? std::string(
 
 namespace pl = twintile::pipeline;
 
-/// An option whose value is one of an enum's names (pl::name), set in `field`.
-template <class E>
-CLI::Option *enumOption(CLI::App *cmd, const std::string &flag, E &field, std::optional<E> (*named)(std::string_view),
+/// An option whose value is one of an enum's names (its namespace's name()), set in `field`.
+template <class E, class Field>
+CLI::Option *enumOption(CLI::App *cmd, const std::string &flag, Field &field, std::optional<E> (*named)(std::string_view),
                         std::vector<E> values, const std::string &help) {
   std::vector<std::string> names;
-  for (E v : values) names.emplace_back(pl::name(v));
+  for (E v : values) names.emplace_back(name(v));
   return cmd->add_option_function<std::string>(flag, [&field, named](const std::string &s) { field = *named(s); }, help)
       ->check(CLI::IsMember(names));
 }
@@ -53,7 +53,7 @@ void kernelOptions(CLI::App *cmd, std::string &file, std::string &kernel, pl::Fr
   if (frontend) frontendOption(cmd, *frontend);
 }
 
-/// --target, --math, --num-warps, --assume-*, --no-cache.
+/// --target, --math, --num-warps, --assume-*, --no-cache, --trace-host.
 void targetOptions(CLI::App *cmd, pl::CompileRequest &o) {
   enumOption(cmd, "--target", o.target, pl::targetNamed, {pl::Target::Sm90a, pl::Target::Sm80},
              "GPU architecture: sm_90a (default) or sm_80");
@@ -73,6 +73,11 @@ void targetOptions(CLI::App *cmd, pl::CompileRequest &o) {
       ->allow_extra_args(false);
   cmd->add_flag("--no-cache", [&o](int64_t) { o.useCache = false; },
                 "recompile the kernel file (and the PTX) even if the cache has them");
+  enumOption(cmd, "--trace-host", o.traceHost, twintile::traceHostNamed,
+             {twintile::TraceHost::Jit, twintile::TraceHost::ClangProcess},
+             "how the tracing front end compiles the kernel file to run it: jit (Clang in process, the default) or "
+             "clang++ (a clang++-19 process; $TWINTILE_HOST_CXX names another); default $TWINTILE_TRACE_HOST, "
+             "else jit");
 }
 
 } // namespace

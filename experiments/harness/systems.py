@@ -20,6 +20,8 @@ class System:
 SYSTEMS = {s.name: s for s in (
     System("twintile_parse", "twintile parse", "#1f77b4"),
     System("twintile_trace", "twintile trace", "#ff7f0e"),
+    # The tracing front end with its kernel file compiled by a clang++ process (--trace-host clang++).
+    System("twintile_trace_clang", "twintile trace (clang++)", "#ffbb78"),
     System("triton", "Triton", "#2ca02c", module="triton", program="triton_compile.py"),
     System("nvcc", "nvcc", "#7f7f7f"),
     System("pallas", "Pallas", "#9467bd", module="jax", program="pallas_probe.py"),

@@ -77,8 +77,9 @@ def compile_facts(c):
     f = {"reps": str(config.get("reps", NA)), "run_kind": "quick" if config.get("quick") else "full"}
     s = R.sweep_summary(c)
     med = {k: v["median"] for k, v in s.items()}
-    for k in ("twintile_parse", "twintile_trace", "twintile_parse_command", "twintile_trace_command",
-              "twintile_parse_one_process", "twintile_trace_one_process", "nvcc", "triton", "pallas", "cute"):
+    for k in ("twintile_parse", "twintile_trace", "twintile_trace_clang", "twintile_parse_command",
+              "twintile_trace_command", "twintile_trace_clang_command", "twintile_parse_one_process",
+              "twintile_trace_one_process", "nvcc", "triton", "pallas", "cute"):
         f[f"sweep_{k}_s"] = _f(med.get(k), ".2f")
 
     def r(a, b):
@@ -88,6 +89,8 @@ def compile_facts(c):
     f["parse_driver_vs_nvcc_word"] = _word(r("nvcc", "twintile_parse"), "faster than", "slower than")
     f["nvcc_over_parse_command"] = _x(r("nvcc", "twintile_parse_command"))
     f["nvcc_over_trace_command"] = _x(r("nvcc", "twintile_trace_command"))
+    f["nvcc_over_trace_clang_command"] = _x(r("nvcc", "twintile_trace_clang_command"))
+    f["trace_clang_driver_over_nvcc"] = _x(r("twintile_trace_clang", "nvcc"))
     f["trace_command_vs_nvcc_word"] = _word(r("nvcc", "twintile_trace_command"), "faster than", "slower than")
     f["triton_over_parse_command"] = _x(r("triton", "twintile_parse_command"))
     f["triton_over_trace_command"] = _x(r("triton", "twintile_trace_command"))
@@ -116,7 +119,15 @@ def compile_facts(c):
     f["key_parse_ms"] = _ms(p.get("parse_s"))
     f["key_parse_nopch_ms"] = _ms(nopch.get("parse_s"))
     f["key_walk_us"] = _us(p.get("walk_s"))
-    f["key_host_compile_ms"] = _ms(t.get("host_compile_s"))
+    clangxx = ph.get(("trace_clang", k), {})
+    host = R.host_cost(t)
+    f["key_host_compile_ms"] = _ms(host)
+    f["key_host_clang_ms"] = _ms(t.get("host_compile_s"))
+    f["key_host_codegen_ms"] = _ms(t.get("host_codegen_s"))
+    f["key_host_load_ms"] = _ms(t.get("host_load_s"))
+    f["key_host_clangxx_ms"] = _ms(R.host_cost(clangxx))
+    f["key_host_over_parse"] = _x(host / p["parse_s"] if host and p.get("parse_s") else None)
+    f["key_clangxx_over_host"] = _x(R.host_cost(clangxx) / host if host and R.host_cost(clangxx) else None)
     f["key_trace_us"] = _us(t.get("trace_s"))
     f["key_backend_ms"] = _ms(sum(p.get(x) or 0 for x in R.BACKEND_TO_PTX) if p else None)
     f["key_optimize_nvptx_share"] = _f(100 * ((p.get("optimize_s") or 0) + (p.get("nvptx_s") or 0)) /
@@ -131,7 +142,7 @@ def compile_facts(c):
 
     for key, name in (("scaling_stages", "stages"), ("scaling_specs", "specs")):
         summ = R.scaling_summary(c.get(key))
-        for system in ("twintile_parse", "twintile_trace", "triton"):
+        for system in ("twintile_parse", "twintile_trace", "twintile_trace_clang", "triton"):
             pts = summ.get(system, [])
             f[f"{name}_{system}_slope"] = _f(R.growth(pts), ".2f")
             f[f"{name}_{system}_max_ms"] = _ms(pts[-1][2]) if pts else NA

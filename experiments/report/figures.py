@@ -20,7 +20,8 @@ def compile_phases(c, path):
     specs = list(dict.fromkeys(s["spec"] for s in c["phases"]["twintile"]))
     pick = [s for s in specs if s in ("vector_add<1024>", "softmax<f16,1024>", "layernorm<f32,1024>",
                                       "matmul<64,64,32>", "flash_attention<64,64,64>")] or specs[:5]
-    phases = [("parse_s", "parse"), ("walk_s", "walk"), ("host_compile_s", "host compile"), ("trace_s", "trace"),
+    phases = [("parse_s", "parse"), ("walk_s", "walk"), ("host_compile_s", "host: Clang"),
+              ("host_codegen_s", "host: codegen"), ("host_load_s", "host: load"), ("trace_s", "trace"),
               ("cleanup_s", "IR cleanup"), ("lower_s", "lower"), ("libdevice_s", "libdevice"),
               ("optimize_s", "LLVM opt"), ("verify_s", "verify, print"), ("nvptx_s", "NVPTX")]
     fig, ax = plt.subplots(figsize=(7.5, 3.6))

@@ -37,13 +37,14 @@ def geomean(xs):
 
 # --- compile ------------------------------------------------------------------
 
-TWINTILE_PHASES = ("parse_s", "walk_s", "host_compile_s", "host_cached_s", "trace_s", "cleanup_s", "lower_s",
+TWINTILE_PHASES = ("parse_s", "walk_s", "host_compile_s", "host_codegen_s", "host_load_s", "host_cached_s", "trace_s",
+                   "cleanup_s", "lower_s",
                    "libdevice_s", "optimize_s", "verify_s", "nvptx_s", "ptxas_s", "backend_s")
 BACKEND_TO_PTX = ("lower_s", "libdevice_s", "optimize_s", "verify_s", "nvptx_s")
 
 
 def phase_medians(compile_result):
-    """{(system, spec): {phase: median seconds}} for twintile's parse, parse_nopch, trace."""
+    """{(system, spec): {phase: median seconds}} for twintile's parse, parse_nopch, trace, trace_clang."""
     groups = {}
     for s in compile_result.get("phases", {}).get("twintile", []):
         if "error" in s:
@@ -91,7 +92,14 @@ def pallas_medians(compile_result):
              for spec, rows in groups.items()}, checks)
 
 
-FRONT_END_PHASES = {"parse": ("parse_s", "walk_s"), "trace": ("host_compile_s", "trace_s")}
+HOST_PHASES = ("host_compile_s", "host_codegen_s", "host_load_s")
+FRONT_END_PHASES = {"parse": ("parse_s", "walk_s"), "trace": HOST_PHASES + ("trace_s",)}
+
+
+def host_cost(m):
+    """The tracing front end's cost of compiling and loading the kernel file (s), or None."""
+    xs = [m.get(p) for p in HOST_PHASES]
+    return sum(x or 0 for x in xs) if m.get("host_compile_s") is not None else None
 
 
 def to_ptx_medians(compile_result):

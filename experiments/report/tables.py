@@ -51,17 +51,22 @@ def compile_frontends(c):
     rows = []
     for spec in specs:
         p, n, t = ph.get(("parse", spec), {}), ph.get(("parse_nopch", spec), {}), ph.get(("trace", spec), {})
+        k = ph.get(("trace_clang", spec), {})
         rows.append([f"`{spec}`", ms(p.get("parse_s")), ms(n.get("parse_s")), ms(p.get("walk_s")),
-                     ms(t.get("host_compile_s")), ms(t.get("host_cached_s")), ms(t.get("trace_s")),
-                     ms(tri.get(spec, {}).get("ast")), ms(pal.get(spec, {}).get("trace_s"))])
-    head = ["specialization", "parse", "parse, no PCH", "walk", "host compile", "cache hit", "trace",
-            "Triton AST→TTIR", "Pallas trace"]
+                     ms(t.get("host_compile_s")), ms(t.get("host_codegen_s")), ms(t.get("host_load_s")),
+                     ms(k.get("host_compile_s")), ms(k.get("host_load_s")), ms(t.get("host_cached_s")),
+                     ms(t.get("trace_s")), ms(tri.get(spec, {}).get("ast")), ms(pal.get(spec, {}).get("trace_s"))])
+    head = ["specialization", "parse", "parse, no PCH", "walk", "host: Clang", "host: codegen", "host: load",
+            "clang++", "clang++: load", "cache hit", "trace", "Triton AST→TTIR", "Pallas trace"]
     return ("### Front ends, per specialization (ms, median)\n\n" + env_line(c) + "\n" + table(head, rows) +
             "\nparse: Clang 19 in-process with the precompiled language header (and without it); walk: the "
-            "instantiated AST to tile IR. host compile: clang++ compiles the kernel file as a shared object (cold); "
-            "cache hit: the same kernel traced again in that process from the warm cache, less the trace (hashing and "
-            "the lookup; the object is already loaded, so a new process's dlopen is not in it); trace: running the "
-            "kernel on abstract values. Each sample is a "
+            "instantiated AST to tile IR. The tracing front end compiles the kernel file for the host (cold) in "
+            "process: host: Clang, from the same precompiled header, to an LLVM module; host: codegen, LLVM's x86-64 "
+            "code generator to an object; host: load, ORC's JIT linker loading it in the child process that runs "
+            "the kernel. clang++: the other way (--trace-host clang++), a clang++-19 process making a shared object, "
+            "and dlopen loading it. cache hit: the same kernel traced again in that process from the warm cache, less "
+            "the trace (hashing, the lookup and the load); trace: running the kernel on abstract values. Each "
+            "sample is a "
             f"process of its own (compile_probe) after one untimed warm-up run in it; {c['config']['reps']} "
             "repetitions, interleaved." + missing_note(c))
 
@@ -94,10 +99,12 @@ def compile_backend(c):
 SWEEP_LABELS = {
     "twintile_parse_command": "twintile parse, one driver command for the 12",
     "twintile_trace_command": "twintile trace, one driver command (one host compile)",
+    "twintile_trace_clang_command": "twintile trace through clang++, one driver command",
     "twintile_parse_one_process": "twintile parse, one process (one parse, 12 walks)",
-    "twintile_trace_one_process": "twintile trace, one process (12 host compiles)",
+    "twintile_trace_one_process": "twintile trace, one process (one host compile, 12 traces)",
     "twintile_parse": "twintile parse, 12 driver processes",
     "twintile_trace": "twintile trace, 12 driver processes",
+    "twintile_trace_clang": "twintile trace through clang++, 12 driver processes",
     "nvcc": "nvcc -ptx, one file with 12 instantiations",
     "triton": "Triton, one process (import + 12 compiles)",
     "pallas": "Pallas, one process (to Triton IR only)",
@@ -123,8 +130,9 @@ def compile_sweep(c):
             + missing_note(c))
 
 
-NAMES = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace", "triton": "Triton",
-         "pallas": "Pallas", "nvcc": "nvcc", "cute": "CuTe DSL"}
+NAMES = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace",
+         "twintile_trace_clang": "twintile trace (clang++)", "triton": "Triton", "pallas": "Pallas", "nvcc": "nvcc",
+         "cute": "CuTe DSL"}
 
 
 def compile_scaling(c):
@@ -134,7 +142,7 @@ def compile_scaling(c):
         summ = R.scaling_summary(c.get(key))
         if not summ:
             continue
-        systems = [s for s in ("twintile_parse", "twintile_trace", "triton") if s in summ]
+        systems = [s for s in ("twintile_parse", "twintile_trace", "twintile_trace_clang", "triton") if s in summ]
         sizes = sorted({size for pts in summ.values() for size, _, _ in pts})
         rows = []
         for size in sizes:

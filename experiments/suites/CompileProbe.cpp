@@ -1,6 +1,6 @@
 //===- CompileProbe.cpp - every compile phase, timed, in one process -----===//
 //
-//   compile_probe --frontend parse|trace FILE SPEC... [--reps N]
+//   compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--trace-host jit|clang++]
 //                 [--target sm_90a|sm_80] [--ptxas] [--no-backend] [--warmup]
 //                 [--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]...
 //
@@ -8,10 +8,10 @@
 // repetition it takes every SPEC of FILE from source to PTX through the
 // pipeline (pipeline/Pipeline.h, the driver's compile) and reads the phases
 // it reports: the parse front end parses FILE once for all specs and walks
-// each; the trace front end compiles FILE as a shared object for each spec
-// (a fresh cache directory each repetition, so the compile is cold), then
-// traces, and also times the cached path (the same front end again, from the
-// warm cache). Then the IR cleanup and the backend, uncached, with the
+// each; the trace front end compiles FILE for the host once for all specs
+// (past the cache, so the compile is cold; --trace-host jit or clang++ as
+// the driver takes it), then traces each, and also times the cached path
+// (the same front end again, from the warm cache). Then the IR cleanup and the backend, uncached, with the
 // backend's own phases. Nothing is cached across repetitions. --warmup
 // runs everything once first, untimed, so that one-time costs of the process
 // (Clang's and LLVM's first use) stay out of the samples.
@@ -21,8 +21,11 @@
 //    "specs": [{"spec": ..., "walk_s": ..., "cleanup_s": ..., "lower_s": ...,
 //               "libdevice_s": ..., "optimize_s": ..., "nvptx_s": ...,
 //               "ptxas_s": ..., "backend_s": ..., "ops": 41, "ptx_bytes": 9120}]}
-// Trace specs have host_compile_s (cold), host_cached_s (lookup and load of
-// the cached object) and trace_s instead of walk_s. A front end's or the
+// Trace specs have host_compile_s (cold: Clang, in process, or the clang++
+// process), host_codegen_s (cold, in process: the host's code generator),
+// host_load_s (loading the compiled file where it runs: the JIT linker or
+// dlopen), host_cached_s (lookup and load of the cached object) - these in
+// the first spec's row, shared by all - and trace_s instead of walk_s. A front end's or the
 // backend's refusal is printed as the spec's "error" and the exit status is 1.
 // TWINTILE_NO_PCH=1 makes the parse front end parse without the precompiled
 // language header.
@@ -37,7 +40,6 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -129,33 +131,41 @@ bool parseRep(const Options &o, json &out) {
   return ok;
 }
 
-bool traceRep(const Options &o, int rep, json &out) {
-  // A fresh cache per repetition (the one the host compile uses): the first
-  // trace of each spec compiles cold, the second finds it.
-  fs::path cache = fs::temp_directory_path() / ("twintile-probe-" + std::to_string(getpid()) + "-" + std::to_string(rep));
-  fs::remove_all(cache);
-  setenv("TWINTILE_CACHE_DIR", cache.c_str(), 1);
+bool traceRep(const Options &o, json &out) {
+  // The specs compile cold first, past the cache (the precompiled language
+  // header is kept, as the parse front end keeps it): one host compile of
+  // the file for all of them, as the driver compiles several. Then again
+  // from what that left in the cache. What they share is in the first
+  // spec's row, as the parse front end's parse is in the first result.
+  pl::CompileRequest uncached = frontEndOnly(o);
+  uncached.useCache = false;
+  std::vector<pl::Result> cold = pl::compileSources(o.file, o.specs, uncached);
+  auto start = std::chrono::steady_clock::now();
+  std::vector<pl::Result> warm = pl::compileSources(o.file, o.specs, frontEndOnly(o));
+  double wall = since(start);
   bool ok = true;
-  for (const std::string &spec : o.specs) {
-    json row = {{"spec", spec}};
-    pl::Result cold = pl::compileSource(o.file, spec, frontEndOnly(o));
-    row["host_compile_s"] = phase(cold, "host-compile");
-    auto start = std::chrono::steady_clock::now();
-    pl::Result warm = pl::compileSource(o.file, spec, frontEndOnly(o));
-    double wall = since(start);
-    if (warm.hostCompileCached) row["host_cached_s"] = wall - phase(warm, "trace");
-    row["trace_s"] = phase(warm, "trace");
-    if (!warm.ok()) refused(warm, row), ok = false;
-    else ok &= finish(std::move(warm.func), o, row);
+  for (size_t i = 0; i < o.specs.size(); ++i) {
+    json row = {{"spec", o.specs[i]}};
+    row["host_compile_s"] = phase(cold[i], "host-compile");
+    row["host_codegen_s"] = phase(cold[i], "host-codegen");
+    row["host_load_s"] = phase(cold[i], "host-load");
+    row["trace_s"] = phase(warm[i], "trace");
+    if (i == 0 && warm[0].hostCompileCached) {
+      double traced = 0;
+      for (const pl::Result &w : warm) traced += phase(w, "trace");
+      row["host_cached_s"] = wall - traced;
+    }
+    if (!warm[i].ok()) refused(warm[i], row), ok = false;
+    else ok &= finish(std::move(warm[i].func), o, row);
     out["specs"].push_back(row);
   }
-  fs::remove_all(cache);
   return ok;
 }
 
 int usage(const char *why) {
   std::cerr << "compile_probe: " << why << "\n"
-            << "usage: compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--target T] [--ptxas] "
+            << "usage: compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--trace-host jit|clang++] "
+               "[--target T] [--ptxas] "
             << "[--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]... "
                "[--no-backend] [--warmup]\n";
   return 2;
@@ -175,6 +185,10 @@ int probe(int argc, char **argv) {
       if (!f) return usage("--frontend must be parse or trace");
       o.request.frontend = *f;
       frontendGiven = true;
+    } else if (a == "--trace-host") {
+      std::optional<twintile::TraceHost> h = twintile::traceHostNamed(value());
+      if (!h) return usage("--trace-host must be jit or clang++");
+      o.request.traceHost = *h;
     } else if (a == "--target") {
       std::optional<twintile::pipeline::Target> t = twintile::pipeline::targetNamed(value());
       if (!t) return usage("--target must be sm_90a or sm_80");
@@ -216,13 +230,13 @@ int probe(int argc, char **argv) {
   if (o.warmup) {
     json ignored = {{"specs", json::array()}};
     if (o.request.frontend == twintile::pipeline::Frontend::Parse) parseRep(o, ignored);
-    else traceRep(o, -1, ignored);
+    else traceRep(o, ignored);
   }
   bool ok = true;
   for (int rep = 0; rep < o.reps; ++rep) {
     json out = {{"rep", rep}, {"frontend", twintile::pipeline::name(o.request.frontend)}, {"file", o.file},
                 {"target", twintile::pipeline::name(o.request.target)}, {"specs", json::array()}};
-    ok &= o.request.frontend == twintile::pipeline::Frontend::Parse ? parseRep(o, out) : traceRep(o, rep, out);
+    ok &= o.request.frontend == twintile::pipeline::Frontend::Parse ? parseRep(o, out) : traceRep(o, out);
     std::cout << out.dump() << std::endl;
   }
   return ok ? 0 : 1;

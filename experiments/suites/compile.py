@@ -8,7 +8,9 @@ Four parts, all written raw to experiments/results/compile.json:
 
   phases   every corpus specialization x front end, in process (compile_probe),
            each phase timed: parse (Clang, with the precompiled language header;
-           and without it), walk; host compile (cold), cached load, trace; IR
+           and without it), walk; the tracing front end's host compile (cold:
+           Clang in process and the host's code generator, or a clang++
+           process, the two measured apart), its load, cached load, trace; IR
            cleanup; lowering, libdevice link, LLVM optimization, NVPTX, ptxas.
            Beside them Triton's stages for the same kernels (triton_compile.py:
            AST to TTIR, TTIR, TTGIR, LLVM IR, PTX, its ptxas) and Pallas's trace
@@ -17,8 +19,9 @@ Four parts, all written raw to experiments/results/compile.json:
            on the same inputs; CuTe DSL's compiles of vector_add and softmax.
   sweep    the 12 softmax variants (f16/bf16/f32 x BLOCK 128..1024), source to
            PTX, as whole processes, interleaved in one run: twintile parse and
-           twintile trace as one driver command for the 12 and as one driver
-           process per variant (caches off), nvcc -ptx of the CUDA template with the same 12
+           twintile trace (in-process host compile, and through clang++) as one
+           driver command for the 12 and as one driver process per variant
+           (caches off), nvcc -ptx of the CUDA template with the same 12
            instantiations (experiments/baselines/softmax.cu), Triton (one process,
            12 variants, fresh cache), Pallas (one process, to Triton IR); and
            in process, twintile with one parse for all 12, whose own report
@@ -65,10 +68,12 @@ def phases(kernels, reps, missing):
     progress = common.Progress(len(work) * reps, "compile phases")
     for rep in range(reps):
         for file, spec in work:
-            progress.step(f"{spec} parse, parse without PCH, trace (rep {rep + 1}/{reps})")
+            progress.step(f"{spec} parse, parse without PCH, trace, trace through clang++ (rep {rep + 1}/{reps})")
             for frontend, env, extra, label in (("parse", None, (), "parse"),
                                                 ("parse", {"TWINTILE_NO_PCH": "1"}, ("--no-backend", ), "parse_nopch"),
-                                                ("trace", None, (), "trace")):
+                                                ("trace", None, ("--trace-host", "jit"), "trace"),
+                                                ("trace", None, ("--trace-host", "clang++", "--no-backend"),
+                                                 "trace_clang")):
                 row = probe(frontend, file, [spec], env=env, extra=extra)
                 samples.append({"rep": rep, "system": label, "spec": spec, "parse_s": row.get("parse_s"),
                                 **row["specs"][0]} if row["specs"] else
@@ -99,12 +104,12 @@ def sweep(reps, missing):
     out = common.scratch("compile-sweep")
     softmax_cpp = common.KERNELS / "softmax.cpp"
 
-    def driver(frontend):
+    def driver(frontend, *extra):
         total = 0.0
         for spec in SWEEP:
             secs, code, err = common.timed_process(
-                [twintile, "compile", f"--frontend={frontend}", str(softmax_cpp), "--kernel", spec, "--emit", "ptx",
-                 "--no-cache", "-o", str(out / f"{frontend}-{common.spec_file_name(spec)}.ptx")])
+                [twintile, "compile", f"--frontend={frontend}", *extra, str(softmax_cpp), "--kernel", spec, "--emit",
+                 "ptx", "--no-cache", "-o", str(out / f"{frontend}-{common.spec_file_name(spec)}.ptx")])
             if code != 0:
                 raise RuntimeError(f"twintile compile failed on {spec}: {err}")
             total += secs
@@ -130,10 +135,10 @@ def sweep(reps, missing):
     cute_run = baseline("cute")
     pallas_run = baseline("pallas", "--no-check")
 
-    def one_command(frontend):
+    def one_command(frontend, *extra):
         # What a user runs: one driver command for all 12, -o naming a folder (no ptxas).
         specs = [a for spec in SWEEP for a in ("--kernel", spec)]
-        return whole([twintile, "compile", f"--frontend={frontend}", softmax_cpp, *specs, "--emit", "ptx",
+        return whole([twintile, "compile", f"--frontend={frontend}", *extra, softmax_cpp, *specs, "--emit", "ptx",
                       "--no-cache", "-o", out / f"{frontend}-command"], "twintile compile")()
 
     in_process = {"parse": [], "trace": []}  # per repetition, {spec: backend seconds} of one_process's run
@@ -152,9 +157,12 @@ def sweep(reps, missing):
         in_process[frontend].append({s["spec"]: s["backend_s"] for s in row["specs"]})
         return secs
 
-    runs = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace"),
+    clang = ("--trace-host", "clang++")
+    runs = {"twintile_parse": lambda: driver("parse"), "twintile_trace": lambda: driver("trace", "--trace-host", "jit"),
+               "twintile_trace_clang": lambda: driver("trace", *clang),
                "twintile_parse_command": lambda: one_command("parse"),
-               "twintile_trace_command": lambda: one_command("trace"),
+               "twintile_trace_command": lambda: one_command("trace", "--trace-host", "jit"),
+               "twintile_trace_clang_command": lambda: one_command("trace", *clang),
                "twintile_parse_one_process": lambda: one_process("parse"),
                "twintile_trace_one_process": lambda: one_process("trace")}
     if nvcc:
@@ -177,16 +185,19 @@ def sweep(reps, missing):
             progress.step(f"12 softmax variants, {name}: {secs:.3f} s (rep {rep + 1}/{reps})")
     return {"specs": SWEEP, "samples": samples, "backend_in_process": in_process,
             "notes": {"twintile_parse": "12 driver processes, --emit ptx --no-cache (no ptxas)",
-                      "twintile_trace": "12 driver processes, each compiling the kernel file with clang++ "
-                                        "(--no-cache; no ptxas)",
+                      "twintile_trace": "12 driver processes, each compiling the kernel file in process "
+                                        "(Clang, the host's code generator, ORC's JIT linker; --no-cache; no ptxas)",
+                      "twintile_trace_clang": "12 driver processes, each compiling the kernel file with a clang++ "
+                                              "process (--trace-host clang++ --no-cache; no ptxas)",
                       "twintile_parse_command": "one driver command for the 12 (--kernel x12 --emit ptx -o DIR "
                                                 "--no-cache): one parse, the backends in parallel on the cores",
                       "twintile_trace_command": "one driver command for the 12: one host compile of the kernel file "
                                                 "for all 12 entry points, the backends in parallel (--no-cache)",
+                      "twintile_trace_clang_command": "the same through a clang++ process (--trace-host clang++)",
                       "twintile_parse_one_process": "one compile_probe process: one parse, 12 walks, cleanups "
                                                    "and backends to PTX (no ptxas)",
-                      "twintile_trace_one_process": "one compile_probe process: 12 host compiles and traces, 12 "
-                                                   "cleanups and backends to PTX (no ptxas)",
+                      "twintile_trace_one_process": "one compile_probe process: one host compile (in process) for "
+                                                   "the 12, 12 traces, cleanups and backends to PTX (no ptxas)",
                       "nvcc": "nvcc -ptx -arch=sm_90a of softmax.cu (the 12 instantiations in one file)",
                       "triton": "one Python process: import, 12 ASTSource compiles to PTX and cubin (its ptxas), "
                                 "fresh cache",
@@ -257,7 +268,7 @@ def frontend_and_total(row, frontend):
     fe = row.get("parse_s") or 0.0
     total = 0.0
     for s in row["specs"]:
-        fe += sum(s.get(k, 0.0) for k in ("walk_s", "host_compile_s", "trace_s"))
+        fe += sum(s.get(k, 0.0) for k in ("walk_s", "host_compile_s", "host_codegen_s", "host_load_s", "trace_s"))
         total += s.get("cleanup_s", 0.0) + s.get("backend_s", 0.0) - s.get("ptxas_s", 0.0)
     return fe, fe + total
 
@@ -289,13 +300,14 @@ def _scaling(kind, sizes, reps, missing, work):
                 specs = [f"scaled<{k}>" for k in range(1, size + 1)]
             (work / f"k{size}.cpp").write_text(cpp)
             (work / f"k{size}.py").write_text(py)
-            for frontend in ("parse", "trace"):
-                row = probe(frontend, work / f"k{size}.cpp", specs)
+            for frontend, extra, system in (("parse", (), "twintile_parse"),
+                                            ("trace", ("--trace-host", "jit"), "twintile_trace"),
+                                            ("trace", ("--trace-host", "clang++"), "twintile_trace_clang")):
+                row = probe(frontend, work / f"k{size}.cpp", specs, extra=extra)
                 if row.get("error") or any("error" in s for s in row["specs"]):
                     raise RuntimeError(f"compile_probe failed at {kind}={size}: {row}")
                 fe, total = frontend_and_total(row, frontend)
-                samples.append({"rep": rep, "size": size, "system": f"twintile_{frontend}", "frontend_s": fe,
-                                "total_s": total})
+                samples.append({"rep": rep, "size": size, "system": system, "frontend_s": fe, "total_s": total})
             if not missing.get("triton"):
                 rows = run_baseline("triton", specs, 1, "--warmup", "--module", work / f"k{size}.py")
                 fe, total = triton_frontend_and_total(rows)

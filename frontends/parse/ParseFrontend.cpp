@@ -1,8 +1,6 @@
 #include "frontends/parse/ParseFrontend.h"
 
-#include "support/Cache.h"
-#include "support/Files.h"
-#include "frontends/common/LanguageFiles.h"
+#include "frontends/clang/LanguageHeader.h"
 #include "frontends/parse/Walker.h"
 
 #include <clang/AST/ASTContext.h>
@@ -10,29 +8,15 @@
 #include <clang/AST/Expr.h>
 #include <clang/Frontend/ASTUnit.h>
 #include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/FrontendActions.h>
-#include <clang/Basic/Version.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <mutex>
-#include <unistd.h>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <random>
 #include <regex>
 #include <sstream>
-
-#ifndef TWINTILE_SOURCE_DIR
-#error "TWINTILE_SOURCE_DIR must name the source tree (for the language header)"
-#endif
-#ifndef TWINTILE_CLANG_RESOURCE_DIR
-#error "TWINTILE_CLANG_RESOURCE_DIR must name Clang's resource directory"
-#endif
 
 namespace fs = std::filesystem;
 
@@ -80,92 +64,6 @@ std::string squash(std::string s) {
   return s;
 }
 
-/// The arguments of every parse: C++20, Clang's builtin headers, the language.
-std::vector<std::string> baseArgs(const ParseOptions &opts) {
-  std::vector<std::string> args = {"-std=c++20", "-w", "-resource-dir", TWINTILE_CLANG_RESOURCE_DIR,
-                                   "-I" + (fs::path(TWINTILE_SOURCE_DIR) / "include").string()};
-  for (const std::string &d : opts.includeDirs) args.push_back("-I" + d);
-  return args;
-}
-
-/// Writes a PCH to a file of our choosing (tooling drops -o).
-class WritePch : public clang::GeneratePCHAction {
-public:
-  explicit WritePch(std::string out) : out_(std::move(out)) {}
-
-protected:
-  bool BeginInvocation(clang::CompilerInstance &ci) override {
-    ci.getFrontendOpts().OutputFile = out_;
-    return clang::GeneratePCHAction::BeginInvocation(ci);
-  }
-
-private:
-  std::string out_;
-};
-
-constexpr const char *kPchRecordFormat = "twintile-pch-1";
-
-/// The language header, precompiled once per process (and cached on disk by
-/// its content, beside a record of what the file must be: a damaged,
-/// truncated or swapped PCH is rebuilt, never loaded): most of a kernel's
-/// parse is the header's. Empty if it cannot be built, and then kernels
-/// parse without it. What happened to the cache goes to `notes`, once.
-std::string languagePch(const std::vector<std::string> &args, std::vector<std::string> &notes) {
-  static std::mutex mutex;
-  static std::map<std::vector<std::string>, std::string> built;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = built.find(args); it != built.end()) return it->second;
-  std::string &result = built[args];
-  if (const char *off = std::getenv("TWINTILE_NO_PCH"); off && *off) return result;
-  fs::path header = fs::path(TWINTILE_SOURCE_DIR) / "include" / "twintile.h";
-  std::optional<std::string> text = twintile::support::readFile(header);
-  if (!text) return result;
-  // Key: the language's files, the arguments and Clang's version.
-  twintile::support::ContentHash keyHash;
-  for (const char *f : kLanguageFiles)
-    keyHash.add(twintile::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
-  for (const std::string &a : args) keyHash.add(a);
-  keyHash.add(CLANG_VERSION_STRING);
-  std::string key = keyHash.hex();
-  fs::path dir = twintile::support::cacheDirectory("pch");
-  fs::path pch = dir / (key + ".pch"), record = dir / (key + ".sum");
-  std::error_code ec;
-  if (fs::exists(pch, ec)) {
-    std::string wrong = twintile::support::checkCached(pch, record, kPchRecordFormat, key);
-    if (wrong.empty()) return result = pch.string();
-    notes.push_back("the cached precompiled header " + pch.string() + " was not used: " + wrong + "; rebuilt");
-  }
-  // A cache that cannot be written is said here, before Clang would print
-  // an error about the file it cannot open.
-  if (!fs::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0) {
-    notes.push_back("the precompiled language header cannot be kept in " + dir.string() +
-                    ": the header is parsed with every kernel (slower, same result)");
-    return result;
-  }
-  // Built beside the entry under a name of its own, then renamed over it.
-  std::string suffix = "." + std::to_string(getpid()) + "." + std::to_string(std::random_device{}());
-  fs::path tmp = dir / (key + ".pch" + suffix), recordTmp = dir / (key + ".sum" + suffix);
-  std::vector<std::string> pchArgs = args;
-  pchArgs.insert(pchArgs.end(), {"-x", "c++-header"});
-  std::optional<std::string> bytes;
-  if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text, pchArgs,
-                                            header.string(), "twintile"))
-    bytes = twintile::support::readFile(tmp);
-  if (bytes) std::ofstream(recordTmp, std::ios::binary) << twintile::support::cacheRecord(kPchRecordFormat, key, *bytes);
-  // The record first: a reader that finds the header finds its record too.
-  if (bytes) fs::rename(recordTmp, record, ec);
-  if (bytes && !ec) fs::rename(tmp, pch, ec);
-  if (!bytes || ec) {
-    fs::remove(tmp, ec);
-    fs::remove(recordTmp, ec);
-    notes.push_back(std::string("the precompiled language header could not be ") +
-                    (bytes ? "kept in " + dir.string() : "built") +
-                    ": the header is parsed with every kernel (slower, same result)");
-    return result;
-  }
-  return result = pch.string();
-}
-
 } // namespace
 
 struct ParsedFile::Impl {
@@ -206,10 +104,11 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
   for (size_t i = 0; i < specs.size(); ++i)
     code += "[[maybe_unused]] static auto *" + specVar(i) + " = &" + specs[i] + ";\n";
 
-  std::vector<std::string> args = baseArgs(opts);
+  std::vector<std::string> args = clangBaseArgs(opts.includeDirs);
   std::string pch = languagePch(args, impl->notes);
-  // The PCH is keyed by the header's content, so Clang need not check its mtime.
-  if (!pch.empty()) args.insert(args.end(), {"-include-pch", pch, "-Xclang", "-fno-validate-pch"});
+  size_t withoutPch = args.size();
+  if (!pch.empty())
+    for (std::string &a : pchArgs(pch)) args.push_back(std::move(a));
 
   std::string diagText;
   llvm::raw_string_ostream diagStream(diagText);
@@ -223,7 +122,7 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
   if (!pch.empty() && (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred()) &&
       diagText.find("precompiled") != std::string::npos) {
     // A PCH Clang cannot use: parse the header itself instead.
-    args.resize(args.size() - 4);
+    args.resize(withoutPch);
     diagText.clear();
     impl->ast = clang::tooling::buildASTFromCodeWithArgs(code, args, path.string(), "twintile",
                                                          std::make_shared<clang::PCHContainerOperations>(),

@@ -4,6 +4,7 @@
 #include "frontends/common/KernelSource.h"
 #include "frontends/common/LanguageFiles.h"
 
+#include "frontends/trace/HostCompile.h"
 #include "frontends/trace/SourceTracer.h"
 #include "support/Cache.h"
 #include "support/Files.h"
@@ -123,7 +124,8 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
                            const std::vector<std::string> &specs, const SourceTraceOptions &opts, bool rebuild) {
   HostObject out;
   const fs::path root = TWINTILE_SOURCE_DIR;
-  std::string compiler = !opts.hostCompiler.empty() ? opts.hostCompiler : envOr("TWINTILE_HOST_CXX", "clang++-19");
+  const bool jit = opts.host.value_or(TraceHost::Jit) == TraceHost::Jit;
+  out.relocatable = jit;
 
   // The entry points: the kernel file, the tracer, and one C function per
   // requested specialization, so that one host compile serves them all.
@@ -138,14 +140,24 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
              "}\n";
   }
   out.entrySource = entry;
-  // Linked without the default libraries: the object's calls into the C++
-  // runtime (and libgcc's helpers), like its calls into the tracer, resolve
-  // against the twintile process that loads it, where all are loaded
-  // already. Linking libstdc++ and libc took half of the host compile.
-  std::vector<std::string> flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-nodefaultlibs", "-w",
-                                    "-I" + root.string(), "-I" + (root / "include").string(),
-                                    "-I" + fs::path(kernelPath).parent_path().string()};
-  for (const std::string &d : opts.includeDirs) flags.push_back("-I" + d);
+  // The tracer's own directory (for Entry.h) and the kernel's, after the
+  // user's: in process, those before them are the parse front end's, so its
+  // precompiled header serves.
+  const std::vector<std::string> tracerDirs = {root.string(), fs::path(kernelPath).parent_path().string()};
+  std::string compiler;
+  std::vector<std::string> flags;
+  if (jit) {
+    compiler = hostCompilerIdentity(opts.includeDirs, tracerDirs);
+  } else {
+    compiler = !opts.hostCompiler.empty() ? opts.hostCompiler : envOr("TWINTILE_HOST_CXX", "clang++-19");
+    // Linked without the default libraries: the object's calls into the C++
+    // runtime (and libgcc's helpers), like its calls into the tracer, resolve
+    // against the twintile process that loads it, where all are loaded
+    // already. Linking libstdc++ and libc took half of the host compile.
+    flags = {"-std=c++20", "-O0", "-fPIC", "-shared", "-nodefaultlibs", "-w", "-I" + (root / "include").string()};
+    for (const std::string &d : opts.includeDirs) flags.push_back("-I" + d);
+    for (const std::string &d : tracerDirs) flags.push_back("-I" + d);
+  }
 
   twintile::support::ContentHash keyHash;
   keyHash.add(entry);
@@ -159,7 +171,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
 
   std::error_code ec;
   fs::path dir = twintile::support::cacheDirectory("trace", opts.cacheDir);
-  fs::path so = dir / (key + ".so"), record = dir / (key + ".sum");
+  fs::path so = dir / (key + (jit ? ".o" : ".so")), record = dir / (key + ".sum");
   if (opts.useCache && !rebuild && fs::exists(so, ec)) {
     std::string wrong = twintile::support::checkCached(so, record, kRecordFormat, key);
     if (wrong.empty()) {
@@ -190,30 +202,49 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
                         "): the kernel file was compiled without it");
     work = *tmp;
   }
-  fs::path entryPath = work / "entry.cpp", built = work / "kernel.so";
-  std::ofstream(entryPath) << entry;
-  std::vector<std::string> argv{compiler};
-  argv.insert(argv.end(), flags.begin(), flags.end());
-  argv.insert(argv.end(), {entryPath.string(), "-o", built.string()});
+  fs::path entryPath = work / "entry.cpp", built = work / (jit ? "kernel.o" : "kernel.so");
   std::string output;
+  bool compiled = false;
   auto start = std::chrono::steady_clock::now();
-  int status = runCapture(argv, output);
-  out.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (status != 0) {
-    fs::remove_all(work, ec);
-    if (status == 127) out.error = "cannot run the host compiler '" + compiler + "' (install clang-19, or set TWINTILE_HOST_CXX)";
-    else {
-      std::string which = specs.size() == 1 ? "'" + specs[0] + "'" : std::to_string(specs.size()) + " specializations";
-      out.error = "the kernel file does not compile for " + which + ":\n" + output;
-      out.compilerOutput = withoutEntry(output, entryPath.string());
-      // Entry.h's static_assert for a plain C++ parameter: said at the parameter.
-      if (output.find("a kernel with plain C++ parameters") != std::string::npos)
-        for (const std::string &spec : specs)
-          if (std::optional<twintile::ir::Diagnostic> d = hostParameter(source, kernelPath, kernelName(spec))) {
-            out.compilerOutput = twintile::ir::render(*d, source);
-            break;
-          }
+  if (jit) {
+    HostCompileResult c = compileHostObject(entryPath.string(), entry, opts.includeDirs, tracerDirs);
+    out.notes.insert(out.notes.end(), c.notes.begin(), c.notes.end());
+    output = std::move(c.diagnostics);
+    out.codegenSeconds = c.codegenSeconds;
+    if (!c.internal.empty()) {
+      fs::remove_all(work, ec);
+      out.error = "the kernel file compiled, but not to host code: " + c.internal;
+      out.internal = true;
+      return out;
     }
+    compiled = c.ok && (std::ofstream(built, std::ios::binary) << c.object).good();
+    if (c.ok && !compiled) output = "error: cannot write " + built.string() + "\n";
+  } else {
+    std::ofstream(entryPath) << entry;
+    std::vector<std::string> argv{compiler};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {entryPath.string(), "-o", built.string()});
+    int status = runCapture(argv, output);
+    if (status == 127) {
+      fs::remove_all(work, ec);
+      out.error = "cannot run the host compiler '" + compiler + "' (install clang-19, or set TWINTILE_HOST_CXX)";
+      return out;
+    }
+    compiled = status == 0;
+  }
+  out.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!compiled) {
+    fs::remove_all(work, ec);
+    std::string which = specs.size() == 1 ? "'" + specs[0] + "'" : std::to_string(specs.size()) + " specializations";
+    out.error = "the kernel file does not compile for " + which + ":\n" + output;
+    out.compilerOutput = withoutEntry(output, entryPath.string());
+    // Entry.h's static_assert for a plain C++ parameter: said at the parameter.
+    if (output.find("a kernel with plain C++ parameters") != std::string::npos)
+      for (const std::string &spec : specs)
+        if (std::optional<twintile::ir::Diagnostic> d = hostParameter(source, kernelPath, kernelName(spec))) {
+          out.compilerOutput = twintile::ir::render(*d, source);
+          break;
+        }
     return out;
   }
   if (!cached) {

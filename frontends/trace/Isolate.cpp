@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/trace/Isolate.h"
 
+#include "frontends/trace/HostLoad.h"
+
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 
@@ -102,15 +104,18 @@ void writeAll(int fd, const std::string &s) {
 }
 
 TraceProgress *childProgress = nullptr;
-const char *childObject = nullptr;  // the kernel's object, as dlopen()ed
+const char *childObject = nullptr;  // the kernel's compiled file, as loaded
 
 /// Separates the specializations' output on the child's output pipe: an
 /// ASCII record separator no printable text holds.
 const std::string kMark = "\x1etwintile-trace\x1e";
 
-/// The child's output, split at the marks into each specialization's.
-void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
+/// The child's output, split at the marks into each specialization's; what
+/// came before the first mark (the kernel file's static initializers, as it
+/// loaded) is the first one's, `first`.
+void splitOutput(const std::string &printed, size_t first, std::vector<IsolatedTrace> &out) {
   size_t at = printed.find(kMark);
+  if (first < out.size()) out[first].output = printed.substr(0, at);
   while (at != std::string::npos) {
     size_t numEnd = printed.find(kMark, at + kMark.size());
     if (numEnd == std::string::npos) return;
@@ -118,7 +123,7 @@ void splitOutput(const std::string &printed, std::vector<IsolatedTrace> &out) {
     size_t next = printed.find(kMark, numEnd + kMark.size());
     std::string text = printed.substr(numEnd + kMark.size(), next == std::string::npos ? std::string::npos
                                                                                        : next - numEnd - kMark.size());
-    if (i < out.size()) out[i].output = text;
+    if (i < out.size()) out[i].output += text;
     at = next;
   }
 }
@@ -143,14 +148,20 @@ void onFault(int sig, siginfo_t *, void *context) {
   (void)context;
 #endif
   Dl_info at{}, ours{};
-  if (childProgress && pc && ::dladdr(pc, &at) && ::dladdr(reinterpret_cast<void *>(&onFault), &ours)) {
-    using Fault = TraceProgress::Fault;
-    childProgress->fault = at.dli_fbase == ours.dli_fbase ? Fault::Twintile
-                           : childObject && at.dli_fname && std::strcmp(at.dli_fname, childObject) == 0
-                               ? Fault::Kernel
-                               : Fault::Elsewhere;
-    std::snprintf(childProgress->faultSymbol, sizeof childProgress->faultSymbol, "%s",
-                  at.dli_sname ? at.dli_sname : "");
+  using Fault = TraceProgress::Fault;
+  if (childProgress && pc && ::dladdr(reinterpret_cast<void *>(&onFault), &ours)) {
+    if (!::dladdr(pc, &at)) {
+      // In no loaded file: the JIT-linked kernel's code, or a jump the
+      // kernel made to garbage.
+      childProgress->fault = Fault::Kernel;
+    } else {
+      childProgress->fault = at.dli_fbase == ours.dli_fbase ? Fault::Twintile
+                             : childObject && at.dli_fname && std::strcmp(at.dli_fname, childObject) == 0
+                                 ? Fault::Kernel
+                                 : Fault::Elsewhere;
+      std::snprintf(childProgress->faultSymbol, sizeof childProgress->faultSymbol, "%s",
+                    at.dli_sname ? at.dli_sname : "");
+    }
   }
   defaultAction(sig);
 }
@@ -166,7 +177,8 @@ void onFault(int sig, siginfo_t *, void *context) {
   std::abort();
 }
 
-[[noreturn]] void child(const std::string &object, const std::vector<TraceOptions> &options, size_t first,
+[[noreturn]] void child(const std::string &object, bool relocatable, const std::vector<TraceOptions> &options,
+                        size_t first,
                         int results, int output, TraceProgress *progress, const IsolationLimits &limits,
                         pid_t parent) {
   ::dup2(output, STDOUT_FILENO);
@@ -214,15 +226,16 @@ void onFault(int sig, siginfo_t *, void *context) {
   childProgress = progress;
   setTraceProgress(progress);
   std::set_terminate(onTerminate);
-  void *handle = ::dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = ::dlerror();
-    writeAll(results, Json{{"load_error", why ? why : "unknown"}}.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+  auto start = Clock::now();
+  std::string loadError;
+  HostCode *code = HostCode::load(object, relocatable, loadError);
+  if (!code) {
+    writeAll(results, Json{{"load_error", loadError}}.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
     ::_exit(0);
   }
+  writeAll(results, Json{{"loaded", std::chrono::duration<double>(Clock::now() - start).count()}}.dump() + "\n");
   for (size_t i = first; i < options.size(); ++i) {
-    using Entry = void (*)(const void *, void *);
-    auto entry = reinterpret_cast<Entry>(::dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
+    HostCode::Entry entry = code->entry(i);
     if (!entry) {
       // Not the kernel's fault: twintile compiled the entry points itself.
       TraceResult r;
@@ -274,9 +287,10 @@ std::string causeOf(int status, bool timedOut, const TraceProgress &progress, co
 
 } // namespace
 
-std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::vector<std::string> &specs,
+std::vector<IsolatedTrace> traceIsolated(const std::string &object, bool relocatable,
+                                         const std::vector<std::string> &specs,
                                          const std::vector<TraceOptions> &options, const IsolationLimits &limits,
-                                         std::string &loadError) {
+                                         std::string &loadError, double &loadSeconds) {
   std::vector<IsolatedTrace> out(specs.size());
   for (size_t next = 0; next < specs.size();) {
     void *shared = ::mmap(nullptr, sizeof(TraceProgress), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -299,7 +313,7 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
     if (pid == 0) {
       ::close(results[0]);
       ::close(output[0]);
-      child(object, options, next, results[1], output[1], progress, limits, parent);
+      child(object, relocatable, options, next, results[1], output[1], progress, limits, parent);
     }
     ::close(results[1]);
     ::close(output[1]);
@@ -373,13 +387,14 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::v
         ::munmap(shared, sizeof(TraceProgress));
         return out;
       }
+      if (!j.is_discarded() && j.contains("loaded") && j["loaded"].is_number()) loadSeconds += j["loaded"].get<double>();
       if (j.is_discarded() || !j.contains("i")) continue;
       size_t i = j["i"].get<size_t>();
       if (i < next || i >= specs.size()) continue;
       out[i].trace = fromRecord(j);
       done = i + 1;
     }
-    splitOutput(printed, out);
+    splitOutput(printed, next, out);
     if (done < specs.size() && (done == next || timedOut || !WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
       // The child died tracing specs[done]: say how, where the trace last was.
       twintile::ir::Diagnostic d;

@@ -3,9 +3,8 @@
 // A kernel traced from its file runs its author's host code. That code may
 // dereference null, divide by zero, throw an int, call exit(), loop for
 // ever or allocate without bound; none of it may take twintile down. So the
-// shared object is loaded (its static initializers run too) and run in a
-// child process (fork), with a time
-// limit and a memory limit, its stdout and stderr captured; the traced IR
+// compiled kernel is loaded (its static initializers run too) and run in a
+// child process (fork), with a time limit and a memory limit, its stdout and stderr captured; the traced IR
 // comes back as text over a pipe and is parsed again here. A death of any
 // kind becomes a located error: which specialization, what happened
 // (SIGSEGV, an uncaught exception of type int, exit status 3, a time-out),
@@ -34,15 +33,17 @@ struct IsolatedTrace {
   std::string output;  // what the kernel's host code printed (stdout and stderr) while this one was traced
 };
 
-/// Traces specs[i] in a child process that loads the shared object at
-/// `object` and calls its twintile_trace_entry_<i> with `options[i]`: the
-/// parent never loads the kernel's code. Results in order; a child that dies
-/// takes only the specialization it was tracing: the ones after it are
-/// traced in a new child. When the object does not load, `loadError` says
-/// why and no trace is made.
-std::vector<IsolatedTrace> traceIsolated(const std::string &object, const std::vector<std::string> &specs,
+/// Traces specs[i] in a child process that loads the compiled kernel at
+/// `object` (HostLoad.h; `relocatable`: for the JIT linker) and calls its
+/// twintile_trace_entry_<i> with `options[i]`: the parent never loads the
+/// kernel's code. Results in order; a child that dies takes only the
+/// specialization it was tracing: the ones after it are traced in a new
+/// child. When the object does not load, `loadError` says why and no trace
+/// is made. `loadSeconds`: how long the children took to load it.
+std::vector<IsolatedTrace> traceIsolated(const std::string &object, bool relocatable,
+                                         const std::vector<std::string> &specs,
                                          const std::vector<TraceOptions> &options, const IsolationLimits &limits,
-                                         std::string &loadError);
+                                         std::string &loadError, double &loadSeconds);
 
 /// Where the trace in progress last recorded an operation. The isolated
 /// child points this at memory it shares with its parent, which reads it
@@ -53,7 +54,9 @@ struct TraceProgress {
   char what[512] = {};  // an uncaught exception's type, from the child's terminate handler
   /// Where a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL) struck, from the
   /// child's fault handler: in twintile's own code (the tracer: a bug of
-  /// ours), in the kernel's object, or elsewhere (a library it called).
+  /// ours), in the kernel's code (its shared object, or memory no loaded
+  /// file maps: what the JIT linker loaded, or a jump to garbage), or
+  /// elsewhere (a library it called).
   enum class Fault : int { None, Twintile, Kernel, Elsewhere } fault = Fault::None;
   char faultSymbol[512] = {};  // the function the fault struck in, as the linker names it
 };

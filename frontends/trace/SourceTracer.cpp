@@ -1,17 +1,18 @@
 #include "frontends/trace/SourceTracer.h"
 
 #include "frontends/common/KernelSource.h"
+#include "frontends/trace/HostLoad.h"
 #include "frontends/trace/HostObject.h"
 #include "frontends/trace/Isolate.h"
 
 #include "support/Files.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <filesystem>
 #include <optional>
 
@@ -67,6 +68,14 @@ std::string baseName(const std::string &spec) {
 }
 
 } // namespace
+
+std::string_view name(TraceHost h) { return h == TraceHost::Jit ? "jit" : "clang++"; }
+
+std::optional<TraceHost> traceHostNamed(std::string_view s) {
+  for (TraceHost h : {TraceHost::Jit, TraceHost::ClangProcess})
+    if (s == name(h)) return h;
+  return std::nullopt;
+}
 
 KernelSignature readSignature(const std::string &source, const std::string &kernel) {
   KernelSignature sig;
@@ -133,6 +142,14 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     traceOpts[i].metaNames = sigs.back().templateParams;
     traceOpts[i].numWarps = opts.numWarps;
   }
+  SourceTraceOptions resolved = opts;
+  if (!resolved.host) {
+    std::string named = envOr("TWINTILE_TRACE_HOST", "jit");
+    resolved.host = traceHostNamed(named);
+    if (!resolved.host)
+      return failAll("TWINTILE_TRACE_HOST is '" + named + "': it names how a kernel file is compiled for tracing, "
+                     "jit or clang++");
+  }
   bool isolate = opts.isolate && envOr("TWINTILE_TRACE_IN_PROCESS", "") != "1";
   IsolationLimits limits = opts.limits;
   if (std::string t = envOr("TWINTILE_TRACE_TIMEOUT", ""); !t.empty() && std::atof(t.c_str()) > 0)
@@ -141,9 +158,14 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   // A cached object that does not load is rebuilt once.
   HostObject host;
   std::vector<std::string> notes;
+  double loadSeconds = 0;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    host = buildHostObject(kernelPath.string(), *source, specs, opts, /*rebuild=*/attempt > 0);
+    host = buildHostObject(kernelPath.string(), *source, specs, resolved, /*rebuild=*/attempt > 0);
     notes.insert(notes.end(), host.notes.begin(), host.notes.end());
+    if (host.internal) {
+      for (SourceTraceResult &r : results) r.trace.error = twintile::ir::Diagnostic::internalError(host.error);
+      return results;
+    }
     if (!host.error.empty()) {
       for (SourceTraceResult &r : results) {
         r.hostCompileFailed = true;
@@ -154,27 +176,28 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     std::string loadError;
     if (isolate) {
       // The kernel's code is loaded and run in a child process (Isolate.h).
-      std::vector<IsolatedTrace> traced = traceIsolated(host.path, specs, traceOpts, limits, loadError);
+      std::vector<IsolatedTrace> traced =
+          traceIsolated(host.path, host.relocatable, specs, traceOpts, limits, loadError, loadSeconds);
       if (loadError.empty())
         for (size_t i = 0; i < specs.size(); ++i) {
           results[i].trace = std::move(traced[i].trace);
           results[i].output = std::move(traced[i].output);
         }
-    } else if (void *handle = dlopen(host.path.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-      // Loaded for the life of the process.
-      for (size_t i = 0; i < specs.size(); ++i) {
-        using Entry = void (*)(const void *, void *);
-        auto fn = reinterpret_cast<Entry>(dlsym(handle, ("twintile_trace_entry_" + std::to_string(i)).c_str()));
-        if (!fn) {
-          for (SourceTraceResult &r : results)
-            r.trace.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point twintile_trace_entry_" +
-                                                              std::to_string(i));
-          return results;
-        }
-        fn(&traceOpts[i], &results[i].trace);
-      }
     } else {
-      loadError = dlerror();
+      auto start = std::chrono::steady_clock::now();
+      if (HostCode *code = HostCode::load(host.path, host.relocatable, loadError)) {
+        loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        for (size_t i = 0; i < specs.size(); ++i) {
+          HostCode::Entry fn = code->entry(i);
+          if (!fn) {
+            for (SourceTraceResult &r : results)
+              r.trace.error = twintile::ir::Diagnostic::internalError(
+                  "the compiled kernel has no entry point twintile_trace_entry_" + std::to_string(i));
+            return results;
+          }
+          fn(&traceOpts[i], &results[i].trace);
+        }
+      }
     }
     if (!host.scratch.empty()) fs::remove_all(host.scratch, ec);  // loaded (or traced in a child) already
     if (loadError.empty()) break;
@@ -187,8 +210,11 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
       result.trace.error->loc.pos.file = file;
     result.entrySource = host.entrySource;
     result.sharedObject = host.path;
+    result.host = *resolved.host;
     result.cacheHit = host.cacheHit;
+    result.loadSeconds = i == 0 ? loadSeconds : 0;
     result.compileSeconds = i == 0 ? host.compileSeconds : 0;  // one compile for all: counted once
+    result.codegenSeconds = i == 0 ? host.codegenSeconds : 0;
     result.notes = notes;
   }
   // Parameter names from the source, when they line up one to one.
@@ -197,7 +223,6 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     if (t.ok() && sigs[i].params.size() == t.func->numParams())
       for (size_t p = 0; p < sigs[i].params.size(); ++p) t.func->param(p)->name = sigs[i].params[p];
   }
-  // The shared object stays loaded for the life of the process.
   return results;
 }
 

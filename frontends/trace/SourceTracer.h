@@ -1,24 +1,38 @@
 //===- SourceTracer.h - tracing a kernel from its source file ------------===//
 //
 // To trace a kernel the program was not compiled with, its file is compiled
-// as a shared object with the host compiler (clang++-19), together with a
-// small entry point for each requested specialization, then loaded and run.
-// The shared object is cached on disk, verified before each use
-// (HostObject.h), and loaded and run in a child process (Isolate.h). The
-// compile and the trace are timed apart.
+// for the host together with a small entry point for each requested
+// specialization, then loaded and run: by Clang inside twintile into an
+// object that ORC's JIT linker loads (HostCompile.h, the default), or by a
+// clang++-19 process into a shared object that dlopen() loads. The compiled
+// file is cached on disk, verified before each use (HostObject.h), and
+// loaded and run in a child process (Isolate.h). The compile, the load and
+// the trace are timed apart.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "frontends/trace/Isolate.h"
 #include "frontends/trace/Trace.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace twintile {
 
+/// How a kernel file is compiled for the host to be traced.
+enum class TraceHost {
+  Jit,           // Clang in process, ORC's JIT linker (HostCompile.h)
+  ClangProcess,  // a clang++ process, a shared object
+};
+std::string_view name(TraceHost h);  // "jit", "clang++"
+std::optional<TraceHost> traceHostNamed(std::string_view s);
+
 struct SourceTraceOptions {
-  std::string hostCompiler;  // empty: $TWINTILE_HOST_CXX, else clang++-19
+  /// Unset: $TWINTILE_TRACE_HOST (jit or clang++), else jit.
+  std::optional<TraceHost> host;
+  std::string hostCompiler;  // ClangProcess: empty: $TWINTILE_HOST_CXX, else clang++-19
   std::string cacheDir;      // empty: $TWINTILE_CACHE_DIR, else ~/.cache/twintile
   bool useCache = true;
   std::vector<std::string> includeDirs;  // searched by the kernel's own includes
@@ -34,8 +48,11 @@ struct SourceTraceOptions {
 struct SourceTraceResult {
   TraceResult trace;           // the IR, or the located error
   double compileSeconds = 0;   // the host compile (0 on a cache hit)
+  double codegenSeconds = 0;   // of which the host code generator's (in process only; clang++ does not say)
+  double loadSeconds = 0;      // loading it where it runs (dlopen, or the JIT linker and static initializers)
   bool cacheHit = false;
-  std::string sharedObject;    // the compiled kernel's path
+  TraceHost host = TraceHost::Jit;  // how it was compiled
+  std::string sharedObject;    // the compiled kernel's path (a shared object, or an object file for the JIT linker)
   std::string entrySource;     // the entry point compiled with the kernel file (the `source` stage)
   std::string output;          // what the kernel's host code printed while traced (isolated only)
   std::vector<std::string> notes;  // the cache's: a damaged object rebuilt, the cache bypassed

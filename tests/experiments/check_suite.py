@@ -39,20 +39,25 @@ def positive(x):
 def check_compile(r):
     samples = r["phases"]["twintile"]
     systems = {s["system"] for s in samples}
-    expect(systems == {"parse", "parse_nopch", "trace"}, f"phase systems: {systems}")
+    expect(systems == {"parse", "parse_nopch", "trace", "trace_clang"}, f"phase systems: {systems}")
     expect(not any("error" in s for s in samples), "a compile_probe sample has an error")
     for s in samples:
         if s["system"] == "parse":
             for k in ("parse_s", "walk_s", "cleanup_s", "lower_s", "optimize_s", "verify_s", "nvptx_s", "backend_s"):
                 expect(positive(s.get(k)), f"parse sample without a positive {k}: {s}")
             expect(s["ops"] > 3 and s["ptx_bytes"] > 500, f"parse sample compiled nothing: {s}")
-        if s["system"] == "trace":
-            for k in ("host_compile_s", "host_cached_s", "trace_s", "backend_s"):
+        if s["system"] == "trace":  # in process: Clang, the code generator, the JIT linker
+            for k in ("host_compile_s", "host_codegen_s", "host_load_s", "host_cached_s", "trace_s", "backend_s"):
                 expect(positive(s.get(k)), f"trace sample without a positive {k}: {s}")
+        if s["system"] == "trace_clang":  # a clang++ process, dlopen; no code generator of ours
+            for k in ("host_compile_s", "host_load_s", "host_cached_s", "trace_s"):
+                expect(positive(s.get(k)), f"trace_clang sample without a positive {k}: {s}")
+            expect(not s.get("host_codegen_s"), f"trace_clang sample with a code generator phase: {s}")
     reps = r["config"]["reps"]
-    expect(len(samples) == 3 * reps * len(r["config"]["kernels"]), f"{len(samples)} phase samples for {reps} reps")
+    expect(len(samples) == 4 * reps * len(r["config"]["kernels"]), f"{len(samples)} phase samples for {reps} reps")
     sweep = r["sweep"]["samples"]
-    for name in ("twintile_parse", "twintile_trace", "twintile_parse_one_process", "twintile_trace_one_process"):
+    for name in ("twintile_parse", "twintile_trace", "twintile_trace_clang", "twintile_parse_one_process",
+                 "twintile_trace_one_process", "twintile_trace_command", "twintile_trace_clang_command"):
         expect(len(sweep.get(name, [])) == reps and all(positive(x) for x in sweep.get(name, [])),
                f"sweep {name}: {sweep.get(name)}")
     for frontend in ("parse", "trace"):
@@ -65,6 +70,8 @@ def check_compile(r):
         expect(sizes == set(r[key]["sizes"]), f"{key}: sizes {sizes}")
         expect(all(positive(s["total_s"]) and s["total_s"] >= s["frontend_s"] for s in r[key]["samples"]),
                f"{key}: a total below its front end")
+        expect({s["system"] for s in r[key]["samples"]} >= {"twintile_parse", "twintile_trace", "twintile_trace_clang"},
+               f"{key}: systems {sorted({s['system'] for s in r[key]['samples']})}")
     for base, system in (("triton", "triton"), ("pallas", "pallas"), ("nvcc", "nvcc"), ("cute", "cute")):
         if base in r["missing"]:
             continue

@@ -5,6 +5,10 @@
 // the other specializations of the same command still trace.
 // RUN: not twintile compile --frontend=trace %s --kernel 'host<1>' 2>&1 | FileCheck %s --check-prefix=SEGV
 // RUN: not twintile compile --frontend=trace %s --kernel 'host<2>' 2>&1 | FileCheck %s --check-prefix=INT
+// The same through a clang++ process and dlopen instead of the in-process compile and the JIT linker:
+// RUN: not twintile compile --frontend=trace --trace-host clang++ %s --kernel 'host<1>' 2>&1 | FileCheck %s --check-prefix=SEGV
+// RUN: not twintile compile --frontend=trace --trace-host clang++ %s --kernel 'host<2>' 2>&1 | FileCheck %s --check-prefix=INT
+// RUN: not twintile compile --frontend=trace --trace-host clang++ %s --kernel 'host<7>' 2>&1 | FileCheck %s --check-prefix=RECURSE
 // RUN: not twintile compile --frontend=trace %s --kernel 'host<3>' 2>&1 | FileCheck %s --check-prefix=EXIT
 // RUN: not twintile compile --frontend=trace %s --kernel 'host<4>' 2>&1 | FileCheck %s --check-prefix=FPE
 // RUN: not twintile compile --frontend=trace %s --kernel 'host<5>' 2>&1 | FileCheck %s --check-prefix=ABORT

@@ -6,6 +6,8 @@
 // node; the tracer trusts its own callers, so it faults.
 // RUN: twintile compile --frontend=trace %s --kernel 'kernel<64>' > /dev/null 2> %t.err; test $? -eq 70
 // RUN: FileCheck %s < %t.err
+// RUN: twintile compile --frontend=trace --trace-host clang++ %s --kernel 'kernel<64>' > /dev/null 2> %t.clang.err; test $? -eq 70
+// RUN: FileCheck %s < %t.clang.err
 #include <twintile.h>
 using namespace tt;
 
@@ -17,4 +19,4 @@ TT_KERNEL void kernel(Ptr<f32> x, Ptr<f32> y) {
   store(y + offs, load(x + offs));
 }
 
-// CHECK: tracer_crash.cpp:16:3: internal error: tracing 'kernel<64>' crashed with SIGSEGV {{.*}} in twintile's tracer ({{.+}}), after the operation here — this is a bug in twintile
+// CHECK: tracer_crash.cpp:18:3: internal error: tracing 'kernel<64>' crashed with SIGSEGV {{.*}} in twintile's tracer ({{.+}}), after the operation here — this is a bug in twintile

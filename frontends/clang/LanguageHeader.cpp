@@ -1,0 +1,125 @@
+//===- LanguageHeader.cpp - Clang's arguments, the precompiled language header ===//
+#include "frontends/clang/LanguageHeader.h"
+
+#include "frontends/common/LanguageFiles.h"
+#include "support/Cache.h"
+#include "support/Files.h"
+
+#include <clang/Basic/Version.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <unistd.h>
+
+#ifndef TWINTILE_SOURCE_DIR
+#error "TWINTILE_SOURCE_DIR must name the source tree (for the language header)"
+#endif
+#ifndef TWINTILE_CLANG_RESOURCE_DIR
+#error "TWINTILE_CLANG_RESOURCE_DIR must name Clang's resource directory"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace twintile {
+
+namespace {
+
+/// Writes a PCH to a file of our choosing (tooling drops -o).
+class WritePch : public clang::GeneratePCHAction {
+public:
+  explicit WritePch(std::string out) : out_(std::move(out)) {}
+
+protected:
+  bool BeginInvocation(clang::CompilerInstance &ci) override {
+    ci.getFrontendOpts().OutputFile = out_;
+    return clang::GeneratePCHAction::BeginInvocation(ci);
+  }
+
+private:
+  std::string out_;
+};
+
+constexpr const char *kPchRecordFormat = "twintile-pch-1";
+
+} // namespace
+
+std::vector<std::string> clangBaseArgs(const std::vector<std::string> &includeDirs) {
+  std::vector<std::string> args = {"-std=c++20", "-w", "-resource-dir", TWINTILE_CLANG_RESOURCE_DIR,
+                                   "-I" + (fs::path(TWINTILE_SOURCE_DIR) / "include").string()};
+  for (const std::string &d : includeDirs) args.push_back("-I" + d);
+  return args;
+}
+
+std::vector<std::string> pchArgs(const std::string &pch) {
+  return {"-include-pch", pch, "-Xclang", "-fno-validate-pch"};
+}
+
+std::string languagePch(const std::vector<std::string> &args, std::vector<std::string> &notes) {
+  static std::mutex mutex;
+  static std::map<std::vector<std::string>, std::string> built;
+  std::lock_guard<std::mutex> lock(mutex);
+  // What this process made or found before, unless it has gone since (a
+  // cache directory removed under a long-running process).
+  std::error_code gone;
+  if (auto it = built.find(args); it != built.end() && (it->second.empty() || fs::exists(it->second, gone)))
+    return it->second;
+  std::string &result = built[args];
+  result.clear();
+  if (const char *off = std::getenv("TWINTILE_NO_PCH"); off && *off) return result;
+  fs::path header = fs::path(TWINTILE_SOURCE_DIR) / "include" / "twintile.h";
+  std::optional<std::string> text = twintile::support::readFile(header);
+  if (!text) return result;
+  // Key: the language's files, the arguments and Clang's version.
+  twintile::support::ContentHash keyHash;
+  for (const char *f : kLanguageFiles)
+    keyHash.add(twintile::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
+  for (const std::string &a : args) keyHash.add(a);
+  keyHash.add(CLANG_VERSION_STRING);
+  std::string key = keyHash.hex();
+  fs::path dir = twintile::support::cacheDirectory("pch");
+  fs::path pch = dir / (key + ".pch"), record = dir / (key + ".sum");
+  std::error_code ec;
+  if (fs::exists(pch, ec)) {
+    std::string wrong = twintile::support::checkCached(pch, record, kPchRecordFormat, key);
+    if (wrong.empty()) return result = pch.string();
+    notes.push_back("the cached precompiled header " + pch.string() + " was not used: " + wrong + "; rebuilt");
+  }
+  // A cache that cannot be written is said here, before Clang would print
+  // an error about the file it cannot open.
+  if (!fs::is_directory(dir, ec) || ::access(dir.c_str(), W_OK) != 0) {
+    notes.push_back("the precompiled language header cannot be kept in " + dir.string() +
+                    ": the header is parsed with every kernel (slower, same result)");
+    return result;
+  }
+  // Built beside the entry under a name of its own, then renamed over it.
+  std::string suffix = "." + std::to_string(getpid()) + "." + std::to_string(std::random_device{}());
+  fs::path tmp = dir / (key + ".pch" + suffix), recordTmp = dir / (key + ".sum" + suffix);
+  std::vector<std::string> headerArgs = args;
+  headerArgs.insert(headerArgs.end(), {"-x", "c++-header"});
+  std::optional<std::string> bytes;
+  if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text, headerArgs,
+                                            header.string(), "twintile"))
+    bytes = twintile::support::readFile(tmp);
+  if (bytes) std::ofstream(recordTmp, std::ios::binary) << twintile::support::cacheRecord(kPchRecordFormat, key, *bytes);
+  // The record first: a reader that finds the header finds its record too.
+  if (bytes) fs::rename(recordTmp, record, ec);
+  if (bytes && !ec) fs::rename(tmp, pch, ec);
+  if (!bytes || ec) {
+    fs::remove(tmp, ec);
+    fs::remove(recordTmp, ec);
+    notes.push_back(std::string("the precompiled language header could not be ") +
+                    (bytes ? "kept in " + dir.string() : "built") +
+                    ": the header is parsed with every kernel (slower, same result)");
+    return result;
+  }
+  return result = pch.string();
+}
+
+} // namespace twintile

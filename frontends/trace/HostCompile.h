@@ -1,0 +1,46 @@
+//===- HostCompile.h - a kernel file compiled for tracing inside twintile ===//
+//
+// The tracing front end runs a kernel file's code, so the file must first
+// be compiled for the host. By default that happens here, in the twintile
+// process: Clang (from the language's precompiled header, LanguageHeader.h)
+// makes an LLVM module of the file and its entry points, and LLVM's host
+// code generator makes a relocatable object of it, which ORC's JIT linker
+// loads into the process that runs it (HostLoad.h) - a child process, where
+// the kernel's code cannot take twintile down (Isolate.h). The other way,
+// a `clang++` process making a shared object, stays selectable
+// (TraceHost::ClangProcess), so the two can be measured against each other.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace twintile {
+
+struct HostCompileResult {
+  bool ok = false;
+  std::string object;       // the relocatable object, when ok
+  std::string diagnostics;  // Clang's, as clang++ prints them
+  std::string internal;     // when the host's code generator failed (twintile's fault, not the file's)
+  std::vector<std::string> notes;  // the precompiled header's cache
+  double seconds = 0;       // Clang and the code generator
+  double codegenSeconds = 0;  // of which the code generator's
+};
+
+/// Compiles `source`, taken to be the file `path` (which need not exist),
+/// with the user's `includeDirs` searched after the language's include
+/// directory (so that the parse front end's precompiled header serves), then
+/// the tracer's `moreDirs`. The
+/// object defines what the source defines, and `twintile_trace_init`, which
+/// runs the source's static initializers in their order (what a loader
+/// would run): the caller runs it once, before anything else of the object.
+HostCompileResult compileHostObject(const std::string &path, const std::string &source,
+                                    const std::vector<std::string> &includeDirs,
+                                    const std::vector<std::string> &moreDirs);
+
+/// What identifies the in-process compiler in a cache key: Clang's version
+/// and the arguments compileHostObject gives it.
+std::string hostCompilerIdentity(const std::vector<std::string> &includeDirs,
+                                 const std::vector<std::string> &moreDirs);
+
+} // namespace twintile

@@ -6,6 +6,7 @@
 #include "backend/SinkToUse.h"
 
 #include "ir/Diagnostic.h"
+#include "support/LlvmTargets.h"
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
@@ -37,10 +38,7 @@ constexpr const char *kPtxFeatures = "+ptx80", *kTensorMapPtxFeatures = "+ptx83"
 std::unique_ptr<llvm::TargetMachine> makeTargetMachine(const std::string &arch, bool fpFusion, bool tensorMaps) {
   static std::once_flag once;
   std::call_once(once, [] {
-    LLVMInitializeNVPTXTargetInfo();
-    LLVMInitializeNVPTXTarget();
-    LLVMInitializeNVPTXTargetMC();
-    LLVMInitializeNVPTXAsmPrinter();
+    twintile::support::registerLlvmTargets();
     // Shared-memory pointers in 32 bits, as Triton compiles (the shared
     // window is smaller than 4 GiB): addresses into it are computed in
     // 32-bit registers, where 64-bit ones took two registers and 64-bit adds.

@@ -97,9 +97,11 @@ FRONT_END_PHASES = {"parse": ("parse_s", "walk_s"), "trace": HOST_PHASES + ("tra
 
 
 def host_cost(m):
-    """The tracing front end's cost of compiling and loading the kernel file (s), or None."""
-    xs = [m.get(p) for p in HOST_PHASES]
-    return sum(x or 0 for x in xs) if m.get("host_compile_s") is not None else None
+    """The tracing front end's cost of compiling and loading the kernel file (s), or None, as for
+    results that predate the in-process host compile (no host_codegen_s: clang++'s time alone)."""
+    if any(m.get(p) is None for p in HOST_PHASES):
+        return None
+    return sum(m[p] for p in HOST_PHASES)
 
 
 def to_ptx_medians(compile_result):

@@ -65,7 +65,8 @@ def compile_frontends(c):
             "code generator to an object; host: load, ORC's JIT linker loading it in the child process that runs "
             "the kernel. clang++: the other way (--trace-host clang++), a clang++-19 process making a shared object, "
             "and dlopen loading it. cache hit: the same kernel traced again in that process from the warm cache, less "
-            "the trace (hashing, the lookup and the load); trace: running the kernel on abstract values. Each "
+            "the trace (hashing, the lookup, the fork, the load and the IR's way back as text); trace: running the "
+            "kernel on abstract values. Each "
             "sample is a "
             f"process of its own (compile_probe) after one untimed warm-up run in it; {c['config']['reps']} "
             "repetitions, interleaved." + missing_note(c))

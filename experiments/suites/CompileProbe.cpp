@@ -1,6 +1,6 @@
 //===- CompileProbe.cpp - every compile phase, timed, in one process -----===//
 //
-//   compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--trace-host jit|clang++]
+//   compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--trace-host jit|clang++] [--cold-only]
 //                 [--target sm_90a|sm_80] [--ptxas] [--no-backend] [--warmup]
 //                 [--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]...
 //
@@ -11,7 +11,8 @@
 // each; the trace front end compiles FILE for the host once for all specs
 // (past the cache, so the compile is cold; --trace-host jit or clang++ as
 // the driver takes it), then traces each, and also times the cached path
-// (the same front end again, from the warm cache). Then the IR cleanup and the backend, uncached, with the
+// (the same front end again, from the warm cache; --cold-only leaves that
+// out, so that the process does what a compile of the specs does, once). Then the IR cleanup and the backend, uncached, with the
 // backend's own phases. Nothing is cached across repetitions. --warmup
 // runs everything once first, untimed, so that one-time costs of the process
 // (Clang's and LLVM's first use) stay out of the samples.
@@ -56,6 +57,7 @@ struct Options {
   std::vector<std::string> specs;
   int reps = 1;
   bool ptxas = false, backend = true, warmup = false;
+  bool coldOnly = false;  // trace: no second, cached run of the front end
   /// --frontend, --target, --math, --num-warps and --assume-*, as the driver takes them.
   twintile::pipeline::CompileRequest request;
 };
@@ -139,10 +141,15 @@ bool traceRep(const Options &o, json &out) {
   // spec's row, as the parse front end's parse is in the first result.
   pl::CompileRequest uncached = frontEndOnly(o);
   uncached.useCache = false;
-  std::vector<pl::Result> cold = pl::compileSources(o.file, o.specs, uncached);
-  auto start = std::chrono::steady_clock::now();
-  std::vector<pl::Result> warm = pl::compileSources(o.file, o.specs, frontEndOnly(o));
-  double wall = since(start);
+  std::vector<pl::Result> cold = pl::compileSources(o.file, o.specs, uncached), again;
+  double wall = 0;
+  if (!o.coldOnly) {
+    auto start = std::chrono::steady_clock::now();
+    again = pl::compileSources(o.file, o.specs, frontEndOnly(o));
+    wall = since(start);
+  }
+  std::vector<pl::Result> &warm = o.coldOnly ? cold : again;  // --cold-only: the cold run goes on to PTX
+
   bool ok = true;
   for (size_t i = 0; i < o.specs.size(); ++i) {
     json row = {{"spec", o.specs[i]}};
@@ -150,7 +157,7 @@ bool traceRep(const Options &o, json &out) {
     row["host_codegen_s"] = phase(cold[i], "host-codegen");
     row["host_load_s"] = phase(cold[i], "host-load");
     row["trace_s"] = phase(warm[i], "trace");
-    if (i == 0 && warm[0].hostCompileCached) {
+    if (i == 0 && !o.coldOnly && warm[0].hostCompileCached) {
       double traced = 0;
       for (const pl::Result &w : warm) traced += phase(w, "trace");
       row["host_cached_s"] = wall - traced;
@@ -165,7 +172,7 @@ bool traceRep(const Options &o, json &out) {
 int usage(const char *why) {
   std::cerr << "compile_probe: " << why << "\n"
             << "usage: compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--trace-host jit|clang++] "
-               "[--target T] [--ptxas] "
+               "[--cold-only] [--target T] [--ptxas] "
             << "[--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]... "
                "[--no-backend] [--warmup]\n";
   return 2;
@@ -203,6 +210,7 @@ int probe(int argc, char **argv) {
     } else if (a == "--ptxas") o.ptxas = true;
     else if (a == "--no-backend") o.backend = false;
     else if (a == "--warmup") o.warmup = true;
+    else if (a == "--cold-only") o.coldOnly = true;
     else if (a == "--math") {
       std::optional<twintile::pipeline::MathMode> m = twintile::pipeline::mathNamed(value());
       if (!m) return usage("--math takes precise or fast");

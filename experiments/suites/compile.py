@@ -147,7 +147,8 @@ def sweep(reps, missing):
         # The whole process, start-up included, as nvcc's and Triton's are timed; no ptxas. Its own
         # report also gives each variant's backend time in a process compiling all 12 (the first
         # pays LLVM's one-time set-up, as in any such program).
-        cmd = [str(c) for c in (common.tool("compile_probe"), "--frontend", frontend, softmax_cpp, *SWEEP)]
+        extra = ("--trace-host", "jit", "--cold-only") if frontend == "trace" else ()
+        cmd = [str(c) for c in (common.tool("compile_probe"), "--frontend", frontend, softmax_cpp, *SWEEP, *extra)]
         start = time.perf_counter()
         proc = subprocess.run(cmd, capture_output=True, text=True)
         secs = time.perf_counter() - start

@@ -61,10 +61,27 @@ std::vector<std::string> pchArgs(const std::string &pch) {
   return {"-include-pch", pch, "-Xclang", "-fno-validate-pch"};
 }
 
+namespace {
+
+std::mutex pchMutex;
+std::map<std::vector<std::string>, std::string> pchBuilt;  // by arguments
+
+} // namespace
+
+bool pchUnusable(const std::string &diagnostics) {
+  for (const char *says : {"precompiled", "PCH file", "AST file"})
+    if (diagnostics.find(says) != std::string::npos) return true;
+  return false;
+}
+
+void forgetLanguagePch(const std::string &pch) {
+  std::lock_guard<std::mutex> lock(pchMutex);
+  std::erase_if(pchBuilt, [&](const auto &entry) { return entry.second == pch; });
+}
+
 std::string languagePch(const std::vector<std::string> &args, std::vector<std::string> &notes) {
-  static std::mutex mutex;
-  static std::map<std::vector<std::string>, std::string> built;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<std::mutex> lock(pchMutex);
+  auto &built = pchBuilt;
   // What this process made or found before, unless it has gone since (a
   // cache directory removed under a long-running process).
   std::error_code gone;
@@ -81,7 +98,7 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   for (const char *f : kLanguageFiles)
     keyHash.add(twintile::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
   for (const std::string &a : args) keyHash.add(a);
-  keyHash.add(CLANG_VERSION_STRING);
+  keyHash.add(clang::getClangFullVersion());  // the Clang this process runs
   std::string key = keyHash.hex();
   fs::path dir = twintile::support::cacheDirectory("pch");
   fs::path pch = dir / (key + ".pch"), record = dir / (key + ".sum");

@@ -119,9 +119,11 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
                                                        clang::tooling::getClangStripDependencyFileAdjuster(),
                                                        clang::tooling::FileContentMappings(), &printer);
   diagStream.flush();
-  if (!pch.empty() && (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred()) &&
-      diagText.find("precompiled") != std::string::npos) {
-    // A PCH Clang cannot use: parse the header itself instead.
+  if (!pch.empty() && (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred()) && pchUnusable(diagText)) {
+    // A PCH Clang cannot use: parse the header itself instead, and look at
+    // the cache again next time.
+    forgetLanguagePch(pch);
+    impl->notes.push_back("the precompiled language header " + pch + " could not be used; the header was parsed instead");
     args.resize(withoutPch);
     diagText.clear();
     impl->ast = clang::tooling::buildASTFromCodeWithArgs(code, args, path.string(), "twintile",

@@ -9,6 +9,7 @@
 // variables it assigns carried through it. This file holds the kernel's
 // entry, statements and host loops; WalkerInternal.h lists the other parts.
 //===----------------------------------------------------------------------===//
+#include "frontends/clang/KernelDecl.h"
 #include "frontends/parse/WalkerInternal.h"
 
 #include <clang/AST/DeclTemplate.h>
@@ -206,35 +207,6 @@ Flow Walker::doStmt(const DoStmt *s) {
   return Flow::Normal;
 }
 
-/// The kernel's meta-parameters: its template arguments, by parameter name,
-/// spelled as the tracing front end records them from the specialization's
-/// text: integers by value, floats as doubles, types as written without a tag
-/// keyword ("Silu", "act::Gelu"; the language's own types by their short name).
-void recordMeta(const FunctionDecl &kernel, ir::Func &f) {
-  const TemplateArgumentList *args = kernel.getTemplateSpecializationArgs();
-  const FunctionTemplateDecl *tmpl = kernel.getPrimaryTemplate();
-  if (!args || !tmpl) return;
-  const TemplateParameterList *params = tmpl->getTemplateParameters();
-  PrintingPolicy policy = kernel.getASTContext().getPrintingPolicy();
-  policy.SuppressTagKeyword = true;
-  for (unsigned i = 0; i < args->size() && i < params->size(); ++i) {
-    std::string name = params->getParam(i)->getNameAsString();
-    const TemplateArgument &a = args->get(i);
-    if (a.getKind() == TemplateArgument::Integral) {
-      f.meta.emplace_back(name, ir::Attr::integer(a.getAsIntegral().getExtValue()));
-    } else if (a.getKind() == TemplateArgument::Type) {
-      const CXXRecordDecl *r = recordOf(a.getAsType());
-      f.meta.emplace_back(name, ir::Attr::string(r && inNamespace(r, "tt", false) ? r->getNameAsString()
-                                                                                  : a.getAsType().getAsString(policy)));
-    } else if (a.getKind() == TemplateArgument::StructuralValue && a.getAsStructuralValue().isFloat()) {
-      llvm::APFloat v = a.getAsStructuralValue().getFloat();
-      bool inexact = false;
-      v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &inexact);
-      f.meta.emplace_back(name, ir::Attr::floating(v.convertToDouble()));
-    }
-  }
-}
-
 } // namespace walker
 
 FrontendResult walkKernel(clang::ASTContext &ctx, const clang::FunctionDecl &kernel, int numWarps) {
@@ -242,7 +214,7 @@ FrontendResult walkKernel(clang::ASTContext &ctx, const clang::FunctionDecl &ker
   auto f = std::make_unique<ir::Func>();
   f->name = kernel.getNameAsString();
   f->numWarps = numWarps;
-  walker::recordMeta(kernel, *f);
+  f->meta = signatureOf(kernel).meta;
   Recorder rec(*f);
   walker::Walker walker(ctx, rec);
   try {

@@ -2,23 +2,39 @@
 #include "frontends/trace/HostCompile.h"
 
 #include "frontends/clang/LanguageHeader.h"
+#include "frontends/trace/HostLoad.h"
+#include "support/LlvmTargets.h"
 
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
 #include <clang/Basic/Version.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DiagnosticHandler.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Support/TargetSelect.h>
+#include <llvm/Object/ObjectFile.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
+#include <llvm/Transforms/Utils/ModuleUtils.h>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -29,11 +45,130 @@ namespace twintile {
 
 namespace {
 
+using Json = nlohmann::json;
+
+/// The format of the objects compileHostObject makes, part of their cache
+/// key: a change to prepareForJit, embedSignatures or emitObject must change
+/// it, or objects cached before the change would be loaded after it.
+constexpr const char *kObjectFormat = "twintile-host-jit-2";
+/// The section of the object that carries the entry points' signatures.
+constexpr const char *kSignatureSection = "twintile_entries";
+
+/// The specialization an entry point's body traces: the function whose
+/// address is the first argument of its one call, twintile::entry::trace(&spec, ...).
+const clang::FunctionDecl *tracedFunction(const clang::Stmt *body) {
+  auto *block = llvm::dyn_cast_or_null<clang::CompoundStmt>(body);
+  if (!block || block->size() != 1) return nullptr;
+  const clang::Expr *e = llvm::dyn_cast<clang::Expr>(block->body_front());
+  if (auto *cleanups = llvm::dyn_cast_or_null<clang::ExprWithCleanups>(e)) e = cleanups->getSubExpr();
+  auto *call = llvm::dyn_cast_or_null<clang::CallExpr>(e);
+  if (!call || call->getNumArgs() < 1) return nullptr;
+  const clang::Expr *arg = call->getArg(0)->IgnoreParenImpCasts();
+  if (auto *addr = llvm::dyn_cast<clang::UnaryOperator>(arg); addr && addr->getOpcode() == clang::UO_AddrOf)
+    arg = addr->getSubExpr()->IgnoreParenImpCasts();
+  auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(arg);
+  return ref ? llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl()) : nullptr;
+}
+
+/// Reads each entry point's specialization from the AST before code
+/// generation: its signature, or why it is not a kernel.
+class ReadEntries : public clang::ASTConsumer {
+public:
+  explicit ReadEntries(std::vector<EntrySignature> &out) : out_(out) {}
+  void HandleTranslationUnit(clang::ASTContext &context) override { visit(context.getTranslationUnitDecl()); }
+
+private:
+  void visit(const clang::DeclContext *dc) {
+    for (const clang::Decl *d : dc->decls()) {
+      if (auto *linkage = llvm::dyn_cast<clang::LinkageSpecDecl>(d)) {
+        visit(linkage);
+        continue;
+      }
+      auto *fn = llvm::dyn_cast<clang::FunctionDecl>(d);
+      if (!fn || !fn->getIdentifier() || !fn->doesThisDeclarationHaveABody()) continue;
+      llvm::StringRef name = fn->getName();
+      unsigned i = 0;
+      if (!name.consume_front(kTraceEntryPrefix) || name.getAsInteger(10, i) || i > 1u << 20) continue;
+      if (out_.size() <= i) out_.resize(i + 1);
+      const clang::FunctionDecl *kernel = tracedFunction(fn->getBody());
+      if (!kernel) out_[i].notAKernel = "it names no function";
+      else if (!isKernel(*kernel))
+        out_[i].notAKernel = "'" + kernel->getQualifiedNameAsString() + "' is a function, not a kernel (TT_KERNEL)";
+      else out_[i].kernel = signatureOf(*kernel);
+    }
+  }
+
+  std::vector<EntrySignature> &out_;
+};
+
+Json toJson(const std::vector<EntrySignature> &entries) {
+  Json out = Json::array();
+  for (const EntrySignature &e : entries) {
+    Json meta = Json::array();
+    for (const auto &[name, value] : e.kernel.meta) {
+      Json m = {{"name", name}};
+      if (value.kind == ir::Attr::Kind::Int) m["int"] = value.i;
+      else if (value.kind == ir::Attr::Kind::Float) m["float"] = value.f;
+      else m["string"] = value.s;
+      meta.push_back(m);
+    }
+    out.push_back({{"name", e.kernel.name}, {"meta", meta}, {"params", e.kernel.params}, {"not_a_kernel", e.notAKernel}});
+  }
+  return out;
+}
+
+std::vector<EntrySignature> fromJson(const Json &j) {
+  std::vector<EntrySignature> out;
+  for (const Json &e : j) {
+    EntrySignature s;
+    s.kernel.name = e.at("name").get<std::string>();
+    s.notAKernel = e.at("not_a_kernel").get<std::string>();
+    s.kernel.params = e.at("params").get<std::vector<std::string>>();
+    for (const Json &m : e.at("meta")) {
+      std::string name = m.at("name").get<std::string>();
+      if (m.contains("int")) s.kernel.meta.emplace_back(name, ir::Attr::integer(m["int"].get<int64_t>()));
+      else if (m.contains("float")) s.kernel.meta.emplace_back(name, ir::Attr::floating(m["float"].get<double>()));
+      else s.kernel.meta.emplace_back(name, ir::Attr::string(m.at("string").get<std::string>()));
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+/// Puts the entries' signatures in a section of the module's own.
+void embedSignatures(llvm::Module &module, const std::vector<EntrySignature> &entries) {
+  std::string text = toJson(entries).dump(-1, ' ', false, Json::error_handler_t::replace);
+  llvm::Constant *bytes = llvm::ConstantDataArray::getString(module.getContext(), text, /*AddNull=*/false);
+  auto *g = new llvm::GlobalVariable(module, bytes->getType(), /*isConstant=*/true, llvm::GlobalValue::InternalLinkage,
+                                     bytes, "twintile.entries");
+  g->setSection(kSignatureSection);
+  g->setAlignment(llvm::Align(1));
+  llvm::appendToUsed(module, {g});
+}
+
+/// Clang's code generation, and the entry points read from the AST first.
+class EmitAndRead : public clang::EmitLLVMOnlyAction {
+public:
+  EmitAndRead(llvm::LLVMContext &context, std::vector<EntrySignature> &entries)
+      : clang::EmitLLVMOnlyAction(&context), entries_(entries) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<ReadEntries>(entries_));
+    consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
+    return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
+  }
+
+private:
+  std::vector<EntrySignature> &entries_;
+};
+
 /// Runs Clang's code generation on the invocation the driver made of the
 /// arguments, keeping the module.
 class EmitModule : public clang::tooling::ToolAction {
 public:
-  explicit EmitModule(llvm::LLVMContext &context) : context_(context) {}
+  EmitModule(llvm::LLVMContext &context, std::vector<EntrySignature> &entries) : context_(context), entries_(entries) {}
 
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager *files,
                      std::shared_ptr<clang::PCHContainerOperations> pch,
@@ -47,7 +182,7 @@ public:
     compiler.createDiagnostics(diagnostics, /*ShouldOwnClient=*/false);
     if (!compiler.hasDiagnostics()) return false;
     compiler.createSourceManager(*files);
-    clang::EmitLLVMOnlyAction action(&context_);
+    EmitAndRead action(context_, entries_);
     bool ok = compiler.ExecuteAction(action);
     files->clearStatCache();
     if (ok) module = action.takeModule();
@@ -58,6 +193,7 @@ public:
 
 private:
   llvm::LLVMContext &context_;
+  std::vector<EntrySignature> &entries_;
 };
 
 /// What a loader would give the module and the JIT linker does not: its
@@ -69,7 +205,16 @@ private:
 /// on one thread).
 void prepareForJit(llvm::Module &module) {
   for (llvm::GlobalVariable &g : module.globals()) {
-    if (g.isThreadLocal() && !g.isDeclaration()) g.setThreadLocal(false);
+    if (g.isThreadLocal() && !g.isDeclaration()) {
+      g.setThreadLocal(false);
+      // Its accesses' llvm.threadlocal.address is its plain address now.
+      for (llvm::User *u : llvm::make_early_inc_range(g.users()))
+        if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(u);
+            call && call->getIntrinsicID() == llvm::Intrinsic::threadlocal_address) {
+          call->replaceAllUsesWith(&g);
+          call->eraseFromParent();
+        }
+    }
     if (g.getName() == "__dso_handle" && g.isDeclaration()) {
       g.setInitializer(llvm::Constant::getNullValue(g.getValueType()));
       g.setLinkage(llvm::GlobalValue::InternalLinkage);
@@ -77,7 +222,7 @@ void prepareForJit(llvm::Module &module) {
   }
   llvm::LLVMContext &context = module.getContext();
   auto *init = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(context), false),
-                                      llvm::GlobalValue::ExternalLinkage, "twintile_trace_init", module);
+                                      llvm::GlobalValue::ExternalLinkage, kTraceInitSymbol, module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "", init));
   if (llvm::GlobalVariable *list = module.getGlobalVariable("llvm.global_ctors")) {
     // (priority, position in the list, function)
@@ -96,14 +241,31 @@ void prepareForJit(llvm::Module &module) {
   b.CreateRetVoid();
 }
 
-/// The host's object code for `module`, or empty with `error`.
-std::string emitObject(llvm::Module &module, std::string &error) {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    llvm::InitializeNativeTargetAsmParser();
-  });
+/// The code generator's errors on the file's code (an inline asm statement
+/// it cannot assemble, operands it cannot allocate), collected: LLVM's
+/// default would print them and exit the process.
+class CodegenErrors : public llvm::DiagnosticHandler {
+public:
+  explicit CodegenErrors(std::string &out) : out_(out) {}
+  bool handleDiagnostics(const llvm::DiagnosticInfo &info) override {
+    if (info.getSeverity() != llvm::DS_Error) return true;
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info.print(printer);
+    os.flush();
+    out_ += "twintile: error: the kernel file's host code does not compile to machine code: " + text + "\n";
+    return true;
+  }
+
+private:
+  std::string &out_;
+};
+
+/// The host's object code for `module`, or empty with `error` (twintile's
+/// fault) or `userErrors` (the file's).
+std::string emitObject(llvm::Module &module, std::string &error, std::string &userErrors) {
+  twintile::support::registerLlvmTargets();
   const std::string &triple = module.getTargetTriple();
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) return {};
@@ -123,18 +285,20 @@ std::string emitObject(llvm::Module &module, std::string &error) {
     error = "the host's code generator cannot emit an object file";
     return {};
   }
+  module.getContext().setDiagnosticHandler(std::make_unique<CodegenErrors>(userErrors));
   passes.run(module);
+  if (!userErrors.empty()) return {};
   return std::string(bytes.begin(), bytes.end());
 }
 
 /// Clang's arguments for the tracer's compile: the parse front end's, then
 /// the tracer's own directories, then the language's precompiled header
-/// unless `withPch` is false.
+/// unless `withPch` is false (`pch`: the header's path, or empty).
 std::vector<std::string> compilerArgs(const std::vector<std::string> &includeDirs,
                                       const std::vector<std::string> &moreDirs, bool withPch,
-                                      std::vector<std::string> &notes) {
+                                      std::vector<std::string> &notes, std::string &pch) {
   std::vector<std::string> args = clangBaseArgs(includeDirs);
-  std::string pch = withPch ? languagePch(args, notes) : std::string();
+  pch = withPch ? languagePch(args, notes) : std::string();
   for (const std::string &d : moreDirs) args.push_back("-I" + d);
   if (!pch.empty())
     for (std::string &a : pchArgs(pch)) args.push_back(std::move(a));
@@ -144,7 +308,7 @@ std::vector<std::string> compilerArgs(const std::vector<std::string> &includeDir
 /// Clang's module of `source` (as the file `path`), or null with its diagnostics.
 std::unique_ptr<llvm::Module> compileToModule(llvm::LLVMContext &context, const std::string &path,
                                               const std::string &source, const std::vector<std::string> &args,
-                                              std::string &diagnosticText) {
+                                              std::string &diagnosticText, std::vector<EntrySignature> &entries) {
   // The driver's arguments as the parse front end gives them (its
   // precompiled header is made with -fsyntax-only), so the header fits;
   // the action generates code whatever the driver's action says.
@@ -160,7 +324,8 @@ std::unique_ptr<llvm::Module> compileToModule(llvm::LLVMContext &context, const 
   llvm::raw_string_ostream diagnostics(diagnosticText);
   auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   clang::TextDiagnosticPrinter printer(diagnostics, diagOpts.get());
-  EmitModule action(context);
+  entries.clear();
+  EmitModule action(context, entries);
   clang::tooling::ToolInvocation invocation(command, &action, files.get(),
                                             std::make_shared<clang::PCHContainerOperations>());
   invocation.setDiagnosticConsumer(&printer);
@@ -172,7 +337,9 @@ std::unique_ptr<llvm::Module> compileToModule(llvm::LLVMContext &context, const 
 } // namespace
 
 std::string hostCompilerIdentity(const std::vector<std::string> &includeDirs, const std::vector<std::string> &moreDirs) {
-  std::string id = "in-process clang " CLANG_VERSION_STRING;
+  // The Clang and LLVM this process runs (a shared libclang-cpp may be
+  // upgraded under a built twintile).
+  std::string id = std::string(kObjectFormat) + " in-process " + clang::getClangFullVersion() + " LLVM " LLVM_VERSION_STRING;
   for (const std::string &a : clangBaseArgs(includeDirs)) id += " " + a;
   for (const std::string &d : moreDirs) id += " -I" + d;
   return id;
@@ -184,29 +351,84 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
   HostCompileResult out;
   auto start = std::chrono::steady_clock::now();
   llvm::LLVMContext context;
-  std::vector<std::string> args = compilerArgs(includeDirs, moreDirs, /*withPch=*/true, out.notes);
-  std::unique_ptr<llvm::Module> module = compileToModule(context, path, source, args, out.diagnostics);
-  if (!module && out.diagnostics.find("precompiled") != std::string::npos) {
-    // A precompiled header Clang cannot use: the header itself instead.
+  std::string pch;
+  std::vector<std::string> args = compilerArgs(includeDirs, moreDirs, /*withPch=*/true, out.notes, pch);
+  std::vector<EntrySignature> entries;
+  std::unique_ptr<llvm::Module> module = compileToModule(context, path, source, args, out.diagnostics, entries);
+  if (!module && !pch.empty() && pchUnusable(out.diagnostics)) {
+    // A precompiled header Clang cannot use (removed or replaced since it
+    // was checked): the header itself instead, and a fresh look next time.
+    out.notes.push_back("the precompiled language header " + pch + " could not be used; the header was parsed instead");
+    forgetLanguagePch(pch);
     out.diagnostics.clear();
-    args = compilerArgs(includeDirs, moreDirs, /*withPch=*/false, out.notes);
-    module = compileToModule(context, path, source, args, out.diagnostics);
+    std::string none;
+    args = compilerArgs(includeDirs, moreDirs, /*withPch=*/false, out.notes, none);
+    module = compileToModule(context, path, source, args, out.diagnostics, entries);
+  }
+  if (!module && out.diagnostics.find("error: ") == std::string::npos) {
+    // Clang stopped without an error to show: not the file's doing.
+    out.internal = "Clang compiled the kernel file to no module, and said nothing" +
+                   (out.diagnostics.empty() ? std::string() : ": " + out.diagnostics);
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
   }
   bool ok = module != nullptr;
   if (ok) {
     prepareForJit(*module);
+    embedSignatures(*module, entries);
     std::string error;
     auto codegen = std::chrono::steady_clock::now();
-    out.object = emitObject(*module, error);
+    std::string userErrors;
+    out.object = emitObject(*module, error, userErrors);
     out.codegenSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - codegen).count();
-    if (out.object.empty()) {
-      out.internal = error;
+    if (!userErrors.empty()) {
+      out.diagnostics += userErrors;
+      ok = false;
+    } else if (out.object.empty()) {
+      out.internal = error.empty() ? "the host's code generator made no object" : error;
       ok = false;
     }
   }
   out.ok = ok;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
+}
+
+std::vector<EntrySignature> entrySignatures(const std::string &objectPath, std::string &error) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes = llvm::MemoryBuffer::getFile(objectPath);
+  if (!bytes) {
+    error = "cannot read " + objectPath + ": " + bytes.getError().message();
+    return {};
+  }
+  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> object =
+      llvm::object::ObjectFile::createObjectFile((*bytes)->getMemBufferRef());
+  if (!object) {
+    error = llvm::toString(object.takeError());
+    return {};
+  }
+  for (const llvm::object::SectionRef &section : (*object)->sections()) {
+    llvm::Expected<llvm::StringRef> name = section.getName();
+    if (!name) {
+      llvm::consumeError(name.takeError());
+      continue;
+    }
+    if (*name != kSignatureSection) continue;
+    llvm::Expected<llvm::StringRef> contents = section.getContents();
+    if (!contents) {
+      error = llvm::toString(contents.takeError());
+      return {};
+    }
+    Json j = Json::parse(contents->begin(), contents->end(), nullptr, /*allow_exceptions=*/false);
+    try {
+      if (j.is_array()) return fromJson(j);
+    } catch (const Json::exception &e) {
+      error = std::string("its signatures do not read: ") + e.what();
+      return {};
+    }
+    break;
+  }
+  error = "it carries no signatures";
+  return {};
 }
 
 } // namespace twintile

@@ -12,10 +12,20 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/clang/KernelDecl.h"
+
 #include <string>
 #include <vector>
 
 namespace twintile {
+
+/// What Clang's AST says of entry point i's specialization: the kernel's
+/// signature, or why the spec does not name a kernel (then nothing of the
+/// file may run for it).
+struct EntrySignature {
+  KernelSignature kernel;
+  std::string notAKernel;
+};
 
 struct HostCompileResult {
   bool ok = false;
@@ -34,12 +44,19 @@ struct HostCompileResult {
 /// object defines what the source defines, and `twintile_trace_init`, which
 /// runs the source's static initializers in their order (what a loader
 /// would run): the caller runs it once, before anything else of the object.
+/// It also carries, in a section of its own, the signature of each entry
+/// point's kernel (twintile_trace_entry_<i> in `source`), read back by
+/// entrySignatures without running anything.
 HostCompileResult compileHostObject(const std::string &path, const std::string &source,
                                     const std::vector<std::string> &includeDirs,
                                     const std::vector<std::string> &moreDirs);
 
-/// What identifies the in-process compiler in a cache key: Clang's version
-/// and the arguments compileHostObject gives it.
+/// The signatures an object compileHostObject made carries, by entry point;
+/// empty, with `error`, when it has none that read.
+std::vector<EntrySignature> entrySignatures(const std::string &objectPath, std::string &error);
+
+/// What identifies the in-process compiler in a cache key: Clang's version,
+/// the arguments compileHostObject gives it and the object's format.
 std::string hostCompilerIdentity(const std::vector<std::string> &includeDirs,
                                  const std::vector<std::string> &moreDirs);
 

@@ -1,25 +1,28 @@
 //===- HostLoad.cpp - a kernel file's compiled code, loaded to be run ----===//
 #include "frontends/trace/HostLoad.h"
 
+#include "support/LlvmTargets.h"
+
+#include <llvm/Demangle/Demangle.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/TargetSelect.h>
 
 #include <dlfcn.h>
+#include <exception>
+#include <map>
+#include <memory>
 #include <mutex>
-#include <vector>
+#include <regex>
 
 namespace twintile {
 
 namespace {
 
-std::string entryName(size_t i) { return "twintile_trace_entry_" + std::to_string(i); }
-
 class SharedObject : public HostCode {
 public:
   explicit SharedObject(void *handle) : handle_(handle) {}
-  Entry entry(size_t i) override { return reinterpret_cast<Entry>(::dlsym(handle_, entryName(i).c_str())); }
+  Entry entry(size_t i) override { return reinterpret_cast<Entry>(::dlsym(handle_, traceEntrySymbol(i).c_str())); }
 
 private:
   void *handle_;
@@ -29,7 +32,7 @@ class JitObject : public HostCode {
 public:
   explicit JitObject(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::move(jit)) {}
   Entry entry(size_t i) override {
-    llvm::Expected<llvm::orc::ExecutorAddr> at = jit_->lookup(entryName(i));
+    llvm::Expected<llvm::orc::ExecutorAddr> at = jit_->lookup(traceEntrySymbol(i));
     if (!at) {
       llvm::consumeError(at.takeError());
       return nullptr;
@@ -41,23 +44,43 @@ private:
   std::unique_ptr<llvm::orc::LLJIT> jit_;
 };
 
-HostCode *loadRelocatable(const std::string &path, std::string &error) {
-  static std::once_flag once;
-  std::call_once(once, [] { llvm::InitializeNativeTarget(); });
-  auto fail = [&](llvm::Error e) -> HostCode * {
-    error = llvm::toString(std::move(e));
-    return nullptr;
-  };
+/// A linker's complaint as the file's author should read it: the symbols it
+/// could not find (ORC's "Symbols not found: [ a, b ]", dlopen's "undefined
+/// symbol: a"), demangled, are the file's fault unless one is twintile's own
+/// (then the fault is ours, as is any other complaint).
+LoadError classify(const std::string &said) {
+  static const std::regex missing(R"(Symbols not found: \[ ([^\]]*) \]|undefined symbol: (\S+))");
+  std::smatch m;
+  if (!std::regex_search(said, m, missing)) return {said, true};
+  std::string list = m[1].matched ? m[1].str() : m[2].str();
+  std::string names;
+  bool ours = false;
+  for (size_t at = 0; at < list.size();) {
+    size_t comma = list.find(", ", at);
+    std::string symbol = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    at = comma == std::string::npos ? list.size() : comma + 2;
+    ours |= symbol.starts_with("_ZN8twintile") || symbol.starts_with("_ZN2tt6detail") || symbol.starts_with("twintile_");
+    names += (names.empty() ? "" : ", ") + llvm::demangle(symbol);
+  }
+  if (ours) return {said, true};
+  return {"the kernel file uses " + names + ", which neither it nor the C++ runtime defines (" + said + ")", false};
+}
+
+HostCode *loadRelocatable(const std::string &path, LoadError &error) {
+  twintile::support::registerLlvmTargets();
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes = llvm::MemoryBuffer::getFile(path);
   if (!bytes) {
-    error = "cannot read " + path + ": " + bytes.getError().message();
+    error = {"cannot read " + path + ": " + bytes.getError().message(), false};
     return nullptr;
   }
   // No platform: the object's initializers are one function of its own
   // (HostCompile.h), called below; the process's symbols are linked.
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
       llvm::orc::LLJITBuilder().setPlatformSetUp(llvm::orc::setUpInactivePlatform).create();
-  if (!jit) return fail(jit.takeError());
+  if (!jit) {
+    error = {"the JIT linker could not start: " + llvm::toString(jit.takeError()), true};
+    return nullptr;
+  }
   llvm::orc::LLJIT &j = **jit;
   // The linker's own complaint (a symbol nothing defines, a relocation it
   // cannot make), where a failed lookup would only list what it could not
@@ -67,23 +90,39 @@ HostCode *loadRelocatable(const std::string &path, std::string &error) {
     std::string text = llvm::toString(std::move(e));
     if (linkerSaid->empty()) *linkerSaid = text;
   });
-  if (llvm::Error e = j.addObjectFile(std::move(*bytes))) return fail(std::move(e));
-  llvm::Expected<llvm::orc::ExecutorAddr> init = j.lookup("twintile_trace_init");
-  if (!init) {
-    llvm::consumeError(init.takeError());
-    error = linkerSaid->empty() ? "the JIT linker could not load it" : *linkerSaid;
+  if (llvm::Error e = j.addObjectFile(std::move(*bytes))) {
+    error = {"the JIT linker refused the compiled kernel file: " + llvm::toString(std::move(e)), true};
     return nullptr;
   }
-  init->toPtr<void (*)()>()();
-  return new JitObject(std::move(*jit));
+  llvm::Expected<llvm::orc::ExecutorAddr> init = j.lookup(kTraceInitSymbol);
+  if (!init) {
+    std::string lookup = llvm::toString(init.takeError());
+    error = classify(linkerSaid->empty() ? lookup : *linkerSaid);
+    return nullptr;
+  }
+  auto *code = new JitObject(std::move(*jit));
+  // Kept whatever happens next: an exception out of an initializer may be
+  // of a type whose code lives in the object.
+  std::unique_ptr<HostCode> keep(code);
+  try {
+    init->toPtr<void (*)()>()();
+  } catch (...) {
+    static auto *kept = new std::vector<std::unique_ptr<HostCode>>();
+    kept->push_back(std::move(keep));
+    throw;
+  }
+  return keep.release();
 }
 
 } // namespace
 
-HostCode *HostCode::load(const std::string &path, bool relocatable, std::string &error) {
-  // Kept for the life of the process (see HostLoad.h).
+HostCode *HostCode::load(const std::string &path, bool relocatable, LoadError &error) {
+  // Kept for the life of the process (see HostLoad.h), once per path, as
+  // dlopen() keeps a shared object.
   static std::mutex mutex;
-  static auto *loaded = new std::vector<std::unique_ptr<HostCode>>();
+  static auto *loaded = new std::map<std::string, std::unique_ptr<HostCode>>();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = loaded->find(path); it != loaded->end()) return it->second.get();
   HostCode *code = nullptr;
   if (relocatable) {
     code = loadRelocatable(path, error);
@@ -91,12 +130,9 @@ HostCode *HostCode::load(const std::string &path, bool relocatable, std::string 
     code = new SharedObject(handle);
   } else {
     const char *why = ::dlerror();
-    error = why ? why : "unknown";
+    error = classify(why ? why : "dlopen failed");
   }
-  if (code) {
-    std::lock_guard<std::mutex> lock(mutex);
-    loaded->emplace_back(code);
-  }
+  if (code) loaded->emplace(path, code);
   return code;
 }
 

@@ -5,6 +5,7 @@
 #include "frontends/common/LanguageFiles.h"
 
 #include "frontends/trace/HostCompile.h"
+#include "frontends/trace/HostLoad.h"
 #include "frontends/trace/SourceTracer.h"
 #include "support/Cache.h"
 #include "support/Files.h"
@@ -124,7 +125,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
                            const std::vector<std::string> &specs, const SourceTraceOptions &opts, bool rebuild) {
   HostObject out;
   const fs::path root = TWINTILE_SOURCE_DIR;
-  const bool jit = opts.host.value_or(TraceHost::Jit) == TraceHost::Jit;
+  const bool jit = opts.host == TraceHost::Jit;  // resolved by the caller
   out.relocatable = jit;
 
   // The entry points: the kernel file, the tracer, and one C function per
@@ -134,7 +135,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   for (size_t i = 0; i < specs.size(); ++i) {
     std::string quoted;  // the spec as a C string literal
     for (char c : specs[i]) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-    entry += "extern \"C\" void twintile_trace_entry_" + std::to_string(i) +
+    entry += "extern \"C\" void " + traceEntrySymbol(i) +
              "(const void *options, void *result) {\n"
              "  twintile::entry::trace(&" + specs[i] + ", options, \"" + quoted + "\", result);\n"
              "}\n";
@@ -217,8 +218,12 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
       out.internal = true;
       return out;
     }
-    compiled = c.ok && (std::ofstream(built, std::ios::binary) << c.object).good();
-    if (c.ok && !compiled) output = "error: cannot write " + built.string() + "\n";
+    if (c.ok && !(std::ofstream(built, std::ios::binary) << c.object).good()) {
+      fs::remove_all(work, ec);
+      out.error = "cannot write the compiled kernel file to " + built.string();
+      return out;
+    }
+    compiled = c.ok;
   } else {
     std::ofstream(entryPath) << entry;
     std::vector<std::string> argv{compiler};
@@ -235,6 +240,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   out.compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!compiled) {
     fs::remove_all(work, ec);
+    out.compileFailed = true;
     std::string which = specs.size() == 1 ? "'" + specs[0] + "'" : std::to_string(specs.size()) + " specializations";
     out.error = "the kernel file does not compile for " + which + ":\n" + output;
     out.compilerOutput = withoutEntry(output, entryPath.string());

@@ -29,6 +29,7 @@ struct HostObject {
   std::vector<std::string> notes;  // a damaged entry rebuilt, the cache bypassed
   std::string error;        // the host compiler's complaint, or why it could not run
   bool internal = false;    // the error is twintile's (its code generator failed), not the file's
+  bool compileFailed = false;  // the error is the compiler's verdict on the file (else: it could not run, or write)
   std::string scratch;      // a private directory holding `path` (the cache was unwritable): remove it after use
   std::string compilerOutput;  // when the compiler rejected the file: its diagnostics, as it printed them,
                                // without the lines about the generated entry file

@@ -227,10 +227,11 @@ void onFault(int sig, siginfo_t *, void *context) {
   setTraceProgress(progress);
   std::set_terminate(onTerminate);
   auto start = Clock::now();
-  std::string loadError;
+  LoadError loadError;
   HostCode *code = HostCode::load(object, relocatable, loadError);
   if (!code) {
-    writeAll(results, Json{{"load_error", loadError}}.dump(-1, ' ', false, Json::error_handler_t::replace) + "\n");
+    writeAll(results, Json{{"load_error", loadError.message}, {"ours", loadError.ours}}.dump(
+                          -1, ' ', false, Json::error_handler_t::replace) + "\n");
     ::_exit(0);
   }
   writeAll(results, Json{{"loaded", std::chrono::duration<double>(Clock::now() - start).count()}}.dump() + "\n");
@@ -239,8 +240,7 @@ void onFault(int sig, siginfo_t *, void *context) {
     if (!entry) {
       // Not the kernel's fault: twintile compiled the entry points itself.
       TraceResult r;
-      r.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point twintile_trace_entry_" +
-                                                  std::to_string(i));
+      r.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point " + traceEntrySymbol(i));
       writeAll(results, record(i, r));
       continue;
     }
@@ -290,7 +290,7 @@ std::string causeOf(int status, bool timedOut, const TraceProgress &progress, co
 std::vector<IsolatedTrace> traceIsolated(const std::string &object, bool relocatable,
                                          const std::vector<std::string> &specs,
                                          const std::vector<TraceOptions> &options, const IsolationLimits &limits,
-                                         std::string &loadError, double &loadSeconds) {
+                                         LoadError &loadError, double &loadSeconds) {
   std::vector<IsolatedTrace> out(specs.size());
   for (size_t next = 0; next < specs.size();) {
     void *shared = ::mmap(nullptr, sizeof(TraceProgress), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -383,7 +383,8 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, bool relocat
     for (size_t nl; (nl = lines.find('\n', at)) != std::string::npos; at = nl + 1) {
       Json j = Json::parse(lines.substr(at, nl - at), nullptr, false);
       if (!j.is_discarded() && j.contains("load_error")) {
-        loadError = j["load_error"].is_string() ? j["load_error"].get<std::string>() : "unknown";
+        loadError.message = j["load_error"].is_string() ? j["load_error"].get<std::string>() : "unknown";
+        loadError.ours = j.value("ours", true);
         ::munmap(shared, sizeof(TraceProgress));
         return out;
       }

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/trace/HostLoad.h"
 #include "frontends/trace/Trace.h"
 
 #include <string>
@@ -43,7 +44,7 @@ struct IsolatedTrace {
 std::vector<IsolatedTrace> traceIsolated(const std::string &object, bool relocatable,
                                          const std::vector<std::string> &specs,
                                          const std::vector<TraceOptions> &options, const IsolationLimits &limits,
-                                         std::string &loadError, double &loadSeconds);
+                                         LoadError &loadError, double &loadSeconds);
 
 /// Where the trace in progress last recorded an operation. The isolated
 /// child points this at memory it shares with its parent, which reads it

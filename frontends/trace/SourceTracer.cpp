@@ -1,6 +1,7 @@
 #include "frontends/trace/SourceTracer.h"
 
 #include "frontends/common/KernelSource.h"
+#include "frontends/trace/HostCompile.h"
 #include "frontends/trace/HostLoad.h"
 #include "frontends/trace/HostObject.h"
 #include "frontends/trace/Isolate.h"
@@ -77,8 +78,18 @@ std::optional<TraceHost> traceHostNamed(std::string_view s) {
   return std::nullopt;
 }
 
-KernelSignature readSignature(const std::string &source, const std::string &kernel) {
-  KernelSignature sig;
+namespace {
+
+/// The names of `kernel`'s template parameters and of its function
+/// parameters, read from its definition's text in `source` (empty when not
+/// found): for a file compiled by clang++, whose AST twintile never sees.
+struct SignatureText {
+  std::vector<std::string> templateParams;
+  std::vector<std::string> params;
+};
+
+SignatureText readSignature(const std::string &source, const std::string &kernel) {
+  SignatureText sig;
   // The definition: "TT_KERNEL void <kernel>(".
   size_t at = 0;
   while ((at = source.find(kernel, at)) != std::string::npos) {
@@ -113,6 +124,8 @@ KernelSignature readSignature(const std::string &source, const std::string &kern
   return sig;
 }
 
+} // namespace
+
 std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const std::vector<std::string> &specs,
                                                const SourceTraceOptions &opts) {
   std::vector<SourceTraceResult> results(specs.size());
@@ -136,12 +149,8 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   if (specs.empty()) return results;
 
   std::vector<TraceOptions> traceOpts(specs.size());
-  std::vector<KernelSignature> sigs;
-  for (size_t i = 0; i < specs.size(); ++i) {
-    sigs.push_back(readSignature(*source, baseName(specs[i])));
-    traceOpts[i].metaNames = sigs.back().templateParams;
-    traceOpts[i].numWarps = opts.numWarps;
-  }
+  for (TraceOptions &t : traceOpts) t.numWarps = opts.numWarps;
+  std::vector<std::vector<std::string>> paramNames(specs.size());
   SourceTraceOptions resolved = opts;
   if (!resolved.host) {
     std::string named = envOr("TWINTILE_TRACE_HOST", "jit");
@@ -163,22 +172,61 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
     host = buildHostObject(kernelPath.string(), *source, specs, resolved, /*rebuild=*/attempt > 0);
     notes.insert(notes.end(), host.notes.begin(), host.notes.end());
     if (host.internal) {
-      for (SourceTraceResult &r : results) r.trace.error = twintile::ir::Diagnostic::internalError(host.error);
+      for (SourceTraceResult &r : results) {
+        r.trace.error = twintile::ir::Diagnostic::internalError(host.error);
+        r.trace.error->loc = inFile;
+        r.notes = notes;
+      }
       return results;
     }
     if (!host.error.empty()) {
       for (SourceTraceResult &r : results) {
-        r.hostCompileFailed = true;
+        r.hostCompileFailed = host.compileFailed;
         r.compilerOutput = host.compilerOutput;
+        r.notes = notes;
       }
       return failAll(host.error);
     }
-    std::string loadError;
+    // The kernels' meta-parameters and parameter names: from the AST of the
+    // in-process compile, which the object carries; from the file's text
+    // when clang++ compiled it.
+    if (host.relocatable) {
+      std::string why;
+      std::vector<EntrySignature> entries = entrySignatures(host.path, why);
+      if (entries.size() != specs.size()) {
+        if (host.cacheHit && attempt == 0) {
+          notes.push_back("the cached host object " + host.path + " does not say what it traces (" +
+                          (why.empty() ? "its entry points do not match" : why) + "); rebuilt");
+          continue;
+        }
+        for (SourceTraceResult &r : results)
+          r.trace.error = twintile::ir::Diagnostic::internalError("the compiled kernel file does not say what it traces: " +
+                                                                  (why.empty() ? "its entry points do not match" : why));
+        return results;
+      }
+      for (size_t i = 0; i < specs.size(); ++i)
+        if (!entries[i].notAKernel.empty()) {
+          if (!host.scratch.empty()) fs::remove_all(host.scratch, ec);
+          return failAll("--kernel '" + specs[i] + "' is not a specialization of a kernel in " + file + ": " +
+                         entries[i].notAKernel);
+        }
+      for (size_t i = 0; i < specs.size(); ++i) {
+        traceOpts[i].meta = std::move(entries[i].kernel.meta);
+        paramNames[i] = std::move(entries[i].kernel.params);
+      }
+    } else {
+      for (size_t i = 0; i < specs.size(); ++i) {
+        SignatureText text = readSignature(*source, baseName(specs[i]));
+        traceOpts[i].metaNames = std::move(text.templateParams);
+        paramNames[i] = std::move(text.params);
+      }
+    }
+    LoadError loadError;
     if (isolate) {
       // The kernel's code is loaded and run in a child process (Isolate.h).
       std::vector<IsolatedTrace> traced =
           traceIsolated(host.path, host.relocatable, specs, traceOpts, limits, loadError, loadSeconds);
-      if (loadError.empty())
+      if (!loadError.any())
         for (size_t i = 0; i < specs.size(); ++i) {
           results[i].trace = std::move(traced[i].trace);
           results[i].output = std::move(traced[i].output);
@@ -191,8 +239,8 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
           HostCode::Entry fn = code->entry(i);
           if (!fn) {
             for (SourceTraceResult &r : results)
-              r.trace.error = twintile::ir::Diagnostic::internalError(
-                  "the compiled kernel has no entry point twintile_trace_entry_" + std::to_string(i));
+              r.trace.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point " +
+                                                                      traceEntrySymbol(i));
             return results;
           }
           fn(&traceOpts[i], &results[i].trace);
@@ -200,9 +248,18 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
       }
     }
     if (!host.scratch.empty()) fs::remove_all(host.scratch, ec);  // loaded (or traced in a child) already
-    if (loadError.empty()) break;
-    if (!host.cacheHit || attempt > 0) return failAll("cannot load the compiled kernel " + host.path + ": " + loadError);
-    notes.push_back("the cached host object " + host.path + " did not load (" + loadError + "); rebuilt");
+    if (!loadError.any()) break;
+    if (!host.cacheHit || attempt > 0) {
+      std::string message = "cannot load the compiled kernel " + host.path + ": " + loadError.message;
+      if (!loadError.ours) return failAll(message);
+      for (SourceTraceResult &r : results) {
+        r.trace.error = twintile::ir::Diagnostic::internalError(message);
+        r.trace.error->loc = inFile;
+        r.notes = notes;
+      }
+      return results;
+    }
+    notes.push_back("the cached host object " + host.path + " did not load (" + loadError.message + "); rebuilt");
   }
   for (size_t i = 0; i < specs.size(); ++i) {
     SourceTraceResult &result = results[i];
@@ -220,8 +277,8 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   // Parameter names from the source, when they line up one to one.
   for (size_t i = 0; i < specs.size(); ++i) {
     TraceResult &t = results[i].trace;
-    if (t.ok() && sigs[i].params.size() == t.func->numParams())
-      for (size_t p = 0; p < sigs[i].params.size(); ++p) t.func->param(p)->name = sigs[i].params[p];
+    if (t.ok() && paramNames[i].size() == t.func->numParams())
+      for (size_t p = 0; p < paramNames[i].size(); ++p) t.func->param(p)->name = paramNames[i][p];
   }
   return results;
 }

@@ -72,12 +72,4 @@ SourceTraceResult traceSourceFile(const std::string &file, const std::string &sp
 std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const std::vector<std::string> &specs,
                                                const SourceTraceOptions &opts = {});
 
-/// The names of `kernel`'s template parameters and of its function
-/// parameters, read from its definition in `source` (empty when not found).
-struct KernelSignature {
-  std::vector<std::string> templateParams;
-  std::vector<std::string> params;
-};
-KernelSignature readSignature(const std::string &source, const std::string &kernel);
-
 } // namespace twintile

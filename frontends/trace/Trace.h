@@ -42,6 +42,10 @@ struct TraceOptions {
   /// arguments, then the kernel's plain C++ parameters. Missing names are
   /// spelled arg0, arg1, ...
   std::vector<std::string> metaNames;
+  /// The specialization's template arguments as Clang resolved them (by
+  /// parameter name, defaulted ones filled in; KernelDecl.h), when known:
+  /// used instead of the spec's text and metaNames.
+  std::optional<std::vector<std::pair<std::string, ir::Attr>>> meta;
   int numWarps = ir::kDefaultNumWarps;
 };
 

@@ -290,7 +290,12 @@ Session::Session(const std::string &spec, TraceOptions opts) : state_(std::make_
   state_->func->name = name;
   state_->func->numWarps = opts.numWarps;
   state_->opts = std::move(opts);
-  for (std::string &a : args) state_->func->meta.emplace_back(metaKey(state_->opts, state_->metaIndex++), metaValue(a));
+  if (state_->opts.meta) {
+    state_->func->meta = *state_->opts.meta;
+    state_->metaIndex = state_->func->meta.size();
+  } else {
+    for (std::string &a : args) state_->func->meta.emplace_back(metaKey(state_->opts, state_->metaIndex++), metaValue(a));
+  }
   state_->outer = current;
   current = state_.get();
   lastLoc = {};

@@ -1,9 +1,10 @@
 // The kernel file compiled in process and loaded by ORC's JIT linker (the
 // default, --trace-host jit) runs as the clang++-compiled shared object runs
-// (--trace-host clang++): its static initializers first, in their order;
-// thread_local variables; its static objects' destructors at the child's
-// exit, not before. Both give the same IR. A function the file declares and
-// nobody defines is a load error naming it, either way.
+// (--trace-host clang++): its static initializers first, in their order,
+// what they print shown with the first specialization's output; thread_local
+// variables; its static objects' destructors never (the child ends with
+// _exit). Both give the same IR. A function the file declares and nobody
+// defines is the file's load error naming it, either way.
 // RUN: twintile compile --frontend=trace %s --kernel 'scale<16>' --trace-host jit --no-locs > %t.jit
 // RUN: twintile compile --frontend=trace %s --kernel 'scale<16>' --trace-host clang++ --no-locs > %t.clang
 // RUN: diff %t.jit %t.clang
@@ -43,4 +44,4 @@ TT_KERNEL void undefined(Ptr<f32> x) {
 // CHECK: constant {value = 6.0} : f32
 // CHECK: constant {value = 11.0} : f32
 // PRINTED: "host_output": "constructed\n"
-// UNDEF: error: cannot load the compiled kernel {{.*}}: {{.*}}_Z6helperi
+// UNDEF: error: cannot load the compiled kernel {{.*}}: the kernel file uses helper(int), which neither it nor the C++ runtime defines

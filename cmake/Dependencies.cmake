@@ -65,8 +65,9 @@ if(TWINTILE_STATIC_LLVM)
   set(llvm_config "${LLVM_TOOLS_BINARY_DIR}/llvm-config")
   # The host's code generator and ORC, and what Clang's code generation
   # needs, are for the tracer's in-process host compile (HostCompile.h).
-  execute_process(COMMAND "${llvm_config}" --link-static --libfiles NVPTXCodeGen NVPTXDesc NVPTXInfo X86CodeGen
-                          X86AsmParser X86Desc X86Info orcjit passes linker lto coverage frontenddriver
+  execute_process(COMMAND "${llvm_config}" --link-static --libfiles NVPTXCodeGen NVPTXDesc NVPTXInfo
+                          ${LLVM_NATIVE_ARCH}CodeGen ${LLVM_NATIVE_ARCH}AsmParser ${LLVM_NATIVE_ARCH}Desc
+                          ${LLVM_NATIVE_ARCH}Info orcjit passes linker lto coverage frontenddriver
                           bitreader bitwriter irreader option frontendopenmp frontendhlsl windowsdriver target mc core
                           support
                   OUTPUT_VARIABLE llvm_archives OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE llvm_config_failed)

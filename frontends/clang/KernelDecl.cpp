@@ -29,9 +29,17 @@ bool inLanguage(const clang::Decl *d) {
 } // namespace
 
 bool isKernel(const clang::FunctionDecl &f) {
-  if (annotated(&f)) return true;
-  if (const clang::FunctionTemplateDecl *t = f.getPrimaryTemplate()) return annotated(t->getTemplatedDecl());
-  return annotated(f.getTemplateInstantiationPattern());
+  // Any declaration of it, or of the template it was instantiated from,
+  // may carry the mark (a forward declaration may not).
+  auto anyMarked = [](const clang::FunctionDecl *d) {
+    if (!d) return false;
+    for (const clang::FunctionDecl *r : d->redecls())
+      if (annotated(r)) return true;
+    return false;
+  };
+  if (anyMarked(&f) || anyMarked(f.getTemplateInstantiationPattern())) return true;
+  const clang::FunctionTemplateDecl *t = f.getPrimaryTemplate();
+  return t && anyMarked(t->getTemplatedDecl());
 }
 
 KernelSignature signatureOf(const clang::FunctionDecl &kernel) {

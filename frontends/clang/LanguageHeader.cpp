@@ -68,10 +68,12 @@ std::map<std::vector<std::string>, std::string> pchBuilt;  // by arguments
 
 } // namespace
 
-bool pchUnusable(const std::string &diagnostics) {
-  for (const char *says : {"precompiled", "PCH file", "AST file"})
-    if (diagnostics.find(says) != std::string::npos) return true;
-  return false;
+bool pchUnusable(const std::string &diagnostics, const std::string &pch) {
+  // Clang's messages about a header it cannot read name the file ("PCH file
+  // '...' not found", "unable to read PCH file ...") or say what it found in
+  // it; a user's error that quotes the words does neither.
+  return diagnostics.find(pch) != std::string::npos ||
+         diagnostics.find("malformed or corrupted AST file") != std::string::npos;
 }
 
 void forgetLanguagePch(const std::string &pch) {

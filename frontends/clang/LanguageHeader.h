@@ -25,10 +25,10 @@ std::vector<std::string> clangBaseArgs(const std::vector<std::string> &includeDi
 /// happened to the cache goes to `notes`, once.
 std::string languagePch(const std::vector<std::string> &args, std::vector<std::string> &notes);
 
-/// Whether Clang's `diagnostics` say it could not use a precompiled header
-/// (missing, truncated, replaced, from another Clang): then the parse runs
-/// again without it, after forgetLanguagePch.
-bool pchUnusable(const std::string &diagnostics);
+/// Whether Clang's `diagnostics` say it could not use the precompiled header
+/// `pch` (missing, truncated, replaced, from another Clang): then the parse
+/// runs again without it, after forgetLanguagePch.
+bool pchUnusable(const std::string &diagnostics, const std::string &pch);
 
 /// Forgets `pch` as this process's language header, so that the next
 /// languagePch looks at the cache again (and rebuilds what does not check).

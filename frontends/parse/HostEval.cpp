@@ -221,11 +221,24 @@ Val Walker::initList(const InitListExpr *i) {
   }
   for (unsigned n = 0; n < i->getNumInits(); ++n) v.obj->elems.push_back(eval(i->getInit(n)));
   if (auto *array = ctx_.getAsConstantArrayType(i->getType())) {  // `int a[4] = {1};` fills the rest
-    uint64_t size = array->getSize().getZExtValue();
+    uint64_t size = hostArraySize(array, i->getBeginLoc());
     Val fill = i->hasArrayFiller() ? eval(i->getArrayFiller()) : Val::integer(0);
     while (v.obj->elems.size() < size) v.obj->elems.push_back(fill);
   }
   return v;
+}
+
+uint64_t Walker::hostArraySize(const ConstantArrayType *array, SourceLocation at) {
+  // All its elements, those of its inner arrays too.
+  uint64_t total = 1;
+  for (const ConstantArrayType *a = array; a; a = ctx_.getAsConstantArrayType(a->getElementType())) {
+    uint64_t n = a->getSize().getZExtValue();
+    total = n != 0 && total > kMaxHostElements / n ? kMaxHostElements + 1 : total * n;
+  }
+  if (total > kMaxHostElements)
+    fail(at, "this host array has more than " + std::to_string(kMaxHostElements) + " elements, the most the parsing "
+             "front end evaluates at compile time");
+  return array->getSize().getZExtValue();
 }
 
 Val Walker::stdPair(const CXXRecordDecl *r, const std::vector<Val> &refs, SourceLocation at) {

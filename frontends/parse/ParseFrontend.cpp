@@ -1,5 +1,6 @@
 #include "frontends/parse/ParseFrontend.h"
 
+#include "frontends/clang/KernelDecl.h"
 #include "frontends/clang/LanguageHeader.h"
 #include "frontends/parse/Walker.h"
 
@@ -119,7 +120,7 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
                                                        clang::tooling::getClangStripDependencyFileAdjuster(),
                                                        clang::tooling::FileContentMappings(), &printer);
   diagStream.flush();
-  if (!pch.empty() && (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred()) && pchUnusable(diagText)) {
+  if (!pch.empty() && (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred()) && pchUnusable(diagText, pch)) {
     // A PCH Clang cannot use: parse the header itself instead, and look at
     // the cache again next time.
     forgetLanguagePch(pch);
@@ -158,6 +159,11 @@ static const clang::FunctionDecl *findKernel(const ParsedFile::Impl &impl, const
     }
   if (!kernel || !kernel->hasBody()) {
     why = "'" + spec + "' does not name a kernel defined in the file";
+    return nullptr;
+  }
+  if (!isKernel(*kernel)) {  // as the tracing front end says it (HostCompile.cpp)
+    why = "--kernel '" + spec + "' is not a specialization of a kernel in the file: '" +
+          kernel->getQualifiedNameAsString() + "' is a function, not a kernel (TT_KERNEL)";
     return nullptr;
   }
   return kernel;

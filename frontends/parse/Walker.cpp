@@ -225,6 +225,13 @@ FrontendResult walkKernel(clang::ASTContext &ctx, const clang::FunctionDecl &ker
     r.error = ir::Diagnostic{e.loc, e.message};
   } catch (const ir::InternalError &e) {
     r.error = e.diag();
+  } catch (const std::bad_alloc &) {
+    // The kernel's host values did not fit (what the limits below do not
+    // catch): the input's doing, at the kernel.
+    r.error = ir::Diagnostic{ir::Location(ctx.getSourceManager().getFilename(kernel.getLocation()).str(),
+                                          static_cast<int>(ctx.getSourceManager().getSpellingLineNumber(kernel.getLocation())),
+                                          static_cast<int>(ctx.getSourceManager().getSpellingColumnNumber(kernel.getLocation()))),
+                             "evaluating this kernel's host code at compile time ran out of memory"};
   } catch (const std::exception &e) {
     r.error = ir::Diagnostic::internalError(std::string("the parsing front end threw: ") + e.what());
   }

@@ -100,6 +100,8 @@ enum class Flow { Normal, Break, Continue, Return, Returned };
 
 constexpr int kMaxInlineDepth = 64;
 constexpr int64_t kMaxHostIterations = 1 << 20;
+/// Elements of one host array the walker evaluates (each a value of its own).
+constexpr uint64_t kMaxHostElements = 1 << 24;
 constexpr int64_t kMaxWalkSteps = 10'000'000;
 
 //===-- The language's types (LanguageTypes.cpp) -------------------------===//
@@ -313,6 +315,8 @@ private:
   Val pairFieldRef(const Expr *init);
   /// A std::pair (Python's 2-tuple) of `args`: two values, or one pair to copy.
   Val stdPair(const CXXRecordDecl *r, const std::vector<Val> &args, SourceLocation at);
+  /// A host array's length, refused beyond kMaxHostElements in all (at `at`).
+  uint64_t hostArraySize(const ConstantArrayType *array, SourceLocation at);
   /// `cond ? a : b` on a device condition: an if op yielding the taken branch's value.
   Val deviceConditional(const ConditionalOperator *c, const Expr *condExpr);
 

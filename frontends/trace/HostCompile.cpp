@@ -16,7 +16,7 @@
 #include <clang/Frontend/MultiplexConsumer.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
-#include <llvm/Config/llvm-config.h>
+#include <llvm-c/Core.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticHandler.h>
 #include <llvm/IR/DiagnosticInfo.h>
@@ -37,6 +37,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <mutex>
 #include <tuple>
@@ -50,7 +51,7 @@ using Json = nlohmann::json;
 /// The format of the objects compileHostObject makes, part of their cache
 /// key: a change to prepareForJit, embedSignatures or emitObject must change
 /// it, or objects cached before the change would be loaded after it.
-constexpr const char *kObjectFormat = "twintile-host-jit-2";
+constexpr const char *kObjectFormat = "twintile-host-jit-3";
 /// The section of the object that carries the entry points' signatures.
 constexpr const char *kSignatureSection = "twintile_entries";
 
@@ -75,7 +76,10 @@ const clang::FunctionDecl *tracedFunction(const clang::Stmt *body) {
 class ReadEntries : public clang::ASTConsumer {
 public:
   explicit ReadEntries(std::vector<EntrySignature> &out) : out_(out) {}
-  void HandleTranslationUnit(clang::ASTContext &context) override { visit(context.getTranslationUnitDecl()); }
+  void HandleTranslationUnit(clang::ASTContext &context) override {
+    sources_ = &context.getSourceManager();
+    visit(context.getTranslationUnitDecl());
+  }
 
 private:
   void visit(const clang::DeclContext *dc) {
@@ -84,8 +88,12 @@ private:
         visit(linkage);
         continue;
       }
+      // Only the generated entry file's own: the kernel file may name a
+      // function as it likes.
       auto *fn = llvm::dyn_cast<clang::FunctionDecl>(d);
-      if (!fn || !fn->getIdentifier() || !fn->doesThisDeclarationHaveABody()) continue;
+      if (!fn || !fn->getIdentifier() || !fn->doesThisDeclarationHaveABody() || !fn->isExternC() ||
+          !sources_->isInMainFile(fn->getLocation()))
+        continue;
       llvm::StringRef name = fn->getName();
       unsigned i = 0;
       if (!name.consume_front(kTraceEntryPrefix) || name.getAsInteger(10, i) || i > 1u << 20) continue;
@@ -99,6 +107,7 @@ private:
   }
 
   std::vector<EntrySignature> &out_;
+  const clang::SourceManager *sources_ = nullptr;
 };
 
 Json toJson(const std::vector<EntrySignature> &entries) {
@@ -108,7 +117,7 @@ Json toJson(const std::vector<EntrySignature> &entries) {
     for (const auto &[name, value] : e.kernel.meta) {
       Json m = {{"name", name}};
       if (value.kind == ir::Attr::Kind::Int) m["int"] = value.i;
-      else if (value.kind == ir::Attr::Kind::Float) m["float"] = value.f;
+      else if (value.kind == ir::Attr::Kind::Float) m["f64_bits"] = std::bit_cast<uint64_t>(value.f);  // inf, NaN too
       else m["string"] = value.s;
       meta.push_back(m);
     }
@@ -127,7 +136,8 @@ std::vector<EntrySignature> fromJson(const Json &j) {
     for (const Json &m : e.at("meta")) {
       std::string name = m.at("name").get<std::string>();
       if (m.contains("int")) s.kernel.meta.emplace_back(name, ir::Attr::integer(m["int"].get<int64_t>()));
-      else if (m.contains("float")) s.kernel.meta.emplace_back(name, ir::Attr::floating(m["float"].get<double>()));
+      else if (m.contains("f64_bits"))
+        s.kernel.meta.emplace_back(name, ir::Attr::floating(std::bit_cast<double>(m["f64_bits"].get<uint64_t>())));
       else s.kernel.meta.emplace_back(name, ir::Attr::string(m.at("string").get<std::string>()));
     }
     out.push_back(std::move(s));
@@ -285,8 +295,10 @@ std::string emitObject(llvm::Module &module, std::string &error, std::string &us
     error = "the host's code generator cannot emit an object file";
     return {};
   }
+  std::unique_ptr<llvm::DiagnosticHandler> previous = module.getContext().getDiagnosticHandler();
   module.getContext().setDiagnosticHandler(std::make_unique<CodegenErrors>(userErrors));
   passes.run(module);
+  module.getContext().setDiagnosticHandler(std::move(previous));
   if (!userErrors.empty()) return {};
   return std::string(bytes.begin(), bytes.end());
 }
@@ -337,9 +349,12 @@ std::unique_ptr<llvm::Module> compileToModule(llvm::LLVMContext &context, const 
 } // namespace
 
 std::string hostCompilerIdentity(const std::vector<std::string> &includeDirs, const std::vector<std::string> &moreDirs) {
-  // The Clang and LLVM this process runs (a shared libclang-cpp may be
-  // upgraded under a built twintile).
-  std::string id = std::string(kObjectFormat) + " in-process " + clang::getClangFullVersion() + " LLVM " LLVM_VERSION_STRING;
+  // The Clang and LLVM this process runs (shared libraries may be upgraded
+  // under a built twintile).
+  unsigned major = 0, minor = 0, patch = 0;
+  LLVMGetVersion(&major, &minor, &patch);
+  std::string id = std::string(kObjectFormat) + " in-process " + clang::getClangFullVersion() + " LLVM " +
+                   std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
   for (const std::string &a : clangBaseArgs(includeDirs)) id += " " + a;
   for (const std::string &d : moreDirs) id += " -I" + d;
   return id;
@@ -350,12 +365,14 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
                                     const std::vector<std::string> &moreDirs) {
   HostCompileResult out;
   auto start = std::chrono::steady_clock::now();
+  // Clang's own code generation looks targets up: registered first.
+  twintile::support::registerLlvmTargets();
   llvm::LLVMContext context;
   std::string pch;
   std::vector<std::string> args = compilerArgs(includeDirs, moreDirs, /*withPch=*/true, out.notes, pch);
   std::vector<EntrySignature> entries;
   std::unique_ptr<llvm::Module> module = compileToModule(context, path, source, args, out.diagnostics, entries);
-  if (!module && !pch.empty() && pchUnusable(out.diagnostics)) {
+  if (!module && !pch.empty() && pchUnusable(out.diagnostics, pch)) {
     // A precompiled header Clang cannot use (removed or replaced since it
     // was checked): the header itself instead, and a fresh look next time.
     out.notes.push_back("the precompiled language header " + pch + " could not be used; the header was parsed instead");

@@ -9,10 +9,12 @@
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 #include <exception>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <vector>
 #include <regex>
 
 namespace twintile {
@@ -59,8 +61,13 @@ LoadError classify(const std::string &said) {
     size_t comma = list.find(", ", at);
     std::string symbol = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
     at = comma == std::string::npos ? list.size() : comma + 2;
-    ours |= symbol.starts_with("_ZN8twintile") || symbol.starts_with("_ZN2tt6detail") || symbol.starts_with("twintile_");
-    names += (names.empty() ? "" : ", ") + llvm::demangle(symbol);
+    if (symbol.ends_with(",")) symbol.pop_back();  // glibc's "undefined symbol: f, version V"
+    std::string name = llvm::demangle(symbol);
+    // twintile's own: its generated entry points, the tracer's functions
+    // and types (their typeinfo and vtables too).
+    ours |= symbol.starts_with(kTraceEntryPrefix) || symbol == kTraceInitSymbol ||
+            name.find("twintile::") != std::string::npos || name.find("tt::detail::") != std::string::npos;
+    names += (names.empty() ? "" : ", ") + name;
   }
   if (ours) return {said, true};
   return {"the kernel file uses " + names + ", which neither it nor the C++ runtime defines (" + said + ")", false};
@@ -70,7 +77,7 @@ HostCode *loadRelocatable(const std::string &path, LoadError &error) {
   twintile::support::registerLlvmTargets();
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes = llvm::MemoryBuffer::getFile(path);
   if (!bytes) {
-    error = {"cannot read " + path + ": " + bytes.getError().message(), false};
+    error = {"cannot read " + path + ": " + bytes.getError().message(), true};
     return nullptr;
   }
   // No platform: the object's initializers are one function of its own
@@ -117,12 +124,18 @@ HostCode *loadRelocatable(const std::string &path, LoadError &error) {
 } // namespace
 
 HostCode *HostCode::load(const std::string &path, bool relocatable, LoadError &error) {
-  // Kept for the life of the process (see HostLoad.h), once per path, as
-  // dlopen() keeps a shared object.
+  // Kept for the life of the process (see HostLoad.h), once per file, as
+  // dlopen() keeps a shared object: by path, inode and modification time,
+  // since a path (a private scratch directory's) may name another file later.
   static std::mutex mutex;
   static auto *loaded = new std::map<std::string, std::unique_ptr<HostCode>>();
+  struct stat st{};
+  std::string key = path;
+  if (::stat(path.c_str(), &st) == 0)
+    key += ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_mtim.tv_sec) + "." +
+           std::to_string(st.st_mtim.tv_nsec);
   std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = loaded->find(path); it != loaded->end()) return it->second.get();
+  if (auto it = loaded->find(key); it != loaded->end()) return it->second.get();
   HostCode *code = nullptr;
   if (relocatable) {
     code = loadRelocatable(path, error);
@@ -132,7 +145,7 @@ HostCode *HostCode::load(const std::string &path, bool relocatable, LoadError &e
     const char *why = ::dlerror();
     error = classify(why ? why : "dlopen failed");
   }
-  if (code) loaded->emplace(path, code);
+  if (code) loaded->emplace(key, code);
   return code;
 }
 

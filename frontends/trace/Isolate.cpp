@@ -10,6 +10,7 @@
 #include "frontends/trace/Isolate.h"
 
 #include "frontends/trace/HostLoad.h"
+#include "support/LlvmTargets.h"
 
 #include "ir/Parser.h"
 #include "ir/Printer.h"
@@ -177,8 +178,8 @@ void onFault(int sig, siginfo_t *, void *context) {
   std::abort();
 }
 
-[[noreturn]] void child(const std::string &object, bool relocatable, const std::vector<TraceOptions> &options,
-                        size_t first,
+[[noreturn]] void child(const std::string &object, bool relocatable, const std::vector<size_t> &entries,
+                        const std::vector<TraceOptions> &options, size_t first,
                         int results, int output, TraceProgress *progress, const IsolationLimits &limits,
                         pid_t parent) {
   ::dup2(output, STDOUT_FILENO);
@@ -236,11 +237,12 @@ void onFault(int sig, siginfo_t *, void *context) {
   }
   writeAll(results, Json{{"loaded", std::chrono::duration<double>(Clock::now() - start).count()}}.dump() + "\n");
   for (size_t i = first; i < options.size(); ++i) {
-    HostCode::Entry entry = code->entry(i);
+    HostCode::Entry entry = code->entry(entries[i]);
     if (!entry) {
       // Not the kernel's fault: twintile compiled the entry points itself.
       TraceResult r;
-      r.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point " + traceEntrySymbol(i));
+      r.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point " +
+                                                        traceEntrySymbol(entries[i]));
       writeAll(results, record(i, r));
       continue;
     }
@@ -288,10 +290,14 @@ std::string causeOf(int status, bool timedOut, const TraceProgress &progress, co
 } // namespace
 
 std::vector<IsolatedTrace> traceIsolated(const std::string &object, bool relocatable,
-                                         const std::vector<std::string> &specs,
+                                         const std::vector<std::string> &specs, const std::vector<size_t> &entries,
                                          const std::vector<TraceOptions> &options, const IsolationLimits &limits,
                                          LoadError &loadError, double &loadSeconds) {
   std::vector<IsolatedTrace> out(specs.size());
+  // Whatever the child's loader needs of LLVM, set up before the fork: a
+  // thread of this process inside that set-up when it forked would leave
+  // the child waiting for it for ever.
+  twintile::support::registerLlvmTargets();
   for (size_t next = 0; next < specs.size();) {
     void *shared = ::mmap(nullptr, sizeof(TraceProgress), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int results[2] = {-1, -1}, output[2] = {-1, -1};
@@ -313,7 +319,7 @@ std::vector<IsolatedTrace> traceIsolated(const std::string &object, bool relocat
     if (pid == 0) {
       ::close(results[0]);
       ::close(output[0]);
-      child(object, relocatable, options, next, results[1], output[1], progress, limits, parent);
+      child(object, relocatable, entries, options, next, results[1], output[1], progress, limits, parent);
     }
     ::close(results[1]);
     ::close(output[1]);

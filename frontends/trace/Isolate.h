@@ -36,13 +36,14 @@ struct IsolatedTrace {
 
 /// Traces specs[i] in a child process that loads the compiled kernel at
 /// `object` (HostLoad.h; `relocatable`: for the JIT linker) and calls its
-/// twintile_trace_entry_<i> with `options[i]`: the parent never loads the
+/// entry point entries[i] (twintile_trace_entry_<entries[i]>) with
+/// `options[i]`: the parent never loads the
 /// kernel's code. Results in order; a child that dies takes only the
 /// specialization it was tracing: the ones after it are traced in a new
 /// child. When the object does not load, `loadError` says why and no trace
 /// is made. `loadSeconds`: how long the children took to load it.
 std::vector<IsolatedTrace> traceIsolated(const std::string &object, bool relocatable,
-                                         const std::vector<std::string> &specs,
+                                         const std::vector<std::string> &specs, const std::vector<size_t> &entries,
                                          const std::vector<TraceOptions> &options, const IsolationLimits &limits,
                                          LoadError &loadError, double &loadSeconds);
 

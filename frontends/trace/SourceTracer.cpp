@@ -133,8 +133,12 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   // object that does not load) is at least the file's.
   twintile::ir::Location inFile;
   inFile.pos.file = file;
+  std::vector<std::string> notes;  // the caches' and the precompiled header's, for every result
   auto failAll = [&](const std::string &message) {
-    for (SourceTraceResult &r : results) r.trace = failure(message, inFile);
+    for (SourceTraceResult &r : results) {
+      r.trace = failure(message, inFile);
+      r.notes = notes;
+    }
     return std::move(results);
   };
   // Each spec is pasted into the generated entry points: one that could end
@@ -148,9 +152,6 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   if (!source) return failAll("cannot read kernel file '" + file + "'");
   if (specs.empty()) return results;
 
-  std::vector<TraceOptions> traceOpts(specs.size());
-  for (TraceOptions &t : traceOpts) t.numWarps = opts.numWarps;
-  std::vector<std::vector<std::string>> paramNames(specs.size());
   SourceTraceOptions resolved = opts;
   if (!resolved.host) {
     std::string named = envOr("TWINTILE_TRACE_HOST", "jit");
@@ -164,28 +165,35 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
   if (std::string t = envOr("TWINTILE_TRACE_TIMEOUT", ""); !t.empty() && std::atof(t.c_str()) > 0)
     limits.seconds = std::atof(t.c_str());
 
-  // A cached object that does not load is rebuilt once.
+  std::vector<TraceOptions> traceOpts(specs.size());
+  std::vector<std::vector<std::string>> paramNames(specs.size());
+  std::vector<std::string> refused(specs.size());  // why spec i names no kernel (then nothing of it runs)
   HostObject host;
-  std::vector<std::string> notes;
   double loadSeconds = 0;
+  auto failInternal = [&](const std::string &message) {
+    if (!host.scratch.empty()) fs::remove_all(host.scratch, ec);
+    for (SourceTraceResult &r : results) {
+      r.trace = failure(message, inFile);
+      r.trace.error->internal = true;
+      r.notes = notes;
+    }
+    return std::move(results);
+  };
+  // A cached object that does not load is rebuilt once.
   for (int attempt = 0; attempt < 2; ++attempt) {
     host = buildHostObject(kernelPath.string(), *source, specs, resolved, /*rebuild=*/attempt > 0);
     notes.insert(notes.end(), host.notes.begin(), host.notes.end());
-    if (host.internal) {
-      for (SourceTraceResult &r : results) {
-        r.trace.error = twintile::ir::Diagnostic::internalError(host.error);
-        r.trace.error->loc = inFile;
-        r.notes = notes;
-      }
-      return results;
-    }
+    if (host.internal) return failInternal(host.error);
     if (!host.error.empty()) {
       for (SourceTraceResult &r : results) {
         r.hostCompileFailed = host.compileFailed;
         r.compilerOutput = host.compilerOutput;
-        r.notes = notes;
       }
       return failAll(host.error);
+    }
+    for (TraceOptions &t : traceOpts) {
+      t = TraceOptions();
+      t.numWarps = opts.numWarps;
     }
     // The kernels' meta-parameters and parameter names: from the AST of the
     // in-process compile, which the object carries; from the file's text
@@ -194,23 +202,17 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
       std::string why;
       std::vector<EntrySignature> entries = entrySignatures(host.path, why);
       if (entries.size() != specs.size()) {
+        if (why.empty()) why = "its entry points do not match";
         if (host.cacheHit && attempt == 0) {
-          notes.push_back("the cached host object " + host.path + " does not say what it traces (" +
-                          (why.empty() ? "its entry points do not match" : why) + "); rebuilt");
+          notes.push_back("the cached host object " + host.path + " does not say what it traces (" + why + "); rebuilt");
           continue;
         }
-        for (SourceTraceResult &r : results)
-          r.trace.error = twintile::ir::Diagnostic::internalError("the compiled kernel file does not say what it traces: " +
-                                                                  (why.empty() ? "its entry points do not match" : why));
-        return results;
+        return failInternal("the compiled kernel file does not say what it traces: " + why);
       }
-      for (size_t i = 0; i < specs.size(); ++i)
-        if (!entries[i].notAKernel.empty()) {
-          if (!host.scratch.empty()) fs::remove_all(host.scratch, ec);
-          return failAll("--kernel '" + specs[i] + "' is not a specialization of a kernel in " + file + ": " +
-                         entries[i].notAKernel);
-        }
       for (size_t i = 0; i < specs.size(); ++i) {
+        if (!entries[i].notAKernel.empty())
+          refused[i] = "--kernel '" + specs[i] + "' is not a specialization of a kernel in " + file + ": " +
+                       entries[i].notAKernel;
         traceOpts[i].meta = std::move(entries[i].kernel.meta);
         paramNames[i] = std::move(entries[i].kernel.params);
       }
@@ -221,48 +223,51 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
         paramNames[i] = std::move(text.params);
       }
     }
+    // The specs that name kernels, by their entry points.
+    std::vector<size_t> todo;
+    std::vector<std::string> todoSpecs;
+    std::vector<TraceOptions> todoOpts;
+    for (size_t i = 0; i < specs.size(); ++i)
+      if (refused[i].empty()) {
+        todo.push_back(i);
+        todoSpecs.push_back(specs[i]);
+        todoOpts.push_back(traceOpts[i]);
+      }
     LoadError loadError;
-    if (isolate) {
+    if (todo.empty()) {
+    } else if (isolate) {
       // The kernel's code is loaded and run in a child process (Isolate.h).
       std::vector<IsolatedTrace> traced =
-          traceIsolated(host.path, host.relocatable, specs, traceOpts, limits, loadError, loadSeconds);
+          traceIsolated(host.path, host.relocatable, todoSpecs, todo, todoOpts, limits, loadError, loadSeconds);
       if (!loadError.any())
-        for (size_t i = 0; i < specs.size(); ++i) {
-          results[i].trace = std::move(traced[i].trace);
-          results[i].output = std::move(traced[i].output);
+        for (size_t k = 0; k < todo.size(); ++k) {
+          results[todo[k]].trace = std::move(traced[k].trace);
+          results[todo[k]].output = std::move(traced[k].output);
         }
     } else {
       auto start = std::chrono::steady_clock::now();
       if (HostCode *code = HostCode::load(host.path, host.relocatable, loadError)) {
         loadSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        for (size_t i = 0; i < specs.size(); ++i) {
+        for (size_t i : todo) {
           HostCode::Entry fn = code->entry(i);
-          if (!fn) {
-            for (SourceTraceResult &r : results)
-              r.trace.error = twintile::ir::Diagnostic::internalError("the compiled kernel has no entry point " +
-                                                                      traceEntrySymbol(i));
-            return results;
-          }
+          if (!fn) return failInternal("the compiled kernel has no entry point " + traceEntrySymbol(i));
           fn(&traceOpts[i], &results[i].trace);
         }
       }
     }
     if (!host.scratch.empty()) fs::remove_all(host.scratch, ec);  // loaded (or traced in a child) already
     if (!loadError.any()) break;
-    if (!host.cacheHit || attempt > 0) {
+    // A load error of twintile's on a cached object may be the cache's:
+    // rebuilt once. The file's own (a function nothing defines) is not.
+    if (!loadError.ours || !host.cacheHit || attempt > 0) {
       std::string message = "cannot load the compiled kernel " + host.path + ": " + loadError.message;
-      if (!loadError.ours) return failAll(message);
-      for (SourceTraceResult &r : results) {
-        r.trace.error = twintile::ir::Diagnostic::internalError(message);
-        r.trace.error->loc = inFile;
-        r.notes = notes;
-      }
-      return results;
+      return loadError.ours ? failInternal(message) : failAll(message);
     }
     notes.push_back("the cached host object " + host.path + " did not load (" + loadError.message + "); rebuilt");
   }
   for (size_t i = 0; i < specs.size(); ++i) {
     SourceTraceResult &result = results[i];
+    if (!refused[i].empty()) result.trace = failure(refused[i], inFile);
     if (result.trace.error && !result.trace.error->loc.known() && result.trace.error->loc.pos.file.empty())
       result.trace.error->loc.pos.file = file;
     result.entrySource = host.entrySource;

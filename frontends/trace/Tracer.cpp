@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <unordered_set>
 #include <cstdlib>
 #include <cstring>
 #include <cxxabi.h>
@@ -47,6 +48,9 @@ struct Session::State {
   TraceOptions opts;
   size_t metaIndex = 0;
   State *outer = nullptr;  // a trace started while another runs (nested)
+  /// Every value this trace handed the kernel (node()): what the kernel may
+  /// hand back (val()).
+  std::unordered_set<const void *> made;
 };
 
 namespace {
@@ -89,8 +93,25 @@ std::string currentExceptionType() {
   return out;
 }
 
-ir::Value *val(Node *n) { return reinterpret_cast<ir::Value *>(n); }
-Node *node(ir::Value *v) { return reinterpret_cast<Node *>(v); }
+Node *node(ir::Value *v) {
+  if (v && current) current->made.insert(v);
+  return reinterpret_cast<Node *>(v);
+}
+
+/// The value behind a node the kernel handed back, which must be one this
+/// trace made: a tile read out of a container's bounds, or from an object
+/// never initialized or already destroyed, holds garbage, and the tracer
+/// would fault on it in its own code - the kernel's doing, said as such.
+ir::Value *val(Node *n) {
+  if (n && current && !current->made.count(n)) {
+    ir::Location at = lastLoc.file ? ir::Location(lastLoc.file, static_cast<int>(lastLoc.line), static_cast<int>(lastLoc.col))
+                                   : ir::Location();
+    throw KernelError{at, "a device value that this trace never made reached an operation: the kernel's host code "
+                          "read it from memory that holds no traced value (a container read past its end, an "
+                          "object never initialized or already destroyed); the last operation traced is here"};
+  }
+  return reinterpret_cast<ir::Value *>(n);
+}
 
 // The language's kinds are the IR's, in its order.
 static_assert(static_cast<int>(tt::detail::Kind::U64) == static_cast<int>(ir::ScalarKind::U64) &&

@@ -12,6 +12,15 @@
 // A spec that names a function of the file that is not a kernel (the text has a kernel of that
 // name; Clang resolves it to another function) is refused before anything of it runs.
 // RUN: not twintile compile --frontend=trace %s --kernel 'other::documented<64>' 2>&1 | FileCheck %s --check-prefix=HELPER
+// RUN: not twintile compile --frontend=parse %s --kernel 'other::documented<64>' 2>&1 | FileCheck %s --check-prefix=HELPER-PARSE
+// Beside a spec that does name a kernel, only the one that does not is refused:
+// RUN: not twintile compile --frontend=trace %s --kernel 'documented<64>' --kernel 'other::documented<64>' --no-locs > %t.both.out 2> %t.both.err
+// RUN: FileCheck %s < %t.both.out
+// RUN: FileCheck %s --check-prefix=HELPER < %t.both.err
+// A float meta-parameter's infinite default goes through as the parse front end reads it:
+// RUN: twintile diff %s --kernel 'bounded<16>' | FileCheck %s --check-prefix=BOUNDED
+// The declaration above keeps its CRLF line endings (.gitattributes): this test is about them.
+// RUN: grep -c -P '\r$' %s | FileCheck %s --check-prefix=CRLF
 #include <twintile.h>
 #include <cstdio>
 using namespace tt;
@@ -22,6 +31,11 @@ template <int BLOCK /* elements per program, e.g. 64, 128 (a power of two) */,
 TT_KERNEL void documented(Ptr<f32> x /* the input, e.g. f(a, b) = c */, i32 n /* count, = len(x) */) {
   auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
   store(x + offs, load(x + offs, offs < n, 0.0f) * float(SCALE), offs < n);
+}
+
+template <int B, float LO = -__builtin_inff()>
+TT_KERNEL void bounded(Ptr<f32> x) {
+  store(x + arange(0, B), maximum(load(x + arange(0, B)), LO + 1.0f));
 }
 
 namespace other {
@@ -37,3 +51,6 @@ void documented(Ptr<f32> x) {
 // CLANG: func @documented(
 // HELPER: error: --kernel 'other::documented<64>' is not a specialization of a kernel in {{.*}}signature_from_ast.cpp: 'other::documented' is a function, not a kernel (TT_KERNEL)
 // HELPER-NOT: helper ran
+// HELPER-PARSE: error: --kernel 'other::documented<64>' is not a specialization of a kernel in the file: 'other::documented' is a function, not a kernel (TT_KERNEL)
+// BOUNDED: equal: the parse and trace IR of bounded<16> are structurally identical
+// CRLF: {{^[1-9][0-9]+$}}

@@ -304,13 +304,13 @@ std::string emitObject(llvm::Module &module, std::string &error, std::string &us
 }
 
 /// Clang's arguments for the tracer's compile: the parse front end's, then
-/// the tracer's own directories, then the language's precompiled header
-/// unless `withPch` is false (`pch`: the header's path, or empty).
+/// the tracer's own directories, then the precompiled language and entry
+/// headers unless `withPch` is false (`pch`: the header's path, or empty).
 std::vector<std::string> compilerArgs(const std::vector<std::string> &includeDirs,
                                       const std::vector<std::string> &moreDirs, bool withPch,
                                       std::vector<std::string> &notes, std::string &pch) {
   std::vector<std::string> args = clangBaseArgs(includeDirs);
-  pch = withPch ? languagePch(args, notes) : std::string();
+  pch = withPch ? languagePch(args, notes, {kEntryHeader}) : std::string();
   for (const std::string &d : moreDirs) args.push_back("-I" + d);
   if (!pch.empty())
     for (std::string &a : pchArgs(pch)) args.push_back(std::move(a));

@@ -19,6 +19,10 @@
 
 namespace twintile {
 
+/// The header every compile of a kernel file for tracing includes after
+/// the file (the entry points' templates), under the source tree.
+inline constexpr const char *kEntryHeader = "frontends/trace/Entry.h";
+
 /// What Clang's AST says of entry point i's specialization: the kernel's
 /// signature, or why the spec does not name a kernel (then nothing of the
 /// file may run for it).

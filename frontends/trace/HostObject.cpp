@@ -96,7 +96,7 @@ std::string withoutEntry(const std::string &output, const std::string &entry) {
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string &l = lines[i];
     if (l.starts_with("In file included from " + entry)) continue;
-    if (l.starts_with(entry + ":") || l.find("frontends/trace/Entry.h:") != std::string::npos) {
+    if (l.starts_with(entry + ":") || l.find(std::string(kEntryHeader) + ":") != std::string::npos) {
       // A note into the entry: skip it and the source excerpt under it.
       while (i + 1 < lines.size() && (lines[i + 1].starts_with(" ") || lines[i + 1].empty())) ++i;
       continue;
@@ -131,7 +131,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   // The entry points: the kernel file, the tracer, and one C function per
   // requested specialization, so that one host compile serves them all.
   std::string entry = "#include \"" + kernelPath + "\"\n"
-                      "#include \"frontends/trace/Entry.h\"\n";
+                      "#include \"" + std::string(kEntryHeader) + "\"\n";
   for (size_t i = 0; i < specs.size(); ++i) {
     std::string quoted;  // the spec as a C string literal
     for (char c : specs[i]) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
@@ -167,7 +167,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   for (const std::string &f : flags) keyHash.add(f);
   // The headers the entry compiles against: a changed tracer is a new key.
   for (const char *h : kLanguageFiles) keyHash.add(readFile(root / h).value_or(h));
-  keyHash.add(readFile(root / "frontends/trace/Entry.h").value_or("Entry.h"));
+  keyHash.add(readFile(root / kEntryHeader).value_or(kEntryHeader));
   std::string key = keyHash.hex();
 
   std::error_code ec;

@@ -4,8 +4,13 @@
 #include "frontends/common/KernelSource.h"
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
+#include "support/Stack.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -52,6 +57,27 @@ bool errorsOnlyAppended(const std::string &errors, const std::string &file) {
 }
 
 } // namespace
+
+std::string overLimits(const std::string &file) {
+  if (std::string problem = support::stackSettingProblem(); !problem.empty()) return "twintile: error: " + problem + "\n";
+  size_t limitMiB = 4;
+  const char *setting = std::getenv(kMaxSourceVariable);
+  if (setting && *setting) {
+    size_t n = 0;
+    auto [end, ec] = std::from_chars(setting, setting + std::strlen(setting), n);
+    if (ec != std::errc() || *end || n == 0 || n > (size_t(1) << 20))
+      return "twintile: error: " + std::string(kMaxSourceVariable) + " is '" + setting +
+             "': it is the largest kernel file a front end reads, in MiB (1 to 1048576)\n";
+    limitMiB = n;
+  }
+  std::error_code ec;
+  uintmax_t bytes = std::filesystem::file_size(file, ec);
+  if (ec || bytes <= (uintmax_t(limitMiB) << 20)) return {};  // a file that cannot be read is the front end's to say
+  char size[32];
+  std::snprintf(size, sizeof size, "%.1f", double(bytes) / double(1 << 20));
+  return file + ": error: the kernel file is " + size + " MiB, larger than the " + std::to_string(limitMiB) +
+         " MiB a front end reads; " + kMaxSourceVariable + "=<MiB> raises the limit\n";
+}
 
 std::vector<std::string> unknownKernels(const std::string &file, const std::vector<std::string> &kernels) {
   std::vector<std::string> malformed(kernels.size());

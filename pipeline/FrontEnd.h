@@ -26,6 +26,16 @@ struct FrontEndOutput {
   bool eachAlone = false;
 };
 
+/// The environment variable that sets the largest kernel file a front end
+/// reads, in MiB.
+inline constexpr const char *kMaxSourceVariable = "TWINTILE_MAX_SOURCE_MB";
+
+/// The error of a kernel file larger than a front end reads (4 MiB, or
+/// $TWINTILE_MAX_SOURCE_MB MiB: a real kernel file is a few kilobytes, and
+/// Clang takes seconds a megabyte on machine-made ones), or of a limit set
+/// to what is not one (that, or $TWINTILE_STACK_MB); empty if none.
+std::string overLimits(const std::string &file);
+
 /// Per entry of `kernels`, the error of one that is not a specialization
 /// (KernelSource.h's specProblem) or names no kernel of `file` ("" for one
 /// that does); empty when each names one, or when the file

@@ -85,11 +85,28 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const CompileRequest &opt
 
 } // namespace
 
+namespace {
+
+/// A compile that used up its stack: the input nests deeper than it holds.
+ir::Diagnostic stackExhausted(const std::string &who, ir::Location at, const support::StackExhausted &e) {
+  return {at, who + " " + e.what() + ": the kernel nests too deeply (expressions, statements or template "
+                "argument lists nested many thousands deep); " + support::kStackVariable +
+                "=<MiB> gives each compile a larger stack"};
+}
+
+} // namespace
+
 // The compile recurses once per level of a kernel's nesting (Clang, the
 // walker, LLVM): it runs on a large stack (support/Stack.h).
 Result compileFunc(std::unique_ptr<ir::Func> func, const CompileRequest &options, const Observer &observer) {
   Result r;
-  support::runOnLargeStack([&] { r = compileFuncHere(std::move(func), options, observer); });
+  ir::Location at = func ? func->loc : ir::Location{};
+  std::string name = func ? "compiling '" + func->name + "'" : "the compile";
+  try {
+    support::runOnLargeStack([&] { r = compileFuncHere(std::move(func), options, observer); });
+  } catch (const support::StackExhausted &e) {
+    r = failure(Result{}, stackExhausted(name, at, e));
+  }
   return r;
 }
 
@@ -158,6 +175,11 @@ void compileEach(std::vector<Result> &results, std::vector<std::unique_ptr<ir::F
 
 std::vector<Result> compileSourcesHere(const std::string &file, const std::vector<std::string> &kernels,
                                        const CompileRequest &options, const ObserverFor &observers) {
+  if (std::string overLimit = overLimits(file); !overLimit.empty()) {
+    std::vector<Result> results(kernels.size());
+    for (Result &r : results) r.error = overLimit;
+    return results;
+  }
   // A --kernel that is malformed or names no kernel of the file is refused alone; the others compile.
   if (std::vector<std::string> unknown = unknownKernels(file, kernels); !unknown.empty()) {
     std::vector<Result> results(kernels.size());
@@ -187,7 +209,15 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
 std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
                                    const CompileRequest &options, const ObserverFor &observers) {
   std::vector<Result> results;
-  support::runOnLargeStack([&] { results = compileSourcesHere(file, kernels, options, observers); });
+  try {
+    support::runOnLargeStack([&] { results = compileSourcesHere(file, kernels, options, observers); });
+  } catch (const support::StackExhausted &e) {
+    // In the front end (a worker's backend says its own): every specialization's error.
+    ir::Location at;
+    at.pos.file = file;
+    results.clear();
+    for (size_t i = 0; i < kernels.size(); ++i) results.push_back(failure(Result{}, stackExhausted("reading the kernel file", at, e)));
+  }
   return results;
 }
 

@@ -47,16 +47,15 @@ using twintile::support::readFile;
 int runCapture(const std::vector<std::string> &argv, std::string &output) {
   int pipefd[2];
   if (pipe(pipefd) != 0) return -1;
+  const rlim_t want = twintile::support::compileStackBytes();
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
     // Clang's code generation recurses once per nesting level of an
     // expression: give it the stack twintile's own compile threads have.
-    struct rlimit stack{twintile::support::kCompileStackBytes, twintile::support::kCompileStackBytes};
-    if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY &&
-        stack.rlim_cur < twintile::support::kCompileStackBytes) {
-      stack.rlim_cur = stack.rlim_max == RLIM_INFINITY ? twintile::support::kCompileStackBytes
-                                                       : std::min<rlim_t>(stack.rlim_max, twintile::support::kCompileStackBytes);
+    struct rlimit stack{want, want};
+    if (getrlimit(RLIMIT_STACK, &stack) == 0 && stack.rlim_cur != RLIM_INFINITY && stack.rlim_cur < want) {
+      stack.rlim_cur = stack.rlim_max == RLIM_INFINITY ? want : std::min<rlim_t>(stack.rlim_max, want);
       setrlimit(RLIMIT_STACK, &stack);
     }
     dup2(pipefd[1], STDERR_FILENO);

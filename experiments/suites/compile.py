@@ -189,7 +189,8 @@ def sweep(reps, missing):
                       "twintile_trace": "12 driver processes, each compiling the kernel file in process "
                                         "(Clang, the host's code generator, ORC's JIT linker; --no-cache; no ptxas)",
                       "twintile_trace_clang": "12 driver processes, each compiling the kernel file with a clang++ "
-                                              "process (--trace-host clang++ --no-cache; no ptxas)",
+                                              "process, after reading its signatures with Clang in process "
+                                              "(front end only) (--trace-host clang++ --no-cache; no ptxas)",
                       "twintile_parse_command": "one driver command for the 12 (--kernel x12 --emit ptx -o DIR "
                                                 "--no-cache): one parse, the backends in parallel on the cores",
                       "twintile_trace_command": "one driver command for the 12: one host compile of the kernel file "

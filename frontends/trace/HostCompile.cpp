@@ -39,6 +39,7 @@
 #include <algorithm>
 #include <bit>
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <tuple>
 
@@ -174,11 +175,25 @@ private:
   std::vector<EntrySignature> &entries_;
 };
 
-/// Runs Clang's code generation on the invocation the driver made of the
-/// arguments, keeping the module.
-class EmitModule : public clang::tooling::ToolAction {
+/// Only the entry points' signatures: Clang's front end, no code.
+class ReadOnly : public clang::ASTFrontendAction {
 public:
-  EmitModule(llvm::LLVMContext &context, std::vector<EntrySignature> &entries) : context_(context), entries_(entries) {}
+  explicit ReadOnly(std::vector<EntrySignature> &entries) : entries_(entries) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
+    return std::make_unique<ReadEntries>(entries_);
+  }
+
+private:
+  std::vector<EntrySignature> &entries_;
+};
+
+/// Runs a front-end action on the invocation the driver made of the
+/// arguments.
+class RunAction : public clang::tooling::ToolAction {
+public:
+  explicit RunAction(clang::FrontendAction &action) : action_(action) {}
 
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager *files,
                      std::shared_ptr<clang::PCHContainerOperations> pch,
@@ -192,18 +207,13 @@ public:
     compiler.createDiagnostics(diagnostics, /*ShouldOwnClient=*/false);
     if (!compiler.hasDiagnostics()) return false;
     compiler.createSourceManager(*files);
-    EmitAndRead action(context_, entries_);
-    bool ok = compiler.ExecuteAction(action);
+    bool ok = compiler.ExecuteAction(action_);
     files->clearStatCache();
-    if (ok) module = action.takeModule();
-    return ok && module;
+    return ok;
   }
 
-  std::unique_ptr<llvm::Module> module;
-
 private:
-  llvm::LLVMContext &context_;
-  std::vector<EntrySignature> &entries_;
+  clang::FrontendAction &action_;
 };
 
 /// What a loader would give the module and the JIT linker does not: its
@@ -317,13 +327,13 @@ std::vector<std::string> compilerArgs(const std::vector<std::string> &includeDir
   return args;
 }
 
-/// Clang's module of `source` (as the file `path`), or null with its diagnostics.
-std::unique_ptr<llvm::Module> compileToModule(llvm::LLVMContext &context, const std::string &path,
-                                              const std::string &source, const std::vector<std::string> &args,
-                                              std::string &diagnosticText, std::vector<EntrySignature> &entries) {
+/// Runs `action` on `source`, taken to be the file `path`, with Clang's
+/// `args`; false, with its diagnostics, if Clang failed.
+bool runOnSource(clang::FrontendAction &action, const std::string &path, const std::string &source,
+                 const std::vector<std::string> &args, std::string &diagnosticText) {
   // The driver's arguments as the parse front end gives them (its
   // precompiled header is made with -fsyntax-only), so the header fits;
-  // the action generates code whatever the driver's action says.
+  // the action does what it does whatever the driver's action says.
   std::vector<std::string> command = {"twintile", "-fsyntax-only"};
   command.insert(command.end(), args.begin(), args.end());
   command.push_back(path);
@@ -336,14 +346,36 @@ std::unique_ptr<llvm::Module> compileToModule(llvm::LLVMContext &context, const 
   llvm::raw_string_ostream diagnostics(diagnosticText);
   auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   clang::TextDiagnosticPrinter printer(diagnostics, diagOpts.get());
-  entries.clear();
-  EmitModule action(context, entries);
-  clang::tooling::ToolInvocation invocation(command, &action, files.get(),
+  RunAction run(action);
+  clang::tooling::ToolInvocation invocation(command, &run, files.get(),
                                             std::make_shared<clang::PCHContainerOperations>());
   invocation.setDiagnosticConsumer(&printer);
   bool ok = invocation.run();
   diagnostics.flush();
-  return ok ? std::move(action.module) : nullptr;
+  return ok;
+}
+
+/// Runs the action `make` gives on `source` with the tracer's arguments,
+/// from the precompiled headers (or without them, when Clang cannot use
+/// them). `make` is called once per run.
+template <class Make>
+bool runWithHeaders(Make make, const std::string &path, const std::string &source,
+                    const std::vector<std::string> &includeDirs, const std::vector<std::string> &moreDirs,
+                    std::vector<std::string> &notes, std::string &diagnostics) {
+  std::string pch;
+  std::vector<std::string> args = compilerArgs(includeDirs, moreDirs, /*withPch=*/true, notes, pch);
+  bool ok = make([&](clang::FrontendAction &action) { return runOnSource(action, path, source, args, diagnostics); });
+  if (!ok && !pch.empty() && pchUnusable(diagnostics, pch)) {
+    // A precompiled header Clang cannot use (removed or replaced since it
+    // was checked): the header itself instead, and a fresh look next time.
+    notes.push_back("the precompiled language header " + pch + " could not be used; the header was parsed instead");
+    forgetLanguagePch(pch);
+    diagnostics.clear();
+    std::string none;
+    args = compilerArgs(includeDirs, moreDirs, /*withPch=*/false, notes, none);
+    ok = make([&](clang::FrontendAction &action) { return runOnSource(action, path, source, args, diagnostics); });
+  }
+  return ok;
 }
 
 } // namespace
@@ -368,20 +400,17 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
   // Clang's own code generation looks targets up: registered first.
   twintile::support::registerLlvmTargets();
   llvm::LLVMContext context;
-  std::string pch;
-  std::vector<std::string> args = compilerArgs(includeDirs, moreDirs, /*withPch=*/true, out.notes, pch);
   std::vector<EntrySignature> entries;
-  std::unique_ptr<llvm::Module> module = compileToModule(context, path, source, args, out.diagnostics, entries);
-  if (!module && !pch.empty() && pchUnusable(out.diagnostics, pch)) {
-    // A precompiled header Clang cannot use (removed or replaced since it
-    // was checked): the header itself instead, and a fresh look next time.
-    out.notes.push_back("the precompiled language header " + pch + " could not be used; the header was parsed instead");
-    forgetLanguagePch(pch);
-    out.diagnostics.clear();
-    std::string none;
-    args = compilerArgs(includeDirs, moreDirs, /*withPch=*/false, out.notes, none);
-    module = compileToModule(context, path, source, args, out.diagnostics, entries);
-  }
+  std::unique_ptr<llvm::Module> module;
+  runWithHeaders(
+      [&](auto run) {
+        entries.clear();
+        EmitAndRead action(context, entries);
+        bool ok = run(action);
+        module = ok ? action.takeModule() : nullptr;
+        return module != nullptr;
+      },
+      path, source, includeDirs, moreDirs, out.notes, out.diagnostics);
   if (!module && out.diagnostics.find("error: ") == std::string::npos) {
     // Clang stopped without an error to show: not the file's doing.
     out.internal = "Clang compiled the kernel file to no module, and said nothing" +
@@ -411,6 +440,36 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
   return out;
 }
 
+std::string signatureDefinition(const std::vector<EntrySignature> &entries) {
+  std::string text = toJson(entries).dump(-1, ' ', false, Json::error_handler_t::replace), literal;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?') {
+      literal += static_cast<char>(c);
+    } else {
+      char octal[5];
+      std::snprintf(octal, sizeof octal, "\\%03o", c);
+      literal += octal;
+    }
+  }
+  return std::string("extern \"C\" __attribute__((used, section(\"") + kSignatureSection +
+         "\"), aligned(1))) const char twintile_entries_text[] = \"" + literal + "\";\n";
+}
+
+EntryRead readEntrySignatures(const std::string &path, const std::string &source,
+                              const std::vector<std::string> &includeDirs, const std::vector<std::string> &moreDirs) {
+  EntryRead out;
+  auto start = std::chrono::steady_clock::now();
+  out.ok = runWithHeaders(
+      [&](auto run) {
+        out.entries.clear();
+        ReadOnly action(out.entries);
+        return run(action);
+      },
+      path, source, includeDirs, moreDirs, out.notes, out.diagnostics);
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
 std::vector<EntrySignature> entrySignatures(const std::string &objectPath, std::string &error) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> bytes = llvm::MemoryBuffer::getFile(objectPath);
   if (!bytes) {
@@ -435,7 +494,9 @@ std::vector<EntrySignature> entrySignatures(const std::string &objectPath, std::
       error = llvm::toString(contents.takeError());
       return {};
     }
-    Json j = Json::parse(contents->begin(), contents->end(), nullptr, /*allow_exceptions=*/false);
+    // (A C string's terminator, where clang++ compiled it.)
+    llvm::StringRef text = contents->rtrim('\0');
+    Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
     try {
       if (j.is_array()) return fromJson(j);
     } catch (const Json::exception &e) {

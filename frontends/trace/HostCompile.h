@@ -55,7 +55,26 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
                                     const std::vector<std::string> &includeDirs,
                                     const std::vector<std::string> &moreDirs);
 
-/// The signatures an object compileHostObject made carries, by entry point;
+/// The entry points' signatures of `source` (compiled as compileHostObject
+/// would), read from Clang's AST without generating code: for a file a
+/// clang++ process compiles, so that both host compiles read a kernel the
+/// same way.
+struct EntryRead {
+  bool ok = false;
+  std::vector<EntrySignature> entries;
+  std::string diagnostics;         // Clang's, when not ok
+  std::vector<std::string> notes;  // the precompiled header's cache
+  double seconds = 0;
+};
+EntryRead readEntrySignatures(const std::string &path, const std::string &source,
+                              const std::vector<std::string> &includeDirs, const std::vector<std::string> &moreDirs);
+
+/// C++ that defines the section compileHostObject's objects carry `entries`
+/// in: appended to the entry file a clang++ process compiles.
+std::string signatureDefinition(const std::vector<EntrySignature> &entries);
+
+/// The signatures an object compileHostObject made (or a shared object
+/// whose source ends with a signatureDefinition) carries, by entry point;
 /// empty, with `error`, when it has none that read.
 std::vector<EntrySignature> entrySignatures(const std::string &objectPath, std::string &error);
 

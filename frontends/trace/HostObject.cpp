@@ -38,7 +38,7 @@ namespace twintile {
 
 namespace {
 
-constexpr const char *kRecordFormat = "twintile-host-object-1";
+constexpr const char *kRecordFormat = "twintile-host-object-2";
 
 using twintile::support::envOr;
 using twintile::support::readFile;
@@ -160,6 +160,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   }
 
   twintile::support::ContentHash keyHash;
+  keyHash.add(kRecordFormat);  // a shared object of the format before carries no signatures
   keyHash.add(entry);
   keyHash.add(source);
   keyHash.add(compiler);
@@ -224,11 +225,17 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     }
     compiled = c.ok;
   } else {
-    std::ofstream(entryPath) << entry;
+    // The signatures from Clang's AST (in process: front end only, no
+    // code), carried in the shared object as the in-process compile's
+    // object carries them.
+    EntryRead read = readEntrySignatures(entryPath.string(), entry, opts.includeDirs, tracerDirs);
+    out.notes.insert(out.notes.end(), read.notes.begin(), read.notes.end());
+    if (!read.ok) output = read.diagnostics;
+    else std::ofstream(entryPath) << entry << signatureDefinition(read.entries);
     std::vector<std::string> argv{compiler};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {entryPath.string(), "-o", built.string()});
-    int status = runCapture(argv, output);
+    int status = read.ok ? runCapture(argv, output) : 1;
     if (status == 127) {
       fs::remove_all(work, ec);
       out.error = "cannot run the host compiler '" + compiler + "' (install clang-19, or set TWINTILE_HOST_CXX)";

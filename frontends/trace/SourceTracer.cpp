@@ -32,42 +32,6 @@ TraceResult failure(std::string message, twintile::ir::Location loc = {}) {
   return r;
 }
 
-std::vector<std::string> splitTopLevel(const std::string &s) {
-  std::vector<std::string> parts;
-  int depth = 0;
-  std::string cur;
-  for (char c : s) {
-    if (c == '<' || c == '(' || c == '[' || c == '{') ++depth;
-    if (c == '>' || c == ')' || c == ']' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
-      parts.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (cur.find_first_not_of(" \t\n") != std::string::npos) parts.push_back(cur);
-  return parts;
-}
-
-/// The declared name in "typename T", "int BLOCK = 4", "Ptr<f32> x".
-std::string declaredName(std::string decl) {
-  if (size_t eq = decl.find('='); eq != std::string::npos) decl.resize(eq);
-  size_t end = decl.find_last_not_of(" \t\n");
-  if (end == std::string::npos) return {};
-  size_t start = end;
-  while (start > 0 && (std::isalnum(static_cast<unsigned char>(decl[start - 1])) || decl[start - 1] == '_')) --start;
-  return decl.substr(start, end - start + 1);
-}
-
-/// The kernel's own name in a spec: "softmax" in "ns::softmax<f16, 1024>".
-std::string baseName(const std::string &spec) {
-  std::string name = spec.substr(0, spec.find('<'));
-  name.erase(std::remove_if(name.begin(), name.end(), [](unsigned char c) { return std::isspace(c); }), name.end());
-  if (size_t colons = name.rfind("::"); colons != std::string::npos) name = name.substr(colons + 2);
-  return name;
-}
-
 } // namespace
 
 std::string_view name(TraceHost h) { return h == TraceHost::Jit ? "jit" : "clang++"; }
@@ -77,54 +41,6 @@ std::optional<TraceHost> traceHostNamed(std::string_view s) {
     if (s == name(h)) return h;
   return std::nullopt;
 }
-
-namespace {
-
-/// The names of `kernel`'s template parameters and of its function
-/// parameters, read from its definition's text in `source` (empty when not
-/// found): for a file compiled by clang++, whose AST twintile never sees.
-struct SignatureText {
-  std::vector<std::string> templateParams;
-  std::vector<std::string> params;
-};
-
-SignatureText readSignature(const std::string &source, const std::string &kernel) {
-  SignatureText sig;
-  // The definition: "TT_KERNEL void <kernel>(".
-  size_t at = 0;
-  while ((at = source.find(kernel, at)) != std::string::npos) {
-    size_t before = source.rfind("TT_KERNEL", at);
-    bool isDef = before != std::string::npos && source.substr(before, at - before).find(';') == std::string::npos &&
-                 source.substr(before, at - before).find('}') == std::string::npos;
-    size_t after = at + kernel.size();
-    while (after < source.size() && std::isspace(static_cast<unsigned char>(source[after]))) ++after;
-    if (isDef && after < source.size() && source[after] == '(') {
-      size_t close = source.find(')', after);
-      if (close == std::string::npos) return sig;
-      for (const std::string &p : splitTopLevel(source.substr(after + 1, close - after - 1)))
-        sig.params.push_back(declaredName(p));
-      // Its template header, just before TT_KERNEL.
-      size_t tmpl = source.rfind("template", before);
-      if (tmpl != std::string::npos) {
-        size_t open = source.find('<', tmpl);
-        int depth = 0;
-        size_t end = open;
-        for (; end < before; ++end) {
-          if (source[end] == '<') ++depth;
-          if (source[end] == '>' && --depth == 0) break;
-        }
-        if (open < before && end < before && source.substr(end + 1, before - end - 1).find_first_not_of(" \t\n") == std::string::npos)
-          for (const std::string &p : splitTopLevel(source.substr(open + 1, end - open - 1)))
-            sig.templateParams.push_back(declaredName(p));
-      }
-      return sig;
-    }
-    at = after;
-  }
-  return sig;
-}
-
-} // namespace
 
 std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const std::vector<std::string> &specs,
                                                const SourceTraceOptions &opts) {
@@ -195,33 +111,24 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
       t = TraceOptions();
       t.numWarps = opts.numWarps;
     }
-    // The kernels' meta-parameters and parameter names: from the AST of the
-    // in-process compile, which the object carries; from the file's text
-    // when clang++ compiled it.
-    if (host.relocatable) {
-      std::string why;
-      std::vector<EntrySignature> entries = entrySignatures(host.path, why);
-      if (entries.size() != specs.size()) {
-        if (why.empty()) why = "its entry points do not match";
-        if (host.cacheHit && attempt == 0) {
-          notes.push_back("the cached host object " + host.path + " does not say what it traces (" + why + "); rebuilt");
-          continue;
-        }
-        return failInternal("the compiled kernel file does not say what it traces: " + why);
+    // The kernels' meta-parameters and parameter names, from Clang's AST,
+    // which the object carries.
+    std::string why;
+    std::vector<EntrySignature> entries = entrySignatures(host.path, why);
+    if (entries.size() != specs.size()) {
+      if (why.empty()) why = "its entry points do not match";
+      if (host.cacheHit && attempt == 0) {
+        notes.push_back("the cached host object " + host.path + " does not say what it traces (" + why + "); rebuilt");
+        continue;
       }
-      for (size_t i = 0; i < specs.size(); ++i) {
-        if (!entries[i].notAKernel.empty())
-          refused[i] = "--kernel '" + specs[i] + "' is not a specialization of a kernel in " + file + ": " +
-                       entries[i].notAKernel;
-        traceOpts[i].meta = std::move(entries[i].kernel.meta);
-        paramNames[i] = std::move(entries[i].kernel.params);
-      }
-    } else {
-      for (size_t i = 0; i < specs.size(); ++i) {
-        SignatureText text = readSignature(*source, baseName(specs[i]));
-        traceOpts[i].metaNames = std::move(text.templateParams);
-        paramNames[i] = std::move(text.params);
-      }
+      return failInternal("the compiled kernel file does not say what it traces: " + why);
+    }
+    for (size_t i = 0; i < specs.size(); ++i) {
+      if (!entries[i].notAKernel.empty())
+        refused[i] = "--kernel '" + specs[i] + "' is not a specialization of a kernel in " + file + ": " +
+                     entries[i].notAKernel;
+      traceOpts[i].meta = std::move(entries[i].kernel.meta);
+      paramNames[i] = std::move(entries[i].kernel.params);
     }
     // The specs that name kernels, by their entry points.
     std::vector<size_t> todo;

@@ -87,11 +87,24 @@ Result compileFuncHere(std::unique_ptr<ir::Func> func, const CompileRequest &opt
 
 namespace {
 
-/// A compile that used up its stack: the input nests deeper than it holds.
-ir::Diagnostic stackExhausted(const std::string &who, ir::Location at, const support::StackExhausted &e) {
-  return {at, who + " " + e.what() + ": the kernel nests too deeply (expressions, statements or template "
-                "argument lists nested many thousands deep); " + support::kStackVariable +
-                "=<MiB> gives each compile a larger stack"};
+/// The error of a compile whose large stack ran out or could not be had.
+Result stackFailure(const std::string &who, ir::Location at, const std::exception &e, bool exhausted, bool backend) {
+  std::string setting = std::string(support::kStackVariable) + "=<MiB>";
+  ir::Diagnostic d{std::move(at), who + " " + e.what()};
+  if (!exhausted) {
+    d.message += ": " + setting + " sets a smaller one";
+  } else if (backend) {
+    // The backend recurses over the IR the front end made on a stack as
+    // large, so this is unlikely to be the kernel's doing.
+    d.message += " (" + setting + " gives each compile a larger one)";
+    d.internal = true;
+  } else {
+    d.message += ": the kernel nests too deeply (expressions, statements or template argument lists nested many "
+                 "thousands deep); " + setting + " gives each compile a larger stack";
+  }
+  Result r = failure(Result{}, std::move(d));
+  r.exhaustedStack = exhausted;
+  return r;
 }
 
 } // namespace
@@ -105,7 +118,9 @@ Result compileFunc(std::unique_ptr<ir::Func> func, const CompileRequest &options
   try {
     support::runOnLargeStack([&] { r = compileFuncHere(std::move(func), options, observer); });
   } catch (const support::StackExhausted &e) {
-    r = failure(Result{}, stackExhausted(name, at, e));
+    r = stackFailure(name, at, e, /*exhausted=*/true, /*backend=*/true);
+  } catch (const support::StackUnavailable &e) {
+    r = stackFailure(name, at, e, /*exhausted=*/false, /*backend=*/true);
   }
   return r;
 }
@@ -166,9 +181,17 @@ void compileEach(std::vector<Result> &results, std::vector<std::unique_ptr<ir::F
     workers.emplace_back([&] {
       // Each worker is one large-stack thread for all its specializations,
       // so that what the backend keeps per thread (its target machine) serves them all.
-      support::runOnLargeStack([&] {
-        for (size_t i = next++; i < n; i = next++) one(i);
-      });
+      // A stack that ran out or could not be had in one(i) is that
+      // specialization's error (compileFunc); outside it, in this loop, it
+      // ends the worker and leaves the rest to the others.
+      try {
+        support::runOnLargeStack([&] {
+          for (size_t i = next++; i < n; i = next++) one(i);
+        });
+      } catch (const support::StackExhausted &) {
+      } catch (const support::StackUnavailable &) {
+        for (size_t i = next++; i < n; i = next++) one(i);  // compileFunc reports it for each
+      }
     });
   for (std::thread &t : workers) t.join();
 }
@@ -180,8 +203,8 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
     for (Result &r : results) r.error = overLimit;
     return results;
   }
-  // A --kernel that is malformed or names no kernel of the file is refused alone; the others compile.
-  if (std::vector<std::string> unknown = unknownKernels(file, kernels); !unknown.empty()) {
+  // A malformed --kernel is refused alone; the others compile.
+  if (std::vector<std::string> unknown = malformedKernels(kernels); !unknown.empty()) {
     std::vector<Result> results(kernels.size());
     std::vector<bool> known(kernels.size());
     for (size_t i = 0; i < kernels.size(); ++i) results[i].error = unknown[i], known[i] = unknown[i].empty();
@@ -213,10 +236,13 @@ std::vector<Result> compileSources(const std::string &file, const std::vector<st
     support::runOnLargeStack([&] { results = compileSourcesHere(file, kernels, options, observers); });
   } catch (const support::StackExhausted &e) {
     // In the front end (a worker's backend says its own): every specialization's error.
-    ir::Location at;
-    at.pos.file = file;
     results.clear();
-    for (size_t i = 0; i < kernels.size(); ++i) results.push_back(failure(Result{}, stackExhausted("reading the kernel file", at, e)));
+    for (size_t i = 0; i < kernels.size(); ++i)
+      results.push_back(stackFailure("reading the kernel file", ir::Location(file, 0, 0), e, true, false));
+  } catch (const support::StackUnavailable &e) {
+    results.clear();
+    for (size_t i = 0; i < kernels.size(); ++i)
+      results.push_back(stackFailure("the compile", ir::Location(file, 0, 0), e, false, false));
   }
   return results;
 }

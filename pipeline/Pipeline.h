@@ -52,6 +52,9 @@ struct Result {
   /// (or Clang's own text, which is already rendered).
   std::optional<ir::Diagnostic> diag;
   std::string error;
+  /// The error is a compile that used up its large stack (support/Stack.h):
+  /// the kernel nests too deeply, or something recursed without end.
+  bool exhaustedStack = false;
   bool ok() const { return error.empty(); }
   /// Failed on a bug in twintile (an ir::InternalError), not on the input.
   bool internal() const { return diag && diag->internal; }

@@ -8,10 +8,14 @@
 //
 // A file nested deeper than even that holds (half a megabyte of `!` in front
 // of an operand, a million nested template argument lists) must still be an
-// error in the file, not a crash: a fault in the guard below such a stack
-// abandons the work (siglongjmp from the fault handler, on a stack of its
-// own, back to where runOnLargeStack started it) and runOnLargeStack throws
-// StackExhausted. What the abandoned frames owned is leaked, not freed.
+// error in the file, not a crash: a fault of the thread's stack pointer in
+// the guard below such a stack abandons the work (siglongjmp from the fault
+// handler, on a stack of its own, back to where runOnLargeStack started it)
+// and runOnLargeStack throws StackExhausted, as LLVM's CrashRecoveryContext
+// abandons a crashed compile. What the abandoned frames held stays held:
+// memory is leaked, and a lock one of them held (malloc's, a static's
+// initialization) would stay locked, so the driver reports and ends, and a
+// program that embeds the compiler should end soon after such an error too.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -26,7 +30,7 @@ namespace twintile::support {
 inline constexpr const char *kStackVariable = "TWINTILE_STACK_MB";
 
 /// The stack every compile thread gets: 1 GiB of address space, or
-/// $TWINTILE_STACK_MB MiB (16 to 1048576; another value is ignored here,
+/// $TWINTILE_STACK_MB MiB (16 to 65536; another value is ignored here,
 /// and stackSettingProblem says what is wrong with it).
 size_t compileStackBytes();
 
@@ -38,6 +42,14 @@ class StackExhausted : public std::runtime_error {
 public:
   explicit StackExhausted(size_t bytes);
   size_t bytes;  // the stack's size
+};
+
+/// Thrown by runOnLargeStack when no thread with such a stack can start
+/// (address space limited, or $TWINTILE_STACK_MB more than there is).
+class StackUnavailable : public std::runtime_error {
+public:
+  StackUnavailable(size_t bytes, int error);
+  size_t bytes;
 };
 
 /// Runs `fn` on a new thread with a stack of `bytes`, waits for it, and

@@ -256,6 +256,11 @@ int probe(int argc, char **argv) {
 // any program that compiles several kernels, not again for every sample.
 int main(int argc, char **argv) {
   int status = 2;
-  twintile::support::runOnLargeStack([&] { status = probe(argc, argv); });
+  try {
+    twintile::support::runOnLargeStack([&] { status = probe(argc, argv); });
+  } catch (const std::runtime_error &e) {  // the stack ran out outside a compile, or could not be had
+    std::fprintf(stderr, "compile_probe: error: %s\n", e.what());
+    return 2;
+  }
   return status;
 }

@@ -20,3 +20,5 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%twintile-opt", os.path.join(config.twintile_tools_dir, "twintile-opt")))
 # Kernels compiled by the tracing front end are cached inside the build tree.
 config.environment["TWINTILE_CACHE_DIR"] = os.path.join(config.twintile_obj_root, "tests", "lit-cache")
+if getattr(config, "twintile_sanitized", False):
+    config.available_features.add("asan")

@@ -1,7 +1,7 @@
 //===- FrontEnd.cpp - a kernel file through one front end ----------------===//
 #include "pipeline/FrontEnd.h"
 
-#include "frontends/common/KernelSource.h"
+#include "frontends/common/Spec.h"
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
 #include "support/Stack.h"
@@ -22,19 +22,22 @@ using twintile::kernelName;
 
 namespace {
 
-std::optional<std::string> readFile(const std::string &file) {
-  std::ifstream in(file);
-  if (!in) return std::nullopt;
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
-/// The error of a specialization whose template arguments do not fit its kernel.
-std::string notASpecialization(const std::string &spec, const std::string &file) {
-  std::string why = "its template arguments do not fit the kernel's template parameters";
-  if (std::optional<std::string> source = readFile(file))
-    if (std::optional<std::string> params = twintile::templateParameters(*source, kernelName(spec)))
-      why = params->empty() ? "'" + kernelName(spec) + "' is not a template: write --kernel '" + kernelName(spec) + "'"
-                            : "its template arguments do not fit the kernel's template parameters " + *params;
+/// The error of a specialization Clang could not instantiate: it names no
+/// kernel of the file (as Clang read the file: `kernels`), or its template
+/// arguments do not fit the kernel's.
+std::string notASpecialization(const std::string &spec, const std::string &file,
+                               const std::vector<twintile::DeclaredKernel> &kernels) {
+  std::string name = kernelName(spec);
+  auto it = std::find_if(kernels.begin(), kernels.end(), [&](const twintile::DeclaredKernel &k) { return k.name == name; });
+  if (it == kernels.end()) {
+    std::string list;
+    for (const twintile::DeclaredKernel &k : kernels) list += (list.empty() ? "" : ", ") + k.name;
+    return "twintile: error: --kernel '" + spec + "': " + file + " defines no kernel '" + name + "' (" +
+           (list.empty() ? "it marks no function TT_KERNEL" : "its kernels: " + list) + ")\n";
+  }
+  std::string why = it->templateParams.empty()
+                        ? "'" + name + "' is not a template: write --kernel '" + name + "'"
+                        : "its template arguments do not fit the kernel's template parameters " + it->templateParams;
   return "twintile: error: --kernel '" + spec + "' is not a specialization of a kernel in " + file + ": " + why + "\n";
 }
 
@@ -79,30 +82,15 @@ std::string overLimits(const std::string &file) {
          " MiB a front end reads; " + kMaxSourceVariable + "=<MiB> raises the limit\n";
 }
 
-std::vector<std::string> unknownKernels(const std::string &file, const std::vector<std::string> &kernels) {
+std::vector<std::string> malformedKernels(const std::vector<std::string> &kernels) {
   std::vector<std::string> malformed(kernels.size());
-  bool anyMalformed = false;
+  bool any = false;
   for (size_t i = 0; i < kernels.size(); ++i)
     if (std::string why = twintile::specProblem(kernels[i]); !why.empty()) {
       malformed[i] = "twintile: error: --kernel '" + kernels[i] + "' is not a specialization: " + why + "\n";
-      anyMalformed = true;
-    }
-  if (anyMalformed) return malformed;
-  std::optional<std::string> source = readFile(file);
-  if (!source) return {};
-  std::vector<std::string> defined = twintile::kernelsIn(*source);
-  if (defined.empty()) return {};
-  std::string list;
-  for (const std::string &d : defined) list += (list.empty() ? "" : ", ") + d;
-  std::vector<std::string> errors(kernels.size());
-  bool any = false;
-  for (size_t i = 0; i < kernels.size(); ++i)
-    if (std::find(defined.begin(), defined.end(), kernelName(kernels[i])) == defined.end()) {
-      errors[i] = "twintile: error: --kernel '" + kernels[i] + "': " + file + " defines no kernel '" +
-                  kernelName(kernels[i]) + "' (its kernels: " + list + ")\n";
       any = true;
     }
-  return any ? errors : std::vector<std::string>{};
+  return any ? malformed : std::vector<std::string>{};
 }
 
 FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const ObserverFor &observer) {
@@ -117,7 +105,7 @@ FrontEndOutput parseFile(const std::string &file, const std::vector<std::string>
   // Clang's complaints only about the line that takes the specialization's
   // address (appended to the file): its template arguments are wrong.
   if (!parsed->ok() && errorsOnlyAppended(parsed->error(), file)) {
-    out.results[0].error = notASpecialization(kernels[0], file);
+    out.results[0].error = notASpecialization(kernels[0], file, parsed->kernels());
     return out;
   }
   for (size_t i = 0; i < kernels.size(); ++i) {
@@ -171,7 +159,7 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
     // The host compiler's own diagnostics on the user's file, as the parse
     // front end shows Clang's, not wrapped in an unlocated error.
     if (!t.compilerOutput.empty()) r.error = t.compilerOutput;
-    else if (t.hostCompileFailed) r.error = notASpecialization(kernels[i], file);
+    else if (t.hostCompileFailed) r.error = notASpecialization(kernels[i], file, t.kernels);
     // What the kernel printed before it failed belongs with the error.
     if (!r.hostOutput.empty()) r.error += "note: " + hostOutputNote(r.hostOutput);
   }

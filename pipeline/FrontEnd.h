@@ -37,11 +37,10 @@ inline constexpr const char *kMaxSourceVariable = "TWINTILE_MAX_SOURCE_MB";
 std::string overLimits(const std::string &file);
 
 /// Per entry of `kernels`, the error of one that is not a specialization
-/// (KernelSource.h's specProblem) or names no kernel of `file` ("" for one
-/// that does); empty when each names one, or when the file
-/// cannot be read or defines no kernel the scan finds (the front end then
-/// says what is wrong).
-std::vector<std::string> unknownKernels(const std::string &file, const std::vector<std::string> &kernels);
+/// (Spec.h's specProblem; "" for one that is); empty when each is.
+/// Nothing of the file is read: whether a spec names one of its kernels is
+/// for Clang to say, and the front ends to explain from its AST.
+std::vector<std::string> malformedKernels(const std::vector<std::string> &kernels);
 
 /// `r` failed with `d`, rendered.
 Result failure(Result r, ir::Diagnostic d);

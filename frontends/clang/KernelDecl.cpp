@@ -6,6 +6,11 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+#include <cctype>
 
 namespace twintile {
 
@@ -69,6 +74,71 @@ KernelSignature signatureOf(const clang::FunctionDecl &kernel) {
     }
   }
   return s;
+}
+
+namespace {
+
+void collectKernels(const clang::DeclContext *dc, const clang::SourceManager &sm, const clang::LangOptions &lang,
+                    std::vector<DeclaredKernel> &out) {
+  for (const clang::Decl *d : dc->decls()) {
+    if (llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl>(d)) {
+      collectKernels(llvm::cast<clang::DeclContext>(d), sm, lang, out);
+      continue;
+    }
+    const clang::FunctionDecl *f = nullptr;
+    const clang::TemplateParameterList *params = nullptr;
+    if (auto *t = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
+      f = t->getTemplatedDecl();
+      params = t->getTemplateParameters();
+    } else {
+      f = llvm::dyn_cast<clang::FunctionDecl>(d);
+    }
+    if (!f || !f->getIdentifier() || !isKernel(*f)) continue;
+    DeclaredKernel k{f->getNameAsString(), ""};
+    if (params && params->getLAngleLoc().isValid() && params->getRAngleLoc().isValid()) {
+      clang::CharSourceRange range = clang::CharSourceRange::getTokenRange(params->getLAngleLoc(), params->getRAngleLoc());
+      // On one line, as a message quotes it: each run of white space one space.
+      for (char c : clang::Lexer::getSourceText(range, sm, lang)) {
+        bool space = std::isspace(static_cast<unsigned char>(c));
+        if (!space) k.templateParams += c;
+        else if (k.templateParams.back() != ' ') k.templateParams += ' ';
+      }
+    }
+    if (std::none_of(out.begin(), out.end(), [&](const DeclaredKernel &o) { return o.name == k.name; }))
+      out.push_back(std::move(k));
+  }
+}
+
+} // namespace
+
+std::vector<DeclaredKernel> declaredKernels(clang::ASTContext &context) {
+  std::vector<DeclaredKernel> out;
+  collectKernels(context.getTranslationUnitDecl(), context.getSourceManager(), context.getLangOpts(), out);
+  return out;
+}
+
+std::string hostParameterMessage(const clang::ParmVarDecl &p) {
+  std::string name = p.getNameAsString();
+  return (name.empty() ? "a kernel parameter" : "kernel parameter '" + name + "'") + " has host type '" +
+         p.getType().getAsString() + "': give host values to a kernel as template parameters";
+}
+
+std::string hostParameterProblem(const clang::ParmVarDecl &p) {
+  const clang::CXXRecordDecl *r = p.getType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+  return r && inLanguage(r) ? std::string() : hostParameterMessage(p);
+}
+
+std::optional<ir::Diagnostic> hostParameterOf(const clang::FunctionDecl &kernel) {
+  const clang::SourceManager &sm = kernel.getASTContext().getSourceManager();
+  for (const clang::ParmVarDecl *p : kernel.parameters()) {
+    std::string problem = hostParameterProblem(*p);
+    if (problem.empty()) continue;
+    clang::PresumedLoc at = sm.getPresumedLoc(sm.getSpellingLoc(p->getLocation()));
+    ir::Location loc;
+    if (at.isValid()) loc = ir::Location(at.getFilename(), static_cast<int>(at.getLine()), static_cast<int>(at.getColumn()));
+    return ir::Diagnostic{loc, problem};
+  }
+  return std::nullopt;
 }
 
 } // namespace twintile

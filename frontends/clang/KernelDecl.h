@@ -10,14 +10,18 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "ir/Diagnostic.h"
 #include "ir/IR.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace clang {
+class ASTContext;
 class FunctionDecl;
+class ParmVarDecl;
 }
 
 namespace twintile {
@@ -35,5 +39,27 @@ bool isKernel(const clang::FunctionDecl &f);
 
 /// The signature of the kernel specialization `kernel`.
 KernelSignature signatureOf(const clang::FunctionDecl &kernel);
+
+/// A kernel a file declares, as Clang read it (whatever its declaration's
+/// specifiers, attributes and comments).
+struct DeclaredKernel {
+  std::string name;            // unqualified
+  std::string templateParams;  // its template parameter list as written ("<int N, class T = f32>"), "" if none
+};
+
+/// The kernels the translation unit declares outside the language's own
+/// headers, in order, each once (a template's specializations are its own).
+std::vector<DeclaredKernel> declaredKernels(clang::ASTContext &context);
+
+/// The error of kernel parameter `p`, whose type is a host (plain C++) one.
+std::string hostParameterMessage(const clang::ParmVarDecl &p);
+
+/// hostParameterMessage, or empty when `p`'s type is one of the language's.
+std::string hostParameterProblem(const clang::ParmVarDecl &p);
+
+/// The first parameter of the kernel specialization `kernel` that
+/// hostParameterProblem refuses, as "file:line:col" and the error; nullopt
+/// when there is none.
+std::optional<ir::Diagnostic> hostParameterOf(const clang::FunctionDecl &kernel);
 
 } // namespace twintile

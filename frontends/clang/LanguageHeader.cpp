@@ -48,17 +48,6 @@ private:
 
 constexpr const char *kPchRecordFormat = "twintile-pch-2";
 
-/// Ends the precompiled header's text: the element types' tile and pointer
-/// classes instantiated once there, not in every kernel that uses them
-/// (about a fifth of a small kernel file's Clang time).
-constexpr const char *kInstantiated = R"(
-namespace twintile_pch_ {
-template <class E> inline constexpr unsigned long uses = sizeof(tt::Tile<E>) + sizeof(tt::Ptr<E>) + sizeof(tt::Tile<tt::Ptr<E>>);
-inline constexpr unsigned long all = uses<tt::i1> + uses<tt::i8> + uses<tt::i16> + uses<tt::i32> + uses<tt::i64> +
-    uses<tt::u8> + uses<tt::u16> + uses<tt::u32> + uses<tt::u64> + uses<tt::f16> + uses<tt::bf16> + uses<tt::f32> + uses<tt::f64>;
-}
-)";
-
 } // namespace
 
 std::vector<std::string> clangBaseArgs(const std::vector<std::string> &includeDirs) {
@@ -75,7 +64,7 @@ std::vector<std::string> pchArgs(const std::string &pch) {
 namespace {
 
 std::mutex pchMutex;
-std::map<std::pair<std::vector<std::string>, std::vector<std::string>>, std::string> pchBuilt;  // by arguments, headers
+std::map<std::pair<std::vector<std::string>, std::string>, std::string> pchBuilt;  // by arguments, header
 
 } // namespace
 
@@ -93,40 +82,34 @@ void forgetLanguagePch(const std::string &pch) {
 }
 
 std::string languagePch(const std::vector<std::string> &args, std::vector<std::string> &notes,
-                        const std::vector<std::string> &moreHeaders) {
+                        const std::string &header) {
   std::lock_guard<std::mutex> lock(pchMutex);
   auto &built = pchBuilt;
   // What this process made or found before, unless it has gone since (a
   // cache directory removed under a long-running process).
   std::error_code gone;
-  auto which = std::make_pair(args, moreHeaders);
+  auto which = std::make_pair(args, header);
   if (auto it = built.find(which); it != built.end() && (it->second.empty() || fs::exists(it->second, gone)))
     return it->second;
   std::string &result = built[which];
   result.clear();
   if (const char *off = std::getenv("TWINTILE_NO_PCH"); off && *off) return result;
-  fs::path header = fs::path(TWINTILE_SOURCE_DIR) / "include" / "twintile.h";
-  if (!fs::exists(header, gone)) return result;
-  std::string text = "#include <twintile.h>\n";
-  for (const std::string &h : moreHeaders) text += "#include \"" + (fs::path(TWINTILE_SOURCE_DIR) / h).string() + "\"\n";
-  text += kInstantiated;
-  // Key: the language's files, the other headers, the text, the arguments
-  // and Clang's version.
+  fs::path headerPath = fs::path(TWINTILE_SOURCE_DIR) / header;
+  std::optional<std::string> text = twintile::support::readFile(headerPath);
+  if (!text) return result;
+  // Key: the language's files, the header, the arguments and Clang's version.
   twintile::support::ContentHash keyHash;
   for (const char *f : kLanguageFiles)
     keyHash.add(twintile::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
-  for (const std::string &h : moreHeaders)
-    keyHash.add(twintile::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / h).value_or(h));
-  keyHash.add(text);
+  keyHash.add(header);
+  keyHash.add(*text);
   for (const std::string &a : args) keyHash.add(a);
   keyHash.add(clang::getClangFullVersion());  // the Clang this process runs
   std::string key = keyHash.hex();
   fs::path dir = twintile::support::cacheDirectory("pch");
-  // The header's text is a file beside it: Clang looks for the file a
-  // precompiled header was made of when it loads one.
-  fs::path pch = dir / (key + ".pch"), record = dir / (key + ".sum"), source = dir / (key + ".h");
+  fs::path pch = dir / (key + ".pch"), record = dir / (key + ".sum");
   std::error_code ec;
-  if (fs::exists(pch, ec) && twintile::support::readFile(source) == text) {
+  if (fs::exists(pch, ec)) {
     std::string wrong = twintile::support::checkCached(pch, record, kPchRecordFormat, key);
     if (wrong.empty()) return result = pch.string();
     notes.push_back("the cached precompiled header " + pch.string() + " was not used: " + wrong + "; rebuilt");
@@ -140,15 +123,12 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   }
   // Built beside the entry under a name of its own, then renamed over it.
   std::string suffix = "." + std::to_string(getpid()) + "." + std::to_string(std::random_device{}());
-  fs::path tmp = dir / (key + ".pch" + suffix), recordTmp = dir / (key + ".sum" + suffix),
-           sourceTmp = dir / (key + ".h" + suffix);
-  std::ofstream(sourceTmp, std::ios::binary) << text;
-  fs::rename(sourceTmp, source, ec);
+  fs::path tmp = dir / (key + ".pch" + suffix), recordTmp = dir / (key + ".sum" + suffix);
   std::vector<std::string> headerArgs = args;
   headerArgs.insert(headerArgs.end(), {"-x", "c++-header"});
   std::optional<std::string> bytes;
-  if (!ec && clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), text, headerArgs,
-                                                   source.string(), "twintile"))
+  if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text, headerArgs,
+                                            headerPath.string(), "twintile"))
     bytes = twintile::support::readFile(tmp);
   if (bytes) std::ofstream(recordTmp, std::ios::binary) << twintile::support::cacheRecord(kPchRecordFormat, key, *bytes);
   // The record first: a reader that finds the header finds its record too.
@@ -157,7 +137,6 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   if (!bytes || ec) {
     fs::remove(tmp, ec);
     fs::remove(recordTmp, ec);
-    fs::remove(sourceTmp, ec);
     notes.push_back(std::string("the precompiled language header could not be ") +
                     (bytes ? "kept in " + dir.string() : "built") +
                     ": the header is parsed with every kernel (slower, same result)");

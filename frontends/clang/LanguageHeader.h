@@ -17,16 +17,15 @@ namespace twintile {
 /// resource directory, the language's include directory, then `includeDirs`.
 std::vector<std::string> clangBaseArgs(const std::vector<std::string> &includeDirs);
 
-/// The language header (include/twintile.h), then `moreHeaders` (paths
-/// under the source tree), precompiled for `args` (which clangBaseArgs
-/// gave), with
-/// the element types' classes instantiated: built once per process, cached
-/// on disk by its content beside a record of what the file must be (a
-/// damaged, truncated or swapped one is rebuilt, never loaded). Empty if it
-/// cannot be built or $TWINTILE_NO_PCH is set: kernels then parse the
-/// headers themselves. What happened to the cache goes to `notes`, once.
+/// `header` (a path under the source tree: the language header, or one
+/// that includes it) precompiled for `args` (which clangBaseArgs gave):
+/// built once per process, cached on disk by its content beside a record of
+/// what the file must be (a damaged, truncated or swapped one is rebuilt,
+/// never loaded). Empty if it cannot be built or $TWINTILE_NO_PCH is set:
+/// kernels then parse the headers themselves. What happened to the cache
+/// goes to `notes`, once.
 std::string languagePch(const std::vector<std::string> &args, std::vector<std::string> &notes,
-                        const std::vector<std::string> &moreHeaders = {});
+                        const std::string &header = "include/twintile.h");
 
 /// Whether Clang's `diagnostics` say it could not use the precompiled header
 /// `pch` (missing, truncated, replaced, from another Clang): then the parse

@@ -74,6 +74,7 @@ struct ParsedFile::Impl {
   double seconds = 0;
   ParseOptions opts;
   std::vector<std::string> notes;
+  std::vector<DeclaredKernel> kernels;
 };
 
 ParsedFile::ParsedFile(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -82,6 +83,7 @@ bool ParsedFile::ok() const { return impl_->ast != nullptr && impl_->errors.empt
 const std::string &ParsedFile::error() const { return impl_->errors; }
 double ParsedFile::parseSeconds() const { return impl_->seconds; }
 const std::vector<std::string> &ParsedFile::notes() const { return impl_->notes; }
+const std::vector<DeclaredKernel> &ParsedFile::kernels() const { return impl_->kernels; }
 
 std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std::vector<std::string> &specs,
                                               const ParseOptions &opts) {
@@ -133,6 +135,7 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
                                                          clang::tooling::FileContentMappings(), &printer);
     diagStream.flush();
   }
+  if (impl->ast) impl->kernels = declaredKernels(impl->ast->getASTContext());
   if (!impl->ast || impl->ast->getDiagnostics().hasErrorOccurred())
     impl->errors = diagText.empty() ? "error: clang could not parse '" + file + "'\n"
                                     : withoutAppended(diagText, path.string(), fileLines);

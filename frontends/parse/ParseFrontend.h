@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/clang/KernelDecl.h"
 #include "frontends/common/Recorder.h"
 
 #include <memory>
@@ -44,6 +45,9 @@ public:
   /// What the parse has to say besides errors: a cached precompiled header
   /// that was damaged and rebuilt, a cache that could not keep one.
   const std::vector<std::string> &notes() const;
+  /// The kernels the file declares, as Clang read it (also when it does not
+  /// compile, as far as Clang got).
+  const std::vector<DeclaredKernel> &kernels() const;
 
   /// Walks one of the parsed specializations to tile IR.
   FrontendResult walk(const std::string &spec) const;

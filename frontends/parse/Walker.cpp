@@ -23,9 +23,7 @@ void Walker::walk(const FunctionDecl &kernel) {
   for (const ParmVarDecl *p : kernel.parameters()) {
     std::optional<ir::Type> t = elementOf(p->getType());
     if (!t || !isDeviceType(p->getType()))
-      fail(p->getLocation(), "kernel parameter '" + p->getNameAsString() + "' has host type '" +
-                                 p->getType().getAsString() +
-                                 "': give host values to a kernel as template parameters");
+      fail(p->getLocation(), hostParameterMessage(*p));
     if (nameOf(recordOf(p->getType())) == "Tile")
       fail(p->getLocation(), "kernel parameters are scalars and pointers; a Tile parameter cannot be passed");
     frame->vars[p] = Val::dev(rec_.param(*t, p->getNameAsString()));

@@ -72,13 +72,22 @@ const clang::FunctionDecl *tracedFunction(const clang::Stmt *body) {
   return ref ? llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl()) : nullptr;
 }
 
-/// Reads each entry point's specialization from the AST before code
-/// generation: its signature, or why it is not a kernel.
+/// What the AST says of the entry file: each entry point's specialization,
+/// and the kernels the file declares.
+struct AstRead {
+  std::vector<EntrySignature> entries;
+  std::vector<DeclaredKernel> kernels;
+};
+
+/// Reads the AST before code generation (and when Clang found errors, as
+/// far as it got).
 class ReadEntries : public clang::ASTConsumer {
 public:
-  explicit ReadEntries(std::vector<EntrySignature> &out) : out_(out) {}
+  explicit ReadEntries(AstRead &out) : out_(out) {}
   void HandleTranslationUnit(clang::ASTContext &context) override {
     sources_ = &context.getSourceManager();
+    out_.entries.clear();
+    out_.kernels = declaredKernels(context);
     visit(context.getTranslationUnitDecl());
   }
 
@@ -98,16 +107,21 @@ private:
       llvm::StringRef name = fn->getName();
       unsigned i = 0;
       if (!name.consume_front(kTraceEntryPrefix) || name.getAsInteger(10, i) || i > 1u << 20) continue;
-      if (out_.size() <= i) out_.resize(i + 1);
+      std::vector<EntrySignature> &entries = out_.entries;
+      if (entries.size() <= i) entries.resize(i + 1);
       const clang::FunctionDecl *kernel = tracedFunction(fn->getBody());
-      if (!kernel) out_[i].notAKernel = "it names no function";
-      else if (!isKernel(*kernel))
-        out_[i].notAKernel = "'" + kernel->getQualifiedNameAsString() + "' is a function, not a kernel (TT_KERNEL)";
-      else out_[i].kernel = signatureOf(*kernel);
+      if (!kernel) {
+        entries[i].notAKernel = "it names no function";
+      } else if (!isKernel(*kernel)) {
+        entries[i].notAKernel = "'" + kernel->getQualifiedNameAsString() + "' is a function, not a kernel (TT_KERNEL)";
+      } else {
+        entries[i].kernel = signatureOf(*kernel);
+        entries[i].hostParameter = hostParameterOf(*kernel);
+      }
     }
   }
 
-  std::vector<EntrySignature> &out_;
+  AstRead &out_;
   const clang::SourceManager *sources_ = nullptr;
 };
 
@@ -160,33 +174,32 @@ void embedSignatures(llvm::Module &module, const std::vector<EntrySignature> &en
 /// Clang's code generation, and the entry points read from the AST first.
 class EmitAndRead : public clang::EmitLLVMOnlyAction {
 public:
-  EmitAndRead(llvm::LLVMContext &context, std::vector<EntrySignature> &entries)
-      : clang::EmitLLVMOnlyAction(&context), entries_(entries) {}
+  EmitAndRead(llvm::LLVMContext &context, AstRead &read) : clang::EmitLLVMOnlyAction(&context), read_(read) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override {
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
-    consumers.push_back(std::make_unique<ReadEntries>(entries_));
+    consumers.push_back(std::make_unique<ReadEntries>(read_));
     consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
 
 private:
-  std::vector<EntrySignature> &entries_;
+  AstRead &read_;
 };
 
 /// Only the entry points' signatures: Clang's front end, no code.
 class ReadOnly : public clang::ASTFrontendAction {
 public:
-  explicit ReadOnly(std::vector<EntrySignature> &entries) : entries_(entries) {}
+  explicit ReadOnly(AstRead &read) : read_(read) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &, llvm::StringRef) override {
-    return std::make_unique<ReadEntries>(entries_);
+    return std::make_unique<ReadEntries>(read_);
   }
 
 private:
-  std::vector<EntrySignature> &entries_;
+  AstRead &read_;
 };
 
 /// Runs a front-end action on the invocation the driver made of the
@@ -207,6 +220,8 @@ public:
     compiler.createDiagnostics(diagnostics, /*ShouldOwnClient=*/false);
     if (!compiler.hasDiagnostics()) return false;
     compiler.createSourceManager(*files);
+    // Where Clang says "1 error generated.": not the process's stderr.
+    compiler.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
     bool ok = compiler.ExecuteAction(action_);
     files->clearStatCache();
     return ok;
@@ -320,7 +335,7 @@ std::vector<std::string> compilerArgs(const std::vector<std::string> &includeDir
                                       const std::vector<std::string> &moreDirs, bool withPch,
                                       std::vector<std::string> &notes, std::string &pch) {
   std::vector<std::string> args = clangBaseArgs(includeDirs);
-  pch = withPch ? languagePch(args, notes, {kEntryHeader}) : std::string();
+  pch = withPch ? languagePch(args, notes, kEntryHeader) : std::string();
   for (const std::string &d : moreDirs) args.push_back("-I" + d);
   if (!pch.empty())
     for (std::string &a : pchArgs(pch)) args.push_back(std::move(a));
@@ -400,17 +415,19 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
   // Clang's own code generation looks targets up: registered first.
   twintile::support::registerLlvmTargets();
   llvm::LLVMContext context;
-  std::vector<EntrySignature> entries;
+  AstRead read;
   std::unique_ptr<llvm::Module> module;
   runWithHeaders(
       [&](auto run) {
-        entries.clear();
-        EmitAndRead action(context, entries);
+        read = {};
+        EmitAndRead action(context, read);
         bool ok = run(action);
         module = ok ? action.takeModule() : nullptr;
         return module != nullptr;
       },
       path, source, includeDirs, moreDirs, out.notes, out.diagnostics);
+  out.entries = read.entries;
+  out.kernels = std::move(read.kernels);
   if (!module && out.diagnostics.find("error: ") == std::string::npos) {
     // Clang stopped without an error to show: not the file's doing.
     out.internal = "Clang compiled the kernel file to no module, and said nothing" +
@@ -421,7 +438,7 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
   bool ok = module != nullptr;
   if (ok) {
     prepareForJit(*module);
-    embedSignatures(*module, entries);
+    embedSignatures(*module, read.entries);
     std::string error;
     auto codegen = std::chrono::steady_clock::now();
     std::string userErrors;
@@ -459,13 +476,16 @@ EntryRead readEntrySignatures(const std::string &path, const std::string &source
                               const std::vector<std::string> &includeDirs, const std::vector<std::string> &moreDirs) {
   EntryRead out;
   auto start = std::chrono::steady_clock::now();
+  AstRead read;
   out.ok = runWithHeaders(
       [&](auto run) {
-        out.entries.clear();
-        ReadOnly action(out.entries);
+        read = {};
+        ReadOnly action(read);
         return run(action);
       },
       path, source, includeDirs, moreDirs, out.notes, out.diagnostics);
+  out.entries = std::move(read.entries);
+  out.kernels = std::move(read.kernels);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }

@@ -14,6 +14,7 @@
 
 #include "frontends/clang/KernelDecl.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ inline constexpr const char *kEntryHeader = "frontends/trace/Entry.h";
 struct EntrySignature {
   KernelSignature kernel;
   std::string notAKernel;
+  /// Its first parameter of a host type (then Entry.h refuses to compile
+  /// it), located; not carried in objects, which such a file never makes.
+  std::optional<ir::Diagnostic> hostParameter;
 };
 
 struct HostCompileResult {
@@ -37,6 +41,10 @@ struct HostCompileResult {
   std::string diagnostics;  // Clang's, as clang++ prints them
   std::string internal;     // when the host's code generator failed (twintile's fault, not the file's)
   std::vector<std::string> notes;  // the precompiled header's cache
+  /// What Clang's AST said, also when the file did not compile (as far as
+  /// Clang got): each entry point's signature, the kernels the file declares.
+  std::vector<EntrySignature> entries;
+  std::vector<DeclaredKernel> kernels;
   double seconds = 0;       // Clang and the code generator
   double codegenSeconds = 0;  // of which the code generator's
 };
@@ -62,6 +70,7 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
 struct EntryRead {
   bool ok = false;
   std::vector<EntrySignature> entries;
+  std::vector<DeclaredKernel> kernels;  // the kernels the file declares
   std::string diagnostics;         // Clang's, when not ok
   std::vector<std::string> notes;  // the precompiled header's cache
   double seconds = 0;

@@ -1,7 +1,6 @@
 //===- HostObject.cpp - a kernel file compiled for tracing, cached, verified ===//
 #include "frontends/trace/HostObject.h"
 
-#include "frontends/common/KernelSource.h"
 #include "frontends/common/LanguageFiles.h"
 
 #include "frontends/trace/HostCompile.h"
@@ -127,10 +126,12 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   const bool jit = opts.host == TraceHost::Jit;  // resolved by the caller
   out.relocatable = jit;
 
-  // The entry points: the kernel file, the tracer, and one C function per
-  // requested specialization, so that one host compile serves them all.
-  std::string entry = "#include \"" + kernelPath + "\"\n"
-                      "#include \"" + std::string(kEntryHeader) + "\"\n";
+  // The entry points: the tracer (first, as its precompiled header has it,
+  // so that no macro of the kernel file's reaches it), the kernel file, and
+  // one C function per requested specialization, so that one host compile
+  // serves them all.
+  std::string entry = "#include \"" + std::string(kEntryHeader) + "\"\n"
+                      "#include \"" + kernelPath + "\"\n";
   for (size_t i = 0; i < specs.size(); ++i) {
     std::string quoted;  // the spec as a C string literal
     for (char c : specs[i]) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
@@ -206,12 +207,15 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   fs::path entryPath = work / "entry.cpp", built = work / (jit ? "kernel.o" : "kernel.so");
   std::string output;
   bool compiled = false;
+  std::vector<EntrySignature> entries;  // what Clang's AST said of each entry point
   auto start = std::chrono::steady_clock::now();
   if (jit) {
     HostCompileResult c = compileHostObject(entryPath.string(), entry, opts.includeDirs, tracerDirs);
     out.notes.insert(out.notes.end(), c.notes.begin(), c.notes.end());
     output = std::move(c.diagnostics);
     out.codegenSeconds = c.codegenSeconds;
+    entries = std::move(c.entries);
+    out.kernels = std::move(c.kernels);
     if (!c.internal.empty()) {
       fs::remove_all(work, ec);
       out.error = "the kernel file compiled, but not to host code: " + c.internal;
@@ -230,6 +234,8 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     // object carries them.
     EntryRead read = readEntrySignatures(entryPath.string(), entry, opts.includeDirs, tracerDirs);
     out.notes.insert(out.notes.end(), read.notes.begin(), read.notes.end());
+    entries = read.entries;
+    out.kernels = std::move(read.kernels);
     if (!read.ok) output = read.diagnostics;
     else std::ofstream(entryPath) << entry << signatureDefinition(read.entries);
     std::vector<std::string> argv{compiler};
@@ -252,9 +258,10 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     out.compilerOutput = withoutEntry(output, entryPath.string());
     // Entry.h's static_assert for a plain C++ parameter: said at the parameter.
     if (output.find("a kernel with plain C++ parameters") != std::string::npos)
-      for (const std::string &spec : specs)
-        if (std::optional<twintile::ir::Diagnostic> d = hostParameter(source, kernelPath, kernelName(spec))) {
-          out.compilerOutput = twintile::ir::render(*d, source);
+      for (const EntrySignature &e : entries)
+        if (e.hostParameter) {
+          const twintile::ir::Diagnostic &d = *e.hostParameter;
+          out.compilerOutput = d.loc.pos.file == kernelPath ? twintile::ir::render(d, source) : twintile::ir::render(d);
           break;
         }
     return out;

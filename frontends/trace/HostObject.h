@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/clang/KernelDecl.h"
+
 #include <string>
 #include <vector>
 
@@ -33,6 +35,7 @@ struct HostObject {
   std::string scratch;      // a private directory holding `path` (the cache was unwritable): remove it after use
   std::string compilerOutput;  // when the compiler rejected the file: its diagnostics, as it printed them,
                                // without the lines about the generated entry file
+  std::vector<DeclaredKernel> kernels;  // then, the kernels the file declares (Clang's AST, as far as it got)
 };
 
 /// The compiled file tracing `specs` of the kernel file at `kernelPath`

@@ -1,6 +1,6 @@
 #include "frontends/trace/SourceTracer.h"
 
-#include "frontends/common/KernelSource.h"
+#include "frontends/common/Spec.h"
 #include "frontends/trace/HostCompile.h"
 #include "frontends/trace/HostLoad.h"
 #include "frontends/trace/HostObject.h"
@@ -104,6 +104,7 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
       for (SourceTraceResult &r : results) {
         r.hostCompileFailed = host.compileFailed;
         r.compilerOutput = host.compilerOutput;
+        r.kernels = host.kernels;
       }
       return failAll(host.error);
     }

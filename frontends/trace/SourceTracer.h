@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/clang/KernelDecl.h"
 #include "frontends/trace/Isolate.h"
 #include "frontends/trace/Trace.h"
 
@@ -58,6 +59,7 @@ struct SourceTraceResult {
   std::vector<std::string> notes;  // the cache's: a damaged object rebuilt, the cache bypassed
   bool hostCompileFailed = false;  // the host compiler rejected the file (for one of the specializations)
   std::string compilerOutput;      // then, its diagnostics on the user's file, as it printed them
+  std::vector<DeclaredKernel> kernels;  // and the kernels the file declares, as Clang read it
 };
 
 /// Traces `spec` ("softmax<f16,1024>", or a plain name) from the kernel file

@@ -19,11 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository, for the harness's one name rule
+from experiments.harness.common import spec_file_name  # noqa: E402
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-
-def file_name(spec):
-    return spec.replace("<", "_").replace(">", "").replace(",", "_").replace(" ", "")
 
 
 def main(argv=None):
@@ -69,7 +68,7 @@ def main(argv=None):
                     continue
             if args.ptx_dir and rep == 0:
                 Path(args.ptx_dir).mkdir(parents=True, exist_ok=True)
-                (Path(args.ptx_dir) / (file_name(spec) + ".ptx")).write_text(ptx)
+                (Path(args.ptx_dir) / (spec_file_name(spec) + ".ptx")).write_text(ptx)
             print(json.dumps({"rep": rep, "spec": spec, "seconds": seconds, "ptx_bytes": len(ptx)}), flush=True)
     print(json.dumps({"process": {"import_s": import_s, "cutlass": getattr(cutlass, "__version__", None)}}),
           flush=True)

@@ -24,6 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository, for the harness's one name rule
+from experiments.harness.common import spec_file_name  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -124,17 +127,12 @@ def main(argv=None):
                 ptx = compiled.asm["ptx"]
                 if args.ptx_dir and rep == 0:
                     Path(args.ptx_dir).mkdir(parents=True, exist_ok=True)
-                    (Path(args.ptx_dir) / (file_name(spec) + ".ptx")).write_text(ptx)
+                    (Path(args.ptx_dir) / (spec_file_name(spec) + ".ptx")).write_text(ptx)
                 print(json.dumps({"rep": rep, "spec": spec, "seconds": seconds, "stages": dict(times),
                                   "ptx_bytes": len(ptx), "kernel": compiled.metadata.name}), flush=True)
     print(json.dumps({"process": {"import_s": import_s, "first_compile_s": first,
                                   "triton": triton.__version__}}), flush=True)
     return 1 if failed else 0
-
-
-def file_name(spec):
-    """softmax<f16,1024> -> softmax_f16_1024 (the baselines' entry-point rule)."""
-    return spec.replace("<", "_").replace(">", "").replace(",", "_").replace(" ", "")
 
 
 if __name__ == "__main__":

@@ -87,8 +87,18 @@ def kernel_class(name):
 
 
 def spec_file_name(spec):
-    """softmax<f16,1024> -> softmax_f16_1024."""
-    return spec.replace("<", "_").replace(">", "").replace(",", "_").replace(" ", "")
+    """softmax<f16,1024> -> softmax_f16_1024: the name the driver gives a specialization's file
+    (tools/driver/Compile.cpp's stemOf; a minus sign is "m", so k<-1> is k_m1, not k<1>'s k_1).
+    One rule: tests/experiments/test_stems.py holds the two equal."""
+    out = ""
+    for c in spec:
+        if c.isascii() and c.isalnum():
+            out += c
+        elif c == "-":
+            out += "_m" if out and out[-1] != "_" else "m"
+        elif out and out[-1] != "_":
+            out += "_"
+    return out.rstrip("_") or "kernel"
 
 
 def _version(cmd):

@@ -81,7 +81,9 @@ nlohmann::ordered_json report(const CompileFlags &f, const pipeline::Result &r) 
 } // namespace
 
 /// "softmax<f16,1024>" -> "softmax_f16_1024": a file name per specialization
-/// (a minus sign is "m": k<-1> is k_m1, not k<1>'s k_1).
+/// (a minus sign is "m": k<-1> is k_m1, not k<1>'s k_1). The experiment's
+/// harness finds these files by the same rule (spec_file_name in
+/// experiments/harness/common.py; tests/experiments/test_stems.py).
 std::string stemOf(const std::string &spec) {
   std::string out;
   for (char c : spec)

@@ -908,18 +908,6 @@ struct KernelOptions {
 };
 inline void kernel_options(KernelOptions o, detail::Loc l = TT_HERE_) { detail::options(o.num_warps, o.num_stages, l); }
 
-namespace detail {
-/// The element types' tile and pointer classes, instantiated here, once:
-/// in the precompiled header, not in every kernel file that uses them
-/// (about a fifth of a small file's Clang time), and the same classes for
-/// every way a file is compiled.
-template <class E> inline constexpr unsigned long kInstantiated = sizeof(Tile<E>) + sizeof(Ptr<E>) + sizeof(Tile<Ptr<E>>);
-inline constexpr unsigned long kAllInstantiated =
-    kInstantiated<i1> + kInstantiated<i8> + kInstantiated<i16> + kInstantiated<i32> + kInstantiated<i64> +
-    kInstantiated<u8> + kInstantiated<u16> + kInstantiated<u32> + kInstantiated<u64> + kInstantiated<f16> +
-    kInstantiated<bf16> + kInstantiated<f32> + kInstantiated<f64>;
-} // namespace detail
-
 } // namespace tt
 
 #include "twintile/random.h"

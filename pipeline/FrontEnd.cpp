@@ -22,24 +22,55 @@ using twintile::kernelName;
 
 namespace {
 
-/// The error of a specialization Clang could not instantiate: it names no
-/// kernel of the file (as Clang read the file: `kernels`), or its template
-/// arguments do not fit the kernel's.
+/// "ns::softmax" of "::ns::softmax<f16, 1024>".
+std::string qualifiedName(const std::string &spec) {
+  std::string name = spec.substr(0, spec.find('<'));
+  std::erase_if(name, [](unsigned char c) { return std::isspace(c); });
+  return name.starts_with("::") ? name.substr(2) : name;
+}
+
+} // namespace
+
+bool declaresKernelNamed(const std::vector<twintile::DeclaredKernel> &kernels, const std::string &spec) {
+  std::string name = kernelName(spec);
+  return std::any_of(kernels.begin(), kernels.end(), [&](const twintile::DeclaredKernel &k) { return k.name == name; });
+}
+
 std::string notASpecialization(const std::string &spec, const std::string &file,
                                const std::vector<twintile::DeclaredKernel> &kernels) {
-  std::string name = kernelName(spec);
-  auto it = std::find_if(kernels.begin(), kernels.end(), [&](const twintile::DeclaredKernel &k) { return k.name == name; });
-  if (it == kernels.end()) {
-    std::string list;
-    for (const twintile::DeclaredKernel &k : kernels) list += (list.empty() ? "" : ", ") + k.name;
-    return "twintile: error: --kernel '" + spec + "': " + file + " defines no kernel '" + name + "' (" +
-           (list.empty() ? "it marks no function TT_KERNEL" : "its kernels: " + list) + ")\n";
+  std::string qualified = qualifiedName(spec), name = kernelName(spec);
+  std::vector<const twintile::DeclaredKernel *> exact, named;
+  for (const twintile::DeclaredKernel &k : kernels) {
+    if (k.qualifiedName == qualified) exact.push_back(&k);
+    if (k.name == name) named.push_back(&k);
   }
-  std::string why = it->templateParams.empty()
-                        ? "'" + name + "' is not a template: write --kernel '" + name + "'"
-                        : "its template arguments do not fit the kernel's template parameters " + it->templateParams;
-  return "twintile: error: --kernel '" + spec + "' is not a specialization of a kernel in " + file + ": " + why + "\n";
+  auto list = [](const std::vector<const twintile::DeclaredKernel *> &ks) {
+    std::string out;
+    for (const twintile::DeclaredKernel *k : ks)
+      if (out.find("'" + k->qualifiedName + "'") == std::string::npos)
+        out += (out.empty() ? "'" : ", '") + k->qualifiedName + "'";
+    return out;
+  };
+  std::string head = "twintile: error: --kernel '" + spec + "'";
+  if (exact.empty()) {
+    std::vector<const twintile::DeclaredKernel *> all;
+    for (const twintile::DeclaredKernel &k : kernels) all.push_back(&k);
+    std::string why = !named.empty() ? "did you mean " + list(named) + "?"
+                      : all.empty()  ? "it marks no function TT_KERNEL"
+                                     : "its kernels: " + list(all);
+    return head + ": " + file + " defines no kernel '" + qualified + "' (" + why + ")\n";
+  }
+  // (Clang's own words are about the code generated around the spec.)
+  std::string why;
+  if (exact.size() > 1)
+    why = "'" + qualified + "' names " + std::to_string(exact.size()) + " kernels, overloads a specialization cannot "
+          "tell apart";
+  else if (!exact[0]->isTemplate) why = "'" + qualified + "' is not a template: write --kernel '" + qualified + "'";
+  else why = "its template arguments do not fit the kernel's template parameters " + exact[0]->templateParams;
+  return head + " is not a specialization of a kernel in " + file + ": " + why + "\n";
 }
+
+namespace {
 
 /// Whether every error Clang reported is on a line past the file's end (the
 /// lines the parse front end appends to instantiate the specializations).
@@ -100,6 +131,7 @@ FrontEndOutput parseFile(const std::string &file, const std::vector<std::string>
   std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels);
   if (!parsed->ok() && kernels.size() > 1) {
     out.eachAlone = true;
+    out.kernels = parsed->kernels();
     return out;
   }
   // Clang's complaints only about the line that takes the specialization's
@@ -136,6 +168,7 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
   std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
   if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) {
     out.eachAlone = true;
+    out.kernels = traced[0].kernels;
     return out;
   }
   for (size_t i = 0; i < kernels.size(); ++i) {

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/clang/KernelDecl.h"
 #include "pipeline/Pipeline.h"
 
 #include <memory>
@@ -22,9 +23,21 @@ struct FrontEndOutput {
   std::vector<Result> results;
   std::vector<std::unique_ptr<ir::Func>> funcs;  // null where results[i] failed
   /// The file failed as a whole on one specialization the host compiler (or
-  /// Clang) rejects: compile each specialization alone instead.
+  /// Clang) rejects: compile each specialization alone instead, those that
+  /// name a kernel of `kernels` (what Clang read of the file) at least.
   bool eachAlone = false;
+  std::vector<twintile::DeclaredKernel> kernels;
 };
+
+/// Whether `kernels` has one of the name `spec` names (qualified or not).
+bool declaresKernelNamed(const std::vector<twintile::DeclaredKernel> &kernels, const std::string &spec);
+
+/// The error of a specialization Clang could not instantiate, from what it
+/// read of the file (`kernels`): no kernel of that name (or only in another
+/// namespace), not a template, overloads, or template arguments that do not
+/// fit its parameters.
+std::string notASpecialization(const std::string &spec, const std::string &file,
+                               const std::vector<twintile::DeclaredKernel> &kernels);
 
 /// The environment variable that sets the largest kernel file a front end
 /// reads, in MiB.

@@ -218,7 +218,20 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   // One specialization the host compiler (or Clang) rejects fails the whole
   // file's compile; it must not take the others down: then each alone.
   if (front.eachAlone) {
-    std::vector<Result> results;
+    std::vector<Result> results(kernels.size());
+    // A spec that names no kernel of the file (as Clang read it) is refused
+    // now; the others compile together again, each alone only if that
+    // fails too.
+    std::vector<bool> named(kernels.size());
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      named[i] = front.kernels.empty() || declaresKernelNamed(front.kernels, kernels[i]);
+      if (!named[i]) results[i].error = notASpecialization(kernels[i], file, front.kernels);
+    }
+    if (std::find(named.begin(), named.end(), false) != named.end()) {
+      compileSome(file, kernels, options, observers, named, results);
+      return results;
+    }
+    results.clear();
     for (size_t i = 0; i < kernels.size(); ++i)
       results.push_back(std::move(compileSourcesHere(file, {kernels[i]}, options, [&](size_t) { return observer(i); }).front()));
     return results;

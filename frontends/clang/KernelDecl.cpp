@@ -7,7 +7,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Basic/SourceManager.h>
-#include <clang/Lex/Lexer.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
 #include <cctype>
@@ -78,34 +78,45 @@ KernelSignature signatureOf(const clang::FunctionDecl &kernel) {
 
 namespace {
 
-void collectKernels(const clang::DeclContext *dc, const clang::SourceManager &sm, const clang::LangOptions &lang,
+void collectKernels(const clang::DeclContext *dc, std::vector<const clang::Decl *> &seen,
                     std::vector<DeclaredKernel> &out) {
   for (const clang::Decl *d : dc->decls()) {
-    if (llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl>(d)) {
-      collectKernels(llvm::cast<clang::DeclContext>(d), sm, lang, out);
+    if (llvm::isa<clang::NamespaceDecl, clang::LinkageSpecDecl, clang::ExportDecl>(d)) {
+      collectKernels(llvm::cast<clang::DeclContext>(d), seen, out);
+      continue;
+    }
+    if (auto *record = llvm::dyn_cast<clang::CXXRecordDecl>(d); record && record->isThisDeclarationADefinition()) {
+      collectKernels(record, seen, out);  // a static member kernel
       continue;
     }
     const clang::FunctionDecl *f = nullptr;
     const clang::TemplateParameterList *params = nullptr;
+    const clang::Decl *canonical = nullptr;
     if (auto *t = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
       f = t->getTemplatedDecl();
       params = t->getTemplateParameters();
-    } else {
-      f = llvm::dyn_cast<clang::FunctionDecl>(d);
+      canonical = t->getCanonicalDecl();
+    } else if ((f = llvm::dyn_cast<clang::FunctionDecl>(d))) {
+      canonical = f->getCanonicalDecl();
     }
     if (!f || !f->getIdentifier() || !isKernel(*f)) continue;
-    DeclaredKernel k{f->getNameAsString(), ""};
-    if (params && params->getLAngleLoc().isValid() && params->getRAngleLoc().isValid()) {
-      clang::CharSourceRange range = clang::CharSourceRange::getTokenRange(params->getLAngleLoc(), params->getRAngleLoc());
-      // On one line, as a message quotes it: each run of white space one space.
-      for (char c : clang::Lexer::getSourceText(range, sm, lang)) {
-        bool space = std::isspace(static_cast<unsigned char>(c));
-        if (!space) k.templateParams += c;
-        else if (k.templateParams.back() != ' ') k.templateParams += ' ';
+    if (std::find(seen.begin(), seen.end(), canonical) != seen.end()) continue;  // declared again
+    seen.push_back(canonical);
+    DeclaredKernel k{f->getNameAsString(), f->getQualifiedNameAsString(), params != nullptr, ""};
+    if (params) {
+      // As Clang prints the parameters (no comments; what a macro wrote, expanded).
+      clang::PrintingPolicy policy = f->getASTContext().getPrintingPolicy();
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "<";
+      for (unsigned i = 0; i < params->size(); ++i) {
+        if (i) os << ", ";
+        params->getParam(i)->print(os, policy);
       }
+      os << ">";
+      k.templateParams = os.str();
     }
-    if (std::none_of(out.begin(), out.end(), [&](const DeclaredKernel &o) { return o.name == k.name; }))
-      out.push_back(std::move(k));
+    out.push_back(std::move(k));
   }
 }
 
@@ -113,7 +124,8 @@ void collectKernels(const clang::DeclContext *dc, const clang::SourceManager &sm
 
 std::vector<DeclaredKernel> declaredKernels(clang::ASTContext &context) {
   std::vector<DeclaredKernel> out;
-  collectKernels(context.getTranslationUnitDecl(), context.getSourceManager(), context.getLangOpts(), out);
+  std::vector<const clang::Decl *> seen;
+  collectKernels(context.getTranslationUnitDecl(), seen, out);
   return out;
 }
 

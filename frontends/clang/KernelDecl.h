@@ -44,11 +44,14 @@ KernelSignature signatureOf(const clang::FunctionDecl &kernel);
 /// specifiers, attributes and comments).
 struct DeclaredKernel {
   std::string name;            // unqualified
-  std::string templateParams;  // its template parameter list as written ("<int N, class T = f32>"), "" if none
+  std::string qualifiedName;   // "ns::softmax"
+  bool isTemplate = false;
+  std::string templateParams;  // its template parameter list as Clang prints it ("<int N, class T = f32>")
 };
 
-/// The kernels the translation unit declares outside the language's own
-/// headers, in order, each once (a template's specializations are its own).
+/// The kernels the translation unit declares (in namespaces and classes
+/// too), in order, each declaration once (overloads apart; a template's
+/// specializations are its own).
 std::vector<DeclaredKernel> declaredKernels(clang::ASTContext &context);
 
 /// The error of kernel parameter `p`, whose type is a host (plain C++) one.

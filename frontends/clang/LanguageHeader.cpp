@@ -47,6 +47,7 @@ private:
 };
 
 constexpr const char *kPchRecordFormat = "twintile-pch-2";
+constexpr const char *kInstantiatedHeader = "include/twintile/instantiated.h";
 
 } // namespace
 
@@ -124,8 +125,11 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   // Built beside the entry under a name of its own, then renamed over it.
   std::string suffix = "." + std::to_string(getpid()) + "." + std::to_string(std::random_device{}());
   fs::path tmp = dir / (key + ".pch" + suffix), recordTmp = dir / (key + ".sum" + suffix);
+  // The header, after the element types' classes instantiated once
+  // (twintile/instantiated.h, which includes the language header).
   std::vector<std::string> headerArgs = args;
-  headerArgs.insert(headerArgs.end(), {"-x", "c++-header"});
+  headerArgs.insert(headerArgs.end(), {"-include", (fs::path(TWINTILE_SOURCE_DIR) / kInstantiatedHeader).string(),
+                                       "-x", "c++-header"});
   std::optional<std::string> bytes;
   if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text, headerArgs,
                                             headerPath.string(), "twintile"))

@@ -18,7 +18,8 @@ namespace twintile {
 std::vector<std::string> clangBaseArgs(const std::vector<std::string> &includeDirs);
 
 /// `header` (a path under the source tree: the language header, or one
-/// that includes it) precompiled for `args` (which clangBaseArgs gave):
+/// that includes it) precompiled for `args` (which clangBaseArgs gave),
+/// after include/twintile/instantiated.h (the element types' classes):
 /// built once per process, cached on disk by its content beside a record of
 /// what the file must be (a damaged, truncated or swapped one is rebuilt,
 /// never loaded). Empty if it cannot be built or $TWINTILE_NO_PCH is set:

@@ -68,6 +68,7 @@ std::string squash(std::string s) {
 } // namespace
 
 struct ParsedFile::Impl {
+  std::string file;  // as the caller named it
   std::unique_ptr<clang::ASTUnit> ast;
   std::string errors;
   std::vector<std::string> specs;
@@ -89,6 +90,7 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
                                               const ParseOptions &opts) {
   auto impl = std::make_unique<Impl>();
   impl->specs = specs;
+  impl->file = file;
   impl->opts = opts;
   auto start = std::chrono::steady_clock::now();
   std::error_code ec;
@@ -165,7 +167,7 @@ static const clang::FunctionDecl *findKernel(const ParsedFile::Impl &impl, const
     return nullptr;
   }
   if (!isKernel(*kernel)) {  // as the tracing front end says it (HostCompile.cpp)
-    why = "--kernel '" + spec + "' is not a specialization of a kernel in the file: '" +
+    why = "--kernel '" + spec + "' is not a specialization of a kernel in " + impl.file + ": '" +
           kernel->getQualifiedNameAsString() + "' is a function, not a kernel (TT_KERNEL)";
     return nullptr;
   }
@@ -181,7 +183,7 @@ FrontendResult ParsedFile::walk(const std::string &spec) const {
   std::string why;
   const clang::FunctionDecl *kernel = findKernel(*impl_, spec, why);
   if (!kernel) {
-    r.error = ir::Diagnostic{{}, why};
+    r.error = ir::Diagnostic{ir::Location(impl_->file, 0, 0), why};  // located as the tracer locates it
     return r;
   }
   auto start = std::chrono::steady_clock::now();

@@ -468,8 +468,8 @@ std::string signatureDefinition(const std::vector<EntrySignature> &entries) {
       literal += octal;
     }
   }
-  return std::string("extern \"C\" __attribute__((used, section(\"") + kSignatureSection +
-         "\"), aligned(1))) const char twintile_entries_text[] = \"" + literal + "\";\n";
+  return std::string("__attribute__((used, section(\"") + kSignatureSection +
+         "\"), aligned(1))) static const char twintile_entries_text[] = \"" + literal + "\";\n";
 }
 
 EntryRead readEntrySignatures(const std::string &path, const std::string &source,

@@ -132,6 +132,10 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   // serves them all.
   std::string entry = "#include \"" + std::string(kEntryHeader) + "\"\n"
                       "#include \"" + kernelPath + "\"\n";
+  // A macro of the kernel file's that the entry points' own names would
+  // expand (`#define trace(...)`) is the file's business, not theirs.
+  for (const char *name : {"twintile", "entry", "trace", "options", "result"}) entry += std::string("#undef ") + name + "\n";
+  for (size_t i = 0; i < specs.size(); ++i) entry += "#undef " + traceEntrySymbol(i) + "\n";
   for (size_t i = 0; i < specs.size(); ++i) {
     std::string quoted;  // the spec as a C string literal
     for (char c : specs[i]) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
@@ -236,6 +240,14 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     out.notes.insert(out.notes.end(), read.notes.begin(), read.notes.end());
     entries = read.entries;
     out.kernels = std::move(read.kernels);
+    if (!read.ok && read.diagnostics.find("error: ") == std::string::npos) {
+      // Clang stopped without an error to show: not the file's doing.
+      fs::remove_all(work, ec);
+      out.error = "Clang read the kernel file's signatures to nothing, and said nothing" +
+                  (read.diagnostics.empty() ? std::string() : ": " + read.diagnostics);
+      out.internal = true;
+      return out;
+    }
     if (!read.ok) output = read.diagnostics;
     else std::ofstream(entryPath) << entry << signatureDefinition(read.entries);
     std::vector<std::string> argv{compiler};

@@ -23,4 +23,4 @@ TT_KERNEL void k(Ptr<f32> x) {
 // SHAPE-NEXT:   in call from {{.*}}errors.cpp:12:39
 // SHAPE-NEXT:   in call from {{.*}}errors.cpp:17:27
 
-// MISSING: twintile: error: --kernel 'nope<64>': {{.*}}errors.cpp defines no kernel 'nope' (its kernels: k)
+// MISSING: twintile: error: --kernel 'nope<64>': {{.*}}errors.cpp defines no kernel 'nope' (its kernels: 'k')

@@ -32,7 +32,7 @@ TT_KERNEL void twice(Ptr<i32> x) {
 // SPEC: twintile: error: --kernel 'twice<f16>' is not a specialization of a kernel in {{.*}}driver_errors.cpp: its template arguments do not fit the kernel's template parameters
 // SPEC-NOT: __twintile_spec
 // SPEC-NOT: entry.cpp
-// NOKERNEL: twintile: error: --kernel 'thrice<8>': {{.*}}driver_errors.cpp defines no kernel 'thrice' (its kernels: twice)
+// NOKERNEL: twintile: error: --kernel 'thrice<8>': {{.*}}driver_errors.cpp defines no kernel 'thrice' (its kernels: 'twice')
 // MISSING: error: cannot read kernel file '{{.*}}driver_errors.cpp.missing'
 // FRONTEND: --frontend: magic not in {trace,parse}
 // TIME: host-compile:

@@ -51,6 +51,6 @@ void documented(Ptr<f32> x) {
 // DIFF: equal: the parse and trace IR of documented<64> are structurally identical
 // HELPER: error: --kernel 'other::documented<64>' is not a specialization of a kernel in {{.*}}signature_from_ast.cpp: 'other::documented' is a function, not a kernel (TT_KERNEL)
 // HELPER-NOT: helper ran
-// HELPER-PARSE: error: --kernel 'other::documented<64>' is not a specialization of a kernel in the file: 'other::documented' is a function, not a kernel (TT_KERNEL)
+// HELPER-PARSE: error: --kernel 'other::documented<64>' is not a specialization of a kernel in {{.*}}signature_from_ast.cpp: 'other::documented' is a function, not a kernel (TT_KERNEL)
 // BOUNDED: equal: the parse and trace IR of bounded<16> are structurally identical
 // CRLF: {{^[1-9][0-9]+$}}

@@ -12,15 +12,21 @@
 
 namespace twintile::support {
 
-/// FNV-1a over parts, 64 bits: the content key of cached artifacts (compiled
-/// kernels, the precompiled language header).
+/// A 64-bit hash over parts: the content key of cached artifacts (compiled
+/// kernels, the precompiled language header) and the check that a cached
+/// file is what its record says. Not cryptographic: it tells a damaged or
+/// swapped entry from the one written, not an attacker's from it. Four
+/// independent lanes of 8-byte words, so that checking a 2.5 MB header takes
+/// a fraction of a millisecond (a byte at a time, FNV-1a, took 3 ms of every
+/// compile).
 class ContentHash {
 public:
+  /// Each part's length is hashed with it: ("ab", "c") and ("a", "bc") differ.
   void add(std::string_view part);
   std::string hex() const;  // 16 hex digits
 
 private:
-  uint64_t h_ = 1469598103934665603ull;
+  uint64_t h_ = 0x6a09e667f3bcc908ull;
 };
 
 /// The record kept beside a cached file, "FORMAT KEY SIZE HASH\n": what the

@@ -35,7 +35,7 @@ private:
   std::filesystem::path dir_;
 };
 
-/// The cache key: FNV over the IR printed without locations, arch, num_warps,
+/// The cache key: a content hash (support/Cache.h) of the IR printed without locations, arch, num_warps,
 /// assumptions, libdevice use and compilerVersion().
 std::string compileKey(const ir::Func &func, const CompileOptions &options);
 

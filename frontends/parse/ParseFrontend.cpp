@@ -156,8 +156,11 @@ static const clang::FunctionDecl *findKernel(const ParsedFile::Impl &impl, const
   std::string var = specVar(static_cast<size_t>(it - impl.specs.begin()));
   const clang::FunctionDecl *kernel = nullptr;
   clang::ASTContext &ctx = impl.ast->getASTContext();
-  for (const clang::Decl *d : ctx.getTranslationUnitDecl()->decls())
-    if (auto *v = llvm::dyn_cast<clang::VarDecl>(d); v && v->getDeclName().isIdentifier() && v->getName() == var && v->getInit()) {
+  // The lines appended to the file, not the precompiled header's
+  // declarations (which decls() would read from it).
+  for (const clang::Decl *d : ctx.getTranslationUnitDecl()->noload_decls())
+    if (auto *v = llvm::dyn_cast<clang::VarDecl>(d);
+        v && !v->isFromASTFile() && v->getDeclName().isIdentifier() && v->getName() == var && v->getInit()) {
       const clang::Expr *e = v->getInit()->IgnoreParenImpCasts();
       if (auto *u = llvm::dyn_cast<clang::UnaryOperator>(e)) e = u->getSubExpr()->IgnoreParenImpCasts();
       if (auto *ref = llvm::dyn_cast<clang::DeclRefExpr>(e)) kernel = llvm::dyn_cast<clang::FunctionDecl>(ref->getDecl());

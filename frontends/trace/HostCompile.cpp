@@ -93,7 +93,10 @@ public:
 
 private:
   void visit(const clang::DeclContext *dc) {
-    for (const clang::Decl *d : dc->decls()) {
+    // The entry file's own declarations, without reading the precompiled
+    // header's (as declaredKernels).
+    for (const clang::Decl *d : dc->noload_decls()) {
+      if (d->isFromASTFile()) continue;
       if (auto *linkage = llvm::dyn_cast<clang::LinkageSpecDecl>(d)) {
         visit(linkage);
         continue;
@@ -133,6 +136,7 @@ Json toJson(const std::vector<EntrySignature> &entries) {
       Json m = {{"name", name}};
       if (value.kind == ir::Attr::Kind::Int) m["int"] = value.i;
       else if (value.kind == ir::Attr::Kind::Float) m["f64_bits"] = std::bit_cast<uint64_t>(value.f);  // inf, NaN too
+      else if (value.kind == ir::Attr::Kind::Ints) m["ints"] = value.ints;  // a pack
       else m["string"] = value.s;
       meta.push_back(m);
     }
@@ -153,6 +157,7 @@ std::vector<EntrySignature> fromJson(const Json &j) {
       if (m.contains("int")) s.kernel.meta.emplace_back(name, ir::Attr::integer(m["int"].get<int64_t>()));
       else if (m.contains("f64_bits"))
         s.kernel.meta.emplace_back(name, ir::Attr::floating(std::bit_cast<double>(m["f64_bits"].get<uint64_t>())));
+      else if (m.contains("ints")) s.kernel.meta.emplace_back(name, ir::Attr::list(m["ints"].get<std::vector<int64_t>>()));
       else s.kernel.meta.emplace_back(name, ir::Attr::string(m.at("string").get<std::string>()));
     }
     out.push_back(std::move(s));

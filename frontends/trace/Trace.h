@@ -73,7 +73,7 @@ public:
   /// Ends the trace: the function, verified, or the error that stopped it.
   TraceResult finish(std::exception_ptr failure, double seconds);
 
-  struct State;  // defined in Tracer.cpp
+  struct State;  // defined in TraceState.h
 
 private:
   std::unique_ptr<State> state_;

@@ -47,6 +47,46 @@ bool isKernel(const clang::FunctionDecl &f) {
   return t && anyMarked(t->getTemplatedDecl());
 }
 
+namespace {
+
+/// A template argument as a meta attribute: integers by value, types as
+/// written, floats as doubles; a pack as the list of its integers, or
+/// else as its elements' text ("f16, f32"). Nothing for what has no value
+/// to show (a template template argument, a pointer).
+std::optional<ir::Attr> attrOf(const clang::TemplateArgument &a, const clang::PrintingPolicy &policy) {
+  switch (a.getKind()) {
+  case clang::TemplateArgument::Integral: return ir::Attr::integer(a.getAsIntegral().getExtValue());
+  case clang::TemplateArgument::Type: {
+    const clang::CXXRecordDecl *r = a.getAsType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+    return ir::Attr::string(r && inLanguage(r) ? r->getNameAsString() : a.getAsType().getAsString(policy));
+  }
+  case clang::TemplateArgument::StructuralValue: {
+    if (!a.getAsStructuralValue().isFloat()) return std::nullopt;
+    llvm::APFloat v = a.getAsStructuralValue().getFloat();
+    bool inexact = false;
+    v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &inexact);
+    return ir::Attr::floating(v.convertToDouble());
+  }
+  case clang::TemplateArgument::Pack: {
+    std::vector<int64_t> ints;
+    std::string text;
+    bool allInts = true;
+    for (const clang::TemplateArgument &e : a.pack_elements()) {
+      std::optional<ir::Attr> v = attrOf(e, policy);
+      if (!v) return std::nullopt;
+      if (v->kind == ir::Attr::Kind::Int) ints.push_back(v->i);
+      else allInts = false;
+      text += (text.empty() ? "" : ", ") + (v->kind == ir::Attr::Kind::String ? v->s : ir::toString(*v));
+    }
+    if (allInts) return ir::Attr::list(std::move(ints));
+    return ir::Attr::string(text);
+  }
+  default: return std::nullopt;
+  }
+}
+
+} // namespace
+
 KernelSignature signatureOf(const clang::FunctionDecl &kernel) {
   KernelSignature s;
   s.name = kernel.getNameAsString();
@@ -57,22 +97,9 @@ KernelSignature signatureOf(const clang::FunctionDecl &kernel) {
   const clang::TemplateParameterList *params = tmpl->getTemplateParameters();
   clang::PrintingPolicy policy = kernel.getASTContext().getPrintingPolicy();
   policy.SuppressTagKeyword = true;
-  for (unsigned i = 0; i < args->size() && i < params->size(); ++i) {
-    std::string name = params->getParam(i)->getNameAsString();
-    const clang::TemplateArgument &a = args->get(i);
-    if (a.getKind() == clang::TemplateArgument::Integral) {
-      s.meta.emplace_back(name, ir::Attr::integer(a.getAsIntegral().getExtValue()));
-    } else if (a.getKind() == clang::TemplateArgument::Type) {
-      const clang::CXXRecordDecl *r = a.getAsType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-      s.meta.emplace_back(name, ir::Attr::string(r && inLanguage(r) ? r->getNameAsString()
-                                                                    : a.getAsType().getAsString(policy)));
-    } else if (a.getKind() == clang::TemplateArgument::StructuralValue && a.getAsStructuralValue().isFloat()) {
-      llvm::APFloat v = a.getAsStructuralValue().getFloat();
-      bool inexact = false;
-      v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven, &inexact);
-      s.meta.emplace_back(name, ir::Attr::floating(v.convertToDouble()));
-    }
-  }
+  for (unsigned i = 0; i < args->size() && i < params->size(); ++i)
+    if (std::optional<ir::Attr> a = attrOf(args->get(i), policy))
+      s.meta.emplace_back(params->getParam(i)->getNameAsString(), std::move(*a));
   return s;
 }
 
@@ -140,9 +167,30 @@ std::string hostParameterMessage(const clang::ParmVarDecl &p) {
          p.getType().getAsString() + "': give host values to a kernel as template parameters";
 }
 
+namespace {
+
+const clang::CXXRecordDecl *recordOf(clang::QualType t) {
+  return t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
+}
+
+/// Whether `r` is one of the language's scalars (f32, i32, ...).
+bool isScalar(const clang::CXXRecordDecl *r) {
+  return r && inLanguage(r) && !llvm::isa<clang::ClassTemplateSpecializationDecl>(r) && r->getIdentifier() &&
+         ir::parseScalarName(std::string_view(r->getName().data(), r->getName().size()));
+}
+
+} // namespace
+
 std::string hostParameterProblem(const clang::ParmVarDecl &p) {
-  const clang::CXXRecordDecl *r = p.getType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-  return r && inLanguage(r) ? std::string() : hostParameterMessage(p);
+  const clang::CXXRecordDecl *r = recordOf(p.getType());
+  if (isScalar(r)) return {};
+  if (auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(r); spec && inLanguage(spec)) {
+    const clang::TemplateArgumentList &args = spec->getTemplateArgs();
+    bool ofScalar = args.size() >= 1 && args[0].getKind() == clang::TemplateArgument::Type && isScalar(recordOf(args[0].getAsType()));
+    if (spec->getName() == "Ptr" && ofScalar) return {};
+    if (spec->getName() == "Tile") return "kernel parameters are scalars and pointers; a Tile parameter cannot be passed";
+  }
+  return hostParameterMessage(p);
 }
 
 std::optional<ir::Diagnostic> hostParameterOf(const clang::FunctionDecl &kernel) {

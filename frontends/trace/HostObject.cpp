@@ -37,7 +37,7 @@ namespace twintile {
 
 namespace {
 
-constexpr const char *kRecordFormat = "twintile-host-object-2";
+constexpr const char *kRecordFormat = "twintile-host-object-3";
 
 using twintile::support::envOr;
 using twintile::support::readFile;
@@ -165,7 +165,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   }
 
   twintile::support::ContentHash keyHash;
-  keyHash.add(kRecordFormat);  // a shared object of the format before carries no signatures
+  keyHash.add(kRecordFormat);  // an object of a format before carries no signatures (2), or drops packs (3)
   keyHash.add(entry);
   keyHash.add(source);
   keyHash.add(compiler);

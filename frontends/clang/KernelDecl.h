@@ -57,7 +57,9 @@ std::vector<DeclaredKernel> declaredKernels(clang::ASTContext &context);
 /// The error of kernel parameter `p`, whose type is a host (plain C++) one.
 std::string hostParameterMessage(const clang::ParmVarDecl &p);
 
-/// hostParameterMessage, or empty when `p`'s type is one of the language's.
+/// What is wrong with kernel parameter `p`, the one rule of both front ends:
+/// empty when its type is one a kernel takes (a scalar of the language, or a
+/// Ptr to one), a Tile's own message, else hostParameterMessage.
 std::string hostParameterProblem(const clang::ParmVarDecl &p);
 
 /// The first parameter of the kernel specialization `kernel` that

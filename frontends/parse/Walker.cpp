@@ -21,11 +21,10 @@ namespace walker {
 void Walker::walk(const FunctionDecl &kernel) {
   auto frame = std::make_shared<Frame>();
   for (const ParmVarDecl *p : kernel.parameters()) {
+    // The tracing front end's rule too (KernelDecl.h).
+    if (std::string problem = hostParameterProblem(*p); !problem.empty()) fail(p->getLocation(), problem);
     std::optional<ir::Type> t = elementOf(p->getType());
-    if (!t || !isDeviceType(p->getType()))
-      fail(p->getLocation(), hostParameterMessage(*p));
-    if (nameOf(recordOf(p->getType())) == "Tile")
-      fail(p->getLocation(), "kernel parameters are scalars and pointers; a Tile parameter cannot be passed");
+    if (!t) throw ir::InternalError("kernel parameter '" + p->getNameAsString() + "' passed the parameter check with no element type");
     frame->vars[p] = Val::dev(rec_.param(*t, p->getNameAsString()));
   }
   frames_.push_back(frame);

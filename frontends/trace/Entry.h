@@ -34,11 +34,16 @@ void call(void (*kernel)(P...), tt::detail::Node *const *nodes, Seq<I...>) {
   kernel(P(tt::detail::FromNode{}, nodes[I])...);
 }
 
+/// What a kernel takes as a parameter: a device scalar or pointer, not a tile
+/// (KernelDecl.h's hostParameterProblem, which says which one is wrong).
+template <class P> constexpr bool isParameter = tt::detail::Device<P>;
+template <class E> constexpr bool isParameter<tt::Tile<E>> = false;
+
 /// Traces `kernel` into `result`.
 template <class... P> void trace(void (*kernel)(P...), const void *options, const char *spec, void *result) {
-  static_assert((tt::detail::Device<P> && ...),
+  static_assert((isParameter<P> && ...),
                 "a kernel with plain C++ parameters is traced in-process (twintile::trace with their "
-                "values); to trace it from its file, make them template parameters");
+                "values); to trace it from its file, make them template parameters (and a Tile is no parameter)");
   Session *s = begin(options, spec);
   try {
     checkLanguage(tt::detail::kOpTable);

@@ -30,8 +30,8 @@ inline constexpr const char *kEntryHeader = "frontends/trace/Entry.h";
 struct EntrySignature {
   KernelSignature kernel;
   std::string notAKernel;
-  /// Its first parameter of a host type (then Entry.h refuses to compile
-  /// it), located; not carried in objects, which such a file never makes.
+  /// Its first parameter of a host type or a Tile (then Entry.h refuses to
+  /// compile it), located; not carried in objects, which such a file never makes.
   std::optional<ir::Diagnostic> hostParameter;
 };
 

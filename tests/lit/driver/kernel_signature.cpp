@@ -9,6 +9,8 @@
 // RUN: not twintile compile --frontend=trace %s --kernel 'fixed<64>' 2>&1 | FileCheck %s --check-prefix=FIXED
 // RUN: not twintile compile --frontend=parse %s --kernel 'plain<64>' 2>&1 | FileCheck %s --check-prefix=PLAIN
 // RUN: not twintile compile --frontend=trace %s --kernel 'plain<64>' 2>&1 | FileCheck %s --check-prefix=PLAIN
+// RUN: not twintile compile --frontend=parse %s --kernel 'tiled<64>' 2>&1 | FileCheck %s --check-prefix=TILE
+// RUN: not twintile compile --frontend=trace %s --kernel 'tiled<64>' --no-cache 2>&1 | FileCheck %s --check-prefix=TILE
 // RUN: twintile compile --frontend=parse %s --kernel 'fixed' > /dev/null
 // RUN: twintile compile --frontend=trace %s --kernel 'fixed' > /dev/null
 #include <twintile.h>
@@ -32,11 +34,18 @@ TT_KERNEL void plain(Ptr<f32> x, Ptr<f32> y,
   store(y + offs, load(x + offs), offs < i32(n));
 }
 
+template <int B>
+TT_KERNEL void tiled(Ptr<f32> x, Tile<f32> t) {
+  store(x + arange(0, B), t);
+}
+
 // ARGS: twintile: error: --kernel 'scaled<64, 3>' is not a specialization of a kernel in {{.*}}kernel_signature.cpp: its template arguments do not fit the kernel's template parameters <int B, class T = f32>
 // ARGS-NOT: __twintile_spec
 // NOARGS: twintile: error: --kernel 'scaled' is not a specialization of a kernel in {{.*}}kernel_signature.cpp: its template arguments do not fit the kernel's template parameters <int B, class T = f32>
 // FIXED: twintile: error: --kernel 'fixed<64>' is not a specialization of a kernel in {{.*}}kernel_signature.cpp: 'fixed' is not a template: write --kernel 'fixed'
-// PLAIN: kernel_signature.cpp:30:42: error: kernel parameter 'n' has host type 'const unsigned long': give host values to a kernel as template parameters
+// PLAIN: kernel_signature.cpp:32:42: error: kernel parameter 'n' has host type 'const unsigned long': give host values to a kernel as template parameters
 // PLAIN-NEXT: const unsigned long n) {
 // PLAIN-NEXT: {{^ +}}^
 // PLAIN-NOT: error
+// TILE: kernel_signature.cpp:38:44: error: kernel parameters are scalars and pointers; a Tile parameter cannot be passed
+// TILE-NOT: error

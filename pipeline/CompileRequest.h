@@ -57,6 +57,13 @@ struct CompileRequest {
   /// Threads for the cleanup and the backend when several specializations
   /// compile together (compileSources); 0: one per core.
   int jobs = 0;
+  /// Whether the front end's work on the file (Clang, the walks, the host
+  /// compile, the traces) is limited in time and memory
+  /// ($TWINTILE_FRONTEND_SECONDS, $TWINTILE_FRONTEND_MB; FrontEnd.h): past a
+  /// limit the process says so and exits with status 1 (support/Watchdog.h:
+  /// Clang cannot be stopped part-way). The driver's choice; a program that
+  /// embeds the compiler is never ended.
+  bool endProcessOnLimits = false;
 };
 
 /// Why `r` cannot be compiled (warps or stages out of range), or empty.

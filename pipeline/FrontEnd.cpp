@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <regex>
 
 namespace twintile::pipeline {
@@ -92,8 +93,57 @@ bool errorsOnlyAppended(const std::string &errors, const std::string &file) {
 
 } // namespace
 
+namespace {
+
+/// A front-end limit's setting: its value, the default when unset, nullopt
+/// when set to what is not a number from 0 to `most`.
+std::optional<double> limitSetting(const char *variable, double fallback, double most) {
+  const char *setting = std::getenv(variable);
+  if (!setting || !*setting) return fallback;
+  double value = 0;
+  auto [end, ec] = std::from_chars(setting, setting + std::strlen(setting), value);
+  if (ec != std::errc() || *end || !(value >= 0 && value <= most)) return std::nullopt;
+  return value;
+}
+
+constexpr double kDefaultSeconds = 60, kMostSeconds = 86400;
+constexpr double kDefaultMiB = 4096, kMostMiB = 1 << 24;
+
+std::optional<double> secondsSetting() { return limitSetting(kFrontEndSecondsVariable, kDefaultSeconds, kMostSeconds); }
+std::optional<double> memorySetting() { return limitSetting(kFrontEndMemoryVariable, kDefaultMiB, kMostMiB); }
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", v);
+  return text;
+}
+
+} // namespace
+
+FrontEndLimits frontEndLimits(const std::string &file) {
+  FrontEndLimits l;
+  l.seconds = secondsSetting().value_or(kDefaultSeconds);
+  double mib = memorySetting().value_or(kDefaultMiB);
+  l.bytes = static_cast<size_t>(mib * double(1 << 20));
+  l.overTime = file + ": error: the front end spent " + number(l.seconds) + " s on this kernel file, its limit, and " +
+               "is stopped (Clang cannot be interrupted: twintile ends); " + kFrontEndSecondsVariable +
+               "=<s> raises the limit, 0 removes it\n";
+  l.overMemory = file + ": error: the front end took more than " + number(mib) + " MiB of memory reading this " +
+                 "kernel file, its limit, and is stopped (twintile ends); " + kFrontEndMemoryVariable +
+                 "=<MiB> raises the limit, 0 removes it\n";
+  return l;
+}
+
 std::string overLimits(const std::string &file) {
   if (std::string problem = support::stackSettingProblem(); !problem.empty()) return "twintile: error: " + problem + "\n";
+  if (!secondsSetting())
+    return "twintile: error: " + std::string(kFrontEndSecondsVariable) + " is '" + std::getenv(kFrontEndSecondsVariable) +
+           "': it is the most seconds a front end spends on a kernel file (0 for no limit, up to " +
+           number(kMostSeconds) + ")\n";
+  if (!memorySetting())
+    return "twintile: error: " + std::string(kFrontEndMemoryVariable) + " is '" + std::getenv(kFrontEndMemoryVariable) +
+           "': it is the most memory a front end takes reading a kernel file, in MiB (0 for no limit, up to " +
+           number(kMostMiB) + ")\n";
   size_t limitMiB = 4;
   const char *setting = std::getenv(kMaxSourceVariable);
   if (setting && *setting) {

@@ -46,7 +46,8 @@ inline constexpr const char *kMaxSourceVariable = "TWINTILE_MAX_SOURCE_MB";
 /// The error of a kernel file larger than a front end reads (4 MiB, or
 /// $TWINTILE_MAX_SOURCE_MB MiB: a real kernel file is a few kilobytes, and
 /// Clang takes seconds a megabyte on machine-made ones), or of a limit set
-/// to what is not one (that, or $TWINTILE_STACK_MB); empty if none.
+/// to what is not one (that, the two below or $TWINTILE_STACK_MB); empty
+/// if none.
 std::string overLimits(const std::string &file);
 
 /// Per entry of `kernels`, the error of one that is not a specialization
@@ -54,6 +55,22 @@ std::string overLimits(const std::string &file);
 /// Nothing of the file is read: whether a spec names one of its kernels is
 /// for Clang to say, and the front ends to explain from its AST.
 std::vector<std::string> malformedKernels(const std::vector<std::string> &kernels);
+
+/// The environment variables that limit a front end's work on one kernel
+/// file where the compile may end its process
+/// (CompileRequest::endProcessOnTimeLimit): its seconds (60 by default) and
+/// the process's resident memory meanwhile, in MiB (4096); 0 for no limit.
+inline constexpr const char *kFrontEndSecondsVariable = "TWINTILE_FRONTEND_SECONDS";
+inline constexpr const char *kFrontEndMemoryVariable = "TWINTILE_FRONTEND_MB";
+
+/// The limits on the front end's work on `file` (the defaults for a
+/// setting overLimits refuses), and what the process says past each.
+struct FrontEndLimits {
+  double seconds = 0;
+  size_t bytes = 0;
+  std::string overTime, overMemory;
+};
+FrontEndLimits frontEndLimits(const std::string &file);
 
 /// `r` failed with `d`, rendered.
 Result failure(Result r, ir::Diagnostic d);

@@ -166,6 +166,9 @@ int main(int argc, char **argv) {
     return app.exit(e) == 0 ? 0 : 1;
   }
   compile.k.options.locations = !noLocs;
+  // The driver is one compile: past the front end's limits it may end itself.
+  for (pl::CompileRequest *o : {&compile.k.options, &run.k.options, &diff.options, &dump.options})
+    o->endProcessOnLimits = true;
   if (optimize && compile.emit == "tile") compile.emit = "tile-opt";
   run.repeatGiven = repeat->count() > 0;
   try {

@@ -1,0 +1,71 @@
+//===- Watchdog.cpp - limits on work that cannot be stopped part-way -----===//
+#include "support/Watchdog.h"
+
+#include <chrono>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace twintile::support {
+
+namespace {
+
+/// Writes `message` to standard error and ends the process, touching
+/// nothing that the stopped work may hold.
+[[noreturn]] void endWith(const std::string &message) {
+  const char *p = message.data();
+  size_t left = message.size();
+  while (left > 0) {
+    ssize_t n = ::write(STDERR_FILENO, p, left);
+    if (n <= 0) break;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  ::_exit(1);
+}
+
+} // namespace
+
+size_t residentBytes() {
+  // /proc/self/statm: sizes in pages, the second resident.
+  int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char text[128];
+  ssize_t n = ::read(fd, text, sizeof text - 1);
+  ::close(fd);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  const char *p = text;
+  while (*p && *p != ' ') ++p;
+  size_t pages = 0;
+  for (++p; *p >= '0' && *p <= '9'; ++p) pages = pages * 10 + static_cast<size_t>(*p - '0');
+  return pages * static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+}
+
+Watchdog::Watchdog(double seconds, size_t bytes, std::string overTime, std::string overMemory)
+    : overTime_(std::move(overTime)), overMemory_(std::move(overMemory)) {
+  bool timed = seconds > 0;
+  if (!timed && bytes == 0) return;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                          std::chrono::duration<double>(timed ? seconds : 0));
+  thread_ = std::thread([this, timed, deadline, bytes] {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      if (closed_.wait_for(lock, std::chrono::milliseconds(100), [this] { return done_; })) return;
+      if (timed && std::chrono::steady_clock::now() >= deadline) endWith(overTime_);
+      if (bytes && residentBytes() > bytes) endWith(overMemory_);
+    }
+  });
+}
+
+Watchdog::~Watchdog() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = true;
+  }
+  closed_.notify_one();
+  thread_.join();
+}
+
+} // namespace twintile::support

@@ -120,18 +120,17 @@ std::string number(double v) {
 
 } // namespace
 
-FrontEndLimits frontEndLimits(const std::string &file) {
-  FrontEndLimits l;
-  l.seconds = secondsSetting().value_or(kDefaultSeconds);
-  double mib = memorySetting().value_or(kDefaultMiB);
-  l.bytes = static_cast<size_t>(mib * double(1 << 20));
-  l.overTime = file + ": error: the front end spent " + number(l.seconds) + " s on this kernel file, its limit, and " +
-               "is stopped (Clang cannot be interrupted: twintile ends); " + kFrontEndSecondsVariable +
-               "=<s> raises the limit, 0 removes it\n";
-  l.overMemory = file + ": error: the front end took more than " + number(mib) + " MiB of memory reading this " +
-                 "kernel file, its limit, and is stopped (twintile ends); " + kFrontEndMemoryVariable +
-                 "=<MiB> raises the limit, 0 removes it\n";
-  return l;
+std::unique_ptr<support::Watchdog> watchClang(const std::string &file, const CompileRequest &options) {
+  if (!options.endProcessOnLimits) return nullptr;
+  double seconds = secondsSetting().value_or(kDefaultSeconds), mib = memorySetting().value_or(kDefaultMiB);
+  std::string overTime = file + ": error: Clang spent " + number(seconds) + " s reading this kernel file, the " +
+                         "front end's limit, and is stopped (it cannot be interrupted: twintile ends); " +
+                         kFrontEndSecondsVariable + "=<s> raises the limit, 0 removes it\n";
+  std::string overMemory = file + ": error: Clang took more than " + number(mib) + " MiB of memory reading this " +
+                           "kernel file, the front end's limit, and is stopped (twintile ends); " +
+                           kFrontEndMemoryVariable + "=<MiB> raises the limit, 0 removes it\n";
+  return std::make_unique<support::Watchdog>(seconds, static_cast<size_t>(mib * double(1 << 20)), std::move(overTime),
+                                             std::move(overMemory));
 }
 
 std::string overLimits(const std::string &file) {
@@ -174,11 +173,29 @@ std::vector<std::string> malformedKernels(const std::vector<std::string> &kernel
   return any ? malformed : std::vector<std::string>{};
 }
 
-FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const ObserverFor &observer) {
+namespace {
+
+/// `error`, the file's own, and the spec's where it names no kernel of
+/// those Clang read in the file despite the errors: both are the user's to
+/// fix, and fixing the first should not reveal the second.
+std::string withSpecProblem(std::string error, const std::string &spec, const std::string &file,
+                            const std::vector<twintile::DeclaredKernel> &kernels) {
+  if (kernels.empty() || declaresKernelNamed(kernels, spec)) return error;
+  std::string more = notASpecialization(spec, file, kernels);
+  if (!more.empty() && more.back() == '\n') more.pop_back();
+  return error + more + ", as far as Clang read the file past its errors\n";
+}
+
+} // namespace
+
+FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
+                         const ObserverFor &observer) {
   FrontEndOutput out;
   out.results.resize(kernels.size());
   out.funcs.resize(kernels.size());
+  std::unique_ptr<support::Watchdog> watch = watchClang(file, options);
   std::unique_ptr<twintile::ParsedFile> parsed = twintile::ParsedFile::parse(file, kernels);
+  watch.reset();
   if (!parsed->ok() && kernels.size() > 1) {
     out.eachAlone = true;
     out.kernels = parsed->kernels();
@@ -195,7 +212,7 @@ FrontEndOutput parseFile(const std::string &file, const std::vector<std::string>
     if (i == 0) r.phases.push_back({"parse", parsed->parseSeconds()});  // shared: counted once
     if (i == 0) r.notes = parsed->notes();
     if (!parsed->ok()) {
-      r.error = parsed->error();
+      r.error = withSpecProblem(parsed->error(), kernels[i], file, parsed->kernels());
       continue;
     }
     observer(i).offer(Stage::Source, [&] { return parsed->instantiatedSource(kernels[i]); });
@@ -215,6 +232,7 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
   twintile::SourceTraceOptions to;
   to.useCache = options.useCache;
   to.host = options.traceHost;
+  if (options.endProcessOnLimits) to.watchHostCompile = [&] { return watchClang(file, options); };
   std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
   if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) {
     out.eachAlone = true;
@@ -241,7 +259,7 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
     r = failure(std::move(r), *t.trace.error);
     // The host compiler's own diagnostics on the user's file, as the parse
     // front end shows Clang's, not wrapped in an unlocated error.
-    if (!t.compilerOutput.empty()) r.error = t.compilerOutput;
+    if (!t.compilerOutput.empty()) r.error = withSpecProblem(t.compilerOutput, kernels[i], file, t.kernels);
     else if (t.hostCompileFailed) r.error = notASpecialization(kernels[i], file, t.kernels);
     // What the kernel printed before it failed belongs with the error.
     if (!r.hostOutput.empty()) r.error += "note: " + hostOutputNote(r.hostOutput);

@@ -10,6 +10,7 @@
 
 #include "frontends/clang/KernelDecl.h"
 #include "pipeline/Pipeline.h"
+#include "support/Watchdog.h"
 
 #include <memory>
 #include <string>
@@ -56,27 +57,25 @@ std::string overLimits(const std::string &file);
 /// for Clang to say, and the front ends to explain from its AST.
 std::vector<std::string> malformedKernels(const std::vector<std::string> &kernels);
 
-/// The environment variables that limit a front end's work on one kernel
-/// file where the compile may end its process
-/// (CompileRequest::endProcessOnTimeLimit): its seconds (60 by default) and
-/// the process's resident memory meanwhile, in MiB (4096); 0 for no limit.
+/// The environment variables that limit Clang's work on one kernel file
+/// where the compile may end its process (CompileRequest::endProcessOnLimits):
+/// its seconds (60 by default) and the process's resident memory meanwhile,
+/// in MiB (4096); 0 for no limit.
 inline constexpr const char *kFrontEndSecondsVariable = "TWINTILE_FRONTEND_SECONDS";
 inline constexpr const char *kFrontEndMemoryVariable = "TWINTILE_FRONTEND_MB";
 
-/// The limits on the front end's work on `file` (the defaults for a
-/// setting overLimits refuses), and what the process says past each.
-struct FrontEndLimits {
-  double seconds = 0;
-  size_t bytes = 0;
-  std::string overTime, overMemory;
-};
-FrontEndLimits frontEndLimits(const std::string &file);
+/// Where `options` let the compile end its process: a watch on Clang's
+/// work on `file` (the parse, the host compile), which nothing else stops,
+/// with the limits above (the defaults for a setting overLimits refuses).
+/// Else null. The walks and the traces have limits of their own.
+std::unique_ptr<support::Watchdog> watchClang(const std::string &file, const CompileRequest &options);
 
 /// `r` failed with `d`, rendered.
 Result failure(Result r, ir::Diagnostic d);
 
 /// The parsing front end: one Clang parse of `file`, a walk per specialization.
-FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const ObserverFor &observer);
+FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
+                         const ObserverFor &observer);
 /// The tracing front end: one host compile of `file`, a trace per specialization.
 FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
                          const ObserverFor &observer);

@@ -5,11 +5,9 @@
 #include "ir/PassManager.h"
 #include "ir/Printer.h"
 #include "support/Stack.h"
-#include "support/Watchdog.h"
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -215,14 +213,8 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   }
   // The front end, once for the file: one parse, or one host compile.
   auto observer = [&](size_t i) { return observerOf(observers, i); };
-  std::optional<support::Watchdog> watch;
-  if (options.endProcessOnLimits) {
-    FrontEndLimits limits = frontEndLimits(file);
-    watch.emplace(limits.seconds, limits.bytes, std::move(limits.overTime), std::move(limits.overMemory));
-  }
-  FrontEndOutput front = options.frontend == Frontend::Parse ? parseFile(file, kernels, observer)
+  FrontEndOutput front = options.frontend == Frontend::Parse ? parseFile(file, kernels, options, observer)
                                                      : traceFile(file, kernels, options, observer);
-  watch.reset();
   // One specialization the host compiler (or Clang) rejects fails the whole
   // file's compile; it must not take the others down: then each alone.
   if (front.eachAlone) {

@@ -8,24 +8,6 @@
 
 namespace twintile::support {
 
-namespace {
-
-/// Writes `message` to standard error and ends the process, touching
-/// nothing that the stopped work may hold.
-[[noreturn]] void endWith(const std::string &message) {
-  const char *p = message.data();
-  size_t left = message.size();
-  while (left > 0) {
-    ssize_t n = ::write(STDERR_FILENO, p, left);
-    if (n <= 0) break;
-    p += n;
-    left -= static_cast<size_t>(n);
-  }
-  ::_exit(1);
-}
-
-} // namespace
-
 size_t residentBytes() {
   // /proc/self/statm: sizes in pages, the second resident.
   int fd = ::open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
@@ -52,10 +34,32 @@ Watchdog::Watchdog(double seconds, size_t bytes, std::string overTime, std::stri
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       if (closed_.wait_for(lock, std::chrono::milliseconds(100), [this] { return done_; })) return;
-      if (timed && std::chrono::steady_clock::now() >= deadline) endWith(overTime_);
-      if (bytes && residentBytes() > bytes) endWith(overMemory_);
+      if (timed && std::chrono::steady_clock::now() >= deadline) end(overTime_);
+      if (bytes && residentBytes() > bytes) end(overMemory_);
     }
   });
+}
+
+void Watchdog::removeOnEnd(std::filesystem::path path) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  scratch_.push_back(std::move(path));
+}
+
+/// Called with mutex_ held, on the watch's thread.
+void Watchdog::end(const std::string &message) {
+  for (const std::filesystem::path &p : scratch_) {
+    std::error_code ec;
+    std::filesystem::remove_all(p, ec);
+  }
+  const char *p = message.data();
+  size_t left = message.size();
+  while (left > 0) {
+    ssize_t n = ::write(STDERR_FILENO, p, left);
+    if (n <= 0) break;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+  ::_exit(1);
 }
 
 Watchdog::~Watchdog() {

@@ -6,18 +6,22 @@
 // outside (a signal) may leave a lock held - malloc's, mid-allocation - and
 // the process hung, so the one safe end is the process's own: a watch still
 // open when its time is up, or while the process holds more memory than it
-// allows, writes its message to standard error and exits with status 1,
-// running nothing of the process's (no destructor, no atexit, no malloc).
-// Only a program that is itself one compile (the driver) opens a watch; a
-// program that embeds the compiler is never ended by one (CompileRequest.h).
+// allows, removes the scratch files it was given, writes its message to
+// standard error and exits with status 1 - from its own thread, while the
+// work runs on, so running none of the process's destructors or atexit
+// handlers, which that work may be using. Only a program that is itself one
+// compile (the driver) opens a watch; a program that embeds the compiler is
+// never ended by one (pipeline/CompileRequest.h).
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include <condition_variable>
 #include <cstddef>
+#include <filesystem>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace twintile::support {
 
@@ -29,11 +33,17 @@ public:
   Watchdog(double seconds, size_t bytes, std::string overTime, std::string overMemory);
   /// Closes the watch: the work ended within its limits.
   ~Watchdog();
+  /// What the watched work writes at `path` (a directory, or a file) is
+  /// removed if the watch ends the process.
+  void removeOnEnd(std::filesystem::path path);
   Watchdog(const Watchdog &) = delete;
   Watchdog &operator=(const Watchdog &) = delete;
 
 private:
+  [[noreturn]] void end(const std::string &message);
+
   std::string overTime_, overMemory_;
+  std::vector<std::filesystem::path> scratch_;
   std::mutex mutex_;
   std::condition_variable closed_;
   bool done_ = false;

@@ -14,15 +14,18 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <random>
 #include <sstream>
 
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,6 +64,9 @@ int runCapture(const std::vector<std::string> &argv, std::string &output) {
     dup2(pipefd[1], STDOUT_FILENO);
     close(pipefd[0]);
     close(pipefd[1]);
+    // Killed with twintile, should twintile end first (its limits on the
+    // front end's work end the process: support/Watchdog.h).
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     std::vector<char *> args;
     for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
     args.push_back(nullptr);
@@ -208,6 +214,9 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
                         "): the kernel file was compiled without it");
     work = *tmp;
   }
+  // The driver's limits on Clang's work, which nothing else stops.
+  std::unique_ptr<twintile::support::Watchdog> watch = opts.watchHostCompile ? opts.watchHostCompile() : nullptr;
+  if (watch) watch->removeOnEnd(work);
   fs::path entryPath = work / "entry.cpp", built = work / (jit ? "kernel.o" : "kernel.so");
   std::string output;
   bool compiled = false;

@@ -14,7 +14,10 @@
 #include "frontends/clang/KernelDecl.h"
 #include "frontends/trace/Isolate.h"
 #include "frontends/trace/Trace.h"
+#include "support/Watchdog.h"
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -44,6 +47,10 @@ struct SourceTraceOptions {
   /// $TWINTILE_TRACE_TIMEOUT=SECONDS sets limits.seconds.
   bool isolate = true;
   IsolationLimits limits;
+  /// When set, opened around the host compile (Clang's part, which nothing
+  /// else stops), with the compile's scratch directory to remove if it ends
+  /// the process: the driver's limits (pipeline/FrontEnd.h).
+  std::function<std::unique_ptr<support::Watchdog>()> watchHostCompile;
 };
 
 struct SourceTraceResult {

@@ -1,14 +1,17 @@
-// A front end that spends longer than its limit on a file, or takes more
-// memory - here a macro that expands to 2^40 tokens, which would keep Clang
-// busy for hours and take tens of gigabytes - is stopped: the file's error,
-// naming the limit and how to raise it, exit 1, through both front ends and
-// diff. A malformed setting is said as such; 0 removes a limit, and a real
-// kernel compiles under small ones.
+// Clang spending longer than the front end's limit on a file, or taking
+// more memory - here a macro that expands to 2^40 tokens, which would keep
+// it busy for hours and take tens of gigabytes - is stopped: the file's
+// error, naming the limit and how to raise it, exit 1, through both front
+// ends and diff, leaving nothing in the trace cache. A malformed setting is
+// said as such; 0 removes a limit, and a real kernel compiles under small
+// ones.
+// RUN: rm -rf %t.cache
 // RUN: sed 's/n = A3 1;/n = A40 1;/' %s > %t.cpp
 // RUN: env TWINTILE_FRONTEND_SECONDS=2 TWINTILE_FRONTEND_MB=0 twintile compile --frontend=parse %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --input-file %t.out
-// RUN: env TWINTILE_FRONTEND_SECONDS=2 TWINTILE_FRONTEND_MB=0 twintile compile --frontend=trace %t.cpp --kernel 'bomb<64>' --no-cache > %t.out 2>&1; echo "exit $?" >> %t.out
+// RUN: env TWINTILE_CACHE_DIR=%t.cache TWINTILE_FRONTEND_SECONDS=2 TWINTILE_FRONTEND_MB=0 twintile compile --frontend=trace %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --input-file %t.out
+// RUN: find %t.cache -name 'build-*' | count 0
 // RUN: env TWINTILE_FRONTEND_SECONDS=1.5 TWINTILE_FRONTEND_MB=0 twintile diff %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --check-prefix=DIFF --input-file %t.out
 // RUN: env TWINTILE_FRONTEND_SECONDS=0 TWINTILE_FRONTEND_MB=300 twintile compile --frontend=parse %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
@@ -70,14 +73,14 @@ TT_KERNEL void bomb(Ptr<f32> x) {
   store(x + arange(0, B), load(x + arange(0, B)) * float(n));
 }
 
-// CHECK: .cpp: error: the front end spent 2 s on this kernel file, its limit, and is stopped (Clang cannot be interrupted: twintile ends); TWINTILE_FRONTEND_SECONDS=<s> raises the limit, 0 removes it
+// CHECK: .cpp: error: Clang spent 2 s reading this kernel file, the front end's limit, and is stopped (it cannot be interrupted: twintile ends); TWINTILE_FRONTEND_SECONDS=<s> raises the limit, 0 removes it
 // CHECK-NOT: internal error
 // CHECK: {{^}}exit 1{{$}}
-// DIFF: .cpp: error: the front end spent 1.5 s on this kernel file, its limit
+// DIFF: .cpp: error: Clang spent 1.5 s reading this kernel file, the front end's limit
 // DIFF: {{^}}exit 1{{$}}
 // SETTING: twintile: error: TWINTILE_FRONTEND_SECONDS is 'soon': it is the most seconds a front end spends on a kernel file (0 for no limit, up to 86400)
 // SETTING: {{^}}exit 1{{$}}
-// MEMORY: .cpp: error: the front end took more than 300 MiB of memory reading this kernel file, its limit, and is stopped (twintile ends); TWINTILE_FRONTEND_MB=<MiB> raises the limit, 0 removes it
+// MEMORY: .cpp: error: Clang took more than 300 MiB of memory reading this kernel file, the front end's limit, and is stopped (twintile ends); TWINTILE_FRONTEND_MB=<MiB> raises the limit, 0 removes it
 // MEMORY: {{^}}exit 1{{$}}
 // SETTING-MB: twintile: error: TWINTILE_FRONTEND_MB is '-1': it is the most memory a front end takes reading a kernel file, in MiB (0 for no limit, up to 16777216)
 // SETTING-MB: {{^}}exit 1{{$}}

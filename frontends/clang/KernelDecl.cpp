@@ -7,6 +7,7 @@
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Basic/SourceManager.h>
+#include <llvm/ADT/StringExtras.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -49,13 +50,22 @@ bool isKernel(const clang::FunctionDecl &f) {
 
 namespace {
 
-/// A template argument as a meta attribute: integers by value, types as
-/// written, floats as doubles; a pack as the list of its integers, or
-/// else as its elements' text ("f16, f32"). Nothing for what has no value
-/// to show (a template template argument, a pointer).
-std::optional<ir::Attr> attrOf(const clang::TemplateArgument &a, const clang::PrintingPolicy &policy) {
+/// A template argument as a meta attribute: integers by value (digits
+/// beyond 64 bits), types as written, floats as doubles; a pack as the
+/// list of its integers (`integerPack`: a pack of integer parameters, so
+/// that an empty one is [] too), or else as its elements' text ("f16,
+/// f32"; "1.5, 2" for floats). Nothing for what has no value to show (a
+/// template template argument, a pointer).
+std::optional<ir::Attr> attrOf(const clang::TemplateArgument &a, const clang::PrintingPolicy &policy,
+                               bool integerPack = false) {
   switch (a.getKind()) {
-  case clang::TemplateArgument::Integral: return ir::Attr::integer(a.getAsIntegral().getExtValue());
+  case clang::TemplateArgument::Integral: {
+    // What an i64 holds by value; a wider value (an unsigned 2^64 - 1, an
+    // __int128) as its digits, never cut short.
+    const llvm::APSInt &v = a.getAsIntegral();
+    if (v.isSigned() ? v.getSignificantBits() <= 64 : v.getActiveBits() <= 63) return ir::Attr::integer(v.getExtValue());
+    return ir::Attr::string(llvm::toString(v, 10));
+  }
   case clang::TemplateArgument::Type: {
     const clang::CXXRecordDecl *r = a.getAsType().getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
     return ir::Attr::string(r && inLanguage(r) ? r->getNameAsString() : a.getAsType().getAsString(policy));
@@ -70,7 +80,7 @@ std::optional<ir::Attr> attrOf(const clang::TemplateArgument &a, const clang::Pr
   case clang::TemplateArgument::Pack: {
     std::vector<int64_t> ints;
     std::string text;
-    bool allInts = true;
+    bool allInts = integerPack || a.pack_size() > 0;
     for (const clang::TemplateArgument &e : a.pack_elements()) {
       std::optional<ir::Attr> v = attrOf(e, policy);
       if (!v) return std::nullopt;
@@ -78,6 +88,7 @@ std::optional<ir::Attr> attrOf(const clang::TemplateArgument &a, const clang::Pr
       else allInts = false;
       text += (text.empty() ? "" : ", ") + (v->kind == ir::Attr::Kind::String ? v->s : ir::toString(*v));
     }
+    // A pack of integers as their list (none: []), any other as its text.
     if (allInts) return ir::Attr::list(std::move(ints));
     return ir::Attr::string(text);
   }
@@ -97,9 +108,13 @@ KernelSignature signatureOf(const clang::FunctionDecl &kernel) {
   const clang::TemplateParameterList *params = tmpl->getTemplateParameters();
   clang::PrintingPolicy policy = kernel.getASTContext().getPrintingPolicy();
   policy.SuppressTagKeyword = true;
-  for (unsigned i = 0; i < args->size() && i < params->size(); ++i)
-    if (std::optional<ir::Attr> a = attrOf(args->get(i), policy))
-      s.meta.emplace_back(params->getParam(i)->getNameAsString(), std::move(*a));
+  for (unsigned i = 0; i < args->size() && i < params->size(); ++i) {
+    const clang::NamedDecl *param = params->getParam(i);
+    auto *value = llvm::dyn_cast<clang::NonTypeTemplateParmDecl>(param);
+    bool integerPack = value && value->getType()->isIntegralOrEnumerationType();
+    if (std::optional<ir::Attr> a = attrOf(args->get(i), policy, integerPack))
+      s.meta.emplace_back(param->getNameAsString(), std::move(*a));
+  }
   return s;
 }
 
@@ -188,7 +203,7 @@ std::string hostParameterProblem(const clang::ParmVarDecl &p) {
     const clang::TemplateArgumentList &args = spec->getTemplateArgs();
     bool ofScalar = args.size() >= 1 && args[0].getKind() == clang::TemplateArgument::Type && isScalar(recordOf(args[0].getAsType()));
     if (spec->getName() == "Ptr" && ofScalar) return {};
-    if (spec->getName() == "Tile") return "kernel parameters are scalars and pointers; a Tile parameter cannot be passed";
+    if (spec->getName() == "Tile") return kTileParameter;
   }
   return hostParameterMessage(p);
 }

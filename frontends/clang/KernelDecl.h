@@ -54,6 +54,10 @@ struct DeclaredKernel {
 /// specializations are its own).
 std::vector<DeclaredKernel> declaredKernels(clang::ASTContext &context);
 
+/// The error of a kernel parameter of type Tile, in both front ends.
+inline constexpr const char *kTileParameter =
+    "kernel parameters are scalars and pointers; a Tile parameter cannot be passed";
+
 /// The error of kernel parameter `p`, whose type is a host (plain C++) one.
 std::string hostParameterMessage(const clang::ParmVarDecl &p);
 

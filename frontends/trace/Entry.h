@@ -29,9 +29,21 @@ template <int... I> struct Seq {};
 template <int N, int... I> struct MakeSeq : MakeSeq<N - 1, N - 1, I...> {};
 template <int... I> struct MakeSeq<0, I...> { using type = Seq<I...>; };
 
+/// A parameter's type without const and reference: a kernel may take its
+/// values by reference too, as the parsing front end reads them.
+template <class P> struct Bare { using type = P; };
+template <class P> struct Bare<const P> { using type = P; };
+template <class P> struct Bare<P &> { using type = typename Bare<P>::type; };
+template <class P> struct Bare<P &&> { using type = typename Bare<P>::type; };
+template <class P> using BareOf = typename Bare<P>::type;
+
+/// A temporary as an lvalue, alive to the end of the call it is made in:
+/// what a reference parameter of any kind binds to (after a static_cast).
+template <class T> T &lvalue(T &&value) { return value; }
+
 template <class... P, int... I>
 void call(void (*kernel)(P...), tt::detail::Node *const *nodes, Seq<I...>) {
-  kernel(P(tt::detail::FromNode{}, nodes[I])...);
+  kernel(static_cast<P>(lvalue(BareOf<P>(tt::detail::FromNode{}, nodes[I])))...);
 }
 
 /// What a kernel takes as a parameter: a device scalar or pointer, not a tile
@@ -41,7 +53,7 @@ template <class E> constexpr bool isParameter<tt::Tile<E>> = false;
 
 /// Traces `kernel` into `result`.
 template <class... P> void trace(void (*kernel)(P...), const void *options, const char *spec, void *result) {
-  static_assert((isParameter<P> && ...),
+  static_assert((isParameter<BareOf<P>> && ...),
                 "a kernel with plain C++ parameters is traced in-process (twintile::trace with their "
                 "values); to trace it from its file, make them template parameters (and a Tile is no parameter)");
   Session *s = begin(options, spec);
@@ -49,7 +61,7 @@ template <class... P> void trace(void (*kernel)(P...), const void *options, cons
     checkLanguage(tt::detail::kOpTable);
     tt::detail::Node *nodes[sizeof...(P) + 1] = {};
     int i = 0;
-    ((nodes[i++] = deviceParam(s, tt::detail::typeCode<P>())), ...);
+    ((nodes[i++] = deviceParam(s, tt::detail::typeCode<BareOf<P>>())), ...);
     call(kernel, nodes, typename MakeSeq<sizeof...(P)>::type{});
   } catch (...) {
     end(s, result, true);

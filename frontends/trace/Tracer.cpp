@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/trace/TraceState.h"
 
+#include "frontends/clang/KernelDecl.h"
 #include "frontends/trace/Entry.h"
 
 #include <algorithm>
@@ -250,7 +251,7 @@ TraceResult Session::finish(std::exception_ptr failure, double seconds) {
     if (failure) std::rethrow_exception(failure);
     for (auto &a : state_->func->body.args)
       if (a->type.isTile())
-        throw KernelError{{}, "kernel parameters are scalars and pointers; a Tile parameter cannot be passed"};
+        throw KernelError{{}, kTileParameter};
     state_->recorder.finish();
     r.func = std::move(state_->func);
   } catch (const KernelError &e) {

@@ -175,15 +175,18 @@ std::vector<std::string> malformedKernels(const std::vector<std::string> &kernel
 
 namespace {
 
-/// `error`, the file's own, and the spec's where it names no kernel of
-/// those Clang read in the file despite the errors: both are the user's to
-/// fix, and fixing the first should not reveal the second.
+/// `error`, the file's own, and a note where the spec names none of the
+/// kernels Clang read in the file despite the errors: a misspelt spec is
+/// then said at once, and a kernel the errors hid is not denied.
 std::string withSpecProblem(std::string error, const std::string &spec, const std::string &file,
                             const std::vector<twintile::DeclaredKernel> &kernels) {
   if (kernels.empty() || declaresKernelNamed(kernels, spec)) return error;
-  std::string more = notASpecialization(spec, file, kernels);
-  if (!more.empty() && more.back() == '\n') more.pop_back();
-  return error + more + ", as far as Clang read the file past its errors\n";
+  std::string read;
+  for (const twintile::DeclaredKernel &k : kernels)
+    if (read.find("'" + k.qualifiedName + "'") == std::string::npos)
+      read += (read.empty() ? "'" : ", '") + k.qualifiedName + "'";
+  return error + "twintile: note: --kernel '" + spec + "' names none of the kernels Clang could read in " + file +
+         " despite the errors (" + read + "); if '" + qualifiedName(spec) + "' is one of them, the errors above hide it\n";
 }
 
 } // namespace

@@ -29,10 +29,12 @@ template <int... I> struct Seq {};
 template <int N, int... I> struct MakeSeq : MakeSeq<N - 1, N - 1, I...> {};
 template <int... I> struct MakeSeq<0, I...> { using type = Seq<I...>; };
 
-/// A parameter's type without const and reference: a kernel may take its
+/// A parameter's type without const, volatile and reference: a kernel may take its
 /// values by reference too, as the parsing front end reads them.
 template <class P> struct Bare { using type = P; };
 template <class P> struct Bare<const P> { using type = P; };
+template <class P> struct Bare<volatile P> { using type = P; };
+template <class P> struct Bare<const volatile P> { using type = P; };
 template <class P> struct Bare<P &> { using type = typename Bare<P>::type; };
 template <class P> struct Bare<P &&> { using type = typename Bare<P>::type; };
 template <class P> using BareOf = typename Bare<P>::type;

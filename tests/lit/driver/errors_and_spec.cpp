@@ -1,8 +1,9 @@
 // A file with an error of its own, compiled for a spec that names none of
-// its kernels: both errors are said, the file's (Clang's, at its line) and
-// the spec's (the kernels Clang read despite the error), by both front
-// ends, so that fixing the first does not reveal the second. A spec that
-// names a kernel gets the file's error alone.
+// its kernels: the file's error (Clang's, at its line), then a note that
+// the spec names none of the kernels Clang read despite it, by both front
+// ends, so that fixing the first does not reveal a misspelt spec - and a
+// kernel the errors hid is not denied. A spec that names a kernel gets the
+// file's error alone.
 // RUN: not twintile compile --frontend=parse %s --kernel 'nope<64>' 2>&1 | FileCheck %s --check-prefixes=FILE,SPEC
 // RUN: not twintile compile --frontend=trace %s --kernel 'nope<64>' --no-cache 2>&1 | FileCheck %s --check-prefixes=FILE,SPEC
 // RUN: not twintile compile --frontend=parse %s --kernel 'copy<64>' 2>&1 | FileCheck %s --check-prefixes=FILE,ALONE
@@ -16,7 +17,7 @@ TT_KERNEL void copy(Ptr<f32> x, Ptr<f32> y) {
   store(y + offs, load(x + offs));
 }
 
-// FILE: errors_and_spec.cpp:15:27: error: expected ';' at end of declaration
-// SPEC: twintile: error: --kernel 'nope<64>': {{.*}}errors_and_spec.cpp defines no kernel 'nope' (its kernels: 'copy'), as far as Clang read the file past its errors
+// FILE: errors_and_spec.cpp:16:27: error: expected ';' at end of declaration
+// SPEC: twintile: note: --kernel 'nope<64>' names none of the kernels Clang could read in {{.*}}errors_and_spec.cpp despite the errors ('copy'); if 'nope' is one of them, the errors above hide it
 // ALONE-NOT: --kernel
 // FILE-NOT: internal error

@@ -219,9 +219,8 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   // file's compile; it must not take the others down: then each alone.
   if (front.eachAlone) {
     std::vector<Result> results(kernels.size());
-    // A spec that names no kernel of the file (as Clang read it) is refused
-    // now; the others compile together again, each alone only if that
-    // fails too.
+    // A spec that names no kernel of the file (as Clang read it) is refused;
+    // the others compile together again, each alone only if that fails too.
     std::vector<bool> named(kernels.size());
     for (size_t i = 0; i < kernels.size(); ++i) {
       named[i] = front.kernels.empty() || declaresKernelNamed(front.kernels, kernels[i]);
@@ -229,6 +228,15 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
     }
     if (std::find(named.begin(), named.end(), false) != named.end()) {
       compileSome(file, kernels, options, observers, named, results);
+      // Unless none of those compiled: then the file's own errors may have
+      // hidden the kernels the others name from Clang, and each alone says
+      // which (the file's errors, and whether the spec names a kernel).
+      bool compiled = false;
+      for (size_t i = 0; i < kernels.size(); ++i) compiled = compiled || (named[i] && results[i].ok());
+      if (!compiled)
+        for (size_t i = 0; i < kernels.size(); ++i)
+          if (!named[i])
+            results[i] = std::move(compileSourcesHere(file, {kernels[i]}, options, [&](size_t) { return observer(i); }).front());
       return results;
     }
     results.clear();

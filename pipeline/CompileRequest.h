@@ -13,6 +13,7 @@
 #include "ir/IR.h"
 #include "support/Stage.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,13 +58,17 @@ struct CompileRequest {
   /// Threads for the cleanup and the backend when several specializations
   /// compile together (compileSources); 0: one per core.
   int jobs = 0;
-  /// Whether the front end's work on the file (Clang, the walks, the host
-  /// compile, the traces) is limited in time and memory
-  /// ($TWINTILE_FRONTEND_SECONDS, $TWINTILE_FRONTEND_MB; FrontEnd.h): past a
-  /// limit the process says so and exits with status 1 (support/Watchdog.h:
-  /// Clang cannot be stopped part-way). The driver's choice; a program that
-  /// embeds the compiler is never ended.
+  /// Whether Clang's work on the file (the parse, the host compile) is
+  /// limited in time and memory ($TWINTILE_FRONTEND_SECONDS,
+  /// $TWINTILE_FRONTEND_MB; FrontEnd.h): past a limit the process says so
+  /// and exits with status 1 (support/Watchdog.h: Clang cannot be stopped
+  /// part-way). The driver's choice; a program that embeds the compiler is
+  /// never ended.
   bool endProcessOnLimits = false;
+  /// Where a limit may end the process: what it then prints on standard
+  /// output besides, given the error (the driver's --json report, which the
+  /// command would otherwise print at its end). Made before Clang starts.
+  std::function<std::string(const std::string &error)> reportOnLimit;
 };
 
 /// Why `r` cannot be compiled (warps or stages out of range), or empty.

@@ -129,8 +129,10 @@ std::unique_ptr<support::Watchdog> watchClang(const std::string &file, const Com
   std::string overMemory = file + ": error: Clang took more than " + number(mib) + " MiB of memory reading this " +
                            "kernel file, the front end's limit, and is stopped (twintile ends); " +
                            kFrontEndMemoryVariable + "=<MiB> raises the limit, 0 removes it\n";
-  return std::make_unique<support::Watchdog>(seconds, static_cast<size_t>(mib * double(1 << 20)), std::move(overTime),
-                                             std::move(overMemory));
+  auto watch = std::make_unique<support::Watchdog>(seconds, static_cast<size_t>(mib * double(1 << 20)), overTime,
+                                                  overMemory);
+  if (options.reportOnLimit) watch->printOnEnd(options.reportOnLimit(overTime), options.reportOnLimit(overMemory));
+  return watch;
 }
 
 std::string overLimits(const std::string &file) {

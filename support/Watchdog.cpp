@@ -34,8 +34,8 @@ Watchdog::Watchdog(double seconds, size_t bytes, std::string overTime, std::stri
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       if (closed_.wait_for(lock, std::chrono::milliseconds(100), [this] { return done_; })) return;
-      if (timed && std::chrono::steady_clock::now() >= deadline) end(overTime_);
-      if (bytes && residentBytes() > bytes) end(overMemory_);
+      if (timed && std::chrono::steady_clock::now() >= deadline) end(overTime_, overTimeReport_);
+      if (bytes && residentBytes() > bytes) end(overMemory_, overMemoryReport_);
     }
   });
 }
@@ -45,20 +45,36 @@ void Watchdog::removeOnEnd(std::filesystem::path path) {
   scratch_.push_back(std::move(path));
 }
 
-/// Called with mutex_ held, on the watch's thread.
-void Watchdog::end(const std::string &message) {
-  for (const std::filesystem::path &p : scratch_) {
-    std::error_code ec;
-    std::filesystem::remove_all(p, ec);
-  }
-  const char *p = message.data();
-  size_t left = message.size();
+void Watchdog::printOnEnd(std::string overTime, std::string overMemory) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  overTimeReport_ = std::move(overTime);
+  overMemoryReport_ = std::move(overMemory);
+}
+
+namespace {
+
+/// All of `text` to `fd`, as far as it takes it.
+void writeAll(int fd, const std::string &text) {
+  const char *p = text.data();
+  size_t left = text.size();
   while (left > 0) {
-    ssize_t n = ::write(STDERR_FILENO, p, left);
+    ssize_t n = ::write(fd, p, left);
     if (n <= 0) break;
     p += n;
     left -= static_cast<size_t>(n);
   }
+}
+
+} // namespace
+
+/// Called with mutex_ held, on the watch's thread.
+void Watchdog::end(const std::string &message, const std::string &report) {
+  for (const std::filesystem::path &p : scratch_) {
+    std::error_code ec;
+    std::filesystem::remove_all(p, ec);
+  }
+  writeAll(STDERR_FILENO, message);
+  writeAll(STDOUT_FILENO, report);
   ::_exit(1);
 }
 

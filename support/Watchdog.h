@@ -7,7 +7,8 @@
 // the process hung, so the one safe end is the process's own: a watch still
 // open when its time is up, or while the process holds more memory than it
 // allows, removes the scratch files it was given, writes its message to
-// standard error and exits with status 1 - from its own thread, while the
+// standard error (and a report to standard output, where it was given one)
+// and exits with status 1 - from its own thread, while the
 // work runs on, so running none of the process's destructors or atexit
 // handlers, which that work may be using. Only a program that is itself one
 // compile (the driver) opens a watch; a program that embeds the compiler is
@@ -36,13 +37,18 @@ public:
   /// What the watched work writes at `path` (a directory, or a file) is
   /// removed if the watch ends the process.
   void removeOnEnd(std::filesystem::path path);
+  /// If the watch ends the process, it first writes `overTime` or
+  /// `overMemory` (as the limit was) to standard output: a report the
+  /// process promised (the driver's --json).
+  void printOnEnd(std::string overTime, std::string overMemory);
   Watchdog(const Watchdog &) = delete;
   Watchdog &operator=(const Watchdog &) = delete;
 
 private:
-  [[noreturn]] void end(const std::string &message);
+  [[noreturn]] void end(const std::string &message, const std::string &report);
 
   std::string overTime_, overMemory_;
+  std::string overTimeReport_, overMemoryReport_;
   std::vector<std::filesystem::path> scratch_;
   std::mutex mutex_;
   std::condition_variable closed_;

@@ -102,6 +102,22 @@ int compileCommand(const CompileFlags &f) {
   o.jobs = f.jobs;
   const std::vector<std::string> &kernels = f.kernels;
   bool many = kernels.size() > 1;
+  // A front-end limit that ends the process ends it with the report
+  // promised: each specialization failed with the limit's error.
+  if (f.json)
+    o.reportOnLimit = [&](const std::string &error) {
+      pipeline::Result stopped;
+      stopped.error = error;
+      nlohmann::ordered_json reports = nlohmann::ordered_json::array();
+      for (const std::string &k : kernels) {
+        CompileFlags one = f;
+        one.k.kernel = k;
+        reports.push_back(report(one, stopped));
+      }
+      nlohmann::ordered_json j = many ? nlohmann::ordered_json{{"command", "compile"}, {"seconds", nullptr}, {"kernels", reports}}
+                                      : reports.front();
+      return j.dump(2) + "\n";
+    };
   // Each specialization's stages, kept to be printed in order (the backend
   // runs them on several threads).
   std::vector<std::string> emitted(kernels.size());

@@ -229,8 +229,41 @@ FrontEndOutput parseFile(const std::string &file, const std::vector<std::string>
   return out;
 }
 
+namespace {
+
+/// The parse front end's walks of the kernels the tracing front end's host
+/// compile instantiated (`instantiated`, by spec), into `shared`; left
+/// undone where a spec names no kernel or the walker throws, for the parse
+/// front end's own parse to say.
+void walkShared(const std::vector<const clang::FunctionDecl *> &instantiated, const std::vector<std::string> &specs,
+                SharedParse &shared) {
+  if (instantiated.size() != specs.size() || std::count(instantiated.begin(), instantiated.end(), nullptr)) return;
+  FrontEndOutput out;
+  out.results.resize(specs.size());
+  out.funcs.resize(specs.size());
+  try {
+    for (size_t i = 0; i < specs.size(); ++i) {
+      Result &r = out.results[i];
+      if (i == 0)
+        r.notes.push_back("Clang read the file once for both front ends: the parse is the trace front end's "
+                          "host-compile");
+      shared.observer(i).offer(Stage::Source, [&] { return twintile::instantiatedSource(*instantiated[i], specs[i]); });
+      twintile::FrontendResult walked = twintile::walkInstantiated(*instantiated[i]);
+      r.phases.push_back({"walk", walked.seconds});
+      if (!walked.ok()) r = failure(std::move(r), *walked.error);
+      else out.funcs[i] = std::move(walked.func);
+    }
+  } catch (...) {
+    return;  // (thrown inside Clang's consumer: the parse front end's own parse throws it where it is caught)
+  }
+  shared.out = std::move(out);
+  shared.done = true;
+}
+
+} // namespace
+
 FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
-                         const ObserverFor &observer) {
+                         const ObserverFor &observer, SharedParse *shared) {
   FrontEndOutput out;
   out.results.resize(kernels.size());
   out.funcs.resize(kernels.size());
@@ -238,6 +271,10 @@ FrontEndOutput traceFile(const std::string &file, const std::vector<std::string>
   to.useCache = options.useCache;
   to.host = options.traceHost;
   if (options.endProcessOnLimits) to.watchHostCompile = [&] { return watchClang(file, options); };
+  if (shared)
+    to.instantiated = [&](const std::vector<const clang::FunctionDecl *> &instantiated) {
+      walkShared(instantiated, kernels, *shared);
+    };
   std::vector<twintile::SourceTraceResult> traced = twintile::traceSourceFile(file, kernels, to);
   if (kernels.size() > 1 && !traced[0].trace.ok() && traced[0].hostCompileFailed) {
     out.eachAlone = true;

@@ -76,8 +76,19 @@ Result failure(Result r, ir::Diagnostic d);
 /// The parsing front end: one Clang parse of `file`, a walk per specialization.
 FrontEndOutput parseFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
                          const ObserverFor &observer);
-/// The tracing front end: one host compile of `file`, a trace per specialization.
+/// The parse front end's part of a compile through both front ends that
+/// shares the tracing front end's Clang parse (compileBoth): traceFile fills
+/// it in when its host compile reads the file in process, without an error.
+struct SharedParse {
+  ObserverFor observer;  // the parse front end's
+  bool done = false;     // `out` holds the walks: the parse front end needs no parse of its own
+  FrontEndOutput out;    // as parseFile would give it
+};
+
+/// The tracing front end: one host compile of `file`, a trace per
+/// specialization; and with `shared`, the parse front end's walks of the
+/// same AST.
 FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
-                         const ObserverFor &observer);
+                         const ObserverFor &observer, SharedParse *shared = nullptr);
 
 } // namespace twintile::pipeline

@@ -273,4 +273,38 @@ Result compileSource(const std::string &file, const std::string &kernel, const C
   return std::move(compileSources(file, {kernel}, options, [&](size_t) { return observer; }).front());
 }
 
+BothResults compileBoth(const std::string &file, const std::string &kernel, const CompileRequest &options,
+                        const Observer &parseObserver, const Observer &traceObserver) {
+  CompileRequest parse = options, trace = options;
+  parse.frontend = Frontend::Parse;
+  trace.frontend = Frontend::Trace;
+  auto apart = [&] {
+    return BothResults{compileSource(file, kernel, parse, parseObserver), compileSource(file, kernel, trace, traceObserver)};
+  };
+  // What compileSources refuses before a front end runs, it says for each.
+  if (!overLimits(file).empty() || !malformedKernels({kernel}).empty()) return apart();
+  BothResults out;
+  try {
+    support::runOnLargeStack([&] {
+      SharedParse shared;
+      shared.observer = [&](size_t) { return parseObserver; };
+      ObserverFor traceObservers = [&](size_t) { return traceObserver; };
+      FrontEndOutput traced = traceFile(file, {kernel}, trace, traceObservers, &shared);
+      compileEach(traced.results, traced.funcs, trace, traceObservers);
+      out.trace = std::move(traced.results.front());
+      if (!shared.done) {
+        out.parse = std::move(compileSourcesHere(file, {kernel}, parse, shared.observer).front());
+        return;
+      }
+      compileEach(shared.out.results, shared.out.funcs, parse, shared.observer);
+      out.parse = std::move(shared.out.results.front());
+    });
+  } catch (const support::StackExhausted &) {
+    return apart();  // each says it as it does alone
+  } catch (const support::StackUnavailable &) {
+    return apart();
+  }
+  return out;
+}
+
 } // namespace twintile::pipeline

@@ -75,6 +75,18 @@ using ObserverFor = std::function<Observer(size_t index)>;
 std::vector<Result> compileSources(const std::string &file, const std::vector<std::string> &kernels,
                                    const CompileRequest &options, const ObserverFor &observers = {});
 
+/// `kernel` compiled through both front ends (options.frontend aside), as
+/// compileSource compiles it through each, but with one Clang parse of the
+/// file where the tracing front end compiles it in process: the parse front
+/// end walks the AST of that compile. Where there is none (the host object
+/// cached, compiled by clang++, rejected by Clang), the parse front end
+/// parses the file itself. For twintile diff and dump.
+struct BothResults {
+  Result parse, trace;
+};
+BothResults compileBoth(const std::string &file, const std::string &kernel, const CompileRequest &options,
+                        const Observer &parseObserver = {}, const Observer &traceObserver = {});
+
 /// Compiles a kernel already in tile IR (traced in-process, or parsed from
 /// text), from the `tile` stage on.
 Result compileFunc(std::unique_ptr<ir::Func> func, const CompileRequest &options, const Observer &observer = {});

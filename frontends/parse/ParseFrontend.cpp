@@ -189,8 +189,12 @@ FrontendResult ParsedFile::walk(const std::string &spec) const {
     r.error = ir::Diagnostic{ir::Location(impl_->file, 0, 0), why};  // located as the tracer locates it
     return r;
   }
+  return walkInstantiated(*kernel, impl_->opts);
+}
+
+FrontendResult walkInstantiated(const clang::FunctionDecl &kernel, const ParseOptions &opts) {
   auto start = std::chrono::steady_clock::now();
-  r = walkKernel(impl_->ast->getASTContext(), *kernel, impl_->opts.numWarps);
+  FrontendResult r = walkKernel(kernel.getASTContext(), kernel, opts.numWarps);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
@@ -200,12 +204,16 @@ std::string ParsedFile::instantiatedSource(const std::string &spec) const {
   std::string why;
   const clang::FunctionDecl *kernel = findKernel(*impl_, spec, why);
   if (!kernel) return "// " + why + "\n";
+  return twintile::instantiatedSource(*kernel, spec);
+}
+
+std::string instantiatedSource(const clang::FunctionDecl &kernel, const std::string &spec) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  clang::PrintingPolicy policy = impl_->ast->getASTContext().getPrintingPolicy();
+  clang::PrintingPolicy policy = kernel.getASTContext().getPrintingPolicy();
   policy.SuppressTagKeyword = true;
   os << "// " << spec << ": the body Clang instantiated, as Clang prints it\n";
-  kernel->print(os, policy);
+  kernel.print(os, policy);
   os << "\n";
   return os.str();
 }

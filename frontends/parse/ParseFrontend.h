@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class FunctionDecl;
+} // namespace clang
+
 namespace twintile {
 
 struct ParseOptions {
@@ -62,6 +66,15 @@ private:
   explicit ParsedFile(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+/// Walks a kernel specialization Clang instantiated in another compile of
+/// its file (the tracing front end's, HostCompile.h): what ParsedFile::walk
+/// does once it has found the kernel, timed.
+FrontendResult walkInstantiated(const clang::FunctionDecl &kernel, const ParseOptions &opts = {});
+
+/// The specialization `spec`'s body as Clang instantiated it in `kernel`,
+/// printed back as C++ (ParsedFile::instantiatedSource).
+std::string instantiatedSource(const clang::FunctionDecl &kernel, const std::string &spec);
 
 /// Parses and walks one specialization; Clang's errors become the result's error.
 FrontendResult parseKernel(const std::string &file, const std::string &spec, const ParseOptions &opts = {});

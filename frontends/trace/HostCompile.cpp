@@ -77,18 +77,22 @@ const clang::FunctionDecl *tracedFunction(const clang::Stmt *body) {
 struct AstRead {
   std::vector<EntrySignature> entries;
   std::vector<DeclaredKernel> kernels;
+  std::vector<const clang::FunctionDecl *> instantiated;  // entry i's kernel, or null
 };
 
 /// Reads the AST before code generation (and when Clang found errors, as
 /// far as it got).
 class ReadEntries : public clang::ASTConsumer {
 public:
-  explicit ReadEntries(AstRead &out) : out_(out) {}
+  explicit ReadEntries(AstRead &out, const InstantiatedKernels *hand = nullptr) : out_(out), hand_(hand) {}
   void HandleTranslationUnit(clang::ASTContext &context) override {
     sources_ = &context.getSourceManager();
     out_.entries.clear();
+    out_.instantiated.clear();
     out_.kernels = declaredKernels(context);
     visit(context.getTranslationUnitDecl());
+    out_.instantiated.resize(out_.entries.size());
+    if (hand_ && *hand_ && !context.getDiagnostics().hasErrorOccurred()) (*hand_)(out_.instantiated);
   }
 
 private:
@@ -111,7 +115,7 @@ private:
       unsigned i = 0;
       if (!name.consume_front(kTraceEntryPrefix) || name.getAsInteger(10, i) || i > 1u << 20) continue;
       std::vector<EntrySignature> &entries = out_.entries;
-      if (entries.size() <= i) entries.resize(i + 1);
+      if (entries.size() <= i) entries.resize(i + 1), out_.instantiated.resize(i + 1);
       const clang::FunctionDecl *kernel = tracedFunction(fn->getBody());
       if (!kernel) {
         entries[i].notAKernel = "it names no function";
@@ -120,11 +124,13 @@ private:
       } else {
         entries[i].kernel = signatureOf(*kernel);
         entries[i].hostParameter = hostParameterOf(*kernel);
+        if (kernel->hasBody()) out_.instantiated[i] = kernel;
       }
     }
   }
 
   AstRead &out_;
+  const InstantiatedKernels *hand_;  // whom to hand the kernels, if anyone
   const clang::SourceManager *sources_ = nullptr;
 };
 
@@ -179,18 +185,21 @@ void embedSignatures(llvm::Module &module, const std::vector<EntrySignature> &en
 /// Clang's code generation, and the entry points read from the AST first.
 class EmitAndRead : public clang::EmitLLVMOnlyAction {
 public:
-  EmitAndRead(llvm::LLVMContext &context, AstRead &read) : clang::EmitLLVMOnlyAction(&context), read_(read) {}
+  EmitAndRead(llvm::LLVMContext &context, AstRead &read, const InstantiatedKernels &hand)
+      : clang::EmitLLVMOnlyAction(&context), read_(read), hand_(hand) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef file) override {
     std::vector<std::unique_ptr<clang::ASTConsumer>> consumers;
-    consumers.push_back(std::make_unique<ReadEntries>(read_));
+    // First: the AST is handed on before code generation (which changes nothing of it).
+    consumers.push_back(std::make_unique<ReadEntries>(read_, &hand_));
     consumers.push_back(clang::EmitLLVMOnlyAction::CreateASTConsumer(ci, file));
     return std::make_unique<clang::MultiplexConsumer>(std::move(consumers));
   }
 
 private:
   AstRead &read_;
+  const InstantiatedKernels &hand_;
 };
 
 /// Only the entry points' signatures: Clang's front end, no code.
@@ -414,25 +423,25 @@ std::string hostCompilerIdentity(const std::vector<std::string> &includeDirs, co
 
 HostCompileResult compileHostObject(const std::string &path, const std::string &source,
                                     const std::vector<std::string> &includeDirs,
-                                    const std::vector<std::string> &moreDirs) {
+                                    const std::vector<std::string> &moreDirs, const InstantiatedKernels &read) {
   HostCompileResult out;
   auto start = std::chrono::steady_clock::now();
   // Clang's own code generation looks targets up: registered first.
   twintile::support::registerLlvmTargets();
   llvm::LLVMContext context;
-  AstRead read;
+  AstRead ast;
   std::unique_ptr<llvm::Module> module;
   runWithHeaders(
       [&](auto run) {
-        read = {};
-        EmitAndRead action(context, read);
+        ast = {};
+        EmitAndRead action(context, ast, read);
         bool ok = run(action);
         module = ok ? action.takeModule() : nullptr;
         return module != nullptr;
       },
       path, source, includeDirs, moreDirs, out.notes, out.diagnostics);
-  out.entries = read.entries;
-  out.kernels = std::move(read.kernels);
+  out.entries = ast.entries;
+  out.kernels = std::move(ast.kernels);
   if (!module && out.diagnostics.find("error: ") == std::string::npos) {
     // Clang stopped without an error to show: not the file's doing.
     out.internal = "Clang compiled the kernel file to no module, and said nothing" +
@@ -443,7 +452,7 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
   bool ok = module != nullptr;
   if (ok) {
     prepareForJit(*module);
-    embedSignatures(*module, read.entries);
+    embedSignatures(*module, ast.entries);
     std::string error;
     auto codegen = std::chrono::steady_clock::now();
     std::string userErrors;

@@ -14,9 +14,14 @@
 
 #include "frontends/clang/KernelDecl.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace clang {
+class FunctionDecl;
+} // namespace clang
 
 namespace twintile {
 
@@ -49,6 +54,13 @@ struct HostCompileResult {
   double codegenSeconds = 0;  // of which the code generator's
 };
 
+/// Given the AST of an in-process host compile that Clang read without an
+/// error, before code is generated from it: each entry point's kernel
+/// specialization as Clang instantiated it (null where the spec names no
+/// kernel). The parse front end walks those, so that one Clang parse serves
+/// both front ends (pipeline::compileBoth). The AST lives only during the call.
+using InstantiatedKernels = std::function<void(const std::vector<const clang::FunctionDecl *> &)>;
+
 /// Compiles `source`, taken to be the file `path` (which need not exist),
 /// with the user's `includeDirs` searched after the language's include
 /// directory (so that the parse front end's precompiled header serves), then
@@ -58,10 +70,11 @@ struct HostCompileResult {
 /// would run): the caller runs it once, before anything else of the object.
 /// It also carries, in a section of its own, the signature of each entry
 /// point's kernel (twintile_trace_entry_<i> in `source`), read back by
-/// entrySignatures without running anything.
+/// entrySignatures without running anything. `read`, when set, is given the
+/// entry points' kernels (above).
 HostCompileResult compileHostObject(const std::string &path, const std::string &source,
                                     const std::vector<std::string> &includeDirs,
-                                    const std::vector<std::string> &moreDirs);
+                                    const std::vector<std::string> &moreDirs, const InstantiatedKernels &read = {});
 
 /// The entry points' signatures of `source` (compiled as compileHostObject
 /// would), read from Clang's AST without generating code: for a file a

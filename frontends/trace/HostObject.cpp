@@ -223,7 +223,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   std::vector<EntrySignature> entries;  // what Clang's AST said of each entry point
   auto start = std::chrono::steady_clock::now();
   if (jit) {
-    HostCompileResult c = compileHostObject(entryPath.string(), entry, opts.includeDirs, tracerDirs);
+    HostCompileResult c = compileHostObject(entryPath.string(), entry, opts.includeDirs, tracerDirs, opts.instantiated);
     out.notes.insert(out.notes.end(), c.notes.begin(), c.notes.end());
     output = std::move(c.diagnostics);
     out.codegenSeconds = c.codegenSeconds;

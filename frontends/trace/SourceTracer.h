@@ -12,6 +12,7 @@
 #pragma once
 
 #include "frontends/clang/KernelDecl.h"
+#include "frontends/trace/HostCompile.h"
 #include "frontends/trace/Isolate.h"
 #include "frontends/trace/Trace.h"
 #include "support/Watchdog.h"
@@ -51,6 +52,10 @@ struct SourceTraceOptions {
   /// else stops), with the compile's scratch directory to remove if it ends
   /// the process: the driver's limits (pipeline/FrontEnd.h).
   std::function<std::unique_ptr<support::Watchdog>()> watchHostCompile;
+  /// When set, given the kernels Clang instantiated, where the host compile
+  /// runs in process and Clang reads the file without an error
+  /// (HostCompile.h); not called for a cached object or a clang++ compile.
+  InstantiatedKernels instantiated;
 };
 
 struct SourceTraceResult {

@@ -44,24 +44,34 @@ int diffCommand(const DiffFlags &f) {
   bool html = !f.html.empty();
   std::map<std::string, std::map<support::Stage, std::string>> stages;  // front end -> stage -> text
   std::map<std::string, pipeline::Result> results;
-  for (pipeline::Frontend fe : {pipeline::Frontend::Parse, pipeline::Frontend::Trace}) {
-    std::string frontend(pipeline::name(fe));
-    pipeline::CompileRequest o = f.options;
-    o.frontend = fe;
-    // The page shows every stage; the verdict needs only the cleaned IR.
-    o.last = html ? support::Stage::SassInfo : support::Stage::TileOpt;
+  pipeline::CompileRequest o = f.options;
+  // The page shows every stage; the verdict needs only the cleaned IR.
+  o.last = html ? support::Stage::SassInfo : support::Stage::TileOpt;
+  // A front-end limit that ends the process: the report says it, as a failure below.
+  if (f.json)
+    o.reportOnLimit = [&](const std::string &error) {
+      nlohmann::ordered_json j{{"command", "diff"}, {"file", f.file}, {"kernel", f.kernel}, {"equal", false},
+                               {"verdict", "not compared: Clang was stopped at a front-end limit"}, {"error", error}};
+      return j.dump(2) + "\n";
+    };
+  auto observer = [&](const std::string &frontend) {
     pipeline::Observer observer;
     observer.wants = [&](support::Stage) { return html; };
     observer.take = [&, frontend](support::Stage s, const std::string &text) { stages[frontend][s] = text; };
-    pipeline::Result r = pipeline::compileSource(f.file, f.kernel, o, observer);
-    // Without --html a failure ends the command; the page still shows what
-    // each front end got through, and the error.
-    if (!r.ok() && !html) {
-      std::cerr << r.error;
-      return failureStatus(r);
+    return observer;
+  };
+  // One Clang parse for both, where it can (pipeline::compileBoth).
+  pipeline::BothResults both = pipeline::compileBoth(f.file, f.kernel, o, observer("parse"), observer("trace"));
+  for (pipeline::Result *r : {&both.parse, &both.trace}) {
+    // Without --html or --json a failure ends the command; the page still
+    // shows what each front end got through, and the report the errors.
+    if (!r->ok() && !html && !f.json) {
+      std::cerr << r->error;
+      return failureStatus(*r);
     }
-    results.emplace(frontend, std::move(r));
   }
+  results.emplace("parse", std::move(both.parse));
+  results.emplace("trace", std::move(both.trace));
   const pipeline::Result &parsed = results.at("parse"), &traced = results.at("trace");
   std::string verdict;
   bool equal = false, compared = parsed.func && traced.func;

@@ -26,19 +26,30 @@ int dumpCommand(const DumpFlags &f) {
   std::map<support::Stage, std::map<std::string, std::string>> written;  // stage -> front end -> file
   bool allOk = true, internal = false;
   std::string error;
-  for (pipeline::Frontend frontend : {pipeline::Frontend::Parse, pipeline::Frontend::Trace}) {
-    std::string fe(pipeline::name(frontend));
-    pipeline::CompileRequest o = f.options;
-    o.frontend = frontend;
-    o.last = support::Stage::SassInfo;
+  pipeline::CompileRequest o = f.options;
+  o.last = support::Stage::SassInfo;
+  // A front-end limit that ends the process: the index says so (no stage written).
+  if (f.json)
+    o.reportOnLimit = [&](const std::string &error) {
+      nlohmann::ordered_json stopped = index;
+      stopped["error"] = error;
+      stopped["frontends"] = nlohmann::ordered_json::object();
+      stopped["stages"] = nlohmann::ordered_json::array();
+      return stopped.dump(2) + "\n";
+    };
+  auto observer = [&](const std::string &fe) {
     pipeline::Observer observer;
     observer.wants = [](support::Stage) { return true; };
-    observer.take = [&](support::Stage s, const std::string &text) {
+    observer.take = [&, fe](support::Stage s, const std::string &text) {
       std::string name = fe + "." + std::string(support::name(s)) + std::string(support::fileExtension(s));
       if (writeText((fs::path(f.dir) / name).string(), text, error)) written[s][fe] = name;
     };
-    pipeline::Result r = pipeline::compileSource(f.file, f.kernel, o, observer);
-    if (!error.empty()) return fail(error);
+    return observer;
+  };
+  // One Clang parse for both, where it can (pipeline::compileBoth).
+  pipeline::BothResults both = pipeline::compileBoth(f.file, f.kernel, o, observer("parse"), observer("trace"));
+  if (!error.empty()) return fail(error);
+  auto record = [&](const std::string &fe, const pipeline::Result &r) {
     nlohmann::ordered_json entry{{"ok", r.ok()}};
     if (!r.ok()) {
       entry["error"] = r.error;
@@ -51,7 +62,9 @@ int dumpCommand(const DumpFlags &f) {
     entry["notes"] = r.notes;
     if (!r.hostOutput.empty()) entry["host_output"] = r.hostOutput;
     index["frontends"][fe] = entry;
-  }
+  };
+  record("parse", both.parse);
+  record("trace", both.trace);
   index["stages"] = nlohmann::ordered_json::array();
   for (support::Stage s : support::allStages()) {
     nlohmann::ordered_json stage{{"stage", support::name(s)}, {"what", support::describe(s)}};

@@ -2,9 +2,9 @@
 // more memory - here a macro that expands to 2^40 tokens, which would keep
 // it busy for hours and take tens of gigabytes - is stopped: the file's
 // error, naming the limit and how to raise it, exit 1, through both front
-// ends and diff, leaving nothing in the trace cache. A malformed setting is
-// said as such; 0 removes a limit, and a real kernel compiles under small
-// ones.
+// ends and diff, leaving nothing in the trace cache; with --json, the
+// report says it too. A malformed setting is said as such; 0 removes a
+// limit, and a real kernel compiles under small ones.
 // RUN: rm -rf %t.cache
 // RUN: sed 's/n = A3 1;/n = A40 1;/' %s > %t.cpp
 // RUN: env TWINTILE_FRONTEND_SECONDS=2 TWINTILE_FRONTEND_MB=0 twintile compile --frontend=parse %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
@@ -14,6 +14,10 @@
 // RUN: find %t.cache -name 'build-*' | count 0
 // RUN: env TWINTILE_FRONTEND_SECONDS=1.5 TWINTILE_FRONTEND_MB=0 twintile diff %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --check-prefix=DIFF --input-file %t.out
+// RUN: env TWINTILE_FRONTEND_SECONDS=1.5 TWINTILE_FRONTEND_MB=0 twintile compile --frontend=parse %t.cpp --kernel 'bomb<64>' --kernel 'bomb<32>' --json > %t.json 2>/dev/null; echo "exit $?" >> %t.json
+// RUN: FileCheck %s --check-prefix=JSON --input-file %t.json
+// RUN: env TWINTILE_FRONTEND_SECONDS=1.5 TWINTILE_FRONTEND_MB=0 twintile dump %t.cpp --kernel 'bomb<64>' --dir %t.dump --json > %t.json 2>/dev/null; echo "exit $?" >> %t.json
+// RUN: FileCheck %s --check-prefix=JSON-DUMP --input-file %t.json
 // RUN: env TWINTILE_FRONTEND_SECONDS=0 TWINTILE_FRONTEND_MB=300 twintile compile --frontend=parse %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --check-prefix=MEMORY --input-file %t.out
 // RUN: env TWINTILE_FRONTEND_SECONDS=soon twintile compile %s --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
@@ -78,6 +82,17 @@ TT_KERNEL void bomb(Ptr<f32> x) {
 // CHECK: {{^}}exit 1{{$}}
 // DIFF: .cpp: error: Clang spent 1.5 s reading this kernel file, the front end's limit
 // DIFF: {{^}}exit 1{{$}}
+// JSON:      "command": "compile",
+// JSON-NEXT: "seconds": null,
+// JSON:      "kernel": "bomb<64>",
+// JSON:      "ok": false,
+// JSON-NEXT: "error": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file, the front end's limit
+// JSON:      "kernel": "bomb<32>",
+// JSON:      "ok": false,
+// JSON:      {{^}}exit 1{{$}}
+// JSON-DUMP:      "kernel": "bomb<64>",
+// JSON-DUMP:      "error": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file
+// JSON-DUMP:      {{^}}exit 1{{$}}
 // SETTING: twintile: error: TWINTILE_FRONTEND_SECONDS is 'soon': it is the most seconds a front end spends on a kernel file (0 for no limit, up to 86400)
 // SETTING: {{^}}exit 1{{$}}
 // MEMORY: .cpp: error: Clang took more than 300 MiB of memory reading this kernel file, the front end's limit, and is stopped (twintile ends); TWINTILE_FRONTEND_MB=<MiB> raises the limit, 0 removes it

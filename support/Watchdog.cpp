@@ -28,13 +28,14 @@ Watchdog::Watchdog(double seconds, size_t bytes, std::string overTime, std::stri
     : overTime_(std::move(overTime)), overMemory_(std::move(overMemory)) {
   bool timed = seconds > 0;
   if (!timed && bytes == 0) return;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                          std::chrono::duration<double>(timed ? seconds : 0));
-  thread_ = std::thread([this, timed, deadline, bytes] {
+  deadline_ = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                    std::chrono::duration<double>(timed ? seconds : 0));
+  thread_ = std::thread([this, timed, bytes] {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
       if (closed_.wait_for(lock, std::chrono::milliseconds(100), [this] { return done_; })) return;
-      if (timed && std::chrono::steady_clock::now() >= deadline) end(overTime_, overTimeReport_);
+      if (paused_) continue;
+      if (timed && std::chrono::steady_clock::now() >= deadline_) end(overTime_, overTimeReport_);
       if (bytes && residentBytes() > bytes) end(overMemory_, overMemoryReport_);
     }
   });
@@ -43,6 +44,20 @@ Watchdog::Watchdog(double seconds, size_t bytes, std::string overTime, std::stri
 void Watchdog::removeOnEnd(std::filesystem::path path) {
   std::lock_guard<std::mutex> lock(mutex_);
   scratch_.push_back(std::move(path));
+}
+
+void Watchdog::pause() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (paused_) return;
+  paused_ = true;
+  pausedAt_ = std::chrono::steady_clock::now();
+}
+
+void Watchdog::resume() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!paused_) return;
+  paused_ = false;
+  deadline_ += std::chrono::steady_clock::now() - pausedAt_;
 }
 
 void Watchdog::printOnEnd(std::string overTime, std::string overMemory) {

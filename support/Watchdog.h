@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <filesystem>
@@ -41,6 +42,11 @@ public:
   /// `overMemory` (as the limit was) to standard output: a report the
   /// process promised (the driver's --json).
   void printOnEnd(std::string overTime, std::string overMemory);
+  /// Work between pause() and resume() is not watched: its time does not
+  /// count, and its memory is not checked (work of another kind, with
+  /// limits of its own, inside the watched work).
+  void pause();
+  void resume();
   Watchdog(const Watchdog &) = delete;
   Watchdog &operator=(const Watchdog &) = delete;
 
@@ -53,6 +59,8 @@ private:
   std::mutex mutex_;
   std::condition_variable closed_;
   bool done_ = false;
+  bool paused_ = false;
+  std::chrono::steady_clock::time_point deadline_, pausedAt_;
   std::thread thread_;
 };
 

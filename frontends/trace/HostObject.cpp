@@ -136,7 +136,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   // so that no macro of the kernel file's reaches it), the kernel file, and
   // one C function per requested specialization, so that one host compile
   // serves them all.
-  std::string entry = "#include \"" + std::string(kEntryHeader) + "\"\n"
+  std::string entry = "#include \"" + (root / kEntryHeader).string() + "\"\n"
                       "#include \"" + kernelPath + "\"\n";
   // A macro of the kernel file's that the entry points' own names would
   // expand (`#define trace(...)`) is the file's business, not theirs.
@@ -151,10 +151,12 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
              "}\n";
   }
   out.entrySource = entry;
-  // The tracer's own directory (for Entry.h) and the kernel's, after the
-  // user's: in process, those before them are the parse front end's, so its
-  // precompiled header serves.
-  const std::vector<std::string> tracerDirs = {root.string(), fs::path(kernelPath).parent_path().string()};
+  // No directory of the tracer's own: Entry.h and the kernel file are
+  // included by their paths, and the kernel's includes resolve as the parse
+  // front end resolves them (the user's directories, the kernel's own for
+  // quoted names), so that a file reads the same through both, and one
+  // Clang parse can serve both (pipeline::compileBoth).
+  const std::vector<std::string> tracerDirs;
   std::string compiler;
   std::vector<std::string> flags;
   if (jit) {
@@ -217,13 +219,22 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   // The driver's limits on Clang's work, which nothing else stops.
   std::unique_ptr<twintile::support::Watchdog> watch = opts.watchHostCompile ? opts.watchHostCompile() : nullptr;
   if (watch) watch->removeOnEnd(work);
+  // The parse front end's walks of this compile's AST are not Clang's work:
+  // they have limits of their own.
+  InstantiatedKernels instantiated;
+  if (opts.instantiated)
+    instantiated = [&](const std::vector<const clang::FunctionDecl *> &kernels) {
+      if (watch) watch->pause();
+      opts.instantiated(kernels);
+      if (watch) watch->resume();
+    };
   fs::path entryPath = work / "entry.cpp", built = work / (jit ? "kernel.o" : "kernel.so");
   std::string output;
   bool compiled = false;
   std::vector<EntrySignature> entries;  // what Clang's AST said of each entry point
   auto start = std::chrono::steady_clock::now();
   if (jit) {
-    HostCompileResult c = compileHostObject(entryPath.string(), entry, opts.includeDirs, tracerDirs, opts.instantiated);
+    HostCompileResult c = compileHostObject(entryPath.string(), entry, opts.includeDirs, tracerDirs, instantiated);
     out.notes.insert(out.notes.end(), c.notes.begin(), c.notes.end());
     output = std::move(c.diagnostics);
     out.codegenSeconds = c.codegenSeconds;

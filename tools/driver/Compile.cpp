@@ -102,6 +102,16 @@ int compileCommand(const CompileFlags &f) {
   o.jobs = f.jobs;
   const std::vector<std::string> &kernels = f.kernels;
   bool many = kernels.size() > 1;
+  // One file name per specialization, however alike their spellings.
+  std::vector<std::string> stems, outputs;
+  for (const std::string &k : kernels) {
+    std::string stem = stemOf(k), unique = stem;
+    for (int n = 2; std::find(stems.begin(), stems.end(), unique) != stems.end(); ++n) unique = stem + "_" + std::to_string(n);
+    stems.push_back(unique);
+    outputs.push_back(!many || f.output == "-"
+                          ? f.output
+                          : (std::filesystem::path(f.output) / (unique + std::string(support::fileExtension(emit)))).string());
+  }
   // A front-end limit that ends the process ends it with the report
   // promised: each specialization failed with the limit's error.
   if (f.json)
@@ -109,9 +119,10 @@ int compileCommand(const CompileFlags &f) {
       pipeline::Result stopped;
       stopped.error = error;
       nlohmann::ordered_json reports = nlohmann::ordered_json::array();
-      for (const std::string &k : kernels) {
+      for (size_t i = 0; i < kernels.size(); ++i) {
         CompileFlags one = f;
-        one.k.kernel = k;
+        one.k.kernel = kernels[i];
+        one.output = outputs[i];
         reports.push_back(report(one, stopped));
       }
       nlohmann::ordered_json j = many ? nlohmann::ordered_json{{"command", "compile"}, {"seconds", nullptr}, {"kernels", reports}}
@@ -142,13 +153,6 @@ int compileCommand(const CompileFlags &f) {
     if (!std::filesystem::is_directory(f.output, ec))
       return fail("with several --kernel, -o names a directory, and '" + f.output + "' cannot be one");
   }
-  // One file name per specialization, however alike their spellings.
-  std::vector<std::string> stems;
-  for (const std::string &k : kernels) {
-    std::string stem = stemOf(k), unique = stem;
-    for (int n = 2; std::find(stems.begin(), stems.end(), unique) != stems.end(); ++n) unique = stem + "_" + std::to_string(n);
-    stems.push_back(unique);
-  }
   nlohmann::ordered_json reports = nlohmann::ordered_json::array();
   int status = 0;
   for (size_t i = 0; i < kernels.size(); ++i) {
@@ -158,10 +162,7 @@ int compileCommand(const CompileFlags &f) {
       if (many) std::cerr << "// ===== " << kernels[i] << "\n";
       for (const auto &[stage, text] : seen[i]) printStage(std::cerr, stage, text);
     }
-    std::string output = !many || f.output == "-"
-                             ? f.output
-                             : (std::filesystem::path(f.output) /
-                                (stems[i] + std::string(support::fileExtension(emit)))).string();
+    const std::string &output = outputs[i];
     CompileFlags one = f;
     one.k.kernel = kernels[i];
     one.output = output;

@@ -47,11 +47,13 @@ int diffCommand(const DiffFlags &f) {
   pipeline::CompileRequest o = f.options;
   // The page shows every stage; the verdict needs only the cleaned IR.
   o.last = html ? support::Stage::SassInfo : support::Stage::TileOpt;
-  // A front-end limit that ends the process: the report says it, as a failure below.
+  // A front-end limit that ends the process: the report says it, as it says a failure below.
   if (f.json)
     o.reportOnLimit = [&](const std::string &error) {
       nlohmann::ordered_json j{{"command", "diff"}, {"file", f.file}, {"kernel", f.kernel}, {"equal", false},
-                               {"verdict", "not compared: Clang was stopped at a front-end limit"}, {"error", error}};
+                               {"verdict", "not compared: parse failed"}};
+      if (html) j["html"] = f.html;  // (not written)
+      j["errors"] = {{"parse", error}, {"trace", error}};  // Clang's one parse, or the first of two: both stop
       return j.dump(2) + "\n";
     };
   auto observer = [&](const std::string &frontend) {

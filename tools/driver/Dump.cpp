@@ -11,31 +11,71 @@
 
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <string>
 
 namespace fs = std::filesystem;
 
 namespace twintile::driver {
 
+namespace {
+
+using Written = std::map<support::Stage, std::map<std::string, std::string>>;  // stage -> front end -> file
+
+/// The dump's index of `parse` and `trace` and the stage files `written`:
+/// each front end's result, then each stage's file per front end (null
+/// where it was not reached); the same as a table into `md`.
+nlohmann::ordered_json indexOf(const DumpFlags &f, const pipeline::Result &parse, const pipeline::Result &trace,
+                               const Written &written, std::string &md) {
+  nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", pipeline::name(f.options.target)},
+                                {"math", pipeline::name(f.options.math)}};
+  md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what | parse | trace |\n| --- | --- | --- | --- |\n";
+  for (auto [fe, r] : {std::pair<const char *, const pipeline::Result *>{"parse", &parse}, {"trace", &trace}}) {
+    nlohmann::ordered_json entry{{"ok", r->ok()}};
+    if (!r->ok()) entry["error"] = r->error;
+    if (r->internal()) entry["internal"] = true;
+    entry["phases"] = nlohmann::ordered_json::array();
+    for (const pipeline::Phase &p : r->phases) entry["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
+    entry["notes"] = r->notes;
+    if (!r->hostOutput.empty()) entry["host_output"] = r->hostOutput;
+    index["frontends"][fe] = entry;
+  }
+  index["stages"] = nlohmann::ordered_json::array();
+  for (support::Stage s : support::allStages()) {
+    nlohmann::ordered_json stage{{"stage", support::name(s)}, {"what", support::describe(s)}};
+    md += "| " + std::string(support::name(s)) + " | " + std::string(support::describe(s)) + " |";
+    auto files = written.find(s);
+    for (const char *fe : {"parse", "trace"}) {
+      const std::string *file = nullptr;
+      if (files != written.end())
+        if (auto it = files->second.find(fe); it != files->second.end()) file = &it->second;
+      stage[fe] = file ? nlohmann::ordered_json(*file) : nlohmann::ordered_json();
+      md += file ? " [" + *file + "](" + *file + ") |" : " (not reached) |";
+    }
+    index["stages"].push_back(stage);
+    md += "\n";
+  }
+  return index;
+}
+
+} // namespace
+
 int dumpCommand(const DumpFlags &f) {
   std::error_code ec;
   fs::create_directories(f.dir, ec);
   if (ec || !fs::is_directory(f.dir)) return fail("cannot create directory '" + f.dir + "'" + (ec ? ": " + ec.message() : ""));
-  nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", pipeline::name(f.options.target)},
-                                {"math", pipeline::name(f.options.math)}};
-  std::string md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what | parse | trace |\n| --- | --- | --- | --- |\n";
-  std::map<support::Stage, std::map<std::string, std::string>> written;  // stage -> front end -> file
-  bool allOk = true, internal = false;
+  Written written;
   std::string error;
   pipeline::CompileRequest o = f.options;
   o.last = support::Stage::SassInfo;
-  // A front-end limit that ends the process: the index says so (no stage written).
+  // A front-end limit that ends the process: the index printed says so, of
+  // both front ends (Clang's one parse, or the first of two), no stage reached.
   if (f.json)
-    o.reportOnLimit = [&](const std::string &error) {
-      nlohmann::ordered_json stopped = index;
-      stopped["error"] = error;
-      stopped["frontends"] = nlohmann::ordered_json::object();
-      stopped["stages"] = nlohmann::ordered_json::array();
-      return stopped.dump(2) + "\n";
+    o.reportOnLimit = [&](const std::string &limit) {
+      pipeline::Result stopped;
+      stopped.error = limit;
+      std::string md;
+      return indexOf(f, stopped, stopped, {}, md).dump(2) + "\n";
     };
   auto observer = [&](const std::string &fe) {
     pipeline::Observer observer;
@@ -49,34 +89,11 @@ int dumpCommand(const DumpFlags &f) {
   // One Clang parse for both, where it can (pipeline::compileBoth).
   pipeline::BothResults both = pipeline::compileBoth(f.file, f.kernel, o, observer("parse"), observer("trace"));
   if (!error.empty()) return fail(error);
-  auto record = [&](const std::string &fe, const pipeline::Result &r) {
-    nlohmann::ordered_json entry{{"ok", r.ok()}};
-    if (!r.ok()) {
-      entry["error"] = r.error;
-      if (r.internal()) entry["internal"] = true, internal = true;
-      allOk = false;
-      if (!f.json) std::cerr << fe << ": " << r.error;
-    }
-    entry["phases"] = nlohmann::ordered_json::array();
-    for (const pipeline::Phase &p : r.phases) entry["phases"].push_back({{"name", p.name}, {"seconds", p.seconds}});
-    entry["notes"] = r.notes;
-    if (!r.hostOutput.empty()) entry["host_output"] = r.hostOutput;
-    index["frontends"][fe] = entry;
-  };
-  record("parse", both.parse);
-  record("trace", both.trace);
-  index["stages"] = nlohmann::ordered_json::array();
-  for (support::Stage s : support::allStages()) {
-    nlohmann::ordered_json stage{{"stage", support::name(s)}, {"what", support::describe(s)}};
-    md += "| " + std::string(support::name(s)) + " | " + std::string(support::describe(s)) + " |";
-    for (const char *fe : {"parse", "trace"}) {
-      auto it = written[s].find(fe);
-      stage[fe] = it == written[s].end() ? nlohmann::ordered_json() : nlohmann::ordered_json(it->second);
-      md += it == written[s].end() ? " (not reached) |" : " [" + it->second + "](" + it->second + ") |";
-    }
-    index["stages"].push_back(stage);
-    md += "\n";
-  }
+  if (!f.json)
+    for (auto [fe, r] : {std::pair<const char *, const pipeline::Result *>{"parse", &both.parse}, {"trace", &both.trace}})
+      if (!r->ok()) std::cerr << fe << ": " << r->error;
+  std::string md;
+  nlohmann::ordered_json index = indexOf(f, both.parse, both.trace, written, md);
   if (!writeText((fs::path(f.dir) / "index.json").string(), index.dump(2) + "\n", error) ||
       !writeText((fs::path(f.dir) / "index.md").string(), md, error))
     return fail(error);
@@ -84,7 +101,8 @@ int dumpCommand(const DumpFlags &f) {
   for (const auto &[s, byFe] : written) files += byFe.size();
   if (f.json) std::cout << index.dump(2) << "\n";
   else std::cout << "wrote " << files << " stage files and an index (index.md, index.json) to " << f.dir << "\n";
-  return allOk ? 0 : internal ? kExitInternal : 1;
+  bool internal = both.parse.internal() || both.trace.internal();
+  return both.parse.ok() && both.trace.ok() ? 0 : internal ? kExitInternal : 1;
 }
 
 } // namespace twintile::driver

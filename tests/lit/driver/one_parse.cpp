@@ -5,13 +5,20 @@
 // cached, a clang++ host compile, a file or spec Clang rejects), the parse
 // front end parses the file itself - and every stage reads the same either
 // way. The walker's refusals and the spec's errors are the parse front
-// end's own words in both cases; diff --json reports them, as JSON.
+// end's own words in both cases; diff --json reports them, as JSON. The
+// host compile searches no directory the parse does not (a header beside
+// the kernel, included <so>, is found by neither), so sharing accepts no
+// file that parsing alone rejects.
 // RUN: rm -rf %t.cache %t.shared %t.own %t.clang
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile dump %s --kernel 'twice<64>' --dir %t.shared --json | FileCheck %s --check-prefix=SHARED
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile dump %s --kernel 'twice<64>' --dir %t.own --json | FileCheck %s --check-prefix=OWN
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile dump %s --kernel 'twice<64>' --dir %t.clang --trace-host clang++ --no-cache --json | FileCheck %s --check-prefix=OWN
 // RUN: for s in source.cpp tile.tir tile-opt.tir llvm.ll ptx.ptx; do diff %t.shared/parse.$s %t.own/parse.$s && diff %t.shared/parse.$s %t.clang/parse.$s || exit 1; done
 // RUN: env TWINTILE_CACHE_DIR=%t.cache twintile diff %s --kernel 'twice<64>' --no-cache | FileCheck %s --check-prefix=EQUAL
+// RUN: rm -rf %t.inc && mkdir -p %t.inc && echo 'inline float sibling() { return 2.0f; }' > %t.inc/sibling.h
+// RUN: sed 's|^// ANGLE-INCLUDE$|#include <sibling.h>|' %s > %t.inc/k.cpp
+// RUN: env TWINTILE_CACHE_DIR=%t.cache not twintile diff %t.inc/k.cpp --kernel 'twice<64>' --no-cache 2>&1 | FileCheck %s --check-prefix=ANGLE
+// RUN: env TWINTILE_CACHE_DIR=%t.cache not twintile compile --frontend=trace %t.inc/k.cpp --kernel 'twice<64>' --no-cache 2>&1 | FileCheck %s --check-prefix=ANGLE
 // RUN: env TWINTILE_CACHE_DIR=%t.cache not twintile diff %s --kernel 'boxed<64>' --no-cache 2>&1 | FileCheck %s --check-prefix=WALKER
 // RUN: env TWINTILE_CACHE_DIR=%t.cache not twintile diff %s --kernel 'boxed<64>' 2>&1 | FileCheck %s --check-prefix=WALKER
 // RUN: env TWINTILE_CACHE_DIR=%t.cache not twintile diff %s --kernel 'boxed<64>' --json 2>%t.err | FileCheck %s --check-prefix=JSON
@@ -20,6 +27,7 @@
 // RUN: env TWINTILE_CACHE_DIR=%t.cache not twintile diff %s --kernel 'twice<f32>' --no-cache 2>&1 | FileCheck %s --check-prefix=ARGS
 #include <twintile.h>
 #include <vector>
+// ANGLE-INCLUDE
 using namespace tt;
 
 template <int N>
@@ -60,9 +68,11 @@ void helper(Ptr<f32> x) {}
 // OWN-NOT:  Clang read the file once
 // OWN:      "trace": {
 
+// ANGLE: k.cpp:{{[0-9]+}}:10: error: 'sibling.h' file not found with <angled> include
+
 // EQUAL: equal: the parse and trace IR of twice<64> are structurally identical
 
-// WALKER: one_parse.cpp:[[@LINE-31]]:39: error: the C++ standard library ('std::vector') runs only when traced
+// WALKER: one_parse.cpp:[[@LINE-33]]:39: error: the C++ standard library ('std::vector') runs only when traced
 // WALKER-NOT: error
 
 // JSON:      "equal": false,

@@ -3,7 +3,8 @@
 // it busy for hours and take tens of gigabytes - is stopped: the file's
 // error, naming the limit and how to raise it, exit 1, through both front
 // ends and diff, leaving nothing in the trace cache; with --json, the
-// report says it too. A malformed setting is said as such; 0 removes a
+// report says it too. The parse front end's walk of the AST the host
+// compile shares (diff) is not Clang's work: not stopped. A malformed setting is said as such; 0 removes a
 // limit, and a real kernel compiles under small ones.
 // RUN: rm -rf %t.cache
 // RUN: sed 's/n = A3 1;/n = A40 1;/' %s > %t.cpp
@@ -18,8 +19,11 @@
 // RUN: FileCheck %s --check-prefix=JSON --input-file %t.json
 // RUN: env TWINTILE_FRONTEND_SECONDS=1.5 TWINTILE_FRONTEND_MB=0 twintile dump %t.cpp --kernel 'bomb<64>' --dir %t.dump --json > %t.json 2>/dev/null; echo "exit $?" >> %t.json
 // RUN: FileCheck %s --check-prefix=JSON-DUMP --input-file %t.json
+// RUN: env TWINTILE_FRONTEND_SECONDS=1.5 TWINTILE_FRONTEND_MB=0 twintile diff %t.cpp --kernel 'bomb<64>' --json > %t.json 2>/dev/null; echo "exit $?" >> %t.json
+// RUN: FileCheck %s --check-prefix=JSON-DIFF --input-file %t.json
 // RUN: env TWINTILE_FRONTEND_SECONDS=0 TWINTILE_FRONTEND_MB=300 twintile compile --frontend=parse %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --check-prefix=MEMORY --input-file %t.out
+// RUN: env TWINTILE_CACHE_DIR=%t.cache TWINTILE_FRONTEND_SECONDS=2 twintile diff %s --kernel 'slow<64>' --no-cache | FileCheck %s --check-prefix=SLOW
 // RUN: env TWINTILE_FRONTEND_SECONDS=soon twintile compile %s --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --check-prefix=SETTING --input-file %t.out
 // RUN: env TWINTILE_FRONTEND_MB=-1 twintile compile %s --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
@@ -91,8 +95,16 @@ TT_KERNEL void bomb(Ptr<f32> x) {
 // JSON:      "ok": false,
 // JSON:      {{^}}exit 1{{$}}
 // JSON-DUMP:      "kernel": "bomb<64>",
-// JSON-DUMP:      "error": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file
+// JSON-DUMP:      "parse": {
+// JSON-DUMP-NEXT:   "ok": false,
+// JSON-DUMP-NEXT:   "error": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file
+// JSON-DUMP:      "stages": [
 // JSON-DUMP:      {{^}}exit 1{{$}}
+// JSON-DIFF:      "equal": false,
+// JSON-DIFF:      "errors": {
+// JSON-DIFF-NEXT:   "parse": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file
+// JSON-DIFF-NEXT:   "trace": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file
+// JSON-DIFF:      {{^}}exit 1{{$}}
 // SETTING: twintile: error: TWINTILE_FRONTEND_SECONDS is 'soon': it is the most seconds a front end spends on a kernel file (0 for no limit, up to 86400)
 // SETTING: {{^}}exit 1{{$}}
 // MEMORY: .cpp: error: Clang took more than 300 MiB of memory reading this kernel file, the front end's limit, and is stopped (twintile ends); TWINTILE_FRONTEND_MB=<MiB> raises the limit, 0 removes it
@@ -100,3 +112,14 @@ TT_KERNEL void bomb(Ptr<f32> x) {
 // SETTING-MB: twintile: error: TWINTILE_FRONTEND_MB is '-1': it is the most memory a front end takes reading a kernel file, in MiB (0 for no limit, up to 16777216)
 // SETTING-MB: {{^}}exit 1{{$}}
 // FINE: func @bomb(
+
+// A host loop the walker evaluates for seconds, inside the diff's one Clang parse.
+template <int N>
+TT_KERNEL void slow(Ptr<f32> x, Ptr<f32> y) {
+  int s = 0;
+  for (int k = 0; k < 1000000; ++k)
+    for (int m = 0; m < 4; ++m) s += (k * m) % 7;
+  auto i = arange(0, N);
+  store(y + i, load(x + i) * float(s % 3));
+}
+// SLOW: equal: the parse and trace IR of slow<64> are structurally identical

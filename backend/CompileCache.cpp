@@ -20,8 +20,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cctype>
-#include <fstream>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -53,16 +53,6 @@ bool isValidKey(const std::string &key) {
   if (key.empty() || key.size() > 128) return false;
   for (char c : key)
     if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
-
-bool readFile(const fs::path &path, std::string &out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) return false;
-  out = ss.str();
   return true;
 }
 
@@ -139,9 +129,9 @@ std::optional<CompileResult> CompileCache::lookup(const std::string &key, std::s
 
   std::map<std::string, std::string> files;  // name -> bytes, each checked against the index
   try {
-    std::string indexText;
-    if (!readFile(entry / "index.json", indexText)) throw std::runtime_error("no index");
-    Json index = Json::parse(indexText);
+    std::optional<std::string> indexText = twintile::support::readFile(entry / "index.json");
+    if (!indexText) throw std::runtime_error("no index");
+    Json index = Json::parse(*indexText);
     if (index.at("format").get<std::string>() != kIndexFormat || index.at("key").get<std::string>() != key)
       throw std::runtime_error("wrong index");
     for (const Json &f : index.at("files")) {
@@ -149,11 +139,10 @@ std::optional<CompileResult> CompileCache::lookup(const std::string &key, std::s
       bool known = name == kCubinFile;
       for (const char *required : kRequiredFiles) known = known || name == required;
       if (!known || files.count(name)) throw std::runtime_error("unexpected file in index");
-      std::string bytes;
-      if (!readFile(entry / name, bytes) || bytes.size() != f.at("size").get<uint64_t>() ||
-          hashOf(bytes) != f.at("hash").get<std::string>())
+      std::optional<std::string> bytes = twintile::support::readFile(entry / name);
+      if (!bytes || bytes->size() != f.at("size").get<uint64_t>() || hashOf(*bytes) != f.at("hash").get<std::string>())
         throw std::runtime_error(name + " does not match the index");
-      files[name] = std::move(bytes);
+      files[name] = std::move(*bytes);
     }
     for (const char *required : kRequiredFiles)
       if (!files.count(required)) throw std::runtime_error("file missing from index");

@@ -1,6 +1,8 @@
 //===- KernelDecl.cpp - what Clang's AST says of a kernel specialization -===//
 #include "frontends/clang/KernelDecl.h"
 
+#include "frontends/clang/LanguageDecls.h"
+
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
@@ -25,12 +27,7 @@ bool annotated(const clang::FunctionDecl *f) {
 }
 
 /// Whether `d` is declared directly in the top-level namespace tt.
-bool inLanguage(const clang::Decl *d) {
-  const clang::DeclContext *dc = d->getDeclContext();
-  while (dc && !dc->isNamespace()) dc = dc->getParent();
-  auto *ns = llvm::dyn_cast_or_null<clang::NamespaceDecl>(dc);
-  return ns && ns->getIdentifier() && ns->getName() == "tt" && ns->getParent()->isTranslationUnit();
-}
+bool inLanguage(const clang::Decl *d) { return inNamespace(d, "tt", /*orDetail=*/false); }
 
 } // namespace
 
@@ -183,10 +180,6 @@ std::string hostParameterMessage(const clang::ParmVarDecl &p) {
 }
 
 namespace {
-
-const clang::CXXRecordDecl *recordOf(clang::QualType t) {
-  return t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-}
 
 /// Whether `r` is one of the language's scalars (f32, i32, ...).
 bool isScalar(const clang::CXXRecordDecl *r) {

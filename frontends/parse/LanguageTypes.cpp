@@ -10,23 +10,6 @@
 
 namespace twintile::walker {
 
-llvm::StringRef nameOf(const NamedDecl *d) {
-  return d && d->getDeclName().isIdentifier() ? d->getName() : llvm::StringRef();
-}
-
-bool inNamespace(const Decl *d, llvm::StringRef name, bool orDetail) {
-  const DeclContext *dc = d->getDeclContext();
-  while (dc && !dc->isNamespace()) dc = dc->getParent();
-  if (!dc) return false;
-  auto *ns = cast<NamespaceDecl>(dc);
-  if (nameOf(ns) == name && ns->getParent()->isTranslationUnit()) return true;
-  if (orDetail && nameOf(ns) == "detail") {
-    auto *outer = dyn_cast<NamespaceDecl>(ns->getParent());
-    return outer && nameOf(outer) == name && outer->getParent()->isTranslationUnit();
-  }
-  return false;
-}
-
 bool inStd(const Decl *d) {
   for (const DeclContext *dc = d->getDeclContext(); dc; dc = dc->getParent())
     if (auto *ns = dyn_cast<NamespaceDecl>(dc); ns && ns->getParent()->isTranslationUnit() && nameOf(ns) == "std")
@@ -35,10 +18,6 @@ bool inStd(const Decl *d) {
 }
 
 bool isComposite(const FunctionDecl *fn) { return inNamespace(fn, "tt", false) && nameOf(fn) == "clamp"; }
-
-const CXXRecordDecl *recordOf(QualType t) {
-  return t.getNonReferenceType().getCanonicalType()->getAsCXXRecordDecl();
-}
 
 std::optional<ir::ScalarKind> scalarKindNamed(llvm::StringRef n) {
   return ir::parseScalarName(std::string_view(n.data(), n.size()));  // the language's names are the IR's

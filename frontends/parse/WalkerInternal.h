@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/clang/LanguageDecls.h"
 #include "frontends/parse/Walker.h"
 
 #include <clang/AST/ASTContext.h>
@@ -106,17 +107,14 @@ constexpr int64_t kMaxWalkSteps = 10'000'000;
 
 //===-- The language's types (LanguageTypes.cpp) -------------------------===//
 
-/// A declaration's name if it is a plain identifier, else "" (operators,
-/// constructors and conversions have no identifier).
-llvm::StringRef nameOf(const NamedDecl *d);
-/// Whether `d` is declared in the top-level namespace `name` (or, with
-/// `orDetail`, in its `detail` namespace).
-bool inNamespace(const Decl *d, llvm::StringRef name, bool orDetail = true);
+// (nameOf, inNamespace and recordOf: frontends/clang/LanguageDecls.h.)
+using twintile::inNamespace;
+using twintile::nameOf;
+using twintile::recordOf;
 bool inStd(const Decl *d);
 /// A function of the language's header written in the language (clamp):
 /// the walker inlines it instead of reading it as one op.
 bool isComposite(const FunctionDecl *fn);
-const CXXRecordDecl *recordOf(QualType t);
 std::optional<ir::ScalarKind> scalarKindNamed(llvm::StringRef n);
 /// The element type of a language type (i32, Ptr<f16>, Tile<f32>,
 /// Operand<Tile<f32>>): a scalar ir::Type, or nothing for host types.

@@ -14,6 +14,7 @@
 #include "backend/CompileCache.h"
 
 #include "support/Cache.h"
+#include "support/CachePrune.h"
 #include "support/Files.h"
 #include "ir/Printer.h"
 
@@ -154,6 +155,7 @@ std::optional<CompileResult> CompileCache::lookup(const std::string &key, std::s
     if (auto it = files.find(kCubinFile); it != files.end()) result.ptxas.cubin = std::move(it->second);
     result.notes = notesFromText(files["notes.txt"]);
     result.cacheHit = true;
+    twintile::support::touchCacheEntry(entry);  // the last the cache's limit removes
     return result;
   } catch (const std::exception &e) {
     if (damaged) *damaged = "the cached compile " + entry.string() + " was damaged (" + e.what() + "): compiled again";
@@ -193,6 +195,7 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
     written = written && twintile::support::writeFile(tmp / "index.json", index.dump(2) + "\n");
     if (written) fs::rename(tmp, entry, ec);
     if (!written || ec) fs::remove_all(tmp, ec);
+    else twintile::support::pruneCache(dir_, twintile::support::cacheLimitBytes());
   } catch (...) {
     fs::remove_all(tmp, ec);
   }

@@ -4,6 +4,7 @@
 #include "frontends/common/Spec.h"
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
+#include "support/CachePrune.h"
 #include "support/Stack.h"
 
 #include <algorithm>
@@ -137,6 +138,7 @@ std::unique_ptr<support::Watchdog> watchClang(const std::string &file, const Com
 
 std::string overLimits(const std::string &file) {
   if (std::string problem = support::stackSettingProblem(); !problem.empty()) return "twintile: error: " + problem + "\n";
+  if (std::string problem = support::cacheSettingProblem(); !problem.empty()) return "twintile: error: " + problem + "\n";
   if (!secondsSetting())
     return "twintile: error: " + std::string(kFrontEndSecondsVariable) + " is '" + std::getenv(kFrontEndSecondsVariable) +
            "': it is the most seconds a front end spends on a kernel file (0 for no limit, up to " +

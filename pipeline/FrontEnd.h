@@ -47,8 +47,8 @@ inline constexpr const char *kMaxSourceVariable = "TWINTILE_MAX_SOURCE_MB";
 /// The error of a kernel file larger than a front end reads (4 MiB, or
 /// $TWINTILE_MAX_SOURCE_MB MiB: a real kernel file is a few kilobytes, and
 /// Clang takes seconds a megabyte on machine-made ones), or of a limit set
-/// to what is not one (that, the two below or $TWINTILE_STACK_MB); empty
-/// if none.
+/// to what is not one (that, the two below, $TWINTILE_STACK_MB or
+/// $TWINTILE_CACHE_MB); empty if none.
 std::string overLimits(const std::string &file);
 
 /// Per entry of `kernels`, the error of one that is not a specialization

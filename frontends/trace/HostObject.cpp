@@ -7,6 +7,7 @@
 #include "frontends/trace/HostLoad.h"
 #include "frontends/trace/SourceTracer.h"
 #include "support/Cache.h"
+#include "support/CachePrune.h"
 #include "support/Files.h"
 #include "support/Stack.h"
 
@@ -189,6 +190,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   if (opts.useCache && !rebuild && fs::exists(so, ec)) {
     std::string wrong = twintile::support::checkCached(so, record, kRecordFormat, key);
     if (wrong.empty()) {
+      twintile::support::touchCacheEntry(so);  // the last the cache's limit removes
       out.path = so.string();
       out.cacheHit = true;
       return out;
@@ -318,6 +320,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     return out;
   }
   fs::remove_all(work, ec);
+  twintile::support::pruneCache(dir, twintile::support::cacheLimitBytes());
   out.path = so.string();
   return out;
 }

@@ -195,7 +195,7 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
     written = written && twintile::support::writeFile(tmp / "index.json", index.dump(2) + "\n");
     if (written) fs::rename(tmp, entry, ec);
     if (!written || ec) fs::remove_all(tmp, ec);
-    else twintile::support::pruneCache(dir_, twintile::support::cacheLimitBytes());
+    else twintile::support::pruneAfterStore(dir_, key);
   } catch (...) {
     fs::remove_all(tmp, ec);
   }

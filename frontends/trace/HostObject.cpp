@@ -190,7 +190,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   if (opts.useCache && !rebuild && fs::exists(so, ec)) {
     std::string wrong = twintile::support::checkCached(so, record, kRecordFormat, key);
     if (wrong.empty()) {
-      twintile::support::touchCacheEntry(so);  // the last the cache's limit removes
+      twintile::support::touchCacheEntry(record);  // the last the cache's limit removes
       out.path = so.string();
       out.cacheHit = true;
       return out;
@@ -320,7 +320,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     return out;
   }
   fs::remove_all(work, ec);
-  twintile::support::pruneCache(dir, twintile::support::cacheLimitBytes());
+  twintile::support::pruneAfterStore(dir, key);
   out.path = so.string();
   return out;
 }

@@ -1,8 +1,9 @@
 // support/CachePrune.h: a cache directory over its limit loses its least
-// recently used entries (a file with its companions, or a directory) until
-// it holds 80% of the limit; the newest stays however large, entries being
-// built are never touched, a hit makes an entry the newest, and the
-// setting's bad values are said.
+// recently used entries (files sharing a key, or a key's directory) until it
+// holds 80% of the limit; the entry just stored stays however large, files
+// not the cache's and fresh scratch are never touched, a dead build's
+// scratch goes, a hit makes an entry the newest, and the setting's bad
+// values are said.
 #include "support/CachePrune.h"
 
 #include <catch2/catch.hpp>
@@ -13,6 +14,7 @@
 #include <fstream>
 #include <string>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -37,51 +39,71 @@ void file(const fs::path &p, size_t bytes, int age) {
 
 } // namespace
 
+/// A cache key: 16 hex digits ending in `c`.
+std::string key(char c) { return std::string(15, 'a') + c; }
+
 TEST_CASE("cache prune: oldest entries go first, with their companions, to 80% of the limit", "[support]") {
   fs::path d = freshDir("order");
-  // Four 1000-byte entries of two files each (KEY.o, KEY.sum), oldest first.
+  // Four entries of two files each (KEY.o, KEY.sum), oldest first; each
+  // takes a few disk blocks.
   for (int i = 0; i < 4; ++i) {
-    std::string key = "k" + std::to_string(i);
-    file(d / (key + ".o"), 900, 400 - 100 * i);
-    file(d / (key + ".sum"), 100, 400 - 100 * i);
+    file(d / (key(char('0' + i)) + ".o"), 9000, 400 - 100 * i);
+    file(d / (key(char('0' + i)) + ".sum"), 100, 400 - 100 * i);
   }
-  CHECK(pruneCache(d, 4000) == 0);  // within the limit: nothing goes
-  CHECK(pruneCache(d, 3000) == 2);  // 4000 > 3000: down to 2400, the two oldest
-  CHECK_FALSE(fs::exists(d / "k0.o"));
-  CHECK_FALSE(fs::exists(d / "k0.sum"));
-  CHECK_FALSE(fs::exists(d / "k1.o"));
-  CHECK(fs::exists(d / "k2.o"));
-  CHECK(fs::exists(d / "k2.sum"));
-  CHECK(fs::exists(d / "k3.o"));
+  uintmax_t one = 0;
+  for (const char *ext : {".o", ".sum"}) {
+    struct stat st{};
+    REQUIRE(::stat((d / (key('0') + ext)).c_str(), &st) == 0);
+    one += uintmax_t(st.st_blocks) * 512;
+  }
+  REQUIRE(one > 0);
+  CHECK(pruneCache(d, 4 * one) == 0);          // within the limit: nothing goes
+  CHECK(pruneCache(d, 3 * one + 1) == 2);      // down to 80%: the two oldest
+  CHECK_FALSE(fs::exists(d / (key('0') + ".o")));
+  CHECK_FALSE(fs::exists(d / (key('0') + ".sum")));
+  CHECK_FALSE(fs::exists(d / (key('1') + ".o")));
+  CHECK(fs::exists(d / (key('2') + ".o")));
+  CHECK(fs::exists(d / (key('2') + ".sum")));
+  CHECK(fs::exists(d / (key('3') + ".o")));
   CHECK(pruneCache(d, 0) == 0);  // no limit
   fs::remove_all(d);
 }
 
-TEST_CASE("cache prune: directories are entries; those being built and the newest stay", "[support]") {
+TEST_CASE("cache prune: directories are entries; the kept one, others' files and fresh scratch stay", "[support]") {
   fs::path d = freshDir("dirs");
-  file(d / "old" / "kernel.ptx", 5000, 300);
-  fs::last_write_time(d / "old", fs::file_time_type::clock::now() - std::chrono::seconds(300));
-  file(d / ".tmp-new-1-ab" / "kernel.ptx", 5000, 500);  // a writer's, older than all
-  file(d / "build-k-1-0" / "kernel.o", 5000, 500);
-  file(d / "huge.o", 9000, 0);  // the newest, alone over the limit
-  CHECK(pruneCache(d, 1000) == 1);
-  CHECK_FALSE(fs::exists(d / "old"));
-  CHECK(fs::exists(d / "huge.o"));
+  file(d / key('1') / "kernel.ptx", 50000, 300);
+  fs::last_write_time(d / key('1'), fs::file_time_type::clock::now() - std::chrono::seconds(300));
+  file(d / ".tmp-new-1-ab" / "kernel.ptx", 50000, 500);  // a writer's, older than all but fresh
+  file(d / "build-k-1-0" / "kernel.o", 50000, 3 * 86400);  // a dead build's, days old
+  fs::last_write_time(d / "build-k-1-0", fs::file_time_type::clock::now() - std::chrono::hours(72));
+  file(d / "notes.txt", 50000, 900);                        // not the cache's
+  file(d / ".nfs0001", 50000, 900);
+  file(d / (key('2') + ".o"), 90000, 600);  // the one just stored (older by a skewed clock), alone over the limit
+  CHECK(pruneCache(d, 1000, key('2')) == 1);
+  CHECK_FALSE(fs::exists(d / key('1')));
+  CHECK(fs::exists(d / (key('2') + ".o")));
   CHECK(fs::exists(d / ".tmp-new-1-ab" / "kernel.ptx"));
-  CHECK(fs::exists(d / "build-k-1-0" / "kernel.o"));
+  CHECK_FALSE(fs::exists(d / "build-k-1-0"));
+  CHECK(fs::exists(d / "notes.txt"));
+  CHECK(fs::exists(d / ".nfs0001"));
   fs::remove_all(d);
 }
 
 TEST_CASE("cache prune: a hit makes an entry the last to go", "[support]") {
   fs::path d = freshDir("touch");
-  file(d / "a.o", 1000, 300);
-  file(d / "b.o", 1000, 200);
-  file(d / "c.o", 1000, 100);
-  twintile::support::touchCacheEntry(d / "a.o");
-  CHECK(pruneCache(d, 2500) == 1);
-  CHECK(fs::exists(d / "a.o"));
-  CHECK_FALSE(fs::exists(d / "b.o"));
-  CHECK(fs::exists(d / "c.o"));
+  file(d / (key('a') + ".o"), 9000, 300);
+  file(d / (key('a') + ".sum"), 100, 300);
+  file(d / (key('b') + ".o"), 9000, 200);
+  file(d / (key('c') + ".o"), 9000, 100);
+  twintile::support::touchCacheEntry(d / (key('a') + ".sum"));  // the record: the entry's time is its newest file's
+  struct stat st{};
+  REQUIRE(::stat((d / (key('b') + ".o")).c_str(), &st) == 0);
+  // Four entries' worth of blocks (a's two files, b, c) over a limit of three:
+  // down to 80% of it takes b alone.
+  CHECK(pruneCache(d, 3 * uintmax_t(st.st_blocks) * 512) == 1);
+  CHECK(fs::exists(d / (key('a') + ".o")));
+  CHECK_FALSE(fs::exists(d / (key('b') + ".o")));
+  CHECK(fs::exists(d / (key('c') + ".o")));
   fs::remove_all(d);
 }
 

@@ -27,4 +27,4 @@ TT_KERNEL void twice(Ptr<f32> x, Ptr<f32> y) {
 // ONE: {{^}}1{{$}}
 // HIT: "host_compile_cached": true,
 // HIT: "cache_hit": true,
-// BAD: twintile: error: TWINTILE_CACHE_MB is 'lots': it is the most each of twintile's caches keeps on disk, in MiB (0 for no limit, up to 1073741824)
+// BAD: twintile: error: TWINTILE_CACHE_MB is 'lots': it is the most the trace and backend caches each keep on disk, in MiB (0 for no limit, up to 1073741824)

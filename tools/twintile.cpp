@@ -142,7 +142,7 @@ int main(int argc, char **argv) {
                      "look-backs) contend; programs that wait forever are reported as a deadlock (default 0: one "
                      "program after another)")
       ->check(CLI::Range(0, 1024));
-  runCmd->add_flag("--json", run.json, "print a JSON report");
+  runCmd->add_flag("--json", run.json, "print a JSON report (on an error too: its verdict \"error\")");
 
   twintile::driver::DiffFlags diff;
   CLI::App *diffCmd = app.add_subcommand("diff", "compare the two front ends' IR for one kernel");

@@ -148,6 +148,15 @@ void printProfile(std::ostream &os, const runtime::LaunchResult &run) {
   os << "}}\n";
 }
 
+/// run --json's report of a command that ended before a verdict: `error`
+/// is what would have gone to standard error.
+std::string errorReport(const RunFlags &f, const std::string &error, bool internal) {
+  nlohmann::ordered_json j{{"command", "run"}, {"kernel", f.k.kernel}, {"device", f.device}, {"verdict", "error"},
+                           {"error", error}};
+  if (internal) j["internal"] = true;
+  return j.dump(2) + "\n";
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -157,24 +166,32 @@ double median(std::vector<double> v) {
 } // namespace
 
 int runCommand(const RunFlags &f) {
-  if (f.repeatGiven && !f.time) return fail("--repeat sets how many launches --time times: give --time too");
+  // Every error ends the command with its text on standard error or, with
+  // --json, as the report (run's own, its verdict "error").
+  auto stop = [&](const std::string &text, int status) {
+    if (f.json) std::cout << errorReport(f, text, status == kExitInternal);
+    else std::cerr << text << (text.ends_with("\n") ? "" : "\n");
+    return status;
+  };
+  auto refuse = [&](const std::string &message) { return stop("twintile: error: " + message + "\n", 1); };
+  if (f.repeatGiven && !f.time) return refuse("--repeat sets how many launches --time times: give --time too");
   std::string why;
   std::unique_ptr<runtime::Device> device = twintile::makeDevice(f.device, why);
-  if (!device) return fail("device '" + f.device + "' is not available: " + why);
+  if (!device) return refuse("device '" + f.device + "' is not available: " + why);
   const runtime::Capabilities can = device->capabilities();
-  if (f.profile && !can.profiles) return fail("--profile counts what the emulator runs: it needs --device emu");
+  if (f.profile && !can.profiles) return refuse("--profile counts what the emulator runs: it needs --device emu");
   if (f.interleave && !can.interleaves)
-    return fail("--interleave schedules the emulator's programs: it needs --device emu");
+    return refuse("--interleave schedules the emulator's programs: it needs --device emu");
 
   // The grid: positive, within the device's limits.
-  if (f.grid.empty() || f.grid.size() > 3) return fail("--grid takes one to three sizes");
+  if (f.grid.empty() || f.grid.size() > 3) return refuse("--grid takes one to three sizes");
   runtime::Dim3 limit = device->maxGrid();
   const uint32_t limits[3] = {limit.x, limit.y, limit.z};
   uint32_t dims[3] = {1, 1, 1};
   for (size_t i = 0; i < f.grid.size(); ++i) {
-    if (f.grid[i] <= 0) return fail("--grid sizes must be positive, got " + std::to_string(f.grid[i]));
+    if (f.grid[i] <= 0) return refuse("--grid sizes must be positive, got " + std::to_string(f.grid[i]));
     if (f.grid[i] > limits[i])
-      return fail("--grid " + std::string("xyz").substr(i, 1) + " = " + std::to_string(f.grid[i]) + " is over the " +
+      return refuse("--grid " + std::string("xyz").substr(i, 1) + " = " + std::to_string(f.grid[i]) + " is over the " +
                   f.device + " device's limit of " + std::to_string(limits[i]));
     dims[i] = static_cast<uint32_t>(f.grid[i]);
   }
@@ -182,17 +199,15 @@ int runCommand(const RunFlags &f) {
 
   pipeline::CompileRequest o = f.k.options;
   o.last = support::Stage::Ptx;
+  if (f.json) o.reportOnLimit = [&](const std::string &error) { return errorReport(f, error, false); };
   pipeline::Result compiled = pipeline::compileSource(f.k.file, f.k.kernel, o);
-  if (!compiled.ok()) {
-    std::cerr << compiled.error;
-    return failureStatus(compiled);
-  }
+  if (!compiled.ok()) return stop(compiled.error, failureStatus(compiled));
   const ir::Func &func = *compiled.func;
   // The CPU devices run every thread one after another: a launch they would
   // take hours over is refused up front, not left to run.
   uint64_t threads = uint64_t(grid.x) * grid.y * grid.z * compiled.backend.manifest.threadsPerProgram;
   if ((can.onCpu || f.check) && threads > kMaxCpuThreads)
-    return fail("a grid of " + std::to_string(uint64_t(grid.x) * grid.y * grid.z) + " programs of " +
+    return refuse("a grid of " + std::to_string(uint64_t(grid.x) * grid.y * grid.z) + " programs of " +
                 std::to_string(compiled.backend.manifest.threadsPerProgram) + " threads is " + std::to_string(threads) +
                 " threads, more than the " + f.device + " device (and the interpreter that checks it) runs in "
                 "reasonable time (" + std::to_string(kMaxCpuThreads) + "); use a smaller grid, or --device cuda --no-check");
@@ -200,7 +215,7 @@ int runCommand(const RunFlags &f) {
 
   std::map<std::string, std::string> given, inputs;
   std::string error;
-  if (!splitPairs(f.args, "--arg", given, error) || !splitPairs(f.inputs, "--input", inputs, error)) return fail(error);
+  if (!splitPairs(f.args, "--arg", given, error) || !splitPairs(f.inputs, "--input", inputs, error)) return refuse(error);
   std::set<std::string> names;
   std::vector<Param> params;
   for (const runtime::Manifest::Param &mp : image.manifest.params) {
@@ -209,7 +224,7 @@ int runCommand(const RunFlags &f) {
   }
   for (const auto &m : {given, inputs})
     for (const auto &[n, v] : m)
-      if (!names.count(n)) return fail("kernel '" + func.name + "' has no parameter '" + n + "'");
+      if (!names.count(n)) return refuse("kernel '" + func.name + "' has no parameter '" + n + "'");
 
   // Arguments and the buffers' initial contents.
   std::mt19937_64 rng(f.seed);
@@ -222,10 +237,10 @@ int runCommand(const RunFlags &f) {
     auto arg = given.find(p.name);
     auto input = inputs.find(p.name);
     if (!p.type.pointer) {
-      if (input != inputs.end()) return fail("--input " + p.name + ": '" + p.name + "' is a scalar (" + p.typeText + "), not a buffer");
-      if (arg == given.end()) return fail("no --arg for parameter '" + p.name + "' (" + p.typeText + ")");
+      if (input != inputs.end()) return refuse("--input " + p.name + ": '" + p.name + "' is a scalar (" + p.typeText + "), not a buffer");
+      if (arg == given.end()) return refuse("no --arg for parameter '" + p.name + "' (" + p.typeText + ")");
       std::optional<uint64_t> bits = scalarBits(p, arg->second, error);
-      if (!bits) return fail(error);
+      if (!bits) return refuse(error);
       args.push_back(runtime::LaunchArg::scalar(*bits));
       continue;
     }
@@ -235,21 +250,21 @@ int runCommand(const RunFlags &f) {
         runtime::NpyArray a = runtime::readNpy(input->second);
         bytes = runtime::fromNpy(a, p.type.elem, p.name);
       } catch (const std::exception &e) {
-        return fail(e.what());
+        return refuse(e.what());
       }
       size_t count = bytes.size() / p.type.bytes;
       if (arg != given.end() && parseInt(arg->second) != std::optional<int64_t>(static_cast<int64_t>(count)))
-        return fail("--arg " + p.name + "=" + arg->second + " disagrees with --input " + input->second + ", which has " +
+        return refuse("--arg " + p.name + "=" + arg->second + " disagrees with --input " + input->second + ", which has " +
                     std::to_string(count) + " elements");
     } else {
       size_t count = kDefaultElements;
       if (arg != given.end()) {
         std::optional<int64_t> n = parseInt(arg->second);
         if (!n || *n <= 0)
-          return fail("--arg " + p.name + "=" + arg->second + " is not a positive count of elements");
+          return refuse("--arg " + p.name + "=" + arg->second + " is not a positive count of elements");
         count = static_cast<size_t>(*n);
         if (count > kMaxBufferBytes / p.type.bytes)
-          return fail("--arg " + p.name + "=" + arg->second + " is too large: run makes buffers of at most " +
+          return refuse("--arg " + p.name + "=" + arg->second + " is too large: run makes buffers of at most " +
                       std::to_string(kMaxBufferBytes >> 30) + " GiB");
       } else {
         notes.push_back(p.name + " has no --arg or --input: " + std::to_string(kDefaultElements) + " random elements");
@@ -270,7 +285,7 @@ int runCommand(const RunFlags &f) {
   std::vector<std::vector<uint8_t>> got = initial;
   {
     std::vector<std::span<uint8_t>> s = spans(got);
-    if (std::string bad = runtime::checkLaunch(image.manifest, args, s); !bad.empty()) return fail(bad);
+    if (std::string bad = runtime::checkLaunch(image.manifest, args, s); !bad.empty()) return refuse(bad);
   }
 
   if (!f.json)
@@ -285,10 +300,7 @@ int runCommand(const RunFlags &f) {
     runtime::LaunchOptions ro;
     ro.grid = grid;
     runtime::LaunchResult ref = twintile::makeInterpDevice()->launch(image, args, spans(want), ro);
-    if (!ref.ok()) {
-      std::cerr << ref.error << (ref.error.ends_with("\n") ? "" : "\n");
-      return 1;
-    }
+    if (!ref.ok()) return stop(ref.error, 1);
     stored = ref.stored;
   }
   runtime::LaunchOptions lo;
@@ -301,7 +313,7 @@ int runCommand(const RunFlags &f) {
     lo.repeat = std::max(f.repeat, 1);
   }
   runtime::LaunchResult run = device->launch(image, args, spans(got), lo);
-  if (!run.ok()) return fail("the kernel failed on " + f.device + ": " + run.error);
+  if (!run.ok()) return refuse("the kernel failed on " + f.device + ": " + run.error);
   if (can.reference) stored = run.stored;
 
   std::vector<runtime::BufferCheck> checks;
@@ -328,7 +340,7 @@ int runCommand(const RunFlags &f) {
         runtime::writeNpy((fs::path(f.saveDir) / (bufferNames[b] + ".out.npy")).string(), runtime::toNpy(elem, got[b], count));
       }
     } catch (const std::exception &e) {
-      return fail(e.what());
+      return refuse(e.what());
     }
   }
 

@@ -7,6 +7,8 @@
 // RUN: twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16 --no-check --time --repeat 3 | FileCheck %s --check-prefix=NOCHECK
 // RUN: twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16 --json | FileCheck %s --check-prefix=JSON
 // RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16abc 2>&1 | FileCheck %s --check-prefix=JUNK
+// RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16abc --json 2>&1 | FileCheck %s --check-prefix=JSON-JUNK
+// RUN: not twintile run %s --kernel 'nosuch<8>' --grid 2 --json 2>&1 | FileCheck %s --check-prefix=JSON-NOKERNEL
 // RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=1e3 2>&1 | FileCheck %s --check-prefix=NOTINT
 // RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=3000000000 2>&1 | FileCheck %s --check-prefix=RANGE
 // RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg x=17 --arg y=16 --arg n=16 2>&1 | FileCheck %s --check-prefix=TWICE
@@ -52,6 +54,15 @@ TT_KERNEL void count(Ptr<i32> c) {
 // JSON: "verdict": "ok",
 // JSON: "printed": "pid (0, 0, 0) program 0\npid (1, 0, 0) program 1
 // JUNK: twintile: error: --arg n=16abc is not an integer
+// JSON-JUNK:      {
+// JSON-JUNK-NEXT:   "command": "run",
+// JSON-JUNK:        "verdict": "error",
+// JSON-JUNK-NEXT:   "error": "twintile: error: --arg n=16abc is not an integer\n"
+// JSON-JUNK-NEXT: }
+// JSON-JUNK-EMPTY:
+// JSON-NOKERNEL:      "verdict": "error",
+// JSON-NOKERNEL-NEXT: "error": "twintile: error: --kernel 'nosuch<8>': {{.*}}run.cpp defines no kernel 'nosuch'
+// JSON-NOKERNEL-NOT:  "internal"
 // NOTINT: twintile: error: --arg n=1e3 is not an integer
 // RANGE: twintile: error: --arg n=3000000000 is not within i32
 // TWICE: twintile: error: --arg x is given twice

@@ -21,6 +21,8 @@
 // RUN: FileCheck %s --check-prefix=JSON-DUMP --input-file %t.json
 // RUN: env TWINTILE_FRONTEND_SECONDS=1.5 TWINTILE_FRONTEND_MB=0 twintile diff %t.cpp --kernel 'bomb<64>' --json > %t.json 2>/dev/null; echo "exit $?" >> %t.json
 // RUN: FileCheck %s --check-prefix=JSON-DIFF --input-file %t.json
+// RUN: env TWINTILE_FRONTEND_SECONDS=1.5 TWINTILE_FRONTEND_MB=0 twintile run %t.cpp --kernel 'bomb<64>' --grid 1 --json > %t.json 2>/dev/null; echo "exit $?" >> %t.json
+// RUN: FileCheck %s --check-prefix=JSON-LAUNCH --input-file %t.json
 // RUN: env TWINTILE_FRONTEND_SECONDS=0 TWINTILE_FRONTEND_MB=300 twintile compile --frontend=parse %t.cpp --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --check-prefix=MEMORY --input-file %t.out
 // RUN: env TWINTILE_FRONTEND_SECONDS=soon twintile compile %s --kernel 'bomb<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
@@ -104,6 +106,11 @@ TT_KERNEL void bomb(Ptr<f32> x) {
 // JSON-DIFF-NEXT:   "parse": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file
 // JSON-DIFF-NEXT:   "trace": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file
 // JSON-DIFF:      {{^}}exit 1{{$}}
+// JSON-LAUNCH:      "command": "run",
+// JSON-LAUNCH-NEXT: "kernel": "bomb<64>",
+// JSON-LAUNCH:      "verdict": "error",
+// JSON-LAUNCH-NEXT: "error": "{{.*}}.cpp: error: Clang spent 1.5 s reading this kernel file
+// JSON-LAUNCH:      {{^}}exit 1{{$}}
 // SETTING: twintile: error: TWINTILE_FRONTEND_SECONDS is 'soon': it is the most seconds a front end spends on a kernel file (0 for no limit, up to 86400)
 // SETTING: {{^}}exit 1{{$}}
 // MEMORY: .cpp: error: Clang took more than 300 MiB of memory reading this kernel file, the front end's limit, and is stopped (twintile ends); TWINTILE_FRONTEND_MB=<MiB> raises the limit, 0 removes it

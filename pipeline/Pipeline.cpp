@@ -284,14 +284,16 @@ BothResults compileBoth(const std::string &file, const std::string &kernel, cons
   // What compileSources refuses before a front end runs, it says for each.
   if (!overLimits(file).empty() || !malformedKernels({kernel}).empty()) return apart();
   BothResults out;
+  bool traced = false;
   try {
     support::runOnLargeStack([&] {
       SharedParse shared;
       shared.observer = [&](size_t) { return parseObserver; };
       ObserverFor traceObservers = [&](size_t) { return traceObserver; };
-      FrontEndOutput traced = traceFile(file, {kernel}, trace, traceObservers, &shared);
-      compileEach(traced.results, traced.funcs, trace, traceObservers);
-      out.trace = std::move(traced.results.front());
+      FrontEndOutput front = traceFile(file, {kernel}, trace, traceObservers, &shared);
+      compileEach(front.results, front.funcs, trace, traceObservers);
+      out.trace = std::move(front.results.front());
+      traced = true;
       if (!shared.done) {
         out.parse = std::move(compileSourcesHere(file, {kernel}, parse, shared.observer).front());
         return;
@@ -299,10 +301,17 @@ BothResults compileBoth(const std::string &file, const std::string &kernel, cons
       compileEach(shared.out.results, shared.out.funcs, parse, shared.observer);
       out.parse = std::move(shared.out.results.front());
     });
-  } catch (const support::StackExhausted &) {
-    return apart();  // each says it as it does alone
-  } catch (const support::StackUnavailable &) {
-    return apart();
+  } catch (const support::StackExhausted &e) {
+    // In Clang or a walk (a backend says its own): the file's error, for
+    // each front end not done. Not compiled again apart: the abandoned
+    // frames may hold locks (support/Stack.h), and the file nests as deeply
+    // for either.
+    auto nested = [&] { return stackFailure("reading the kernel file", ir::Location(file, 0, 0), e, true, false); };
+    if (!traced) out.trace = nested();
+    out.parse = nested();
+  } catch (const support::StackUnavailable &e) {
+    out.trace = stackFailure("the compile", ir::Location(file, 0, 0), e, false, false);
+    out.parse = stackFailure("the compile", ir::Location(file, 0, 0), e, false, false);
   }
   return out;
 }

@@ -17,6 +17,8 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,TWICE --input-file %t.out
 // RUN: env TWINTILE_STACK_MB=64 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:use_sigaltstack=0 twintile compile --frontend=trace %t.type.cpp --kernel 'kernel<64>' --no-cache > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --input-file %t.out
+// RUN: env TWINTILE_STACK_MB=64 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:use_sigaltstack=0 twintile diff %t.bool.cpp --kernel 'kernel<64>' --no-cache --json > %t.out 2>&1; echo "exit $?" >> %t.out
+// RUN: FileCheck %s --check-prefix=DIFF --input-file %t.out
 // RUN: env TWINTILE_STACK_MB=8 twintile compile %t.bool.cpp --kernel 'kernel<64>' > %t.out 2>&1; echo "exit $?" >> %t.out
 // RUN: FileCheck %s --check-prefix=SETTING --input-file %t.out
 // RUN: python3 -c "import sys; sys.stdout.write(open(sys.argv[1]).read().replace('DEEP_BOOL', '!' * 2000 + '1').replace('DEEP_TYPE', 'Wrap<' * 200 + 'int' + '>' * 200))" %s > %t.fine.cpp
@@ -36,6 +38,11 @@ TT_KERNEL void kernel(Ptr<f32> x, Ptr<f32> y) {
 
 // CHECK: .cpp: error: reading the kernel file used up its 64 MiB stack: the kernel nests too deeply (expressions, statements or template argument lists nested many thousands deep); TWINTILE_STACK_MB=<MiB> gives each compile a larger stack
 // TWICE: .cpp: error: reading the kernel file used up its 64 MiB stack
+// DIFF:      "errors": {
+// DIFF-NEXT:   "parse": "{{.*}}.cpp: error: reading the kernel file used up its 64 MiB stack: the kernel nests too deeply
+// DIFF-NEXT:   "trace": "{{.*}}.cpp: error: reading the kernel file used up its 64 MiB stack: the kernel nests too deeply
+// DIFF-NOT: internal error
+// DIFF: {{^}}exit 1{{$}}
 // CHECK-NOT: internal error
 // CHECK: {{^}}exit 1{{$}}
 // SETTING: twintile: error: TWINTILE_STACK_MB is '8': it is the stack of each compile, in MiB (16 to 65536)

@@ -117,10 +117,14 @@ template <class E> struct Elem<Ptr<E>> {
 };
 
 /// The static type of a device value: element kind, pointee, tile or scalar.
+/// Four bytes, not three: passed and returned as a 32-bit integer, which the
+/// host's fast instruction selector (the tracer's code generation, -O0)
+/// takes, where a 24-bit one sends the whole function to the slow one.
 struct TypeCode {
   Kind kind;
   Kind pointee;
   bool tile;
+  unsigned char unused = 0;
 };
 
 template <class V> struct Traits;  // for every device value type V

@@ -14,16 +14,19 @@ namespace twintile::entry {
 
 struct Session;
 
-/// Starts a trace of `spec`; `options` is a twintile::TraceOptions.
-Session *begin(const void *options, const char *spec);
+/// Makes the kernel's parameters in `s` and calls it (`callWith` below).
+using KernelCall = void (*)(Session *s, void (*kernel)());
+
+/// Traces `kernel` as `spec` into `result`, a twintile::TraceResult
+/// (`options`: a twintile::TraceOptions): checks that `opTable` (the
+/// header's tt::detail::kOpTable, as the kernel file was compiled with it)
+/// is the loading program's own, then has `call` call the kernel, and ends
+/// the trace whether or not it threw. Defined in the twintile program, so
+/// that the kernel file's compiled code handles no exception: its code
+/// generation stays on the host's fast instruction selector.
+void run(const void *options, const char *spec, void *result, const char *opTable, KernelCall call,
+         void (*kernel)());
 tt::detail::Node *deviceParam(Session *s, tt::detail::TypeCode t);
-/// Throws unless `opTable` (the header's tt::detail::kOpTable, as the kernel
-/// file was compiled with it) is the loading program's own.
-void checkLanguage(const char *opTable);
-/// Ends the trace and writes a twintile::TraceResult into `result`. Called
-/// from within a catch handler when the kernel threw (the error is the
-/// exception being handled).
-void end(Session *s, void *result, bool failed);
 
 template <int... I> struct Seq {};
 template <int N, int... I> struct MakeSeq : MakeSeq<N - 1, N - 1, I...> {};
@@ -53,23 +56,19 @@ void call(void (*kernel)(P...), tt::detail::Node *const *nodes, Seq<I...>) {
 template <class P> constexpr bool isParameter = tt::detail::Device<P>;
 template <class E> constexpr bool isParameter<tt::Tile<E>> = false;
 
+template <class... P> void callWith(Session *s, void (*kernel)()) {
+  tt::detail::Node *nodes[sizeof...(P) + 1] = {};
+  int i = 0;
+  ((nodes[i++] = deviceParam(s, tt::detail::typeCode<BareOf<P>>())), ...);
+  call(reinterpret_cast<void (*)(P...)>(kernel), nodes, typename MakeSeq<sizeof...(P)>::type{});
+}
+
 /// Traces `kernel` into `result`.
 template <class... P> void trace(void (*kernel)(P...), const void *options, const char *spec, void *result) {
   static_assert((isParameter<BareOf<P>> && ...),
                 "a kernel with plain C++ parameters is traced in-process (twintile::trace with their "
                 "values); to trace it from its file, make them template parameters (and a Tile is no parameter)");
-  Session *s = begin(options, spec);
-  try {
-    checkLanguage(tt::detail::kOpTable);
-    tt::detail::Node *nodes[sizeof...(P) + 1] = {};
-    int i = 0;
-    ((nodes[i++] = deviceParam(s, tt::detail::typeCode<BareOf<P>>())), ...);
-    call(kernel, nodes, typename MakeSeq<sizeof...(P)>::type{});
-  } catch (...) {
-    end(s, result, true);
-    return;
-  }
-  end(s, result, false);
+  run(options, spec, result, tt::detail::kOpTable, &callWith<P...>, reinterpret_cast<void (*)()>(kernel));
 }
 
 } // namespace twintile::entry

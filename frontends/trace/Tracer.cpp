@@ -314,23 +314,23 @@ struct Session {
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
 
-Session *begin(const void *options, const char *spec) {
-  return new Session(spec, *static_cast<const TraceOptions *>(options));
-}
-
 tt::detail::Node *deviceParam(Session *s, tt::detail::TypeCode t) { return s->session.deviceParam(t); }
 
-void checkLanguage(const char *opTable) {
-  if (std::strcmp(opTable, tt::detail::kOpTable) != 0)
-    throw KernelError{{}, "the language header the kernel was compiled with (include/twintile/ops.def) lists other "
-                          "operations than this twintile program was built with, so its calls would record the "
-                          "wrong ops: rebuild twintile (scripts/build), or use the header installed with it"};
-}
-
-void end(Session *s, void *result, bool failed) {
-  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s->start).count();
-  *static_cast<TraceResult *>(result) = s->session.finish(failed ? std::current_exception() : nullptr, seconds);
-  delete s;
+void run(const void *options, const char *spec, void *result, const char *opTable, KernelCall call,
+         void (*kernel)()) {
+  Session s(spec, *static_cast<const TraceOptions *>(options));
+  std::exception_ptr thrown;
+  try {
+    if (std::strcmp(opTable, tt::detail::kOpTable) != 0)
+      throw KernelError{{}, "the language header the kernel was compiled with (include/twintile/ops.def) lists other "
+                            "operations than this twintile program was built with, so its calls would record the "
+                            "wrong ops: rebuild twintile (scripts/build), or use the header installed with it"};
+    call(&s, kernel);
+  } catch (...) {
+    thrown = std::current_exception();
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.start).count();
+  *static_cast<TraceResult *>(result) = s.session.finish(thrown, seconds);
 }
 
 } // namespace twintile::entry

@@ -183,13 +183,24 @@ TEST_CASE("a device operation outside a trace is an error, not a crash", "[trace
   CHECK_THROWS(program_id(0));
 }
 
+namespace {
+bool calledKernel = false;
+void noKernel(twintile::entry::Session *, void (*)()) { calledKernel = true; }
+} // namespace
+
 TEST_CASE("a kernel compiled with another op table is refused, not traced into the wrong ops", "[trace][refusals]") {
-  CHECK_NOTHROW(twintile::entry::checkLanguage(tt::detail::kOpTable));
+  twintile::TraceOptions options;
+  twintile::TraceResult same;
+  calledKernel = false;
+  twintile::entry::run(&options, "k", &same, tt::detail::kOpTable, &noKernel, nullptr);
+  CHECK(calledKernel);
+  CHECK(same.ok());
   std::string shifted = std::string("Log1p,") + tt::detail::kOpTable;  // a header with one op more, first
-  try {
-    twintile::entry::checkLanguage(shifted.c_str());
-    FAIL("a different op table was accepted");
-  } catch (const twintile::KernelError &e) {
-    CHECK(e.message.find("rebuild twintile") != std::string::npos);
-  }
+  twintile::TraceResult other;
+  calledKernel = false;
+  twintile::entry::run(&options, "k", &other, shifted.c_str(), &noKernel, nullptr);
+  CHECK_FALSE(calledKernel);
+  REQUIRE_FALSE(other.ok());
+  REQUIRE(other.error);
+  CHECK(other.error->message.find("rebuild twintile") != std::string::npos);
 }

@@ -21,7 +21,6 @@
 
 #include <cstdint>
 #include <iostream>
-#include <new>
 
 namespace {
 
@@ -159,7 +158,8 @@ int main(int argc, char **argv) {
   dumpCmd->add_option("--dir", dump.dir, "the directory to write")->required();
   dumpCmd->add_flag("--json", dump.json, "print the index as JSON");
 
-  // A command-line error is a message and exit status 1, like every other error.
+  // A command-line error is a message and exit status 1, like every other
+  // error; plain text whatever --json says, since the command line was not read.
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -171,20 +171,15 @@ int main(int argc, char **argv) {
     o->endProcessOnLimits = true;
   if (optimize && compile.emit == "tile") compile.emit = "tile-opt";
   run.repeatGiven = repeat->count() > 0;
-  try {
-    if (compileCmd->parsed()) return twintile::driver::compileCommand(compile);
-    if (runCmd->parsed()) return twintile::driver::runCommand(run);
-    if (diffCmd->parsed()) return twintile::driver::diffCommand(diff);
-    return twintile::driver::dumpCommand(dump);
-  } catch (const std::bad_alloc &) {
-    std::cerr << "twintile: error: out of memory\n";
-    return 1;
-  } catch (const twintile::ir::InternalError &e) {
-    std::cerr << twintile::ir::render(e.diag());
-    return twintile::driver::kExitInternal;
-  } catch (const std::exception &e) {
-    // Nothing a command calls lets an exception out on purpose.
-    std::cerr << twintile::ir::render(twintile::ir::Diagnostic::internalError(std::string("uncaught exception: ") + e.what()));
-    return twintile::driver::kExitInternal;
-  }
+  return twintile::driver::guarded(
+      [&] {
+        if (compileCmd->parsed()) return twintile::driver::compileCommand(compile);
+        if (runCmd->parsed()) return twintile::driver::runCommand(run);
+        if (diffCmd->parsed()) return twintile::driver::diffCommand(diff);
+        return twintile::driver::dumpCommand(dump);
+      },
+      [](const std::string &text, int status) {
+        std::cerr << text;
+        return status;
+      });
 }

@@ -1,6 +1,8 @@
 //===- Compile.cpp - twintile compile: a kernel to any stage ---------------===//
 #include "tools/driver/Driver.h"
 
+#include "ir/Diagnostic.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -9,12 +11,29 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <new>
 
 namespace twintile::driver {
 
 int fail(const std::string &message) {
   std::cerr << "twintile: error: " << message << "\n";
   return 1;
+}
+
+int guarded(const std::function<int()> &command, const std::function<int(const std::string &, int)> &stop) {
+  try {
+    return command();
+  } catch (const std::bad_alloc &) {
+    return stop("twintile: error: out of memory\n", 1);
+  } catch (const ir::InternalError &e) {
+    return stop(ir::render(e.diag()), kExitInternal);
+  } catch (const std::exception &e) {
+    return stop(ir::render(ir::Diagnostic::internalError(std::string("uncaught exception: ") + e.what())), kExitInternal);
+  }
+}
+
+std::string jsonText(const nlohmann::ordered_json &j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 bool writeText(const std::string &path, const std::string &text, std::string &error) {
@@ -127,7 +146,7 @@ int compileCommand(const CompileFlags &f) {
       }
       nlohmann::ordered_json j = many ? nlohmann::ordered_json{{"command", "compile"}, {"seconds", nullptr}, {"kernels", reports}}
                                       : reports.front();
-      return j.dump(2) + "\n";
+      return jsonText(j);
     };
   // Each specialization's stages, kept to be printed in order (the backend
   // runs them on several threads).
@@ -203,8 +222,8 @@ int compileCommand(const CompileFlags &f) {
   if (f.time && many)
     std::cerr << "total: " << wall * 1e3 << " ms for " << kernels.size() << " specializations\n";
   if (f.json) {
-    if (many) std::cout << nlohmann::ordered_json{{"command", "compile"}, {"seconds", wall}, {"kernels", reports}}.dump(2) << "\n";
-    else std::cout << reports.front().dump(2) << "\n";
+    if (many) std::cout << jsonText({{"command", "compile"}, {"seconds", wall}, {"kernels", reports}});
+    else std::cout << jsonText(reports.front());
   }
   return status;
 }

@@ -54,7 +54,7 @@ int diffCommand(const DiffFlags &f) {
                                {"verdict", "not compared: parse failed"}};
       if (html) j["html"] = f.html;  // (not written)
       j["errors"] = {{"parse", error}, {"trace", error}};  // Clang's one parse, or the first of two: both stop
-      return j.dump(2) + "\n";
+      return jsonText(j);
     };
   auto observer = [&](const std::string &frontend) {
     pipeline::Observer observer;
@@ -104,7 +104,7 @@ int diffCommand(const DiffFlags &f) {
       if (!results.at(fe).ok()) j["errors"][fe] = results.at(fe).error;
     for (const char *fe : {"parse", "trace"})
       if (results.at(fe).internal()) j["internal"] = true;
-    std::cout << j.dump(2) << "\n";
+    std::cout << jsonText(j);
   } else {
     for (const char *fe : {"parse", "trace"})
       if (!results.at(fe).ok()) std::cerr << results.at(fe).error;

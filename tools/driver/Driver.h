@@ -3,14 +3,18 @@
 // One file per command (Compile.cpp, Run.cpp, Diff.cpp, Dump.cpp); main in
 // tools/twintile.cpp only declares the command line and dispatches. Each
 // command returns the process's exit status: 0 on success, 1 on any error
-// (diff: 1 when the front ends differ), with the error on standard error;
-// 70 when the error is an internal one, a bug in twintile.
+// (diff: 1 when the front ends differ), with the error on standard error or,
+// with --json, in the report; 70 when the error is an internal one, a bug in
+// twintile.
 //===----------------------------------------------------------------------===//
 #pragma once
 
 #include "pipeline/Pipeline.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -76,6 +80,15 @@ int dumpCommand(const DumpFlags &flags);
 
 /// "twintile: error: <message>" on standard error; returns 1.
 int fail(const std::string &message);
+
+/// Runs `command`, and what it lets escape (out of memory, an internal
+/// error, any exception: nothing a command calls throws on purpose) becomes
+/// `stop(text, status)`: the error's text, and 1 or kExitInternal.
+int guarded(const std::function<int()> &command, const std::function<int(const std::string &, int)> &stop);
+
+/// A report's JSON text, indented, with a final newline. Bytes that are not
+/// UTF-8 (a file's name, a kernel's output) are replaced, not an error.
+std::string jsonText(const nlohmann::ordered_json &j);
 
 /// Writes `text` to `path`; an error message when it cannot.
 bool writeText(const std::string &path, const std::string &text, std::string &error);

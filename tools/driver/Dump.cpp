@@ -75,7 +75,7 @@ int dumpCommand(const DumpFlags &f) {
       pipeline::Result stopped;
       stopped.error = limit;
       std::string md;
-      return indexOf(f, stopped, stopped, {}, md).dump(2) + "\n";
+      return jsonText(indexOf(f, stopped, stopped, {}, md));
     };
   auto observer = [&](const std::string &fe) {
     pipeline::Observer observer;
@@ -94,12 +94,12 @@ int dumpCommand(const DumpFlags &f) {
       if (!r->ok()) std::cerr << fe << ": " << r->error;
   std::string md;
   nlohmann::ordered_json index = indexOf(f, both.parse, both.trace, written, md);
-  if (!writeText((fs::path(f.dir) / "index.json").string(), index.dump(2) + "\n", error) ||
+  if (!writeText((fs::path(f.dir) / "index.json").string(), jsonText(index), error) ||
       !writeText((fs::path(f.dir) / "index.md").string(), md, error))
     return fail(error);
   size_t files = 0;
   for (const auto &[s, byFe] : written) files += byFe.size();
-  if (f.json) std::cout << index.dump(2) << "\n";
+  if (f.json) std::cout << jsonText(index);
   else std::cout << "wrote " << files << " stage files and an index (index.md, index.json) to " << f.dir << "\n";
   bool internal = both.parse.internal() || both.trace.internal();
   return both.parse.ok() && both.trace.ok() ? 0 : internal ? kExitInternal : 1;

@@ -22,6 +22,7 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <random>
@@ -154,7 +155,7 @@ std::string errorReport(const RunFlags &f, const std::string &error, bool intern
   nlohmann::ordered_json j{{"command", "run"}, {"kernel", f.k.kernel}, {"device", f.device}, {"verdict", "error"},
                            {"error", error}};
   if (internal) j["internal"] = true;
-  return j.dump(2) + "\n";
+  return jsonText(j);
 }
 
 double median(std::vector<double> v) {
@@ -163,16 +164,9 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-} // namespace
+using Stop = std::function<int(const std::string &text, int status)>;
 
-int runCommand(const RunFlags &f) {
-  // Every error ends the command with its text on standard error or, with
-  // --json, as the report (run's own, its verdict "error").
-  auto stop = [&](const std::string &text, int status) {
-    if (f.json) std::cout << errorReport(f, text, status == kExitInternal);
-    else std::cerr << text << (text.ends_with("\n") ? "" : "\n");
-    return status;
-  };
+int runWith(const RunFlags &f, const Stop &stop) {
   auto refuse = [&](const std::string &message) { return stop("twintile: error: " + message + "\n", 1); };
   if (f.repeatGiven && !f.time) return refuse("--repeat sets how many launches --time times: give --time too");
   std::string why;
@@ -358,7 +352,7 @@ int runCommand(const RunFlags &f) {
     if (f.time) j["seconds"] = run.seconds, j["median_seconds"] = median(run.seconds);
     if (f.profile) j["instructions"] = run.instructions;
     if (!f.saveDir.empty()) j["saved"] = f.saveDir;
-    std::cout << j.dump(2) << "\n";
+    std::cout << jsonText(j);
     return agree ? 0 : 1;
   }
   if (!run.printed.empty()) std::cout << "device_print:\n" << run.printed << (run.printed.back() == '\n' ? "" : "\n");
@@ -376,6 +370,19 @@ int runCommand(const RunFlags &f) {
   if (f.profile) printProfile(std::cout, run);
   if (!f.saveDir.empty()) std::cout << "saved " << 2 * got.size() << " .npy files to " << f.saveDir << "\n";
   return agree ? 0 : 1;
+}
+
+} // namespace
+
+int runCommand(const RunFlags &f) {
+  // Every error ends the command with its text on standard error or, with
+  // --json, as the report (run's own, its verdict "error").
+  Stop stop = [&](const std::string &text, int status) {
+    if (f.json) std::cout << errorReport(f, text, status == kExitInternal);
+    else std::cerr << text << (text.ends_with("\n") ? "" : "\n");
+    return status;
+  };
+  return guarded([&] { return runWith(f, stop); }, stop);
 }
 
 } // namespace twintile::driver

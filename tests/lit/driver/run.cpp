@@ -7,7 +7,9 @@
 // RUN: twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16 --no-check --time --repeat 3 | FileCheck %s --check-prefix=NOCHECK
 // RUN: twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16 --json | FileCheck %s --check-prefix=JSON
 // RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16abc 2>&1 | FileCheck %s --check-prefix=JUNK
-// RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16abc --json 2>&1 | FileCheck %s --check-prefix=JSON-JUNK
+// RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=16abc --json 2> %t.err | FileCheck %s --check-prefix=JSON-JUNK
+// RUN: count 0 < %t.err
+// RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg "n=$(printf '\377')" --json | FileCheck %s --check-prefix=JSON-BYTES
 // RUN: not twintile run %s --kernel 'nosuch<8>' --grid 2 --json 2>&1 | FileCheck %s --check-prefix=JSON-NOKERNEL
 // RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=1e3 2>&1 | FileCheck %s --check-prefix=NOTINT
 // RUN: not twintile run %s --kernel 'show<8>' --grid 2 --arg x=16 --arg y=16 --arg n=3000000000 2>&1 | FileCheck %s --check-prefix=RANGE
@@ -60,6 +62,8 @@ TT_KERNEL void count(Ptr<i32> c) {
 // JSON-JUNK-NEXT:   "error": "twintile: error: --arg n=16abc is not an integer\n"
 // JSON-JUNK-NEXT: }
 // JSON-JUNK-EMPTY:
+// JSON-BYTES:      "verdict": "error",
+// JSON-BYTES-NEXT: "error": "twintile: error: --arg n={{.+}} is not an integer\n"
 // JSON-NOKERNEL:      "verdict": "error",
 // JSON-NOKERNEL-NEXT: "error": "twintile: error: --kernel 'nosuch<8>': {{.*}}run.cpp defines no kernel 'nosuch'
 // JSON-NOKERNEL-NOT:  "internal"

@@ -243,6 +243,7 @@ void walkShared(const std::vector<const clang::FunctionDecl *> &instantiated, co
   FrontEndOutput out;
   out.results.resize(specs.size());
   out.funcs.resize(specs.size());
+  shared.walking = true;
   try {
     for (size_t i = 0; i < specs.size(); ++i) {
       Result &r = out.results[i];
@@ -256,8 +257,10 @@ void walkShared(const std::vector<const clang::FunctionDecl *> &instantiated, co
       else out.funcs[i] = std::move(walked.func);
     }
   } catch (...) {
+    shared.walking = false;
     return;  // (thrown inside Clang's consumer: the parse front end's own parse throws it where it is caught)
   }
+  shared.walking = false;
   shared.out = std::move(out);
   shared.done = true;
 }

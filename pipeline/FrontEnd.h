@@ -82,6 +82,7 @@ FrontEndOutput parseFile(const std::string &file, const std::vector<std::string>
 struct SharedParse {
   ObserverFor observer;  // the parse front end's
   bool done = false;     // `out` holds the walks: the parse front end needs no parse of its own
+  bool walking = false;  // the walks are under way (and stay so if the stack runs out in one)
   FrontEndOutput out;    // as parseFile would give it
 };
 

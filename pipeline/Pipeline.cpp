@@ -285,9 +285,9 @@ BothResults compileBoth(const std::string &file, const std::string &kernel, cons
   if (!overLimits(file).empty() || !malformedKernels({kernel}).empty()) return apart();
   BothResults out;
   bool traced = false;
+  SharedParse shared;  // out here, to say after an abandoned compile whether a walk was under way
   try {
     support::runOnLargeStack([&] {
-      SharedParse shared;
       shared.observer = [&](size_t) { return parseObserver; };
       ObserverFor traceObservers = [&](size_t) { return traceObserver; };
       FrontEndOutput front = traceFile(file, {kernel}, trace, traceObservers, &shared);
@@ -307,7 +307,17 @@ BothResults compileBoth(const std::string &file, const std::string &kernel, cons
     // frames may hold locks (support/Stack.h), and the file nests as deeply
     // for either.
     auto nested = [&] { return stackFailure("reading the kernel file", ir::Location(file, 0, 0), e, true, false); };
-    if (!traced) out.trace = nested();
+    if (shared.walking) {
+      // In the parse front end's walk of the host compile's AST: that
+      // compile, the trace's, is abandoned with it.
+      out.trace = failure(Result{}, ir::Diagnostic{ir::Location(file, 0, 0),
+                                                  "the trace front end's compile of this file, which the parse front "
+                                                  "end's walk shared, was abandoned when the walk used up its stack; "
+                                                  "compile with --frontend=trace alone for the trace front end's own "
+                                                  "result"});
+    } else if (!traced) {
+      out.trace = nested();
+    }
     out.parse = nested();
   } catch (const support::StackUnavailable &e) {
     out.trace = stackFailure("the compile", ir::Location(file, 0, 0), e, false, false);

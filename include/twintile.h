@@ -126,6 +126,7 @@ struct TypeCode {
   bool tile;
   unsigned char unused = 0;
 };
+static_assert(sizeof(TypeCode) == 4);
 
 template <class V> struct Traits;  // for every device value type V
 template <class E> struct ScalarTraits {

@@ -83,7 +83,10 @@ public:
 /// as hidden friends: found only through a device operand, never for two
 /// host numbers.
 template <class V> class Arith {
-  using O = Operand<V>;
+  // Taken by reference: an Operand is 24 bytes, which the x86-64 calling
+  // convention passes in memory (byval), where LLVM's fast instruction
+  // selector gives up on the traced kernel file's host code.
+  using O = const Operand<V> &;
   using B = typename Traits<V>::Bool;
   static V make(Node *n) { return V(FromNode{}, n); }
   static B makeBool(Node *n) { return B(FromNode{}, n); }
@@ -143,7 +146,7 @@ public:
   // to (twintile/promote.h); the recorder inserts the casts.
   template <class W> using M = Mixed<V, W, false>;
   template <class W> using MDiv = Mixed<V, W, true>;
-  template <class R, class W> static R mixed(Op op, const O &a, const W &b) {
+  template <class R, class W> static R mixed(Op op, O a, const W &b) {
     return R(FromNode{}, binary(op, a.node, b.node(), a.loc));
   }
   template <class W> requires OtherElement<V, W>
@@ -174,10 +177,10 @@ public:
   // or i32 (HostOutranks).
   template <class H> using HR = typename HostPromoted<V, H>::type;
   template <class H> using HB = typename Traits<HR<H>>::Bool;
-  template <class R, class H> static R hostLeft(Op op, H a, const O &b) {
+  template <class R, class H> static R hostLeft(Op op, H a, O b) {
     return R(FromNode{}, binary(op, hostConstant(a, b.loc), b.node, b.loc));
   }
-  template <class R, class H> static R hostRight(Op op, const O &a, H b) {
+  template <class R, class H> static R hostRight(Op op, O a, H b) {
     return R(FromNode{}, binary(op, a.node, hostConstant(b, a.loc), a.loc));
   }
 #define TT_HOST_NUMBER_(sym, OpKind, R)                                                                      \
@@ -287,10 +290,10 @@ public:
   template <class T> requires(ZeroDInto<V, T>)
   V &operator/=(const T &t) { return self() = make(placed(Op::Div, self().node(), scalarOf(t.node(), {}))); }
   // Of another element type: only one that promotes to V's own (Narrower).
-  V &operator+=(Narrower<V, false> b) { return self() = make(binary(Op::Add, self().node(), b.node, b.loc)); }
-  V &operator-=(Narrower<V, false> b) { return self() = make(binary(Op::Sub, self().node(), b.node, b.loc)); }
-  V &operator*=(Narrower<V, false> b) { return self() = make(binary(Op::Mul, self().node(), b.node, b.loc)); }
-  V &operator/=(Narrower<V, true> b) { return self() = make(binary(Op::Div, self().node(), b.node, b.loc)); }
+  V &operator+=(const Narrower<V, false> &b) { return self() = make(binary(Op::Add, self().node(), b.node, b.loc)); }
+  V &operator-=(const Narrower<V, false> &b) { return self() = make(binary(Op::Sub, self().node(), b.node, b.loc)); }
+  V &operator*=(const Narrower<V, false> &b) { return self() = make(binary(Op::Mul, self().node(), b.node, b.loc)); }
+  V &operator/=(const Narrower<V, true> &b) { return self() = make(binary(Op::Div, self().node(), b.node, b.loc)); }
 
 private:
   V &self() { return static_cast<V &>(*this); }
@@ -302,18 +305,18 @@ template <class V> class PtrArith {
   using TileV = Tile<E>;
 
 public:
-  friend V operator+(const V &p, Offset k) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
-  friend TileV operator+(const V &p, TileOffset k) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  friend V operator+(const V &p, const Offset &k) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  friend TileV operator+(const V &p, const TileOffset &k) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
   /// k + p, as Triton allows.
-  friend V operator+(Offset k, const V &p) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
-  friend TileV operator+(TileOffset k, const V &p) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  friend V operator+(const Offset &k, const V &p) { return V(FromNode{}, addptr(p.node(), k.node, k.loc)); }
+  friend TileV operator+(const TileOffset &k, const V &p) { return TileV(FromNode{}, addptr(p.node(), k.node, k.loc)); }
   /// p - k steps back k elements (Triton's pointer minus an integer).
-  friend V operator-(const V &p, Offset k) { return V(FromNode{}, subptr(p.node(), k.node, k.loc)); }
-  friend TileV operator-(const V &p, TileOffset k) {
+  friend V operator-(const V &p, const Offset &k) { return V(FromNode{}, subptr(p.node(), k.node, k.loc)); }
+  friend TileV operator-(const V &p, const TileOffset &k) {
     return TileV(FromNode{}, subptr(p.node(), k.node, k.loc));
   }
-  V &operator+=(Offset k) { return static_cast<V &>(*this) = static_cast<V &>(*this) + k; }
-  V &operator-=(Offset k) { return static_cast<V &>(*this) = static_cast<V &>(*this) - k; }
+  V &operator+=(const Offset &k) { return static_cast<V &>(*this) = static_cast<V &>(*this) + k; }
+  V &operator-=(const Offset &k) { return static_cast<V &>(*this) = static_cast<V &>(*this) - k; }
 };
 
 } // namespace detail

@@ -150,8 +150,16 @@ std::optional<std::string> findPtxas() {
 std::optional<std::string> findLibdevice() {
   if (std::string env = envOrEmpty("TWINTILE_LIBDEVICE"); isReadableFile(env)) return env;
   if (std::string configured = TWINTILE_DEFAULT_LIBDEVICE; isReadableFile(configured)) return configured;
-  std::string toolkit = "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc";
-  if (isReadableFile(toolkit)) return toolkit;
+  // A toolkit's: beside the ptxas found (bin/ptxas, nvvm/libdevice/), or
+  // CUDA's default prefix.
+  const char *inToolkit = "nvvm/libdevice/libdevice.10.bc";
+  if (std::optional<std::string> ptxas = findPtxas()) {
+    std::error_code ec;
+    std::filesystem::path real = std::filesystem::canonical(*ptxas, ec);
+    std::string beside = ec ? std::string() : (real.parent_path().parent_path() / inToolkit).string();
+    if (!beside.empty() && isReadableFile(beside)) return beside;
+  }
+  if (std::string toolkit = std::string("/usr/local/cuda/") + inToolkit; isReadableFile(toolkit)) return toolkit;
   return std::nullopt;
 }
 

@@ -30,7 +30,8 @@ struct PtxasReport {
 std::optional<std::string> findPtxas();
 
 /// The libdevice bitcode to link: $TWINTILE_LIBDEVICE, else the configured
-/// one, else /usr/local/cuda/nvvm/libdevice/libdevice.10.bc, else nothing.
+/// one, else the toolkit's beside the ptxas findPtxas() gives, else
+/// /usr/local/cuda/nvvm/libdevice/libdevice.10.bc, else nothing.
 std::optional<std::string> findLibdevice();
 
 /// Assembles `ptx` for `arch` (e.g. "sm_90a") with `ptxas -v`, and reads

@@ -18,9 +18,6 @@
 #include <random>
 #include <unistd.h>
 
-#ifndef TWINTILE_SOURCE_DIR
-#error "TWINTILE_SOURCE_DIR must name the source tree (for the language header)"
-#endif
 #ifndef TWINTILE_CLANG_RESOURCE_DIR
 #error "TWINTILE_CLANG_RESOURCE_DIR must name Clang's resource directory"
 #endif
@@ -52,8 +49,8 @@ constexpr const char *kInstantiatedHeader = "include/twintile/instantiated.h";
 } // namespace
 
 std::vector<std::string> clangBaseArgs(const std::vector<std::string> &includeDirs) {
-  std::vector<std::string> args = {"-std=c++20", "-w", "-resource-dir", TWINTILE_CLANG_RESOURCE_DIR,
-                                   "-I" + (fs::path(TWINTILE_SOURCE_DIR) / "include").string()};
+  std::vector<std::string> args = {"-std=c++20", "-w", "-resource-dir", TWINTILE_CLANG_RESOURCE_DIR};
+  if (LanguageRoot root = languageRoot(); !root.dir.empty()) args.push_back("-I" + (root.dir / "include").string());
   for (const std::string &d : includeDirs) args.push_back("-I" + d);
   return args;
 }
@@ -95,15 +92,16 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   std::string &result = built[which];
   result.clear();
   if (const char *off = std::getenv("TWINTILE_NO_PCH"); off && *off) return result;
-  fs::path headerPath = fs::path(TWINTILE_SOURCE_DIR) / header;
+  LanguageRoot root = languageRoot();
+  if (root.dir.empty()) return result;
+  fs::path headerPath = root.dir / header;
   std::optional<std::string> text = twintile::support::readFile(headerPath);
   if (!text) return result;
-  // Key: the language's files, the header, the arguments and Clang's version.
+  // Key: the language's files (the header among them), the header, the
+  // arguments and Clang's version.
   twintile::support::ContentHash keyHash;
-  for (const char *f : kLanguageFiles)
-    keyHash.add(twintile::support::readFile(fs::path(TWINTILE_SOURCE_DIR) / f).value_or(f));
+  keyHash.add(languageFilesKey());
   keyHash.add(header);
-  keyHash.add(*text);
   for (const std::string &a : args) keyHash.add(a);
   keyHash.add(clang::getClangFullVersion());  // the Clang this process runs
   std::string key = keyHash.hex();
@@ -128,7 +126,7 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
   // The header, after the element types' classes instantiated once
   // (twintile/instantiated.h, which includes the language header).
   std::vector<std::string> headerArgs = args;
-  headerArgs.insert(headerArgs.end(), {"-include", (fs::path(TWINTILE_SOURCE_DIR) / kInstantiatedHeader).string(),
+  headerArgs.insert(headerArgs.end(), {"-include", (root.dir / kInstantiatedHeader).string(),
                                        "-x", "c++-header"});
   std::optional<std::string> bytes;
   if (clang::tooling::runToolOnCodeWithArgs(std::make_unique<WritePch>(tmp.string()), *text, headerArgs,

@@ -14,10 +14,11 @@
 namespace twintile {
 
 /// Clang's arguments for a kernel file: C++20, no warnings, Clang's own
-/// resource directory, the language's include directory, then `includeDirs`.
+/// resource directory, the language's include directory (languageRoot(),
+/// LanguageFiles.h), then `includeDirs`.
 std::vector<std::string> clangBaseArgs(const std::vector<std::string> &includeDirs);
 
-/// `header` (a path under the source tree: the language header, or one
+/// `header` (a language file, LanguageFiles.h: the language header, or one
 /// that includes it) precompiled for `args` (which clangBaseArgs gave),
 /// after include/twintile/instantiated.h (the element types' classes):
 /// built once per process, cached on disk by its content beside a record of

@@ -2,6 +2,7 @@
 
 #include "frontends/clang/KernelDecl.h"
 #include "frontends/clang/LanguageHeader.h"
+#include "frontends/common/LanguageFiles.h"
 #include "frontends/parse/Walker.h"
 
 #include <clang/AST/ASTContext.h>
@@ -109,6 +110,10 @@ std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std
   for (size_t i = 0; i < specs.size(); ++i)
     code += "[[maybe_unused]] static auto *" + specVar(i) + " = &" + specs[i] + ";\n";
 
+  if (LanguageRoot language = languageRoot(); !language.error.empty()) {
+    impl->errors = "error: " + language.error + "\n";
+    return std::unique_ptr<ParsedFile>(new ParsedFile(std::move(impl)));
+  }
   std::vector<std::string> args = clangBaseArgs(opts.includeDirs);
   std::string pch = languagePch(args, impl->notes);
   size_t withoutPch = args.size();

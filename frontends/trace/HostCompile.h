@@ -25,8 +25,9 @@ class FunctionDecl;
 
 namespace twintile {
 
-/// The header every compile of a kernel file for tracing includes after
-/// the file (the entry points' templates), under the source tree.
+/// The header every compile of a kernel file for tracing includes before
+/// the file (the entry points' templates): a language file, under
+/// languageRoot() (LanguageFiles.h).
 inline constexpr const char *kEntryHeader = "frontends/trace/Entry.h";
 
 /// What Clang's AST says of entry point i's specialization: the kernel's

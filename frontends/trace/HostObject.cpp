@@ -31,10 +31,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef TWINTILE_SOURCE_DIR
-#error "TWINTILE_SOURCE_DIR must name the source tree (for the headers a traced kernel includes)"
-#endif
-
 namespace fs = std::filesystem;
 
 namespace twintile {
@@ -129,7 +125,12 @@ std::optional<fs::path> privateDir() {
 HostObject buildHostObject(const std::string &kernelPath, const std::string &source,
                            const std::vector<std::string> &specs, const SourceTraceOptions &opts, bool rebuild) {
   HostObject out;
-  const fs::path root = TWINTILE_SOURCE_DIR;
+  const LanguageRoot language = languageRoot();
+  if (!language.error.empty()) {
+    out.error = language.error;
+    return out;
+  }
+  const fs::path &root = language.dir;
   const bool jit = opts.host == TraceHost::Jit;  // resolved by the caller
   out.relocatable = jit;
 
@@ -179,9 +180,9 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   keyHash.add(source);
   keyHash.add(compiler);
   for (const std::string &f : flags) keyHash.add(f);
-  // The headers the entry compiles against: a changed tracer is a new key.
-  for (const char *h : kLanguageFiles) keyHash.add(readFile(root / h).value_or(h));
-  keyHash.add(readFile(root / kEntryHeader).value_or(kEntryHeader));
+  // The headers the entry compiles against (the tracer's among them): a
+  // changed language or tracer is a new key.
+  keyHash.add(languageFilesKey());
   std::string key = keyHash.hex();
 
   std::error_code ec;

@@ -144,6 +144,7 @@ public:
 private:
   std::vector<Token> toks_;
   size_t pos_ = 0;
+  int operandDepth_ = 0;  // operands being read, one inside another (operand())
   Program prog_;
   uint64_t dynamicSharedAlign_ = 16;  // the largest .align of an .extern .shared array
   std::map<std::string, size_t> funcs_;
@@ -613,9 +614,20 @@ private:
   //===--- Instructions ---------------------------------------------------===//
 
   RawOperand operand() {
+    // PTX nests an operand two deep at most (a tensor map's coordinates
+    // inside its address); a text nesting far deeper is refused before it
+    // uses up the stack.
+    constexpr int kMaxDepth = 16;
+    struct Nested {
+      int &depth;
+      ~Nested() { --depth; }
+    } nested{++operandDepth_};
+    if (operandDepth_ > kMaxDepth) fail("operands nested more than " + std::to_string(kMaxDepth) + " deep");
     RawOperand o;
     int line = peek().line;
-    if (accept("!")) {
+    bool negate = false;
+    while (accept("!")) negate = !negate;
+    if (negate) {
       o = operand();
       o.negate = !o.negate;
       return o;

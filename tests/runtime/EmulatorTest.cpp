@@ -66,6 +66,13 @@ TEST_CASE("parse errors name the line and what is wrong", "[emulator][parse]") {
   std::string call = kernel("", "\tcall.uni malloc, (%rd1);\n");
   CHECK(errorOf(call).first == lineOf(call, "malloc"));
   CHECK(errorOf("garbage").second == "unexpected 'garbage' at module scope");
+  // Nesting the parser would follow until the stack ran out (found by
+  // scripts/fuzz ptx: tests/fuzz/regressions/ptx/nested-braces.ptx).
+  std::string nested = kernel("", "\tmov.b32 %r1, " + std::string(100000, '{') + "%r2;\n");
+  CHECK(errorOf(nested) == std::make_pair(lineOf(nested, "mov.b32"), std::string("operands nested more than 16 deep")));
+  // A run of negations is read in a loop, however long: no nesting.
+  std::string negations = kernel("", "\tnot.pred %p1, " + std::string(100001, '!') + "%p2;\n");
+  CHECK(errorOf(negations).second.find("nested") == std::string::npos);
 }
 
 TEST_CASE("a register declared in a nested scope shadows the outer one", "[emulator][parse]") {

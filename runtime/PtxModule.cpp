@@ -567,10 +567,14 @@ private:
   }
 
   /// = value | { value, ... } (nested braces flatten); values are numbers or addresses of variables.
-  void initializer(Type type, std::vector<uint8_t> &out) {
+  void initializer(Type type, std::vector<uint8_t> &out, int depth = 0) {
     if (accept("{")) {
+      // One level per dimension of the array: a text nesting far deeper is
+      // refused before it uses up the stack.
+      constexpr int kMaxDepth = 16;
+      if (depth >= kMaxDepth) fail("initializers nested more than " + std::to_string(kMaxDepth) + " deep");
       while (!is("}")) {
-        initializer(type, out);
+        initializer(type, out, depth + 1);
         if (!accept(",")) break;
       }
       expect("}");

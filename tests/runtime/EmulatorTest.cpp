@@ -70,6 +70,8 @@ TEST_CASE("parse errors name the line and what is wrong", "[emulator][parse]") {
   // scripts/fuzz ptx: tests/fuzz/regressions/ptx/nested-braces.ptx).
   std::string nested = kernel("", "\tmov.b32 %r1, " + std::string(100000, '{') + "%r2;\n");
   CHECK(errorOf(nested) == std::make_pair(lineOf(nested, "mov.b32"), std::string("operands nested more than 16 deep")));
+  std::string initializer = kernel("", "", ".global .u32 table[1] = " + std::string(100000, '{') + "1;\n");
+  CHECK(errorOf(initializer) == std::make_pair(lineOf(initializer, "table"), std::string("initializers nested more than 16 deep")));
   // A run of negations is read in a loop, however long: no nesting.
   std::string negations = kernel("", "\tnot.pred %p1, " + std::string(100001, '!') + "%p2;\n");
   CHECK(errorOf(negations).second.find("nested") == std::string::npos);

@@ -220,7 +220,7 @@ private:
 /// arguments.
 class RunAction : public clang::tooling::ToolAction {
 public:
-  explicit RunAction(clang::FrontendAction &action) : action_(action) {}
+  RunAction(clang::FrontendAction &action, std::vector<std::string> *inputs) : action_(action), inputs_(inputs) {}
 
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager *files,
                      std::shared_ptr<clang::PCHContainerOperations> pch,
@@ -237,12 +237,17 @@ public:
     // Where Clang says "1 error generated.": not the process's stderr.
     compiler.setVerboseOutputStream(std::make_unique<llvm::raw_null_ostream>());
     bool ok = compiler.ExecuteAction(action_);
+    if (inputs_ && compiler.hasSourceManager()) {
+      const clang::SourceManager &sm = compiler.getSourceManager();
+      for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) inputs_->push_back(it->first.getName().str());
+    }
     files->clearStatCache();
     return ok;
   }
 
 private:
   clang::FrontendAction &action_;
+  std::vector<std::string> *inputs_;
 };
 
 /// What a loader would give the module and the JIT linker does not: its
@@ -359,7 +364,7 @@ std::vector<std::string> compilerArgs(const std::vector<std::string> &includeDir
 /// Runs `action` on `source`, taken to be the file `path`, with Clang's
 /// `args`; false, with its diagnostics, if Clang failed.
 bool runOnSource(clang::FrontendAction &action, const std::string &path, const std::string &source,
-                 const std::vector<std::string> &args, std::string &diagnosticText) {
+                 const std::vector<std::string> &args, std::string &diagnosticText, std::vector<std::string> *inputs) {
   // The driver's arguments as the parse front end gives them (its
   // precompiled header is made with -fsyntax-only), so the header fits;
   // the action does what it does whatever the driver's action says.
@@ -375,7 +380,7 @@ bool runOnSource(clang::FrontendAction &action, const std::string &path, const s
   llvm::raw_string_ostream diagnostics(diagnosticText);
   auto diagOpts = llvm::makeIntrusiveRefCnt<clang::DiagnosticOptions>();
   clang::TextDiagnosticPrinter printer(diagnostics, diagOpts.get());
-  RunAction run(action);
+  RunAction run(action, inputs);
   clang::tooling::ToolInvocation invocation(command, &run, files.get(),
                                             std::make_shared<clang::PCHContainerOperations>());
   invocation.setDiagnosticConsumer(&printer);
@@ -390,10 +395,14 @@ bool runOnSource(clang::FrontendAction &action, const std::string &path, const s
 template <class Make>
 bool runWithHeaders(Make make, const std::string &path, const std::string &source,
                     const std::vector<std::string> &includeDirs, const std::vector<std::string> &moreDirs,
-                    std::vector<std::string> &notes, std::string &diagnostics) {
+                    std::vector<std::string> &notes, std::string &diagnostics, std::vector<std::string> *inputs) {
   std::string pch;
   std::vector<std::string> args = compilerArgs(includeDirs, moreDirs, /*withPch=*/true, notes, pch);
-  bool ok = make([&](clang::FrontendAction &action) { return runOnSource(action, path, source, args, diagnostics); });
+  auto runIt = [&](clang::FrontendAction &action) {
+    if (inputs) inputs->clear();
+    return runOnSource(action, path, source, args, diagnostics, inputs);
+  };
+  bool ok = make(runIt);
   if (!ok && !pch.empty() && pchUnusable(diagnostics, pch)) {
     // A precompiled header Clang cannot use (removed or replaced since it
     // was checked): the header itself instead, and a fresh look next time.
@@ -402,7 +411,7 @@ bool runWithHeaders(Make make, const std::string &path, const std::string &sourc
     diagnostics.clear();
     std::string none;
     args = compilerArgs(includeDirs, moreDirs, /*withPch=*/false, notes, none);
-    ok = make([&](clang::FrontendAction &action) { return runOnSource(action, path, source, args, diagnostics); });
+    ok = make(runIt);
   }
   return ok;
 }
@@ -439,7 +448,7 @@ HostCompileResult compileHostObject(const std::string &path, const std::string &
         module = ok ? action.takeModule() : nullptr;
         return module != nullptr;
       },
-      path, source, includeDirs, moreDirs, out.notes, out.diagnostics);
+      path, source, includeDirs, moreDirs, out.notes, out.diagnostics, &out.inputs);
   out.entries = ast.entries;
   out.kernels = std::move(ast.kernels);
   if (!module && out.diagnostics.find("error: ") == std::string::npos) {
@@ -497,7 +506,7 @@ EntryRead readEntrySignatures(const std::string &path, const std::string &source
         ReadOnly action(read);
         return run(action);
       },
-      path, source, includeDirs, moreDirs, out.notes, out.diagnostics);
+      path, source, includeDirs, moreDirs, out.notes, out.diagnostics, &out.inputs);
   out.entries = std::move(read.entries);
   out.kernels = std::move(read.kernels);
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -51,6 +51,8 @@ struct HostCompileResult {
   /// Clang got): each entry point's signature, the kernels the file declares.
   std::vector<EntrySignature> entries;
   std::vector<DeclaredKernel> kernels;
+  /// The files Clang read (the source's includes, as it named them).
+  std::vector<std::string> inputs;
   double seconds = 0;       // Clang and the code generator
   double codegenSeconds = 0;  // of which the code generator's
 };
@@ -87,6 +89,7 @@ struct EntryRead {
   std::vector<DeclaredKernel> kernels;  // the kernels the file declares
   std::string diagnostics;         // Clang's, when not ok
   std::vector<std::string> notes;  // the precompiled header's cache
+  std::vector<std::string> inputs;  // the files Clang read, as compileHostObject's
   double seconds = 0;
 };
 EntryRead readEntrySignatures(const std::string &path, const std::string &source,

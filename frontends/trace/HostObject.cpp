@@ -120,6 +120,50 @@ std::optional<fs::path> privateDir() {
   return std::nullopt;
 }
 
+/// A file's content as a dependency record has it: its hash, or a mark that
+/// matches no hash where it cannot be read.
+std::string contentHash(const fs::path &p) {
+  std::optional<std::string> bytes = readFile(p);
+  if (!bytes) return "unreadable------";
+  twintile::support::ContentHash h;
+  h.add(*bytes);
+  return h.hex();
+}
+
+/// What a cached object was compiled from besides the kernel file's text
+/// (which its key hashes): the files that file includes, each as "HASH
+/// PATH" on a line, the language's own aside (the key has them) and the
+/// generated entry file. A reader compiles again when one of them has
+/// changed, as a build would: the key cannot know them before Clang has
+/// read the file.
+std::string dependencyRecord(const std::vector<std::string> &inputs, const fs::path &languageDir,
+                             const fs::path &entryPath) {
+  std::error_code ec;
+  const fs::path language = fs::weakly_canonical(languageDir, ec);
+  std::vector<std::string> lines;
+  for (const std::string &input : inputs) {
+    fs::path p = fs::weakly_canonical(fs::absolute(input, ec), ec);
+    if (ec || p == entryPath || p.lexically_relative(language).string().rfind("..", 0) != 0) continue;
+    lines.push_back(contentHash(p) + " " + p.string() + "\n");
+  }
+  std::sort(lines.begin(), lines.end());
+  lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+  std::string text;
+  for (const std::string &l : lines) text += l;
+  return text;
+}
+
+/// Whether every file a dependency record names still has its content (a
+/// record missing, from a cache before records, is a change).
+bool dependenciesUnchanged(const fs::path &record) {
+  std::optional<std::string> text = readFile(record);
+  if (!text) return false;
+  std::istringstream in(*text);
+  for (std::string line; std::getline(in, line);)
+    if (line.size() < 18 || line[16] != ' ' || contentHash(line.substr(17)) != line.substr(0, 16)) return false;
+  return true;
+}
+
 } // namespace
 
 HostObject buildHostObject(const std::string &kernelPath, const std::string &source,
@@ -187,8 +231,8 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
 
   std::error_code ec;
   fs::path dir = twintile::support::cacheDirectory("trace", opts.cacheDir);
-  fs::path so = dir / (key + (jit ? ".o" : ".so")), record = dir / (key + ".sum");
-  if (opts.useCache && !rebuild && fs::exists(so, ec)) {
+  fs::path so = dir / (key + (jit ? ".o" : ".so")), record = dir / (key + ".sum"), deps = dir / (key + ".deps");
+  if (opts.useCache && !rebuild && fs::exists(so, ec) && dependenciesUnchanged(deps)) {
     std::string wrong = twintile::support::checkCached(so, record, kRecordFormat, key);
     if (wrong.empty()) {
       twintile::support::touchCacheEntry(record);  // the last the cache's limit removes
@@ -235,6 +279,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   std::string output;
   bool compiled = false;
   std::vector<EntrySignature> entries;  // what Clang's AST said of each entry point
+  std::vector<std::string> inputs;      // the files Clang read
   auto start = std::chrono::steady_clock::now();
   if (jit) {
     HostCompileResult c = compileHostObject(entryPath.string(), entry, opts.includeDirs, tracerDirs, instantiated);
@@ -243,6 +288,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     out.codegenSeconds = c.codegenSeconds;
     entries = std::move(c.entries);
     out.kernels = std::move(c.kernels);
+    inputs = std::move(c.inputs);
     if (!c.internal.empty()) {
       fs::remove_all(work, ec);
       out.error = "the kernel file compiled, but not to host code: " + c.internal;
@@ -263,6 +309,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     out.notes.insert(out.notes.end(), read.notes.begin(), read.notes.end());
     entries = read.entries;
     out.kernels = std::move(read.kernels);
+    inputs = std::move(read.inputs);  // as the clang++ process reads them: the same flags
     if (!read.ok && read.diagnostics.find("error: ") == std::string::npos) {
       // Clang stopped without an error to show: not the file's doing.
       fs::remove_all(work, ec);
@@ -309,8 +356,12 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   std::optional<std::string> bytes = readFile(built);
   fs::path recordTmp = work / "kernel.sum";
   if (bytes) std::ofstream(recordTmp, std::ios::binary) << twintile::support::cacheRecord(kRecordFormat, key, *bytes);
-  // The record first: a reader that finds the object finds its record too.
-  if (bytes) fs::rename(recordTmp, record, ec);
+  // The dependencies and the record first: a reader that finds the object
+  // finds them too.
+  fs::path depsTmp = work / "kernel.deps";
+  if (bytes) std::ofstream(depsTmp, std::ios::binary) << dependencyRecord(inputs, root, fs::weakly_canonical(entryPath, ec));
+  if (bytes) fs::rename(depsTmp, deps, ec);
+  if (bytes && !ec) fs::rename(recordTmp, record, ec);
   if (bytes && !ec) fs::rename(built, so, ec);
   if (ec || !bytes) {
     // The cache could not take it: use it from where it was built.

@@ -33,7 +33,8 @@ public:
   std::string name() const override { return "interp"; }
   std::string describe() const override { return "tile IR interpreter (CPU)"; }
   runtime::Capabilities capabilities() const override {
-    return {.reference = true, .onCpu = true, .profiles = false, .interleaves = false, .timer = "wall clock"};
+    return {.reference = true, .onCpu = true, .profiles = false, .interleaves = false, .timer = "wall clock",
+            .targets = {"sm_90a", "sm_80"}, .cubinTarget = ""};  // it runs the tile IR, whatever the PTX's target
   }
   runtime::Dim3 maxGrid() const override { return {(1u << 31) - 1, 65535, 65535}; }
 

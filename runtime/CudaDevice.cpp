@@ -144,9 +144,9 @@ struct EventPair {
 class CudaDevice final : public Device {
 public:
   CudaDevice(std::unique_ptr<Driver> driver, CUdevice device, CUcontext context, std::string description,
-             Dim3 maxGrid, int maxSharedPerBlock)
+             Dim3 maxGrid, int maxSharedPerBlock, int ccMajor, int ccMinor)
       : d_(std::move(driver)), device_(device), context_(context), description_(std::move(description)),
-        maxGrid_(maxGrid), maxSharedPerBlock_(maxSharedPerBlock) {}
+        maxGrid_(maxGrid), maxSharedPerBlock_(maxSharedPerBlock), ccMajor_(ccMajor), ccMinor_(ccMinor) {}
 
   ~CudaDevice() override {
     d_->cuCtxSetCurrent(context_);
@@ -157,7 +157,9 @@ public:
   std::string name() const override { return "cuda"; }
   std::string describe() const override { return description_; }
   Capabilities capabilities() const override {
-    return {.reference = false, .onCpu = false, .profiles = false, .interleaves = false, .timer = "CUDA events"};
+    return {.reference = false, .onCpu = false, .profiles = false, .interleaves = false, .timer = "CUDA events",
+            .targets = targetsForComputeCapability(ccMajor_, ccMinor_),
+            .cubinTarget = cubinTargetForComputeCapability(ccMajor_, ccMinor_)};
   }
   Dim3 maxGrid() const override { return maxGrid_; }
 
@@ -318,11 +320,24 @@ private:
   std::string description_;
   Dim3 maxGrid_;
   int maxSharedPerBlock_;  // CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+  int ccMajor_, ccMinor_;  // its compute capability
   std::map<std::string, CUmodule> modules_;  // by "ptx:" + text or "cubin:" + bytes
   std::string lost_;                         // the sticky error that lost the context
 };
 
 } // namespace
+
+std::vector<std::string> targetsForComputeCapability(int major, int minor) {
+  std::vector<std::string> targets;
+  if (major == 9 && minor == 0) targets.push_back("sm_90a");
+  if (major >= 8) targets.push_back("sm_80");
+  return targets;
+}
+
+std::string cubinTargetForComputeCapability(int major, int minor) {
+  if (major == 9 && minor == 0) return "sm_90a";
+  return major == 8 ? "sm_80" : "";
+}
 
 std::unique_ptr<Device> makeCudaDevice(std::string &why) {
   std::unique_ptr<Driver> d = Driver::open(why);
@@ -361,7 +376,8 @@ std::unique_ptr<Device> makeCudaDevice(std::string &why) {
                             std::to_string(version % 1000 / 10) + ")";
   auto positive = [](int v) { return uint32_t(v > 0 ? v : 1); };
   Dim3 maxGrid{positive(attrs[3]), positive(attrs[4]), positive(attrs[5])};
-  return std::make_unique<CudaDevice>(std::move(d), device, context, std::move(description), maxGrid, attrs[6]);
+  return std::make_unique<CudaDevice>(std::move(d), device, context, std::move(description), maxGrid, attrs[6],
+                                      attrs[0], attrs[1]);
 }
 
 } // namespace twintile::runtime

@@ -82,6 +82,13 @@ struct Capabilities {
   bool interleaves = false;
   /// What LaunchResult::seconds measures: "wall clock", "CUDA events".
   std::string timer;
+  /// The compile targets whose kernels it runs, in twintile's spelling
+  /// ("sm_90a", "sm_80"), the one it runs best first: a kernel library
+  /// (KernelLibrary.h) picks the first of its own targets listed here.
+  std::vector<std::string> targets;
+  /// The target whose cubins it loads as they are (cuda: the GPU's own
+  /// architecture family); empty where it takes PTX alone.
+  std::string cubinTarget;
 };
 
 class Device {
@@ -109,6 +116,15 @@ std::unique_ptr<Device> makeEmuDevice();
 /// CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)").
 /// $TWINTILE_LIBCUDA names another library to open (tests use it).
 std::unique_ptr<Device> makeCudaDevice(std::string &why);
+
+/// The compile targets a GPU of compute capability major.minor runs, best
+/// first: sm_90a's only on 9.0 (its architecture-specific instructions run
+/// on no later GPU), sm_80's PTX on 8.0 and every later one (the driver
+/// compiles it for the GPU).
+std::vector<std::string> targetsForComputeCapability(int major, int minor);
+/// The target whose cubins such a GPU loads: sm_90a on 9.0, sm_80 on 8.x
+/// (a cubin runs on its major version's later minors); else empty.
+std::string cubinTargetForComputeCapability(int major, int minor);
 
 /// Checks a launch against its manifest before any device sees it: one
 /// argument per parameter, a buffer for each pointer and a scalar for each

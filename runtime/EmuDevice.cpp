@@ -30,7 +30,8 @@ public:
   std::string name() const override { return "emu"; }
   std::string describe() const override { return "PTX emulator (CPU)"; }
   Capabilities capabilities() const override {
-    return {.reference = false, .onCpu = true, .profiles = true, .interleaves = true, .timer = "wall clock"};
+    return {.reference = false, .onCpu = true, .profiles = true, .interleaves = true, .timer = "wall clock",
+            .targets = {"sm_90a", "sm_80"}, .cubinTarget = ""};
   }
   Dim3 maxGrid() const override { return {uint32_t(std::numeric_limits<int32_t>::max()), 65535, 65535}; }
 

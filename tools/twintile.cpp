@@ -7,6 +7,8 @@
 //                    [--no-check] [--time] [--profile] [--interleave N] [--json] [target options]
 //   twintile diff    FILE --kernel SPEC [--show] [--html OUT.html] [--json]
 //   twintile dump    FILE --kernel SPEC --dir DIR [--json]
+//   twintile library FILE --name NAME --kernel [FUNCTION=]SPEC... -o DIR [--target T]...
+//                    [--depfile FILE] [-j N] [target options]
 //
 // Stages (support/Stage.h): source, tile, tile-opt, axes, layouts, pipelines,
 // shared, barriers, llvm-raw, llvm, ptx, sass-info. Each command lives in
@@ -158,6 +160,32 @@ int main(int argc, char **argv) {
   dumpCmd->add_option("--dir", dump.dir, "the directory to write")->required();
   dumpCmd->add_flag("--json", dump.json, "print the index as JSON");
 
+  twintile::driver::LibraryFlags library;
+  CLI::App *libraryCmd = app.add_subcommand(
+      "library", "compile kernels into C++ for a program to link: NAME.h, a typed function per specialization, and "
+                 "NAME.cpp, its variants (runtime/KernelLibrary.h)");
+  libraryCmd->add_option("file", library.k.file, "kernel source file")->required();
+  libraryCmd->add_option("--kernel", library.kernels,
+                         "the specialization, e.g. 'softmax<f16,1024>' (its function: softmax_f16_1024), or "
+                         "FUNCTION=SPEC; one or more")
+      ->required()
+      ->check(nonEmpty)
+      ->allow_extra_args(false);
+  libraryCmd->add_option("--name", library.name, "the library's name: NAME.h, NAME.cpp, namespace NAME")->required();
+  libraryCmd->add_option("-o", library.output, "the directory to write NAME.h and NAME.cpp to")->required();
+  frontendOption(libraryCmd, library.k.options.frontend);
+  targetOptions(libraryCmd, library.k.options);
+  // --target, several times here: replaces the one targetOptions declares.
+  libraryCmd->remove_option(libraryCmd->get_option("--target"));
+  libraryCmd->add_option("--target", library.targets,
+                         "GPU architectures to compile for, the preferred first (default: sm_90a sm_80)")
+      ->check(CLI::IsMember({"sm_90a", "sm_80"}))
+      ->allow_extra_args(false);
+  libraryCmd->add_option("--depfile", library.depfile,
+                         "also write the files the kernel file reads, as a Makefile rule (for the build's dependencies)");
+  libraryCmd->add_option("-j,--jobs", library.jobs, "threads for the variants (default: one per core)")
+      ->check(CLI::Range(1, 256));
+
   // A command-line error is a message and exit status 1, like every other
   // error; plain text whatever --json says, since the command line was not read.
   try {
@@ -167,7 +195,7 @@ int main(int argc, char **argv) {
   }
   compile.k.options.locations = !noLocs;
   // The driver is one compile: past the front end's limits it may end itself.
-  for (pl::CompileRequest *o : {&compile.k.options, &run.k.options, &diff.options, &dump.options})
+  for (pl::CompileRequest *o : {&compile.k.options, &run.k.options, &diff.options, &dump.options, &library.k.options})
     o->endProcessOnLimits = true;
   if (optimize && compile.emit == "tile") compile.emit = "tile-opt";
   run.repeatGiven = repeat->count() > 0;
@@ -176,6 +204,7 @@ int main(int argc, char **argv) {
         if (compileCmd->parsed()) return twintile::driver::compileCommand(compile);
         if (runCmd->parsed()) return twintile::driver::runCommand(run);
         if (diffCmd->parsed()) return twintile::driver::diffCommand(diff);
+        if (libraryCmd->parsed()) return twintile::driver::libraryCommand(library);
         return twintile::driver::dumpCommand(dump);
       },
       [](const std::string &text, int status) {

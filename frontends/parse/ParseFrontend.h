@@ -53,6 +53,11 @@ public:
   /// compile, as far as Clang got).
   const std::vector<DeclaredKernel> &kernels() const;
 
+  /// The files the parse read, absolute and sorted: the kernel file and
+  /// every file it includes, the language's own aside (twintile carries
+  /// those). What a build's dependency file lists (`twintile library`).
+  std::vector<std::string> inputFiles() const;
+
   /// Walks one of the parsed specializations to tile IR.
   FrontendResult walk(const std::string &spec) const;
 

@@ -78,6 +78,20 @@ struct DumpFlags {
 };
 int dumpCommand(const DumpFlags &flags);
 
+struct LibraryFlags {
+  KernelFlags k;                     // k.kernel unused: kernels lists them; k.options.target unused: targets
+  std::vector<std::string> kernels;  // SPEC or FUNCTION=SPEC
+  std::vector<std::string> targets;  // in the order a device prefers them; default sm_90a, sm_80
+  std::string name;                  // NAME.h, NAME.cpp; the C++ namespace
+  std::string output;                // the directory they are written to
+  std::string depfile;               // a Makefile-syntax list of the files read, for the build
+  int jobs = 0;
+};
+int libraryCommand(const LibraryFlags &flags);
+
+/// "softmax<f16,1024>" -> "softmax_f16_1024": a name per specialization.
+std::string stemOf(const std::string &spec);
+
 /// "twintile: error: <message>" on standard error; returns 1.
 int fail(const std::string &message);
 

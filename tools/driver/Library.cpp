@@ -1,0 +1,221 @@
+//===- Library.cpp - twintile library: kernels compiled for a C++ build ---===//
+//
+//   twintile library FILE --name NAME --kernel [FUNCTION=]SPEC... -o DIR
+//                    [--target T]... [--depfile FILE] [target options]
+//
+// Compiles each specialization's front end once, then its variants (each
+// target, and under each the promises Triton's JIT specializes on: every
+// pointer 16-byte aligned and every integer divisible by 16; every pointer
+// aligned; nothing beyond the promises given) in parallel, and writes
+// DIR/NAME.h and DIR/NAME.cpp (LibrarySource.h). With --depfile, also the
+// files the kernel file includes, so the build compiles again when one
+// changes. Nothing is written when anything fails.
+//===----------------------------------------------------------------------===//
+#include "tools/driver/Driver.h"
+#include "tools/driver/LibrarySource.h"
+
+#include "backend/Ptxas.h"
+#include "frontends/parse/ParseFrontend.h"
+#include "ir/Diagnostic.h"
+#include "ir/Parser.h"
+#include "ir/Printer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+namespace twintile::driver {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The variants of one specialization: promise sets, most specialized first,
+/// each at most once (a kernel without integers has no divisible variant).
+std::vector<std::vector<backend::ParamAssumption>> variantPromises(const ir::Func &f,
+                                                                   const std::vector<backend::ParamAssumption> &given) {
+  std::vector<std::vector<backend::ParamAssumption>> out;
+  for (int level : {2, 1, 0}) {
+    std::vector<backend::ParamAssumption> set = given;
+    for (size_t i = 0; i < f.numParams(); ++i) {
+      const ir::Type &t = f.param(i)->type;
+      if (level >= 1 && t.isPtr()) set[i].aligned16 = true;
+      if (level >= 2 && t.isInt() && t.elem != ir::ScalarKind::I1) set[i].divisible16 = true;
+    }
+    if (std::find(out.begin(), out.end(), set) == out.end()) out.push_back(set);
+  }
+  return out;
+}
+
+std::string assumesName(const ir::Func &f, const std::vector<backend::ParamAssumption> &set) {
+  std::string out;
+  for (size_t i = 0; i < set.size(); ++i) {
+    if (set[i].aligned16) out += (out.empty() ? "" : " ") + f.param(i)->name + ":aligned";
+    if (set[i].divisible16) out += (out.empty() ? "" : " ") + f.param(i)->name + ":divisible";
+  }
+  return out.empty() ? "plain" : out;
+}
+
+/// A path in a Makefile rule: spaces, '#' and '$' escaped as GCC's -MD does.
+std::string makeEscaped(const std::string &path) {
+  std::string out;
+  for (char c : path) {
+    if (c == ' ' || c == '#') out += '\\';
+    if (c == '$') out += '$';
+    out += c;
+  }
+  return out;
+}
+
+/// The C++ namespace NAME gives: its characters that cannot be in one as '_'.
+std::string namespaceOf(const std::string &name) {
+  std::string ns;
+  for (char c : name) ns += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (ns.empty() || std::isdigit(static_cast<unsigned char>(ns[0]))) ns = "_" + ns;
+  return ns;
+}
+
+struct Job {
+  size_t kernel;
+  pipeline::Target target;
+  std::vector<backend::ParamAssumption> promises;
+  pipeline::Result result;
+};
+
+} // namespace
+
+int libraryCommand(const LibraryFlags &f) {
+  const std::string ns = namespaceOf(f.name);
+  if (!isCxxName(ns)) return fail("--name '" + f.name + "' does not make a C++ namespace name ('" + ns + "')");
+  std::vector<pipeline::Target> targets;
+  for (const std::string &t : f.targets.empty() ? std::vector<std::string>{"sm_90a", "sm_80"} : f.targets) {
+    pipeline::Target target = *pipeline::targetNamed(t);  // the command line checked it
+    if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
+  }
+  // FUNCTION=SPEC, or SPEC named by its stem.
+  std::vector<std::string> specs, functions;
+  for (const std::string &k : f.kernels) {
+    size_t eq = k.find('=');
+    bool named = eq != std::string::npos && eq > 0 &&
+                 std::all_of(k.begin(), k.begin() + eq, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    std::string spec = named ? k.substr(eq + 1) : k, function = named ? k.substr(0, eq) : stemOf(k);
+    if (!isCxxName(function))
+      return fail("--kernel '" + k + "' makes the function name '" + function + "', which C++ cannot have; name it: "
+                  "--kernel NAME=" + spec);
+    if (std::find(functions.begin(), functions.end(), function) != functions.end())
+      return fail("two --kernel make the function '" + function + "'; name one: --kernel OTHER=" + spec);
+    specs.push_back(spec);
+    functions.push_back(function);
+  }
+
+  // The front end, once for all specializations.
+  pipeline::CompileRequest front = f.k.options;
+  front.last = support::Stage::TileOpt;
+  front.jobs = f.jobs;
+  std::vector<pipeline::Result> cleaned = pipeline::compileSources(f.k.file, specs, front);
+  int status = 0;
+  for (size_t i = 0; i < specs.size(); ++i)
+    if (!cleaned[i].ok()) {
+      std::cerr << cleaned[i].error;
+      status = std::max(status, failureStatus(cleaned[i]));
+    }
+  if (status) return status;
+
+  // Every variant's backend, in parallel.
+  std::optional<std::string> ptxas = backend::findPtxas();
+  std::vector<std::string> tileIR(specs.size());
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const ir::Func &func = *cleaned[i].func;
+    std::vector<backend::ParamAssumption> given;
+    if (std::optional<ir::Diagnostic> d = pipeline::assumptions(func, f.k.options, given))
+      return fail(specs[i] + ": " + d->message);
+    for (size_t p = 0; p < func.numParams(); ++p)
+      if (!cxxParamType(ir::toString(func.param(p)->type)))
+        return fail(specs[i] + ": parameter '" + func.param(p)->name + "' has type " +
+                    ir::toString(func.param(p)->type) + ", which a library's function cannot take");
+    tileIR[i] = ir::toString(func);
+    for (pipeline::Target t : targets)
+      for (auto &promises : variantPromises(func, given)) jobs.push_back({i, t, promises, {}});
+  }
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t j; (j = next++) < jobs.size();) {
+      Job &job = jobs[j];
+      ir::ParseResult parsed = ir::parseModule(tileIR[job.kernel], specs[job.kernel] + ".tir");
+      if (!parsed.module) {
+        job.result.diag = ir::Diagnostic::internalError("the kernel's own IR does not parse back: " + parsed.error->str());
+        job.result.error = ir::render(*job.result.diag);
+        continue;
+      }
+      pipeline::CompileRequest o = f.k.options;
+      o.alignedNames.clear();
+      o.divisibleNames.clear();
+      o.assume = job.promises;
+      o.target = job.target;
+      o.last = support::Stage::Ptx;
+      o.ptxas = ptxas.has_value();
+      job.result = pipeline::compileFunc(std::move(parsed.module->funcs.front()), o);
+    }
+  };
+  unsigned threads = f.jobs > 0 ? unsigned(f.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::min<size_t>(threads, jobs.size()); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool) t.join();
+
+  std::vector<LibraryKernel> kernels(specs.size());
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const ir::Func &func = *cleaned[i].func;
+    kernels[i].function = functions[i];
+    kernels[i].spec = specs[i];
+    for (size_t p = 0; p < func.numParams(); ++p)
+      kernels[i].params.push_back({func.param(p)->name, ir::toString(func.param(p)->type)});
+  }
+  for (Job &job : jobs) {
+    const pipeline::Result &r = job.result;
+    std::string what = specs[job.kernel] + " (" + std::string(pipeline::name(job.target)) + ", " +
+                       assumesName(*cleaned[job.kernel].func, job.promises) + ")";
+    if (!r.ok()) {
+      std::cerr << what << ": " << r.error;
+      status = std::max(status, failureStatus(r));
+      continue;
+    }
+    const backend::PtxasReport &p = r.backend.ptxas;
+    if (p.ran && !p.ok) {
+      std::cerr << ir::render(ir::Diagnostic::internalError(what + ": ptxas rejected the PTX twintile made:\n" + p.log));
+      status = kExitInternal;
+      continue;
+    }
+    kernels[job.kernel].variants.push_back({assumesName(*cleaned[job.kernel].func, job.promises),
+                                            std::string(pipeline::name(job.target)), r.backend.manifest.toJson(),
+                                            r.backend.ptx, p.ran ? p.cubin : "", tileIR[job.kernel]});
+  }
+  if (status) return status;
+  if (!ptxas) std::cerr << "twintile: note: ptxas not found: the library carries PTX alone, which the CUDA driver compiles at its first launch\n";
+
+  std::error_code ec;
+  fs::create_directories(f.output, ec);
+  if (!fs::is_directory(f.output, ec)) return fail("-o '" + f.output + "' is not a directory and cannot be made one");
+  fs::path header = fs::path(f.output) / (f.name + ".h"), source = fs::path(f.output) / (f.name + ".cpp");
+  LibraryText text = libraryText(ns, f.name + ".h", f.k.file, kernels);
+  std::string error;
+  if (!writeText(header.string(), text.header, error) || !writeText(source.string(), text.source, error))
+    return fail(error);
+
+  if (!f.depfile.empty()) {
+    // The files the kernel file reads, from a parse of it (whichever front
+    // end compiled it, and whether or not a cache answered).
+    std::unique_ptr<ParsedFile> parsed = ParsedFile::parse(f.k.file, {});
+    if (!parsed->ok()) return fail("the kernel file's includes could not be listed:\n" + parsed->error());
+    std::string rule = makeEscaped(fs::absolute(header).string()) + ":";
+    for (const std::string &file : parsed->inputFiles()) rule += " \\\n  " + makeEscaped(file);
+    if (!writeText(f.depfile, rule + "\n", error)) return fail(error);
+  }
+  return 0;
+}
+
+} // namespace twintile::driver

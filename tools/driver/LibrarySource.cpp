@@ -1,0 +1,181 @@
+//===- LibrarySource.cpp - NAME.h and NAME.cpp of a kernel library --------===//
+#include "tools/driver/LibrarySource.h"
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace twintile::driver {
+
+namespace {
+
+constexpr const char *kKeywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+    "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
+    "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+    "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+    "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+    "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short", "signed",
+    "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw",
+    "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+    "wchar_t", "while", "xor", "xor_eq"};
+
+/// `text` as a C++ string literal: raw where it can be (PTX, JSON and IR
+/// read as themselves), else with every byte outside printable ASCII escaped.
+std::string literal(const std::string &text) {
+  bool plain = text.size() < 100;
+  for (unsigned char c : text) plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\' && c != '?';
+  if (plain) return "\"" + text + "\"";
+  const std::string delimiter = "twintile";
+  bool raw = text.find(")" + delimiter + "\"") == std::string::npos;
+  for (unsigned char c : text) raw = raw && (c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7f));
+  if (raw) return "R\"" + delimiter + "(" + text + ")" + delimiter + "\"";
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') out += std::string("\\") + char(c);
+    else if (c == '\n') out += "\\n\"\n\"";
+    else if (c >= 0x20 && c < 0x7f && c != '?') out += char(c);
+    else {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\%03o", c);  // three octal digits: never run into the next character
+      out += esc;
+    }
+  }
+  return out + "\"";
+}
+
+/// Text for a `//` comment: one line, whatever `s` holds.
+std::string commentSafe(std::string s) {
+  for (char &c : s)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  return s;
+}
+
+std::string bytesArray(const std::string &bytes) {
+  std::string out = "{";
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    char b[16];
+    std::snprintf(b, sizeof b, "%s0x%02x,", i % 16 ? " " : "\n    ", static_cast<unsigned char>(bytes[i]));
+    out += b;
+  }
+  return out + "}";
+}
+
+/// The C++ names of a kernel's parameters: its own, unless one is not a
+/// usable name or is taken by the function's own parameters.
+std::vector<std::string> paramNames(const LibraryKernel &k) {
+  std::set<std::string> taken = {"device", "grid", "options"};
+  std::vector<std::string> names;
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    std::string n = isCxxName(k.params[i].name) ? k.params[i].name : "arg" + std::to_string(i);
+    while (taken.count(n)) n += "_";
+    taken.insert(n);
+    names.push_back(n);
+  }
+  return names;
+}
+
+std::string signature(const LibraryKernel &k, bool declaration) {
+  std::vector<std::string> names = paramNames(k);
+  std::string s = "twintile::runtime::Call " + k.function + "(twintile::runtime::Device &device, twintile::runtime::Dim3 grid";
+  for (size_t i = 0; i < k.params.size(); ++i) s += ",\n    " + *cxxParamType(k.params[i].type) + " " + names[i];
+  s += ",\n    const twintile::runtime::LaunchOptions &options";
+  return s + (declaration ? " = {})" : ")");
+}
+
+std::string documentation(const LibraryKernel &k) {
+  std::string s = "/// " + commentSafe(k.spec) + "(";
+  for (size_t i = 0; i < k.params.size(); ++i) s += (i ? ", " : "") + k.params[i].name + ": " + k.params[i].type;
+  s += ")\n/// Its variants, the first whose promises the arguments keep running:\n";
+  std::map<std::string, std::string> byTarget;
+  std::vector<std::string> order;
+  for (const LibraryVariant &v : k.variants) {
+    if (!byTarget.count(v.target)) order.push_back(v.target);
+    std::string &line = byTarget[v.target];
+    line += (line.empty() ? "" : "; ") + v.assumes;
+  }
+  for (const std::string &t : order) s += "///   " + t + ": " + commentSafe(byTarget[t]) + "\n";
+  return s;
+}
+
+} // namespace
+
+bool isCxxName(const std::string &s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  if (s.find("__") != std::string::npos || (s[0] == '_' && s.size() > 1 && std::isupper(static_cast<unsigned char>(s[1]))))
+    return false;
+  for (const char *k : kKeywords)
+    if (s == k) return false;
+  return true;
+}
+
+std::optional<std::string> cxxParamType(const std::string &type) {
+  static const std::map<std::string, std::string> scalars = {
+      {"i1", "bool"},       {"i8", "int8_t"},     {"i16", "int16_t"},   {"i32", "int32_t"},
+      {"i64", "int64_t"},   {"u8", "uint8_t"},    {"u16", "uint16_t"},  {"u32", "uint32_t"},
+      {"u64", "uint64_t"},  {"f32", "float"},     {"f64", "double"},    {"f16", "twintile::runtime::f16"},
+      {"bf16", "twintile::runtime::bf16"}};
+  bool pointer = type.starts_with("ptr<") && type.ends_with(">");
+  auto it = scalars.find(pointer ? type.substr(4, type.size() - 5) : type);
+  if (it == scalars.end()) return std::nullopt;
+  return pointer ? "std::span<" + it->second + ">" : it->second;
+}
+
+LibraryText libraryText(const std::string &ns, const std::string &headerName, const std::string &file,
+                        const std::vector<LibraryKernel> &kernels) {
+  const std::string banner = "// Generated by `twintile library` from " + commentSafe(file) + ": do not edit.\n";
+  LibraryText t;
+  t.header = banner +
+             "// Each function runs one kernel specialization on any runtime device; every\n"
+             "// failure is in the returned Call's error (twintile's runtime/KernelLibrary.h).\n"
+             "#pragma once\n\n#include \"runtime/KernelLibrary.h\"\n\n#include <cstdint>\n#include <span>\n\n"
+             "namespace " + ns + " {\n";
+  t.source = banner + "#include \"" + headerName + "\"\n\nnamespace {\n";
+  std::string functions;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const LibraryKernel &k = kernels[i];
+    std::string p = "k" + std::to_string(i);
+    t.header += "\n" + documentation(k) + signature(k, true) + ";\n/// Its variants as the function reads them.\n" +
+                "extern const twintile::runtime::CompiledKernel " + k.function + "_kernel;\n";
+
+    std::string tile = k.variants.empty() ? std::string() : k.variants.front().tileIR;
+    t.source += "\n// " + commentSafe(k.spec) + "\nconstexpr char " + p + "_tile[] = " + literal(tile) + ";\n";
+    std::string table;
+    for (size_t v = 0; v < k.variants.size(); ++v) {
+      const LibraryVariant &var = k.variants[v];
+      std::string q = p + "v" + std::to_string(v);
+      t.source += "// " + var.target + ": " + commentSafe(var.assumes) + "\n";
+      t.source += "constexpr char " + q + "_manifest[] = " + literal(var.manifest) + ";\n";
+      t.source += "constexpr char " + q + "_ptx[] = " + literal(var.ptx) + ";\n";
+      if (!var.cubin.empty()) t.source += "constexpr unsigned char " + q + "_cubin[] = " + bytesArray(var.cubin) + ";\n";
+      std::string tileHere = var.tileIR == tile ? p + "_tile" : literal(var.tileIR);
+      table += "    {" + literal(var.assumes) + ", " + q + "_manifest, " + q + "_ptx, sizeof " + q + "_ptx - 1, " +
+               (var.cubin.empty() ? "nullptr, 0" : q + "_cubin, sizeof " + q + "_cubin") + ", " + tileHere + "},\n";
+    }
+    t.source += "constexpr twintile::runtime::CompiledVariant " + p + "_variants[] = {\n" + table + "};\n";
+
+    std::vector<std::string> names = paramNames(k);
+    std::string args, buffers;
+    size_t nbuf = 0;
+    for (size_t a = 0; a < k.params.size(); ++a) {
+      bool pointer = k.params[a].type.starts_with("ptr<");
+      args += std::string(a ? ", " : "") +
+              (pointer ? "twintile::runtime::LaunchArg::buf(" + std::to_string(nbuf) + ")"
+                       : "twintile::runtime::scalarArg(" + names[a] + ")");
+      if (pointer) buffers += std::string(nbuf++ ? ", " : "") + "twintile::runtime::bufferBytes(" + names[a] + ")";
+    }
+    functions += "\nconst twintile::runtime::CompiledKernel " + k.function + "_kernel{" + literal(k.spec) + ", " +
+                 literal(file) + ", " + p + "_variants, " + std::to_string(k.variants.size()) + "};\n\n" +
+                 signature(k, false) + " {\n  return twintile::runtime::callCompiled(" + k.function +
+                 "_kernel, device, grid, options,\n      {" + args + "},\n      {" + buffers + "});\n}\n";
+  }
+  t.header += "\n} // namespace " + ns + "\n";
+  t.source += "\n} // namespace\n\nnamespace " + ns + " {\n" + functions + "\n} // namespace " + ns + "\n";
+  return t;
+}
+
+} // namespace twintile::driver

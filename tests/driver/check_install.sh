@@ -12,16 +12,12 @@ cmake=$1
 build=$(cd "$2" && pwd)
 src=$(cd "$3" && pwd)
 unset DESTDIR
-
-if ! command -v unshare > /dev/null || ! unshare -rm sh -c "mount -t tmpfs none '$src'" 2> /dev/null; then
-  echo "SKIP: the source tree cannot be hidden here (unshare -rm and a tmpfs mount over it were refused)"
-  exit 77
-fi
+# shellcheck source=../hidden_tree.sh
+source "$(dirname "$0")/../hidden_tree.sh"
+skip_unless_hideable "$src"
 
 # Outside the source tree, which is hidden below.
-tmp=${TMPDIR:-/tmp}
-case "$(cd "$tmp" && pwd)/" in "$src"/*) tmp=/tmp ;; esac
-work=$(mktemp -d "$tmp/twintile-install.XXXXXX")
+work=$(work_outside twintile-install "$src")
 trap 'rm -rf "$work"' EXIT
 "$cmake" --install "$build" --prefix "$work/installed" > "$work/install.log"
 mv "$work/installed" "$work/moved"

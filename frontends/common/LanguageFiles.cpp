@@ -4,6 +4,7 @@
 #include "support/Cache.h"
 #include "support/Files.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <exception>
 #include <mutex>
@@ -109,6 +110,20 @@ LanguageRoot languageRoot() {
     root = LanguageRoot{{}, std::string("the language's headers cannot be written where Clang can read them: ") + e.what()};
   }
   return *root;
+}
+
+std::vector<std::string> userFiles(const std::vector<std::string> &read) {
+  std::error_code ec;
+  const std::filesystem::path language = std::filesystem::weakly_canonical(languageRoot().dir, ec);
+  std::vector<std::string> files;
+  for (const std::string &f : read) {
+    std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(f, ec), ec);
+    bool inLanguage = !language.empty() && p.lexically_relative(language).string().rfind("..", 0) != 0;
+    if (!ec && !inLanguage) files.push_back(p.string());
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
 }
 
 } // namespace twintile

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <span>
 #include <string>
+#include <vector>
 #include <string_view>
 
 namespace twintile {
@@ -45,5 +46,10 @@ struct LanguageRoot {
   std::string error;
 };
 LanguageRoot languageRoot();
+
+/// The files a compile read (Clang's list), as a build's dependencies: each
+/// absolute and canonical, once, sorted, without the language's own (which
+/// twintile carries, and whose key keys what it compiles).
+std::vector<std::string> userFiles(const std::vector<std::string> &read);
 
 } // namespace twintile

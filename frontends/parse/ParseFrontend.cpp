@@ -88,19 +88,11 @@ const std::vector<std::string> &ParsedFile::notes() const { return impl_->notes;
 const std::vector<DeclaredKernel> &ParsedFile::kernels() const { return impl_->kernels; }
 
 std::vector<std::string> ParsedFile::inputFiles() const {
-  std::vector<std::string> files;
-  if (!impl_->ast) return files;
-  std::error_code ec;
-  fs::path language = fs::weakly_canonical(languageRoot().dir, ec);
+  std::vector<std::string> read;
+  if (!impl_->ast) return read;
   const clang::SourceManager &sm = impl_->ast->getSourceManager();
-  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
-    fs::path p = fs::weakly_canonical(fs::absolute(it->first.getName().str(), ec), ec);
-    if (ec || (!language.empty() && p.lexically_relative(language).string().rfind("..", 0) != 0)) continue;
-    files.push_back(p.string());
-  }
-  std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
-  return files;
+  for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) read.push_back(it->first.getName().str());
+  return userFiles(read);
 }
 
 std::unique_ptr<ParsedFile> ParsedFile::parse(const std::string &file, const std::vector<std::string> &specs,

@@ -3,6 +3,7 @@
 
 #include "frontends/clang/LanguageHeader.h"
 #include "frontends/trace/HostLoad.h"
+#include "support/Cache.h"
 #include "support/LlvmTargets.h"
 
 #include <clang/AST/ASTConsumer.h>
@@ -220,7 +221,7 @@ private:
 /// arguments.
 class RunAction : public clang::tooling::ToolAction {
 public:
-  RunAction(clang::FrontendAction &action, std::vector<std::string> *inputs) : action_(action), inputs_(inputs) {}
+  RunAction(clang::FrontendAction &action, std::vector<InputFile> *inputs) : action_(action), inputs_(inputs) {}
 
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager *files,
                      std::shared_ptr<clang::PCHContainerOperations> pch,
@@ -239,7 +240,12 @@ public:
     bool ok = compiler.ExecuteAction(action_);
     if (inputs_ && compiler.hasSourceManager()) {
       const clang::SourceManager &sm = compiler.getSourceManager();
-      for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) inputs_->push_back(it->first.getName().str());
+      for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it)
+        if (std::optional<llvm::StringRef> text = it->second->getBufferDataIfLoaded()) {
+          twintile::support::ContentHash h;
+          h.add(std::string_view(text->data(), text->size()));
+          inputs_->push_back({it->first.getName().str(), h.hex()});
+        }
     }
     files->clearStatCache();
     return ok;
@@ -247,7 +253,7 @@ public:
 
 private:
   clang::FrontendAction &action_;
-  std::vector<std::string> *inputs_;
+  std::vector<InputFile> *inputs_;
 };
 
 /// What a loader would give the module and the JIT linker does not: its
@@ -364,7 +370,7 @@ std::vector<std::string> compilerArgs(const std::vector<std::string> &includeDir
 /// Runs `action` on `source`, taken to be the file `path`, with Clang's
 /// `args`; false, with its diagnostics, if Clang failed.
 bool runOnSource(clang::FrontendAction &action, const std::string &path, const std::string &source,
-                 const std::vector<std::string> &args, std::string &diagnosticText, std::vector<std::string> *inputs) {
+                 const std::vector<std::string> &args, std::string &diagnosticText, std::vector<InputFile> *inputs) {
   // The driver's arguments as the parse front end gives them (its
   // precompiled header is made with -fsyntax-only), so the header fits;
   // the action does what it does whatever the driver's action says.
@@ -395,7 +401,7 @@ bool runOnSource(clang::FrontendAction &action, const std::string &path, const s
 template <class Make>
 bool runWithHeaders(Make make, const std::string &path, const std::string &source,
                     const std::vector<std::string> &includeDirs, const std::vector<std::string> &moreDirs,
-                    std::vector<std::string> &notes, std::string &diagnostics, std::vector<std::string> *inputs) {
+                    std::vector<std::string> &notes, std::string &diagnostics, std::vector<InputFile> *inputs) {
   std::string pch;
   std::vector<std::string> args = compilerArgs(includeDirs, moreDirs, /*withPch=*/true, notes, pch);
   auto runIt = [&](clang::FrontendAction &action) {

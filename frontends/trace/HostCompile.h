@@ -41,6 +41,13 @@ struct EntrySignature {
   std::optional<ir::Diagnostic> hostParameter;
 };
 
+/// A file a compile read, and the hash (support::ContentHash) of the text
+/// Clang read from it: what a cached result depends on, as it was when read.
+struct InputFile {
+  std::string path;  // as Clang named it
+  std::string hash;
+};
+
 struct HostCompileResult {
   bool ok = false;
   std::string object;       // the relocatable object, when ok
@@ -52,7 +59,7 @@ struct HostCompileResult {
   std::vector<EntrySignature> entries;
   std::vector<DeclaredKernel> kernels;
   /// The files Clang read (the source's includes, as it named them).
-  std::vector<std::string> inputs;
+  std::vector<InputFile> inputs;
   double seconds = 0;       // Clang and the code generator
   double codegenSeconds = 0;  // of which the code generator's
 };
@@ -89,7 +96,7 @@ struct EntryRead {
   std::vector<DeclaredKernel> kernels;  // the kernels the file declares
   std::string diagnostics;         // Clang's, when not ok
   std::vector<std::string> notes;  // the precompiled header's cache
-  std::vector<std::string> inputs;  // the files Clang read, as compileHostObject's
+  std::vector<InputFile> inputs;  // the files Clang read, as compileHostObject's
   double seconds = 0;
 };
 EntryRead readEntrySignatures(const std::string &path, const std::string &source,

@@ -37,7 +37,7 @@ namespace twintile {
 
 namespace {
 
-constexpr const char *kRecordFormat = "twintile-host-object-3";
+constexpr const char *kRecordFormat = "twintile-host-object-4";
 
 using twintile::support::envOr;
 using twintile::support::readFile;
@@ -120,11 +120,11 @@ std::optional<fs::path> privateDir() {
   return std::nullopt;
 }
 
-/// A file's content as a dependency record has it: its hash, or a mark that
-/// matches no hash where it cannot be read.
+/// A file's content as a dependency record has it: its hash, or nothing
+/// where it cannot be read.
 std::string contentHash(const fs::path &p) {
   std::optional<std::string> bytes = readFile(p);
-  if (!bytes) return "unreadable------";
+  if (!bytes) return {};
   twintile::support::ContentHash h;
   h.add(*bytes);
   return h.hex();
@@ -132,19 +132,19 @@ std::string contentHash(const fs::path &p) {
 
 /// What a cached object was compiled from besides the kernel file's text
 /// (which its key hashes): the files that file includes, each as "HASH
-/// PATH" on a line, the language's own aside (the key has them) and the
-/// generated entry file. A reader compiles again when one of them has
-/// changed, as a build would: the key cannot know them before Clang has
+/// PATH" on a line, with the hash of the text Clang read (the language's
+/// own and the generated entry file aside: the key has them). A reader compiles again when one of them
+/// has changed, as a build would: the key cannot know them before Clang has
 /// read the file.
-std::string dependencyRecord(const std::vector<std::string> &inputs, const fs::path &languageDir,
-                             const fs::path &entryPath) {
+std::string dependencyRecord(const std::vector<InputFile> &inputs, const std::string &entryPath) {
+  std::vector<std::string> paths;
+  for (const InputFile &f : inputs)
+    if (f.path != entryPath) paths.push_back(f.path);  // generated, and hashed into the key
+  std::vector<std::string> kept = userFiles(paths), lines;
   std::error_code ec;
-  const fs::path language = fs::weakly_canonical(languageDir, ec);
-  std::vector<std::string> lines;
-  for (const std::string &input : inputs) {
-    fs::path p = fs::weakly_canonical(fs::absolute(input, ec), ec);
-    if (ec || p == entryPath || p.lexically_relative(language).string().rfind("..", 0) != 0) continue;
-    lines.push_back(contentHash(p) + " " + p.string() + "\n");
+  for (const InputFile &f : inputs) {
+    std::string p = fs::weakly_canonical(fs::absolute(f.path, ec), ec).string();
+    if (!ec && std::binary_search(kept.begin(), kept.end(), p)) lines.push_back(f.hash + " " + p + "\n");
   }
   std::sort(lines.begin(), lines.end());
   lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
@@ -153,15 +153,22 @@ std::string dependencyRecord(const std::vector<std::string> &inputs, const fs::p
   return text;
 }
 
-/// Whether every file a dependency record names still has its content (a
-/// record missing, from a cache before records, is a change).
-bool dependenciesUnchanged(const fs::path &record) {
-  std::optional<std::string> text = readFile(record);
-  if (!text) return false;
-  std::istringstream in(*text);
+/// Whether every file a dependency record names still has that content.
+bool dependenciesUnchanged(const std::string &record) {
+  std::istringstream in(record);
   for (std::string line; std::getline(in, line);)
     if (line.size() < 18 || line[16] != ' ' || contentHash(line.substr(17)) != line.substr(0, 16)) return false;
   return true;
+}
+
+/// The key a cached object's record is written under: the object's key and
+/// its dependency record, so that an object is used only beside the record
+/// of the files it was compiled from (writers race to the same key).
+std::string recordKey(const std::string &key, const std::string &dependencies) {
+  twintile::support::ContentHash h;
+  h.add(key);
+  h.add(dependencies);
+  return h.hex();
 }
 
 } // namespace
@@ -219,7 +226,8 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   }
 
   twintile::support::ContentHash keyHash;
-  keyHash.add(kRecordFormat);  // an object of a format before carries no signatures (2), or drops packs (3)
+  keyHash.add(kRecordFormat);  // an object of a format before carries no signatures (2), drops packs (3), or
+                              // its record keeps no dependencies (4)
   keyHash.add(entry);
   keyHash.add(source);
   keyHash.add(compiler);
@@ -232,8 +240,9 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   std::error_code ec;
   fs::path dir = twintile::support::cacheDirectory("trace", opts.cacheDir);
   fs::path so = dir / (key + (jit ? ".o" : ".so")), record = dir / (key + ".sum"), deps = dir / (key + ".deps");
-  if (opts.useCache && !rebuild && fs::exists(so, ec) && dependenciesUnchanged(deps)) {
-    std::string wrong = twintile::support::checkCached(so, record, kRecordFormat, key);
+  std::optional<std::string> cachedDeps = readFile(deps);
+  if (opts.useCache && !rebuild && fs::exists(so, ec) && cachedDeps && dependenciesUnchanged(*cachedDeps)) {
+    std::string wrong = twintile::support::checkCached(so, record, kRecordFormat, recordKey(key, *cachedDeps));
     if (wrong.empty()) {
       twintile::support::touchCacheEntry(record);  // the last the cache's limit removes
       out.path = so.string();
@@ -279,7 +288,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   std::string output;
   bool compiled = false;
   std::vector<EntrySignature> entries;  // what Clang's AST said of each entry point
-  std::vector<std::string> inputs;      // the files Clang read
+  std::vector<InputFile> inputs;        // the files Clang read
   auto start = std::chrono::steady_clock::now();
   if (jit) {
     HostCompileResult c = compileHostObject(entryPath.string(), entry, opts.includeDirs, tracerDirs, instantiated);
@@ -353,13 +362,22 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     out.scratch = work.string();  // the caller removes it once the object is loaded or traced
     return out;
   }
+  // A file that changed while it was compiled (clang++ reads it after the
+  // signatures were read): the object is used once and not kept.
+  const std::string dependencies = dependencyRecord(inputs, entryPath.string());
+  if (!dependenciesUnchanged(dependencies)) {
+    out.path = built.string();
+    out.scratch = work.string();
+    return out;
+  }
   std::optional<std::string> bytes = readFile(built);
-  fs::path recordTmp = work / "kernel.sum";
-  if (bytes) std::ofstream(recordTmp, std::ios::binary) << twintile::support::cacheRecord(kRecordFormat, key, *bytes);
+  fs::path recordTmp = work / "kernel.sum", depsTmp = work / "kernel.deps";
+  if (bytes)
+    std::ofstream(recordTmp, std::ios::binary)
+        << twintile::support::cacheRecord(kRecordFormat, recordKey(key, dependencies), *bytes);
+  if (bytes) std::ofstream(depsTmp, std::ios::binary) << dependencies;
   // The dependencies and the record first: a reader that finds the object
-  // finds them too.
-  fs::path depsTmp = work / "kernel.deps";
-  if (bytes) std::ofstream(depsTmp, std::ios::binary) << dependencyRecord(inputs, root, fs::weakly_canonical(entryPath, ec));
+  // finds them too, and uses it only if the record was written with them.
   if (bytes) fs::rename(depsTmp, deps, ec);
   if (bytes && !ec) fs::rename(recordTmp, record, ec);
   if (bytes && !ec) fs::rename(built, so, ec);

@@ -34,7 +34,9 @@ add_library(twintile::runtime ALIAS twintile_runtime)
 add_library(twintile::launch ALIAS twintile_launch)
 if(TWINTILE_SANITIZE)
   # Built with the sanitizers, the libraries need their runtimes in whatever links them.
-  target_link_options(twintile_support INTERFACE -fsanitize=address,undefined -fno-sanitize=vptr)
+  foreach(lib twintile_support twintile_runtime)  # the two that depend on nothing of ours
+    target_link_options(${lib} INTERFACE -fsanitize=address,undefined -fno-sanitize=vptr)
+  endforeach()
 endif()
 install(TARGETS twintile twintile-opt
                 twintile_runtime twintile_launch

@@ -24,6 +24,11 @@
 # KernelLibrary.h). The kernel file and every file it includes are the
 # build's dependencies, as is the twintile that compiles them.
 
+# The depfile's paths are made relative to the build as Ninja reads them
+# (CMP0116), whatever the including project's minimum version says:
+# functions keep the policies in force where they are defined.
+cmake_policy(PUSH)
+cmake_policy(SET CMP0116 NEW)
 function(twintile_add_kernel_library name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "FRONTEND;MATH;NUM_WARPS;NUM_STAGES" "SOURCES;KERNELS;TARGETS;ASSUME")
   if(arg_UNPARSED_ARGUMENTS)
@@ -83,3 +88,4 @@ function(twintile_add_kernel_library name)
   target_include_directories(${name} PUBLIC "$<BUILD_INTERFACE:${dir}>")
   target_link_libraries(${name} PUBLIC twintile::runtime)
 endfunction()
+cmake_policy(POP)

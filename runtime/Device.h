@@ -83,8 +83,8 @@ struct Capabilities {
   /// What LaunchResult::seconds measures: "wall clock", "CUDA events".
   std::string timer;
   /// The compile targets whose kernels it runs, in twintile's spelling
-  /// ("sm_90a", "sm_80"), the one it runs best first: a kernel library
-  /// (KernelLibrary.h) picks the first of its own targets listed here.
+  /// ("sm_90a", "sm_80"): a kernel library (KernelLibrary.h) runs the first
+  /// of its own targets listed here.
   std::vector<std::string> targets;
   /// The target whose cubins it loads as they are (cuda: the GPU's own
   /// architecture family); empty where it takes PTX alone.

@@ -38,7 +38,9 @@ Call callCompiled(const CompiledKernel &kernel, Device &device, Dim3 grid, const
     if (std::find(compiled.begin(), compiled.end(), manifests.back().arch) == compiled.end())
       compiled.push_back(manifests.back().arch);
   }
-  for (const std::string &target : can.targets) {
+  // The library's targets in its order (the preferred first), where the device runs them.
+  for (const std::string &target : compiled) {
+    if (std::find(can.targets.begin(), can.targets.end(), target) == can.targets.end()) continue;
     std::string refused;  // the least specialized variant's complaint, when none fits
     for (size_t i = 0; i < kernel.count; ++i) {
       if (manifests[i].arch != target) continue;

@@ -13,9 +13,9 @@
 //             which marshal their arguments and call callCompiled.
 //
 // callCompiled picks the variant, as Triton's JIT would have compiled it
-// for these arguments: of the variants for the first of the device's
-// targets the library has, the first (most specialized) whose promises the
-// arguments keep, each pointer 16-byte aligned and each integer divisible
+// for these arguments: of the variants for the first of the library's
+// targets (in the order it was given them) that the device runs, the first
+// (most specialized) whose promises the arguments keep, each pointer 16-byte aligned and each integer divisible
 // by 16 where it was compiled to assume so. A library always has a variant
 // that promises nothing beyond what the library was told to assume (ASSUME),
 // so every call that keeps those has a variant. Everything here links the

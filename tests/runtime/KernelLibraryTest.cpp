@@ -17,14 +17,14 @@ namespace {
 class Recorder final : public Device {
 public:
   Capabilities can;
-  const KernelImage *last = nullptr;
+  KernelImage last;  // a copy: the caller's goes with the call
   std::string name() const override { return "recorder"; }
   Capabilities capabilities() const override { return can; }
   std::string describe() const override { return "a recording device"; }
   Dim3 maxGrid() const override { return {1u << 20, 1, 1}; }
   LaunchResult launch(const KernelImage &kernel, const std::vector<LaunchArg> &args,
                       std::vector<std::span<uint8_t>> buffers, const LaunchOptions &) override {
-    last = &kernel;
+    last = kernel;
     LaunchResult r;
     r.error = checkLaunch(kernel.manifest, args, buffers);
     return r;
@@ -92,12 +92,12 @@ TEST_CASE("a library's cubin goes to a device that loads that target's cubins, a
   device.can.targets = {"sm_90a", "sm_80"};
   device.can.cubinTarget = "sm_90a";
   REQUIRE(callCompiled(lib.kernel, device, {1}, {}, args, {bufferBytes(std::span<float>(storage))}).ok());
-  CHECK(device.last->cubin.size() == 3);
+  CHECK(device.last.cubin.size() == 3);
   device.can.cubinTarget = "";
   REQUIRE(callCompiled(lib.kernel, device, {1}, {}, args, {bufferBytes(std::span<float>(storage))}).ok());
-  CHECK(device.last->cubin.empty());
-  CHECK(device.last->ptx == "// ptx");
-  CHECK(device.last->tileIR == "func @k()");
+  CHECK(device.last.cubin.empty());
+  CHECK(device.last.ptx == "// ptx");
+  CHECK(device.last.tileIR == "func @k()");
 }
 
 TEST_CASE("a call no variant can take is an error returned, naming why") {

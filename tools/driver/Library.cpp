@@ -85,31 +85,86 @@ struct Job {
   pipeline::Result result;
 };
 
+/// Each --kernel's spec and function name (FUNCTION=SPEC, or the spec's
+/// stem); an error message for a name C++ cannot have or one given twice.
+std::string namesOf(const std::vector<std::string> &kernels, std::vector<std::string> &specs,
+                    std::vector<std::string> &functions) {
+  for (const std::string &k : kernels) {
+    size_t eq = k.find('=');
+    bool named = eq != std::string::npos && eq > 0 && std::all_of(k.begin(), k.begin() + eq, [](char c) {
+                   return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                 });
+    std::string spec = named ? k.substr(eq + 1) : k, function = named ? k.substr(0, eq) : stemOf(k);
+    if (!isCxxName(function) || function == "kernels")  // NAME::kernels holds their variants
+      return "--kernel '" + k + "' makes the function name '" + function + "', which " +
+             (function == "kernels" ? "the library's variants have" : "C++ cannot have") + "; name it: --kernel NAME=" + spec;
+    if (std::find(functions.begin(), functions.end(), function) != functions.end())
+      return "two --kernel make the function '" + function + "'; name one: --kernel OTHER=" + spec;
+    specs.push_back(spec);
+    functions.push_back(function);
+  }
+  return {};
+}
+
+/// Compiles every job's variant from its kernel's tile IR, on `threads` threads.
+void compileVariants(std::vector<Job> &jobs, const std::vector<std::string> &tileIR,
+                     const std::vector<std::string> &specs, const pipeline::CompileRequest &request, bool ptxas,
+                     unsigned threads) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t j; (j = next++) < jobs.size();) {
+      Job &job = jobs[j];
+      ir::ParseResult parsed = ir::parseModule(tileIR[job.kernel], specs[job.kernel] + ".tir");
+      if (!parsed.module) {
+        job.result.diag = ir::Diagnostic::internalError("the kernel's own IR does not parse back: " + parsed.error->str());
+        job.result.error = ir::render(*job.result.diag);
+        continue;
+      }
+      pipeline::CompileRequest o = request;
+      o.alignedNames.clear();
+      o.divisibleNames.clear();
+      o.assume = job.promises;
+      o.target = job.target;
+      o.last = support::Stage::Ptx;
+      o.ptxas = ptxas;
+      job.result = pipeline::compileFunc(std::move(parsed.module->funcs.front()), o);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::min<size_t>(threads, jobs.size()); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread &t : pool) t.join();
+}
+
+/// The Makefile rule that makes `target` depend on the files `file` reads,
+/// from a parse of it (whichever front end compiled it, cached or not).
+std::optional<std::string> dependencyRule(const std::string &file, const fs::path &target, std::string &error) {
+  std::unique_ptr<ParsedFile> parsed = ParsedFile::parse(file, {});
+  if (!parsed->ok()) {
+    error = "the kernel file's includes could not be listed:\n" + parsed->error();
+    return std::nullopt;
+  }
+  std::string rule = makeEscaped(fs::absolute(target).string()) + ":";
+  for (const std::string &read : parsed->inputFiles()) rule += " \\\n  " + makeEscaped(read);
+  return rule + "\n";
+}
+
 } // namespace
 
 int libraryCommand(const LibraryFlags &f) {
   const std::string ns = namespaceOf(f.name);
+  bool fileName = !f.name.empty() && f.name[0] != '.' && std::all_of(f.name.begin(), f.name.end(), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                  });
+  if (!fileName) return fail("--name '" + f.name + "' must be a file name of letters, digits, '_', '-' and '.'");
   if (!isCxxName(ns)) return fail("--name '" + f.name + "' does not make a C++ namespace name ('" + ns + "')");
   std::vector<pipeline::Target> targets;
   for (const std::string &t : f.targets.empty() ? std::vector<std::string>{"sm_90a", "sm_80"} : f.targets) {
     pipeline::Target target = *pipeline::targetNamed(t);  // the command line checked it
     if (std::find(targets.begin(), targets.end(), target) == targets.end()) targets.push_back(target);
   }
-  // FUNCTION=SPEC, or SPEC named by its stem.
   std::vector<std::string> specs, functions;
-  for (const std::string &k : f.kernels) {
-    size_t eq = k.find('=');
-    bool named = eq != std::string::npos && eq > 0 &&
-                 std::all_of(k.begin(), k.begin() + eq, [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-    std::string spec = named ? k.substr(eq + 1) : k, function = named ? k.substr(0, eq) : stemOf(k);
-    if (!isCxxName(function))
-      return fail("--kernel '" + k + "' makes the function name '" + function + "', which C++ cannot have; name it: "
-                  "--kernel NAME=" + spec);
-    if (std::find(functions.begin(), functions.end(), function) != functions.end())
-      return fail("two --kernel make the function '" + function + "'; name one: --kernel OTHER=" + spec);
-    specs.push_back(spec);
-    functions.push_back(function);
-  }
+  if (std::string error = namesOf(f.kernels, specs, functions); !error.empty()) return fail(error);
 
   // The front end, once for all specializations.
   pipeline::CompileRequest front = f.k.options;
@@ -127,58 +182,32 @@ int libraryCommand(const LibraryFlags &f) {
   // Every variant's backend, in parallel.
   std::optional<std::string> ptxas = backend::findPtxas();
   std::vector<std::string> tileIR(specs.size());
+  std::vector<LibraryKernel> kernels(specs.size());
   std::vector<Job> jobs;
   for (size_t i = 0; i < specs.size(); ++i) {
     const ir::Func &func = *cleaned[i].func;
     std::vector<backend::ParamAssumption> given;
     if (std::optional<ir::Diagnostic> d = pipeline::assumptions(func, f.k.options, given))
       return fail(specs[i] + ": " + d->message);
-    for (size_t p = 0; p < func.numParams(); ++p)
-      if (!cxxParamType(ir::toString(func.param(p)->type)))
-        return fail(specs[i] + ": parameter '" + func.param(p)->name + "' has type " +
-                    ir::toString(func.param(p)->type) + ", which a library's function cannot take");
+    kernels[i].function = functions[i];
+    kernels[i].spec = specs[i];
+    for (size_t p = 0; p < func.numParams(); ++p) {
+      std::string type = ir::toString(func.param(p)->type);
+      if (!cxxParamType(type))
+        return fail(specs[i] + ": parameter '" + func.param(p)->name + "' has type " + type +
+                    ", which a library's function cannot take");
+      kernels[i].params.push_back({func.param(p)->name, type});
+    }
     tileIR[i] = ir::toString(func);
     for (pipeline::Target t : targets)
       for (auto &promises : variantPromises(func, given)) jobs.push_back({i, t, promises, {}});
   }
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t j; (j = next++) < jobs.size();) {
-      Job &job = jobs[j];
-      ir::ParseResult parsed = ir::parseModule(tileIR[job.kernel], specs[job.kernel] + ".tir");
-      if (!parsed.module) {
-        job.result.diag = ir::Diagnostic::internalError("the kernel's own IR does not parse back: " + parsed.error->str());
-        job.result.error = ir::render(*job.result.diag);
-        continue;
-      }
-      pipeline::CompileRequest o = f.k.options;
-      o.alignedNames.clear();
-      o.divisibleNames.clear();
-      o.assume = job.promises;
-      o.target = job.target;
-      o.last = support::Stage::Ptx;
-      o.ptxas = ptxas.has_value();
-      job.result = pipeline::compileFunc(std::move(parsed.module->funcs.front()), o);
-    }
-  };
-  unsigned threads = f.jobs > 0 ? unsigned(f.jobs) : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < std::min<size_t>(threads, jobs.size()); ++t) pool.emplace_back(work);
-  work();
-  for (std::thread &t : pool) t.join();
-
-  std::vector<LibraryKernel> kernels(specs.size());
-  for (size_t i = 0; i < specs.size(); ++i) {
-    const ir::Func &func = *cleaned[i].func;
-    kernels[i].function = functions[i];
-    kernels[i].spec = specs[i];
-    for (size_t p = 0; p < func.numParams(); ++p)
-      kernels[i].params.push_back({func.param(p)->name, ir::toString(func.param(p)->type)});
-  }
+  compileVariants(jobs, tileIR, specs, f.k.options, ptxas.has_value(),
+                  f.jobs > 0 ? unsigned(f.jobs) : std::max(1u, std::thread::hardware_concurrency()));
   for (Job &job : jobs) {
     const pipeline::Result &r = job.result;
-    std::string what = specs[job.kernel] + " (" + std::string(pipeline::name(job.target)) + ", " +
-                       assumesName(*cleaned[job.kernel].func, job.promises) + ")";
+    std::string assumes = assumesName(*cleaned[job.kernel].func, job.promises);
+    std::string what = specs[job.kernel] + " (" + std::string(pipeline::name(job.target)) + ", " + assumes + ")";
     if (!r.ok()) {
       std::cerr << what << ": " << r.error;
       status = std::max(status, failureStatus(r));
@@ -190,31 +219,27 @@ int libraryCommand(const LibraryFlags &f) {
       status = kExitInternal;
       continue;
     }
-    kernels[job.kernel].variants.push_back({assumesName(*cleaned[job.kernel].func, job.promises),
-                                            std::string(pipeline::name(job.target)), r.backend.manifest.toJson(),
-                                            r.backend.ptx, p.ran ? p.cubin : "", tileIR[job.kernel]});
+    kernels[job.kernel].variants.push_back({assumes, std::string(pipeline::name(job.target)),
+                                            r.backend.manifest.toJson(), r.backend.ptx, p.ran ? p.cubin : "",
+                                            tileIR[job.kernel]});
   }
   if (status) return status;
-  if (!ptxas) std::cerr << "twintile: note: ptxas not found: the library carries PTX alone, which the CUDA driver compiles at its first launch\n";
 
+  // Everything made before anything is written.
+  fs::path header = fs::path(f.output) / (f.name + ".h"), source = fs::path(f.output) / (f.name + ".cpp");
+  std::string error;
+  std::optional<std::string> rule;
+  if (!f.depfile.empty() && !(rule = dependencyRule(f.k.file, header, error))) return fail(error);
+  LibraryText text = libraryText(ns, f.name + ".h", f.k.file, kernels);
   std::error_code ec;
   fs::create_directories(f.output, ec);
   if (!fs::is_directory(f.output, ec)) return fail("-o '" + f.output + "' is not a directory and cannot be made one");
-  fs::path header = fs::path(f.output) / (f.name + ".h"), source = fs::path(f.output) / (f.name + ".cpp");
-  LibraryText text = libraryText(ns, f.name + ".h", f.k.file, kernels);
-  std::string error;
-  if (!writeText(header.string(), text.header, error) || !writeText(source.string(), text.source, error))
+  if (!writeText(header.string(), text.header, error) || !writeText(source.string(), text.source, error) ||
+      (rule && !writeText(f.depfile, *rule, error)))
     return fail(error);
-
-  if (!f.depfile.empty()) {
-    // The files the kernel file reads, from a parse of it (whichever front
-    // end compiled it, and whether or not a cache answered).
-    std::unique_ptr<ParsedFile> parsed = ParsedFile::parse(f.k.file, {});
-    if (!parsed->ok()) return fail("the kernel file's includes could not be listed:\n" + parsed->error());
-    std::string rule = makeEscaped(fs::absolute(header).string()) + ":";
-    for (const std::string &file : parsed->inputFiles()) rule += " \\\n  " + makeEscaped(file);
-    if (!writeText(f.depfile, rule + "\n", error)) return fail(error);
-  }
+  if (!ptxas)
+    std::cerr << "twintile: note: ptxas not found: the library carries PTX alone, which the CUDA driver compiles "
+                 "at its first launch\n";
   return 0;
 }
 

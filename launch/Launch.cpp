@@ -108,8 +108,7 @@ Kernel Kernel::fromIR(std::unique_ptr<ir::Func> func, const CompileRequest &requ
   return k;
 }
 
-Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std::vector<Arg> &args,
-                          const runtime::LaunchOptions &options) {
+Launch Kernel::prepare(const std::vector<Arg> &args) {
   Launch result;
   if (!ok()) {
     result.error = error_;
@@ -122,7 +121,6 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
   }
   // What the arguments promise: the specialization, as Triton's JIT keys it.
   std::vector<runtime::ParamAssumption> key(args.size());
-  std::vector<runtime::ParamType> types;
   for (size_t i = 0; i < args.size(); ++i) {
     runtime::ParamType t = *runtime::parseParamType(paramTypes_[i]);
     const Arg &a = args[i];
@@ -158,7 +156,6 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
     }
     if (t.pointer) key[i].aligned16 = reinterpret_cast<uintptr_t>(a.bytes.data()) % 16 == 0;
     else if (!t.isFloat && t.elem != "i1") key[i].divisible16 = a.i % 16 == 0;
-    types.push_back(t);
   }
   result.variant = variantName(key, paramNames_);
   auto it = variants_.find(result.variant);
@@ -186,9 +183,19 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
     image.ptx = r.backend.ptx;
     image.manifest = r.backend.manifest;
     image.tileIR = tileIR_;
-    it = variants_.emplace(result.variant, std::move(image)).first;
+    variants_.emplace(result.variant, std::move(image));
     result.compiled = true;
   }
+  return result;
+}
+
+Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std::vector<Arg> &args,
+                          const runtime::LaunchOptions &options) {
+  Launch result = prepare(args);
+  if (!result.ok()) return result;
+  const runtime::KernelImage &image = variants_.at(result.variant);
+  std::vector<runtime::ParamType> types;
+  for (const std::string &t : paramTypes_) types.push_back(*runtime::parseParamType(t));
   std::vector<runtime::LaunchArg> largs;
   std::vector<std::span<uint8_t>> buffers;
   for (size_t i = 0; i < args.size(); ++i)
@@ -200,7 +207,7 @@ Launch Kernel::launchArgs(runtime::Device &device, runtime::Dim3 grid, const std
     }
   runtime::LaunchOptions lo = options;
   lo.grid = grid;
-  runtime::LaunchResult run = device.launch(it->second, largs, buffers, lo);
+  runtime::LaunchResult run = device.launch(image, largs, buffers, lo);
   result.error = run.error;
   result.printed = run.printed;
   result.seconds = run.seconds;

@@ -107,6 +107,16 @@ public:
   Launch launchArgs(twintile::runtime::Device &device, twintile::runtime::Dim3 grid, const std::vector<Arg> &args,
                     const twintile::runtime::LaunchOptions &options);
 
+  /// Compiles the variant `args` ask for, if it is not compiled yet, and
+  /// launches nothing: the Launch's error, variant and compiled say what it
+  /// did. Kernels may be prepared on several threads at once, each Kernel on
+  /// one (the autotuner compiles its candidates so).
+  Launch prepare(const std::vector<Arg> &args);
+  /// The kernel's parameters' names, in order.
+  const std::vector<std::string> &paramNames() const { return paramNames_; }
+  /// Their IR types ("ptr<f32>", "i32").
+  const std::vector<std::string> &paramTypes() const { return paramTypes_; }
+
 private:
   CompileRequest request_;
   std::string name_, error_;

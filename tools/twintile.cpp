@@ -9,6 +9,8 @@
 //   twintile dump    FILE --kernel SPEC --dir DIR [--json]
 //   twintile library FILE --name NAME --kernel [FUNCTION=]SPEC... -o DIR [--target T]...
 //                    [--depfile FILE] [-j N] [target options]
+//   twintile tune    FILE --kernel 'TEMPLATE<{META}>' --config META=V,num_warps=N... --grid EXPR[,EXPR[,EXPR]]
+//                    [--arg NAME=VALUE]... [--key NAME]... [--device cuda] [--json] [target options]
 //
 // Stages (support/Stage.h): source, tile, tile-opt, axes, layouts, pipelines,
 // shared, barriers, llvm-raw, llvm, ptx, sass-info. Each command lives in
@@ -186,6 +188,37 @@ int main(int argc, char **argv) {
   libraryCmd->add_option("-j,--jobs", library.jobs, "threads for the variants (default: one per core)")
       ->check(CLI::Range(1, 256));
 
+  twintile::driver::TuneFlags tune;
+  CLI::App *tuneCmd = app.add_subcommand(
+      "tune", "time a kernel's configurations on a GPU and keep the best (the launch API's autotuner)");
+  tuneCmd->add_option("file", tune.k.file, "kernel source file")->required();
+  tuneCmd->add_option("--kernel", tune.k.kernel,
+                      "the specialization with each meta-parameter in braces, e.g. 'rowsum<{BLOCK}>'")
+      ->required()
+      ->check(nonEmpty);
+  frontendOption(tuneCmd, tune.k.options.frontend);
+  targetOptions(tuneCmd, tune.k.options);
+  tuneCmd->add_option("--config", tune.configs,
+                      "a configuration: META=VALUE,... and num_warps=N, num_stages=N; one or more")
+      ->required()
+      ->allow_extra_args(false);
+  tuneCmd->add_option("--grid", tune.grid,
+                      "programs along x[,y[,z]], each an expression of the configuration's meta-parameters and the "
+                      "integer arguments: + - * / ( ) cdiv(a, b)")
+      ->required();
+  tuneCmd->add_option("--arg", tune.args, "NAME=VALUE: a pointer's element count, or a scalar's value")
+      ->allow_extra_args(false);
+  tuneCmd->add_option("--key", tune.key, "parameters whose values key the cached winner")->allow_extra_args(false);
+  tuneCmd->add_option("--device", tune.device, "cuda (default); emu and interp are refused: they time no kernel")
+      ->check(CLI::IsMember({"emu", "interp", "cuda"}));
+  tuneCmd->add_option("--warmup-ms", tune.warmupMs, "untimed launches' budget per configuration (default 25)")
+      ->check(CLI::Range(0.0, 1e5));
+  tuneCmd->add_option("--rep-ms", tune.repMs, "timed launches' budget per configuration (default 100)")
+      ->check(CLI::Range(1e-6, 1e5));
+  tuneCmd->add_option("--seed", tune.seed, "seed of the random buffer contents (default 1)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(INT64_MAX)));
+  tuneCmd->add_flag("--json", tune.json, "print a JSON report");
+
   // A command-line error is a message and exit status 1, like every other
   // error; plain text whatever --json says, since the command line was not read.
   try {
@@ -195,7 +228,8 @@ int main(int argc, char **argv) {
   }
   compile.k.options.locations = !noLocs;
   // The driver is one compile: past the front end's limits it may end itself.
-  for (pl::CompileRequest *o : {&compile.k.options, &run.k.options, &diff.options, &dump.options, &library.k.options})
+  for (pl::CompileRequest *o : {&compile.k.options, &run.k.options, &diff.options, &dump.options, &library.k.options,
+                               &tune.k.options})
     o->endProcessOnLimits = true;
   if (optimize && compile.emit == "tile") compile.emit = "tile-opt";
   run.repeatGiven = repeat->count() > 0;
@@ -205,6 +239,7 @@ int main(int argc, char **argv) {
         if (runCmd->parsed()) return twintile::driver::runCommand(run);
         if (diffCmd->parsed()) return twintile::driver::diffCommand(diff);
         if (libraryCmd->parsed()) return twintile::driver::libraryCommand(library);
+        if (tuneCmd->parsed()) return twintile::driver::tuneCommand(tune);
         return twintile::driver::dumpCommand(dump);
       },
       [](const std::string &text, int status) {

@@ -18,6 +18,7 @@ config.test_exec_root = os.path.join(config.twintile_obj_root, "tests", "lit-out
 config.environment["PATH"] = os.pathsep.join(
     [config.twintile_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%twintile-opt", os.path.join(config.twintile_tools_dir, "twintile-opt")))
+config.substitutions.append(("%fake-cuda", config.twintile_fake_cuda))
 # Kernels compiled by the tracing front end are cached inside the build tree.
 config.environment["TWINTILE_CACHE_DIR"] = os.path.join(config.twintile_obj_root, "tests", "lit-cache")
 if getattr(config, "twintile_sanitized", False):

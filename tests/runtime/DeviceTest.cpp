@@ -8,6 +8,7 @@
 #include "runtime/Device.h"
 
 #include "EmulatorHelpers.h"
+#include "ScopedEnv.h"
 
 #include <dlfcn.h>
 
@@ -60,20 +61,6 @@ std::vector<LaunchArg> widthArgs() {
           EmuArg::scalar(0xdead0000beefull), EmuArg::scalar(0x8000000000000001ull), EmuArg::f32(1.5f)};
 }
 const std::vector<uint64_t> kWidthsStored = {0x85, 0xabcd, 0xbeef, 0x8000000000000001ull, 0x3fc00000};
-
-/// Sets an environment variable for a scope.
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(const std::string &name, const std::string &value) : name(name) {
-    if (const char *v = std::getenv(name.c_str())) old = v;
-    setenv(name.c_str(), value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old) setenv(name.c_str(), old->c_str(), 1);
-    else unsetenv(name.c_str());
-  }
-};
 
 struct VectorAddData {
   std::vector<float> x, y, out;

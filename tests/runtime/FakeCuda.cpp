@@ -13,6 +13,11 @@
 //   FAKE_CUDA_FAIL=cuMemAlloc_v2=2   that entry point returns that CUresult
 //   FAKE_CUDA_FAIL=cuMemAlloc_v2=2@3 ... from its third call on
 //   FAKE_CUDA_DEVICES=0              what cuDeviceGetCount reports (1)
+//   FAKE_CUDA_TIME=instructions      events time the emulator's work: a
+//                                    nanosecond per thread-level instruction
+//                                    run between them (default: wall clock),
+//                                    so a test of the autotuner knows what
+//                                    its timings favour
 //
 // fakeCudaCount("allocations" | "modules" | "events" | "contexts" |
 // "loads" | "memsets") lets a test see what is alive, how often a module was
@@ -49,6 +54,7 @@ struct CUmod_st {
 };
 struct CUevent_st {
   std::chrono::steady_clock::time_point at;
+  uint64_t instructionsAt = 0;  // instructions run by then (FAKE_CUDA_TIME=instructions)
   bool recorded = false;
 };
 
@@ -64,6 +70,7 @@ struct State {
   std::map<CUmod_st *, std::unique_ptr<CUmod_st>> modules;
   std::map<CUevent_st *, std::unique_ptr<CUevent_st>> events;
   int contexts = 0, loads = 0, sticky = 0;
+  uint64_t instructions = 0;  // thread-level instructions every launch has run
   std::map<std::string, int> calls;  // by entry point, since the last reset
   CUctx_st context;
 };
@@ -260,6 +267,7 @@ FAKE_EXPORT int cuLaunchKernel(CUfunc_st *function, unsigned gx, unsigned gy, un
   EmuOptions options;
   options.dynamicSharedBytes = shared;
   EmuResult r = emulate(function->module->ptx, function->name, {gx, gy, gz}, {bx, by, bz}, args, buffers, options);
+  state().instructions += r.instructions;
   if (!r.ok()) state().sticky = kIllegalAddress;  // reported at the next synchronization, as on a GPU
   return 0;
 }
@@ -274,6 +282,7 @@ FAKE_EXPORT int cuEventCreate(CUevent_st **event, unsigned) {
 FAKE_EXPORT int cuEventRecord(CUevent_st *event, void *) {
   FAKE_CHECK("cuEventRecord");
   event->at = std::chrono::steady_clock::now();
+  event->instructionsAt = state().instructions;
   event->recorded = true;
   return 0;
 }
@@ -281,7 +290,10 @@ FAKE_EXPORT int cuEventSynchronize(CUevent_st *) { return state().sticky; }
 FAKE_EXPORT int cuEventElapsedTime(float *milliseconds, CUevent_st *start, CUevent_st *end) {
   FAKE_CHECK("cuEventElapsedTime");
   if (!start->recorded || !end->recorded) return kNotReady;
-  *milliseconds = std::chrono::duration<float, std::milli>(end->at - start->at).count();
+  const char *time = std::getenv("FAKE_CUDA_TIME");
+  *milliseconds = time && !std::strcmp(time, "instructions")
+                      ? float(double(end->instructionsAt - start->instructionsAt) * 1e-6)
+                      : std::chrono::duration<float, std::milli>(end->at - start->at).count();
   return 0;
 }
 FAKE_EXPORT int cuEventDestroy_v2(CUevent_st *event) { return state().events.erase(event) ? 0 : kInvalidHandle; }

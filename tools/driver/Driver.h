@@ -1,6 +1,7 @@
 //===- Driver.h - the twintile driver's commands ---------------------------===//
 //
-// One file per command (Compile.cpp, Run.cpp, Diff.cpp, Dump.cpp); main in
+// One file per command (Compile.cpp, Run.cpp, Diff.cpp, Dump.cpp, Library.cpp,
+// Tune.cpp); main in
 // tools/twintile.cpp only declares the command line and dispatches. Each
 // command returns the process's exit status: 0 on success, 1 on any error
 // (diff: 1 when the front ends differ), with the error on standard error or,
@@ -88,6 +89,19 @@ struct LibraryFlags {
   int jobs = 0;
 };
 int libraryCommand(const LibraryFlags &flags);
+
+struct TuneFlags {
+  KernelFlags k;                     // k.kernel: the template, "rowsum<{BLOCK}>"
+  std::vector<std::string> configs;  // "BLOCK=128,num_warps=4,num_stages=2"
+  std::string grid;                  // one to three expressions, comma-separated
+  std::vector<std::string> args;     // NAME=VALUE: a buffer's element count, a scalar's value
+  std::vector<std::string> key;      // parameters whose values key the choice
+  std::string device = "cuda";
+  double warmupMs = 25, repMs = 100;
+  uint64_t seed = 1;
+  bool json = false;
+};
+int tuneCommand(const TuneFlags &flags);
 
 /// "softmax<f16,1024>" -> "softmax_f16_1024": a name per specialization.
 std::string stemOf(const std::string &spec);

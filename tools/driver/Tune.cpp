@@ -1,0 +1,187 @@
+//===- Tune.cpp - twintile tune: a kernel's configurations, timed ---------===//
+//
+//   twintile tune FILE --kernel 'rowsum<{BLOCK}>' --config BLOCK=128,num_warps=4 ...
+//                 --grid 'cdiv(n, BLOCK)' --arg x=4096 --arg n=100 [--key n] [--device cuda]
+//
+// The launch API's autotuner (launch/Autotune.h) from the command line: the
+// buffers random from a seed, as `twintile run` makes them; the grid an
+// expression over each configuration (GridExpression.h). Prints each
+// configuration's median time and the winner, which the autotuner keeps in
+// the disk cache for the launch API to find.
+//===----------------------------------------------------------------------===//
+#include "launch/Autotune.h"
+#include "launch/Devices.h"
+#include "tools/driver/Arguments.h"
+#include "tools/driver/Driver.h"
+#include "tools/driver/GridExpression.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+
+namespace twintile::driver {
+
+namespace {
+
+/// "BLOCK=128,num_warps=4,num_stages=2" as a configuration.
+std::optional<TuneConfig> configOf(const std::string &text, std::string &error) {
+  TuneConfig c;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = item.find('=');
+    std::optional<int64_t> v = eq == std::string::npos ? std::nullopt : parseInt(item.substr(eq + 1));
+    std::string name = eq == std::string::npos ? item : item.substr(0, eq);
+    if (!v || name.empty()) {
+      error = "--config '" + text + "': '" + item + "' is not NAME=INTEGER";
+      return std::nullopt;
+    }
+    if (name == "num_warps" || name == "num_stages") {
+      (name == "num_warps" ? c.numWarps : c.numStages) = int(*v);
+    } else {
+      for (const auto &m : c.meta)
+        if (m.first == name) {
+          error = "--config '" + text + "' gives '" + name + "' twice";
+          return std::nullopt;
+        }
+      c.meta.emplace_back(name, *v);
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return c;
+}
+
+/// `--grid` split at its top-level commas (those in cdiv(a, b) stay).
+std::vector<std::string> gridParts(const std::string &grid) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (char c : grid) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if (c == ',' && depth == 0) parts.emplace_back();
+    else parts.back() += c;
+  }
+  return parts;
+}
+
+} // namespace
+
+int tuneCommand(const TuneFlags &f) {
+  std::vector<TuneConfig> configs;
+  std::string error;
+  for (const std::string &text : f.configs) {
+    std::optional<TuneConfig> c = configOf(text, error);
+    if (!c) return fail(error);
+    configs.push_back(*c);
+  }
+  std::vector<std::string> grid = gridParts(f.grid);
+  if (grid.size() > 3) return fail("--grid takes one to three sizes, got " + std::to_string(grid.size()));
+  std::string why;
+  std::unique_ptr<runtime::Device> device = twintile::makeDevice(f.device, why);
+  if (!device) return fail("device '" + f.device + "' is not available: " + why);
+
+  TuneOptions options;
+  options.key = f.key;
+  options.warmupMs = f.warmupMs;
+  options.repMs = f.repMs;
+  Autotuner tuner = Autotuner::fromFile(f.k.file, f.k.kernel, configs, options, f.k.options);
+  if (std::string bad = tuner.load(); !bad.empty()) {
+    std::cerr << (bad.find("error") == std::string::npos ? "twintile: error: " + bad + "\n" : bad);
+    return 1;
+  }
+
+  // The arguments: buffers of random contents, scalars as given.
+  std::map<std::string, std::string> given;
+  if (!splitPairs(f.args, "--arg", given, error)) return fail(error);
+  std::vector<std::pair<std::string, std::string>> params = tuner.parameters();
+  for (const auto &[n, v] : given)
+    if (std::none_of(params.begin(), params.end(), [&](const auto &p) { return p.first == n; }))
+      return fail("the kernel has no parameter '" + n + "'");
+  std::mt19937_64 rng(f.seed);
+  std::vector<std::vector<uint8_t>> buffers;
+  buffers.reserve(params.size());
+  std::vector<Arg> args;
+  std::map<std::string, int64_t> integers;  // what --grid may name, besides the meta-parameters
+  for (const auto &[name, typeText] : params) {
+    Param p{name, typeText, *runtime::parseParamType(typeText)};
+    auto arg = given.find(name);
+    if (!p.type.pointer) {
+      if (arg == given.end()) return fail("no --arg for parameter '" + name + "' (" + typeText + ")");
+      if (!scalarBits(p, arg->second, error)) return fail(error);
+      if (p.type.isFloat) {
+        args.emplace_back(*parseDouble(arg->second));
+      } else {
+        std::optional<int64_t> v = parseInt(arg->second);
+        if (!v) return fail("--arg " + name + "=" + arg->second + ": tune takes integers up to 2^63 - 1");
+        args.emplace_back(*v);
+        integers[name] = *v;
+      }
+      continue;
+    }
+    std::optional<int64_t> count = arg == given.end() ? int64_t(kDefaultElements) : parseInt(arg->second);
+    if (!count || *count <= 0 || size_t(*count) > kMaxBufferBytes / size_t(p.type.bytes))
+      return fail("--arg " + name + "=" + arg->second + " is not a count of elements from 1 to " +
+                  std::to_string(kMaxBufferBytes / size_t(p.type.bytes)));
+    buffers.emplace_back();
+    fillRandom(p, buffers.back(), size_t(*count), rng);
+    Arg a(int64_t(0));
+    a.kind = Arg::Kind::Buffer;
+    a.bytes = buffers.back();
+    a.elementBytes = size_t(p.type.bytes);
+    a.elementIsFloat = p.type.isFloat;
+    args.push_back(a);
+  }
+  auto sizes = [&](const TuneConfig &c, std::string &problem) -> std::optional<runtime::Dim3> {
+    std::map<std::string, int64_t> names = integers;
+    for (const auto &[n, v] : c.meta) names[n] = v;
+    uint32_t dims[3] = {1, 1, 1};
+    for (size_t i = 0; i < grid.size(); ++i) {
+      std::optional<int64_t> v = evalGridExpression(grid[i], names, problem);
+      if (!v) return std::nullopt;
+      if (*v <= 0 || *v > int64_t(UINT32_MAX)) {
+        problem = "--grid '" + grid[i] + "' is " + std::to_string(*v) + " for " + c.name() + ": not a size";
+        return std::nullopt;
+      }
+      dims[i] = uint32_t(*v);
+    }
+    return runtime::Dim3{dims[0], dims[1], dims[2]};
+  };
+  for (const TuneConfig &c : configs)  // a malformed --grid is said once, not per trial
+    if (!sizes(c, error)) return fail(error);
+  TuneGrid gridOf = [&](const TuneConfig &c) {
+    std::string problem;
+    std::optional<runtime::Dim3> g = sizes(c, problem);
+    if (!g) throw std::invalid_argument(problem);
+    return *g;
+  };
+
+  TunedLaunch r = tuner.launchArgs(*device, gridOf, args, {});
+  if (f.json) {
+    nlohmann::ordered_json j{{"command", "tune"},      {"file", f.k.file},      {"kernel", f.k.kernel},
+                             {"device", device->describe()}, {"ok", r.ok()}};
+    if (!r.ok()) j["error"] = r.error;
+    j["best"] = r.config;
+    j["from_disk_cache"] = r.fromDisk;
+    j["trials"] = nlohmann::ordered_json::array();
+    for (const Trial &t : r.trials)
+      j["trials"].push_back(t.error.empty() ? nlohmann::ordered_json{{"config", t.config}, {"seconds", t.seconds}}
+                                            : nlohmann::ordered_json{{"config", t.config}, {"error", t.error}});
+    std::cout << jsonText(j);
+    return r.ok() ? 0 : 1;
+  }
+  if (!r.ok()) return fail(r.error);
+  std::cout << "tuned " << f.k.kernel << " on " << device->describe() << ":\n";
+  for (const Trial &t : r.trials) {
+    std::cout << (t.config == r.config ? "  * " : "    ") << t.config << ": ";
+    if (t.error.empty()) std::printf("%.4f ms\n", t.seconds * 1e3), std::fflush(stdout);
+    else std::cout << t.error << "\n";
+  }
+  if (r.fromDisk) std::cout << "  (the disk cache's winner, timed before)\n";
+  std::cout << "best: " << r.config << "\n";
+  return 0;
+}
+
+} // namespace twintile::driver

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "backend/CompileCache.h"
 
+#include "backend/Ptxas.h"
 #include "support/Cache.h"
 #include "support/CachePrune.h"
 #include "support/Files.h"
@@ -201,6 +202,16 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
   }
 }
 
+/// A tool's file as a cache key holds it: its path, size and time of last
+/// change (replaced in place, as an upgrade does, it is another tool); "none".
+std::string fileIdentity(const std::optional<std::string> &path) {
+  if (!path) return "none";
+  std::error_code ec;
+  auto size = fs::file_size(*path, ec);
+  auto time = fs::last_write_time(*path, ec).time_since_epoch().count();
+  return *path + " " + (ec ? std::string("?") : std::to_string(size) + " " + std::to_string(time));
+}
+
 std::string compileKey(const ir::Func &func, const CompileOptions &options) {
   twintile::support::ContentHash h;
   ir::PrintOptions print;
@@ -222,8 +233,13 @@ std::string compileKey(const ir::Func &func, const CompileOptions &options) {
     for (const ParamAssumption &a : options.assume)
       h.add(std::string(a.aligned16 ? "a" : "-") + (a.divisible16 ? "d" : "-"));
   }
+  // The tools the environment chose (TWINTILE_LIBDEVICE, TWINTILE_PTXAS,
+  // support/Environment.h): another libdevice makes other PTX, another
+  // ptxas another cubin and report.
   h.add("libdevice");
-  h.add(options.useLibdevice ? "1" : "0");
+  h.add(options.useLibdevice ? fileIdentity(findLibdevice()) : "0");
+  h.add("ptxas");
+  h.add(fileIdentity(findPtxas()));
   h.add("math");
   h.add(options.fastMath ? "fast" : "precise");
   h.add("compiler");

@@ -36,7 +36,8 @@ private:
 };
 
 /// The cache key: a content hash (support/Cache.h) of the IR printed without locations, arch, num_warps,
-/// assumptions, libdevice use and compilerVersion().
+/// num_stages, assumptions, the libdevice and the ptxas it would use (path, size, time), math and
+/// compilerVersion().
 std::string compileKey(const ir::Func &func, const CompileOptions &options);
 
 } // namespace twintile::backend

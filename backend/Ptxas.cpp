@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "backend/Ptxas.h"
 
+#include "support/Environment.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -142,13 +144,13 @@ int toInt(const std::string &digits) {
 } // namespace
 
 std::optional<std::string> findPtxas() {
-  if (std::string env = envOrEmpty("TWINTILE_PTXAS"); isExecutableFile(env)) return env;
+  if (std::string env = support::envValue(support::Env::Ptxas).value_or(""); isExecutableFile(env)) return env;
   if (std::string configured = TWINTILE_DEFAULT_PTXAS; isExecutableFile(configured)) return configured;
   return searchPath("ptxas");
 }
 
 std::optional<std::string> findLibdevice() {
-  if (std::string env = envOrEmpty("TWINTILE_LIBDEVICE"); isReadableFile(env)) return env;
+  if (std::string env = support::envValue(support::Env::Libdevice).value_or(""); isReadableFile(env)) return env;
   if (std::string configured = TWINTILE_DEFAULT_LIBDEVICE; isReadableFile(configured)) return configured;
   // A toolkit's: beside the ptxas found (bin/ptxas, nvvm/libdevice/), or
   // CUDA's default prefix.
@@ -267,8 +269,8 @@ PtxasReport runPtxas(const std::string &ptx, const std::string &arch) {
 namespace {
 
 /// `name` from $env, beside ptxas, or on PATH.
-std::optional<std::string> findCudaTool(const char *env, const std::string &name) {
-  if (std::string e = envOrEmpty(env); !e.empty()) return isExecutableFile(e) ? std::optional(e) : std::nullopt;
+std::optional<std::string> findCudaTool(support::Env env, const std::string &name) {
+  if (std::string e = support::envValue(env).value_or(""); !e.empty()) return isExecutableFile(e) ? std::optional(e) : std::nullopt;
   if (std::optional<std::string> ptxas = findPtxas())
     if (std::string beside = (fs::path(*ptxas).parent_path() / name).string(); isExecutableFile(beside)) return beside;
   return searchPath(name);
@@ -278,9 +280,9 @@ std::optional<std::string> findCudaTool(const char *env, const std::string &name
 
 std::optional<std::string> disassemble(const std::string &cubin, std::string &why) {
   std::vector<std::string> argv;
-  if (std::optional<std::string> nvdisasm = findCudaTool("TWINTILE_NVDISASM", "nvdisasm"))
+  if (std::optional<std::string> nvdisasm = findCudaTool(support::Env::Nvdisasm, "nvdisasm"))
     argv = {*nvdisasm, "-c", "-hex"};
-  else if (std::optional<std::string> cuobjdump = findCudaTool("TWINTILE_CUOBJDUMP", "cuobjdump"))
+  else if (std::optional<std::string> cuobjdump = findCudaTool(support::Env::Cuobjdump, "cuobjdump"))
     argv = {*cuobjdump, "-sass"};
   else {
     why = "neither nvdisasm nor cuobjdump found (scripts/setup installs nvdisasm into .venv)";

@@ -1,21 +1,28 @@
 //===- Autotune.cpp - compile the candidates, time them, keep the best ----===//
 #include "launch/Autotune.h"
 
+#include "backend/Backend.h"
 #include "ir/IR.h"
 #include "support/Cache.h"
+#include "support/CachePrune.h"
+#include "support/Environment.h"
 #include "support/Files.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <random>
 #include <stdexcept>
 #include <thread>
+
+#include <unistd.h>
 
 namespace twintile {
 
@@ -30,8 +37,8 @@ double median(std::vector<double> v) {
 }
 
 bool printing() {
-  const char *p = std::getenv("TWINTILE_PRINT_AUTOTUNING");
-  return p && *p && std::string(p) != "0";
+  std::optional<std::string> p = support::envValue(support::Env::PrintAutotuning);
+  return p && *p != "0";
 }
 
 } // namespace
@@ -73,6 +80,12 @@ Autotuner Autotuner::fromFile(const std::string &file, const std::string &specTe
   t.options_ = std::move(options);
   t.request_ = request;
   if (t.configs_.empty()) t.error_ = "an Autotuner needs at least one configuration";
+  for (size_t i = 0; t.error_.empty() && i < t.configs_.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (t.configs_[i].name() == t.configs_[j].name()) {
+        t.error_ = "the configuration " + t.configs_[i].name() + " is given twice";
+        break;
+      }
   // Every name in braces has a value in every configuration.
   for (size_t i = 0; t.error_.empty() && i < specTemplate.size(); ++i) {
     if (specTemplate[i] == '}') t.error_ = "'" + specTemplate + "' has a '}' with no '{' before it";
@@ -97,17 +110,23 @@ Autotuner Autotuner::fromFile(const std::string &file, const std::string &specTe
 
 std::string Autotuner::keyOf(const std::vector<Arg> &args, std::string &error) {
   const std::vector<std::string> &names = kernels_.begin()->second.paramNames();
+  if (args.size() != names.size()) {
+    error = "the kernel takes " + std::to_string(names.size()) + " arguments, got " + std::to_string(args.size());
+    return {};
+  }
   std::string key;
   for (const std::string &k : options_.key) {
     auto it = std::find(names.begin(), names.end(), k);
-    if (it == names.end() || size_t(it - names.begin()) >= args.size()) {
+    if (it == names.end()) {
       error = "the autotuning key names '" + k + "', which is not one of the kernel's parameters";
       return {};
     }
     const Arg &a = args[size_t(it - names.begin())];
-    std::string value = a.kind == Arg::Kind::Buffer  ? std::to_string(a.bytes.size() / std::max<size_t>(1, a.elementBytes))
-                        : a.kind == Arg::Kind::Float ? std::to_string(a.f)
-                                                      : std::to_string(a.i);
+    char value[40];
+    if (a.kind == Arg::Kind::Buffer)
+      std::snprintf(value, sizeof value, "%zu", a.bytes.size() / std::max<size_t>(1, a.elementBytes));
+    else if (a.kind == Arg::Kind::Float) std::snprintf(value, sizeof value, "%.17g", a.f);
+    else std::snprintf(value, sizeof value, "%lld", static_cast<long long>(a.i));
     key += (key.empty() ? "" : " ") + k + "=" + value;
   }
   return key;
@@ -115,13 +134,17 @@ std::string Autotuner::keyOf(const std::vector<Arg> &args, std::string &error) {
 
 std::string Autotuner::diskKey(const runtime::Device &device, const std::string &key) const {
   support::ContentHash h;
-  h.add("twintile-autotune-1");
+  h.add("twintile-autotune-2");
   h.add(device.describe());  // its name, architecture and driver
-  h.add(support::readFile(file_).value_or(""));
-  h.add(template_);
-  for (const TuneConfig &c : configs_) h.add(c.name());
+  h.add(backend::compilerVersion());
+  for (size_t i = 0; i < configs_.size(); ++i) {
+    h.add(configs_[i].name());
+    auto k = kernels_.find(i);
+    h.add(k == kernels_.end() ? std::string("unmade") : k->second.tileIR());  // the file and what it includes
+  }
   h.add(std::string(pipeline::name(request_.frontend)) + " " + std::string(pipeline::name(request_.target)) + " " +
-        std::string(pipeline::name(request_.math)));
+        std::string(pipeline::name(request_.math)) + " " + std::to_string(request_.numWarps) + " " +
+        std::to_string(request_.numStages));
   h.add(key);
   return h.hex();
 }
@@ -129,10 +152,6 @@ std::string Autotuner::diskKey(const runtime::Device &device, const std::string 
 TunedLaunch Autotuner::launchArgs(runtime::Device &device, const TuneGrid &grid, const std::vector<Arg> &args,
                                   const runtime::LaunchOptions &options) {
   TunedLaunch result;
-  if (!ok()) {
-    result.error = error_;
-    return result;
-  }
   if (std::string why = load(); !why.empty()) {
     result.error = why;
     return result;
@@ -177,35 +196,97 @@ std::vector<std::pair<std::string, std::string>> Autotuner::parameters() const {
 
 std::string Autotuner::load() {
   if (!ok()) return error_;
-  if (kernels_.empty()) {
-    // Every configuration's front end at once: one parse (or host compile)
-    // of the file for all their specializations.
-    std::vector<std::string> specs;
-    for (const TuneConfig &c : configs_)
-      if (std::find(specs.begin(), specs.end(), specFor(c)) == specs.end()) specs.push_back(specFor(c));
-    CompileRequest front = request_;
-    front.last = support::Stage::TileOpt;
-    std::vector<pipeline::Result> made = pipeline::compileSources(file_, specs, front);
-    for (size_t i = 0; i < configs_.size(); ++i) {
-      size_t s = size_t(std::find(specs.begin(), specs.end(), specFor(configs_[i])) - specs.begin());
-      CompileRequest r = request_;
-      r.numWarps = configs_[i].numWarps;
-      r.numStages = configs_[i].numStages;
-      if (!made[s].ok()) {
-        error_ = made[s].error;  // the file, not one configuration: every launch says it
-        kernels_.clear();
-        return error_;
-      }
-      Kernel k = Kernel::fromIR(ir::clone(*made[s].func), r);
-      if (!k.ok()) {
-        error_ = configs_[i].name() + ": " + k.error();
-        kernels_.clear();
-        return error_;
-      }
-      kernels_.emplace(i, std::move(k));
+  if (!kernels_.empty()) return {};
+  // Every configuration's front end at once: one parse (or host compile) of
+  // the file for all their specializations.
+  std::vector<std::string> specs;
+  for (const TuneConfig &c : configs_)
+    if (std::find(specs.begin(), specs.end(), specFor(c)) == specs.end()) specs.push_back(specFor(c));
+  CompileRequest front = request_;
+  front.last = support::Stage::TileOpt;
+  std::vector<pipeline::Result> made = pipeline::compileSources(file_, specs, front);
+  unmade_.clear();
+  for (size_t i = 0; i < configs_.size(); ++i) {
+    const pipeline::Result &m = made[size_t(std::find(specs.begin(), specs.end(), specFor(configs_[i])) - specs.begin())];
+    CompileRequest r = request_;
+    if (configs_[i].numWarps) r.numWarps = configs_[i].numWarps;
+    if (configs_[i].numStages) r.numStages = configs_[i].numStages;
+    if (!m.ok()) {
+      unmade_[i] = m.error;
+      continue;
     }
+    Kernel k = Kernel::fromIR(ir::clone(*m.func), r);
+    if (!k.ok()) {
+      unmade_[i] = k.error();
+      continue;
+    }
+    std::string dump = specFor(configs_[i]) + " " + configs_[i].name();
+    for (char &ch : dump)
+      if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '=' && ch != '-') ch = '_';
+    k.dumpAs(dump);
+    kernels_.emplace(i, std::move(k));
   }
+  if (kernels_.empty()) return unmade_.begin()->second;
   return {};
+}
+
+std::optional<size_t> Autotuner::readWinner(const fs::path &file) const {
+  std::optional<std::string> text = support::readFile(file);
+  if (!text) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("config") || !j["config"].is_string()) return std::nullopt;  // retuned, rewritten
+  for (size_t i = 0; i < configs_.size(); ++i)
+    if (configs_[i].name() == j["config"].get<std::string>() && kernels_.count(i)) return i;
+  return std::nullopt;
+}
+
+void Autotuner::writeWinner(const fs::path &file, const std::string &key, const runtime::Device &device, size_t winner,
+                            double seconds) const {
+  nlohmann::json j = {{"template", template_}, {"key", key},          {"device", device.describe()},
+                      {"config", configs_[winner].name()},           {"seconds", seconds}};
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  // Written aside, then renamed: a concurrent reader sees all of it or none.
+  std::random_device rd;
+  fs::path tmp = file.parent_path() / (".tmp-" + std::to_string(getpid()) + "-" + std::to_string(rd()));
+  if (support::writeFile(tmp, j.dump(2) + "\n")) fs::rename(tmp, file, ec);
+  if (ec) fs::remove(tmp, ec);
+  else support::pruneAfterStore(file.parent_path(), file.stem().string());
+}
+
+Trial Autotuner::bench(size_t config, runtime::Device &device, const TuneGrid &grid, const std::vector<Arg> &args,
+                       const std::vector<std::vector<uint8_t>> &saved) {
+  const TuneConfig &c = configs_[config];
+  Trial trial{c.name(), 0, {}};
+  // Every launch from the caller's buffers, not the last launch's results.
+  auto restore = [&] {
+    size_t b = 0;
+    for (const Arg &a : args)
+      if (a.kind == Arg::Kind::Buffer) std::copy(saved[b].begin(), saved[b].end(), a.bytes.begin()), ++b;
+  };
+  try {
+    runtime::Dim3 g = grid(c);
+    Kernel &k = kernels_.at(config);
+    // do_bench: what one launch costs, from five, then counts from the budgets.
+    runtime::LaunchOptions o;
+    o.repeat = 5;
+    o.flushBytes = options_.flushBytes;
+    restore();
+    auto start = std::chrono::steady_clock::now();
+    Launch estimate = k.launchArgs(device, g, args, o);
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / 5;
+    if (!estimate.ok()) throw std::runtime_error(estimate.error);
+    ms = std::max({ms, 1e-6, median(estimate.seconds) * 1e3});
+    o.warmup = std::max(1, int(std::min(1e6, options_.warmupMs / ms)));
+    o.repeat = std::max(1, int(std::min(1e6, options_.repMs / ms)));
+    restore();
+    Launch timed = k.launchArgs(device, g, args, o);
+    if (!timed.ok()) throw std::runtime_error(timed.error);
+    trial.seconds = median(timed.seconds);
+  } catch (const std::exception &e) {
+    trial.error = std::string("failed: ") + e.what();
+  }
+  return trial;
 }
 
 TunedLaunch Autotuner::tune(runtime::Device &device, const TuneGrid &grid, const std::vector<Arg> &args,
@@ -219,22 +300,23 @@ TunedLaunch Autotuner::tune(runtime::Device &device, const TuneGrid &grid, const
     return result;
   }
   std::string key = keyOf(args, result.error);
+  const bool disk = options_.diskCache && request_.useCache;
   const fs::path cacheFile = support::cacheDirectory("autotune") / (diskKey(device, key) + ".json");
-  if (options_.diskCache)
-    if (std::optional<std::string> text = support::readFile(cacheFile)) {
-      nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-      if (j.is_object() && j.contains("config") && j["config"].is_string())
-        for (size_t i = 0; i < configs_.size(); ++i)
-          if (configs_[i].name() == j["config"].get<std::string>()) {
-            winner = i;
-            result.fromDisk = true;
-            return result;
-          }
-    }
+  if (std::optional<size_t> cached = disk ? readWinner(cacheFile) : std::nullopt) {
+    winner = *cached;
+    result.fromDisk = true;
+    return result;
+  }
 
-  // The candidates, compiled on several threads, each Kernel on one.
+  // The candidates: what prune keeps of the configurations.
+  std::vector<TuneConfig> kept;
+  try {
+    kept = options_.prune ? options_.prune(configs_, args) : configs_;
+  } catch (const std::exception &e) {
+    result.error = std::string("the autotuner's prune threw: ") + e.what();
+    return result;
+  }
   std::vector<size_t> candidates;
-  std::vector<TuneConfig> kept = options_.prune ? options_.prune(configs_, args) : configs_;
   for (size_t i = 0; i < configs_.size(); ++i)
     if (std::any_of(kept.begin(), kept.end(), [&](const TuneConfig &c) { return c.name() == configs_[i].name(); }))
       candidates.push_back(i);
@@ -242,10 +324,21 @@ TunedLaunch Autotuner::tune(runtime::Device &device, const TuneGrid &grid, const
     result.error = "the autotuner's prune kept none of its " + std::to_string(configs_.size()) + " configurations";
     return result;
   }
+  // Compiled on several threads, each Kernel on one.
   std::vector<Launch> prepared(candidates.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t j; (j = next++) < candidates.size();) prepared[j] = kernels_.at(candidates[j]).prepare(args);
+    for (size_t j; (j = next++) < candidates.size();) {
+      if (unmade_.count(candidates[j])) {
+        prepared[j].error = unmade_.at(candidates[j]);
+        continue;
+      }
+      try {
+        prepared[j] = kernels_.at(candidates[j]).prepare(args);
+      } catch (const std::exception &e) {
+        prepared[j].error = std::string("internal error: ") + e.what();
+      }
+    }
   };
   std::vector<std::thread> pool;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
@@ -253,42 +346,19 @@ TunedLaunch Autotuner::tune(runtime::Device &device, const TuneGrid &grid, const
   work();
   for (std::thread &t : pool) t.join();
 
-  // The buffers as the caller gave them, to be given back after the trials.
+  // Timed one at a time; the buffers given back after.
   std::vector<std::vector<uint8_t>> saved;
   for (const Arg &a : args)
     if (a.kind == Arg::Kind::Buffer) saved.emplace_back(a.bytes.begin(), a.bytes.end());
   double bestSeconds = INFINITY;
   for (size_t j = 0; j < candidates.size(); ++j) {
-    const TuneConfig &c = configs_[candidates[j]];
-    Trial trial{c.name(), 0, {}};
-    double seconds = INFINITY;
-    if (!prepared[j].ok()) {
-      trial.error = "did not compile: " + prepared[j].error;
-    } else {
-      try {
-        runtime::Dim3 g = grid(c);
-        Kernel &k = kernels_.at(candidates[j]);
-        // do_bench: an estimate from a few launches, then counts from the budgets.
-        runtime::LaunchOptions o;
-        o.repeat = 5;
-        o.flushBytes = options_.flushBytes;
-        Launch estimate = k.launchArgs(device, g, args, o);
-        if (!estimate.ok()) throw std::runtime_error(estimate.error);
-        double ms = std::max(1e-6, median(estimate.seconds) * 1e3);
-        o.warmup = std::max(1, int(std::min(1e6, options_.warmupMs / ms)));
-        o.repeat = std::max(1, int(std::min(1e6, options_.repMs / ms)));
-        Launch timed = k.launchArgs(device, g, args, o);
-        if (!timed.ok()) throw std::runtime_error(timed.error);
-        seconds = trial.seconds = median(timed.seconds);
-      } catch (const std::exception &e) {
-        trial.error = std::string("failed: ") + e.what();
-      }
-    }
-    result.trials.push_back(trial);
-    if (seconds < bestSeconds) {
-      bestSeconds = seconds;
+    Trial trial = prepared[j].ok() ? bench(candidates[j], device, grid, args, saved)
+                                   : Trial{configs_[candidates[j]].name(), 0, "did not compile: " + prepared[j].error};
+    if (trial.error.empty() && trial.seconds < bestSeconds) {
+      bestSeconds = trial.seconds;
       winner = candidates[j];
     }
+    result.trials.push_back(std::move(trial));
   }
   size_t b = 0;
   for (const Arg &a : args)
@@ -305,16 +375,7 @@ TunedLaunch Autotuner::tune(runtime::Device &device, const TuneGrid &grid, const
       std::fprintf(stderr, "  %s %s: %s\n", t.config == configs_[winner].name() ? "*" : " ", t.config.c_str(),
                    t.error.empty() ? (std::to_string(t.seconds * 1e3) + " ms").c_str() : t.error.c_str());
   }
-  if (options_.diskCache) {
-    nlohmann::json j = {{"template", template_}, {"key", key}, {"device", device.describe()},
-                        {"config", configs_[winner].name()}, {"seconds", bestSeconds}};
-    std::error_code ec;
-    fs::create_directories(cacheFile.parent_path(), ec);
-    fs::path tmp = cacheFile;
-    tmp += ".tmp" + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-    if (std::ofstream(tmp) << j.dump(2) << "\n") fs::rename(tmp, cacheFile, ec);
-    if (ec) fs::remove(tmp, ec);
-  }
+  if (disk) writeWinner(cacheFile, key, device, winner, bestSeconds);
   return result;
 }
 

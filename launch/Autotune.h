@@ -14,18 +14,24 @@
 // The first launch with new values of the key's arguments tunes: the
 // candidates (the configurations `prune` keeps) are compiled in parallel
 // (one front end for all of them, their backends on several threads), then
-// timed one at a time as triton.testing.do_bench times: a few launches
-// estimate one's time; warmupMs and repMs of it become counts of untimed
-// and timed launches; before each timed one the L2 is flushed by writing a
-// buffer larger than it (LaunchOptions::flushBytes); the median wins.
-// Every repetition starts from the caller's buffers (the device copies them
-// in each time), and the buffers are restored before the winner's launch,
-// so a kernel that updates its arguments in place needs no
-// reset_to_zero or restore_value. The winner is kept for the Autotuner's
-// life and in the disk cache, keyed by the device (its name and driver),
-// the kernel file's text, the template, the configurations, the compile
-// request and the key's values. $TWINTILE_PRINT_AUTOTUNING=1 prints each
-// tuning's timings to standard error.
+// timed one at a time as triton.testing.do_bench times: five launches
+// estimate what one costs (the device's copies of the buffers and the L2
+// flush included, by the host's clock, so that the budgets bound the time
+// tuning takes); warmupMs and repMs of that become counts of untimed and
+// timed launches; before each timed one the L2 is flushed by writing a
+// buffer larger than it (LaunchOptions::flushBytes); the median of the
+// kernel's own times (CUDA events) wins. Every launch starts from the
+// caller's buffers (the device copies them in at each repetition, and they
+// are put back before every launch of a trial and before the winner's), so
+// a kernel that updates its arguments in place needs no reset_to_zero or
+// restore_value. The winner is kept for the Autotuner's
+// life and in the disk cache (unless the request says useCache = false),
+// keyed by the device (its name, architecture and driver), every
+// configuration's tile IR (so an edited kernel file, or a header it
+// includes, is a new key), the configurations, the request's target, math,
+// warps and stages, the compiler's version and the key's values.
+// $TWINTILE_PRINT_AUTOTUNING=1 prints each tuning's timings to standard
+// error.
 //
 // Only a device that times the kernel itself tunes (cuda: CUDA events);
 // on the emulator and the interpreter a launch that would tune is an error.
@@ -35,7 +41,9 @@
 #include "launch/Launch.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <optional>
 #include <map>
 #include <string>
 #include <utility>
@@ -89,7 +97,9 @@ class Autotuner {
 public:
   /// `specTemplate` names the specialization with each meta-parameter in
   /// braces ("softmax<f32, {BLOCK}>"); every configuration must give each
-  /// one a value. Nothing is compiled before the first launch.
+  /// one a value, and no two may be alike. A configuration's warps and
+  /// stages, where given, replace the request's. Nothing is compiled before
+  /// the first launch.
   static Autotuner fromFile(const std::string &file, const std::string &specTemplate, std::vector<TuneConfig> configs,
                             TuneOptions options = {}, const CompileRequest &request = launchDefaults());
 
@@ -108,7 +118,9 @@ public:
   std::string specFor(const TuneConfig &c) const;
 
   /// Runs every configuration's front end (the first launch does, if this
-  /// has not): an error where the file does not compile. Then parameters()
+  /// has not). A configuration whose front end fails is a failed trial; an
+  /// error only where none compiles (the first one's: Clang's text, which
+  /// ends in a newline, or a message, which does not). Then parameters()
   /// names the kernel's parameters and their IR types.
   std::string load();
   std::vector<std::pair<std::string, std::string>> parameters() const;
@@ -121,9 +133,16 @@ private:
   std::map<size_t, Kernel> kernels_;    // by configuration, made when first needed
   std::map<std::string, size_t> best_;  // by the key's values
 
+  std::map<size_t, std::string> unmade_;  // configurations whose front end failed, why
+
   std::string keyOf(const std::vector<Arg> &args, std::string &error);
   std::string diskKey(const runtime::Device &device, const std::string &key) const;
+  std::optional<size_t> readWinner(const std::filesystem::path &file) const;
+  void writeWinner(const std::filesystem::path &file, const std::string &key, const runtime::Device &device,
+                   size_t winner, double seconds) const;
   TunedLaunch tune(runtime::Device &device, const TuneGrid &grid, const std::vector<Arg> &args, size_t &winner);
+  Trial bench(size_t config, runtime::Device &device, const TuneGrid &grid, const std::vector<Arg> &args,
+              const std::vector<std::vector<uint8_t>> &saved);
 };
 
 } // namespace twintile

@@ -4,6 +4,7 @@
 #include "ir/Float16.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "support/Environment.h"
 
 #include <bit>
 #include <climits>
@@ -17,9 +18,9 @@ namespace {
 
 /// Writes every stage of a variant under $TWINTILE_DUMP_DIR, when it is set.
 pipeline::Observer dumpObserver(const std::string &kernel, const std::string &variant, std::string &dir) {
-  const char *root = std::getenv("TWINTILE_DUMP_DIR");
-  if (!root || !*root) return {};
-  dir = (std::filesystem::path(root) / kernel / variant).string();
+  std::optional<std::string> root = support::envValue(support::Env::DumpDir);
+  if (!root) return {};
+  dir = (std::filesystem::path(*root) / kernel / variant).string();
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   pipeline::Observer o;
@@ -174,7 +175,7 @@ Launch Kernel::prepare(const std::vector<Arg> &args) {
       else if (c == ':') c = '-';
     std::string dumpDir;
     pipeline::Result r = pipeline::compileFunc(std::move(parsed.module->funcs.front()), o,
-                                               dumpObserver(name_, variantDir, dumpDir));
+                                               dumpObserver(dumpName_.empty() ? name_ : dumpName_, variantDir, dumpDir));
     if (!r.ok()) {
       result.error = r.error;
       return result;

@@ -116,10 +116,15 @@ public:
   const std::vector<std::string> &paramNames() const { return paramNames_; }
   /// Their IR types ("ptr<f32>", "i32").
   const std::vector<std::string> &paramTypes() const { return paramTypes_; }
+  /// The kernel's tile IR after cleanup, as text: what every variant compiles from.
+  const std::string &tileIR() const { return tileIR_; }
+  /// $TWINTILE_DUMP_DIR's subdirectory for this Kernel's variants (default:
+  /// the kernel's name), for Kernels of one kernel that would share it.
+  void dumpAs(std::string subdirectory) { dumpName_ = std::move(subdirectory); }
 
 private:
   CompileRequest request_;
-  std::string name_, error_;
+  std::string name_, error_, dumpName_;
   std::string tileIR_;  // after cleanup; each variant compiles from it
   std::vector<std::string> paramTypes_, paramNames_;
   std::map<std::string, twintile::runtime::KernelImage> variants_;  // by variant name

@@ -10,6 +10,7 @@
 
 #include "frontends/clang/KernelDecl.h"
 #include "pipeline/Pipeline.h"
+#include "support/Environment.h"
 #include "support/Watchdog.h"
 
 #include <memory>
@@ -42,7 +43,7 @@ std::string notASpecialization(const std::string &spec, const std::string &file,
 
 /// The environment variable that sets the largest kernel file a front end
 /// reads, in MiB.
-inline constexpr const char *kMaxSourceVariable = "TWINTILE_MAX_SOURCE_MB";
+inline constexpr const char *kMaxSourceVariable = support::envName(support::Env::MaxSourceMB);
 
 /// The error of a kernel file larger than a front end reads (4 MiB, or
 /// $TWINTILE_MAX_SOURCE_MB MiB: a real kernel file is a few kilobytes, and
@@ -61,8 +62,8 @@ std::vector<std::string> malformedKernels(const std::vector<std::string> &kernel
 /// where the compile may end its process (CompileRequest::endProcessOnLimits):
 /// its seconds (60 by default) and the process's resident memory meanwhile,
 /// in MiB (4096); 0 for no limit.
-inline constexpr const char *kFrontEndSecondsVariable = "TWINTILE_FRONTEND_SECONDS";
-inline constexpr const char *kFrontEndMemoryVariable = "TWINTILE_FRONTEND_MB";
+inline constexpr const char *kFrontEndSecondsVariable = support::envName(support::Env::FrontendSeconds);
+inline constexpr const char *kFrontEndMemoryVariable = support::envName(support::Env::FrontendMB);
 
 /// Where `options` let the compile end its process: a watch on Clang's
 /// work on `file` (the parse, the host compile), which nothing else stops,

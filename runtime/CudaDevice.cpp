@@ -27,6 +27,7 @@
 // driver's threads and exit handlers outlive an unload.
 //===----------------------------------------------------------------------===//
 #include "runtime/CudaDriver.h"
+#include "support/Environment.h"
 #include "runtime/Device.h"
 
 #include <dlfcn.h>
@@ -51,8 +52,7 @@ bool cuda::isStickyError(CUresult r) {
 }
 
 std::unique_ptr<Driver> Driver::open(std::string &why) {
-  const char *env = std::getenv("TWINTILE_LIBCUDA");
-  std::string path = env && *env ? env : "libcuda.so.1";
+  std::string path = support::envValue(support::Env::LibCuda).value_or("libcuda.so.1");
   void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *e = dlerror();

@@ -1,5 +1,6 @@
 #include "support/Cache.h"
 
+#include "support/Environment.h"
 #include "support/Files.h"
 
 #include <array>
@@ -83,7 +84,7 @@ std::filesystem::path cacheDirectory(const std::string &sub, const std::string &
   namespace fs = std::filesystem;
   fs::path base;
   if (!root.empty()) base = root;
-  else if (const char *d = std::getenv("TWINTILE_CACHE_DIR"); d && *d) base = d;
+  else if (std::optional<std::string> d = envValue(Env::CacheDir)) base = *d;
   else if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) base = fs::path(x) / "twintile";
   else if (const char *h = std::getenv("HOME"); h && *h) base = fs::path(h) / ".cache" / "twintile";
   else base = fs::temp_directory_path() / "twintile-cache";

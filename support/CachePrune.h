@@ -18,6 +18,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "support/Environment.h"
+
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -26,7 +28,7 @@ namespace twintile::support {
 
 /// The environment variable that sets each cache directory's largest size,
 /// in MiB; 0 for no limit.
-inline constexpr const char *kCacheLimitVariable = "TWINTILE_CACHE_MB";
+inline constexpr const char *kCacheLimitVariable = envName(Env::CacheMB);
 
 /// Each cache directory's limit in bytes: 2 GiB, or $TWINTILE_CACHE_MB MiB
 /// (0: none, returned as 0). A value that is not a number of MiB is

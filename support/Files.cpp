@@ -48,9 +48,4 @@ bool writeFile(const std::filesystem::path &path, const std::string &bytes) {
   return !out.fail();
 }
 
-std::string envOr(const char *name, std::string fallback) {
-  const char *v = std::getenv(name);
-  return v && *v ? v : std::move(fallback);
-}
-
 } // namespace twintile::support

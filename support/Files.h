@@ -1,4 +1,4 @@
-//===- Files.h - reading and writing a whole file, the environment --------===//
+//===- Files.h - reading and writing a whole file -------------------------===//
 #pragma once
 
 #include <filesystem>
@@ -12,8 +12,5 @@ std::optional<std::string> readFile(const std::filesystem::path &path);
 
 /// Writes `bytes` to `path` (replacing it); false when that fails.
 bool writeFile(const std::filesystem::path &path, const std::string &bytes);
-
-/// $name when it is set and not empty, else `fallback`.
-std::string envOr(const char *name, std::string fallback);
 
 } // namespace twintile::support

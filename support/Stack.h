@@ -19,6 +19,8 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "support/Environment.h"
+
 #include <cstddef>
 #include <functional>
 #include <stdexcept>
@@ -27,7 +29,7 @@
 namespace twintile::support {
 
 /// The environment variable that sets the compile threads' stack, in MiB.
-inline constexpr const char *kStackVariable = "TWINTILE_STACK_MB";
+inline constexpr const char *kStackVariable = envName(Env::StackMB);
 
 /// The stack every compile thread gets: 1 GiB of address space, or
 /// $TWINTILE_STACK_MB MiB (16 to 65536; another value is ignored here,

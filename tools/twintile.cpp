@@ -198,6 +198,9 @@ int main(int argc, char **argv) {
       ->check(nonEmpty);
   frontendOption(tuneCmd, tune.k.options.frontend);
   targetOptions(tuneCmd, tune.k.options);
+  // The promises are each launch's, from its arguments, as in the launch API.
+  for (const char *promise : {"--assume-aligned", "--assume-divisible"})
+    tuneCmd->remove_option(tuneCmd->get_option(promise));
   tuneCmd->add_option("--config", tune.configs,
                       "a configuration: META=VALUE,... and num_warps=N, num_stages=N; one or more")
       ->required()
@@ -217,7 +220,7 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1e-6, 1e5));
   tuneCmd->add_option("--seed", tune.seed, "seed of the random buffer contents (default 1)")
       ->check(CLI::Range(uint64_t(0), uint64_t(INT64_MAX)));
-  tuneCmd->add_flag("--json", tune.json, "print a JSON report");
+  tuneCmd->add_flag("--json", tune.json, "print a JSON report (on an error too: its \"ok\" false)");
 
   // A command-line error is a message and exit status 1, like every other
   // error; plain text whatever --json says, since the command line was not read.

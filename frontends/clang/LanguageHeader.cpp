@@ -3,6 +3,7 @@
 
 #include "frontends/common/LanguageFiles.h"
 #include "support/Cache.h"
+#include "support/Environment.h"
 #include "support/Files.h"
 
 #include <clang/Basic/Version.h>
@@ -91,7 +92,7 @@ std::string languagePch(const std::vector<std::string> &args, std::vector<std::s
     return it->second;
   std::string &result = built[which];
   result.clear();
-  if (const char *off = std::getenv("TWINTILE_NO_PCH"); off && *off) return result;
+  if (support::envValue(support::Env::NoPch)) return result;
   LanguageRoot root = languageRoot();
   if (root.dir.empty()) return result;
   fs::path headerPath = root.dir / header;

@@ -8,6 +8,7 @@
 #include "frontends/trace/SourceTracer.h"
 #include "support/Cache.h"
 #include "support/CachePrune.h"
+#include "support/Environment.h"
 #include "support/Files.h"
 #include "support/Stack.h"
 
@@ -39,7 +40,6 @@ namespace {
 
 constexpr const char *kRecordFormat = "twintile-host-object-4";
 
-using twintile::support::envOr;
 using twintile::support::readFile;
 
 /// Runs argv, capturing its standard output and error; returns the exit status.
@@ -215,7 +215,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
   if (jit) {
     compiler = hostCompilerIdentity(opts.includeDirs, tracerDirs);
   } else {
-    compiler = !opts.hostCompiler.empty() ? opts.hostCompiler : envOr("TWINTILE_HOST_CXX", "clang++-19");
+    compiler = !opts.hostCompiler.empty() ? opts.hostCompiler : twintile::support::envValue(twintile::support::Env::HostCxx).value_or("clang++-19");
     // Linked without the default libraries: the object's calls into the C++
     // runtime (and libgcc's helpers), like its calls into the tracer, resolve
     // against the twintile process that loads it, where all are loaded

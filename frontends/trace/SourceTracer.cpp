@@ -6,6 +6,7 @@
 #include "frontends/trace/HostObject.h"
 #include "frontends/trace/Isolate.h"
 
+#include "support/Environment.h"
 #include "support/Files.h"
 
 #include <algorithm>
@@ -23,7 +24,6 @@ namespace twintile {
 
 namespace {
 
-using twintile::support::envOr;
 using twintile::support::readFile;
 
 TraceResult failure(std::string message, twintile::ir::Location loc = {}) {
@@ -70,15 +70,15 @@ std::vector<SourceTraceResult> traceSourceFile(const std::string &file, const st
 
   SourceTraceOptions resolved = opts;
   if (!resolved.host) {
-    std::string named = envOr("TWINTILE_TRACE_HOST", "jit");
+    std::string named = support::envValue(support::Env::TraceHost).value_or("jit");
     resolved.host = traceHostNamed(named);
     if (!resolved.host)
       return failAll("TWINTILE_TRACE_HOST is '" + named + "': it names how a kernel file is compiled for tracing, "
                      "jit or clang++");
   }
-  bool isolate = opts.isolate && envOr("TWINTILE_TRACE_IN_PROCESS", "") != "1";
+  bool isolate = opts.isolate && support::envValue(support::Env::TraceInProcess) != "1";
   IsolationLimits limits = opts.limits;
-  if (std::string t = envOr("TWINTILE_TRACE_TIMEOUT", ""); !t.empty() && std::atof(t.c_str()) > 0)
+  if (std::string t = support::envValue(support::Env::TraceTimeout).value_or(""); !t.empty() && std::atof(t.c_str()) > 0)
     limits.seconds = std::atof(t.c_str());
 
   std::vector<TraceOptions> traceOpts(specs.size());

@@ -303,6 +303,19 @@ TEST_CASE("compile key follows the code, not the locations", "[cache]") {
     auto renamed = parse(replaced(kKernel, "@add1", "@add2"));
     CHECK(compileKey(*renamed->funcs[0], base) != key);
   }
+  SECTION("the tools the environment names count") {
+    // Any readable file stands for another libdevice: only its identity is keyed.
+    const char *old = std::getenv("TWINTILE_LIBDEVICE");
+    std::string saved = old ? old : "";
+    ::setenv("TWINTILE_LIBDEVICE", __FILE__, 1);
+    std::string other = compileKey(func, base);
+    if (old) ::setenv("TWINTILE_LIBDEVICE", saved.c_str(), 1);
+    else ::unsetenv("TWINTILE_LIBDEVICE");
+    CHECK(other != key);
+    CompileOptions fast = base;
+    fast.useLibdevice = false;  // fast math links none: which one is no matter
+    CHECK(compileKey(func, fast) != key);
+  }
   SECTION("the arch counts") {
     CompileOptions o = base;
     o.arch = "sm_80";

@@ -6,6 +6,8 @@
 // holds an empty directory in git), as libFuzzer would on its corpus; a
 // finding aborts, so ctest fails on it.
 //===----------------------------------------------------------------------===//
+#include "support/Environment.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -22,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern "C" __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 int main(int argc, char **argv) {
-  setenv("TWINTILE_FUZZ_REPLAY", "1", 1);  // targets may hold seeds to more than libFuzzer can
+  setenv(twintile::support::envName(twintile::support::Env::FuzzReplay), "1", 1);  // targets may hold seeds to more than libFuzzer can
   if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
   std::vector<fs::path> inputs;
   for (int i = 1; i < argc; ++i) {

@@ -11,6 +11,7 @@
 #include "Finding.h"
 
 #include "pipeline/Pipeline.h"
+#include "support/Environment.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -118,9 +119,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (r.internal() || r.exhaustedStack) finding(r.error);
   // A seed that must compile (a corpus kernel, an accepted feature case)
   // says so; the replay (not libFuzzer, whose mutants keep the line) checks.
-  if (!r.ok() && std::getenv("TWINTILE_FUZZ_REPLAY") && text.find("\n// fuzz-expect: compiled\n") != std::string::npos)
+  if (!r.ok() && twintile::support::envValue(twintile::support::Env::FuzzReplay) && text.find("\n// fuzz-expect: compiled\n") != std::string::npos)
     finding("a seed that must compile was refused:\n" + r.error);
-  if (std::getenv("TWINTILE_FUZZ_SHOW"))  // the replay's account of each input
+  if (twintile::support::envValue(twintile::support::Env::FuzzShow))  // the replay's account of each input
     std::fprintf(stderr, "  %s: %s\n", spec.c_str(),
                  r.ok() ? "compiled" : ("refused: " + r.error.substr(0, r.error.find('\n'))).c_str());
   return 0;

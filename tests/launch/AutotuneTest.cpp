@@ -142,6 +142,13 @@ TEST_CASE("a winner is kept on disk, by device, file, template, configurations a
   TunedLaunch second = Autotuner::fromFile(f.file, "rowsum<{BLOCK}>", rowsumConfigs(), o).launch(*f.cuda, rowGrid(3), x, out, 100);
   REQUIRE(second.ok());
   CHECK((second.fromDisk && !second.tuned && second.config == first.config));
+  // Another request (its warps) is another entry.
+  twintile::CompileRequest eight = twintile::launchDefaults();
+  eight.numWarps = 8;
+  std::vector<TuneConfig> unwarped = {{{{"BLOCK", 128}}, 0, 0}, {{{"BLOCK", 256}}, 0, 0}};
+  TunedLaunch a = Autotuner::fromFile(f.file, "rowsum<{BLOCK}>", unwarped, o).launch(*f.cuda, rowGrid(3), x, out, 100);
+  TunedLaunch b = Autotuner::fromFile(f.file, "rowsum<{BLOCK}>", unwarped, o, eight).launch(*f.cuda, rowGrid(3), x, out, 100);
+  CHECK((a.ok() && a.tuned && b.ok() && b.tuned && !b.fromDisk));
   // Other configurations are another entry.
   std::vector<TuneConfig> fewer = rowsumConfigs();
   fewer.pop_back();
@@ -149,19 +156,36 @@ TEST_CASE("a winner is kept on disk, by device, file, template, configurations a
   CHECK((third.ok() && third.tuned));
 }
 
-TEST_CASE("the trials leave an in-place kernel's buffers as they were; the winner's launch updates them once") {
+TEST_CASE("every launch of a tuning starts from the caller's buffers; the winner's updates them once") {
   Fixture f;
-  std::vector<TuneConfig> configs = {{{{"BLOCK", 64}}, 2, 0}, {{{"BLOCK", 256}}, 4, 0}};
-  Autotuner tuner = Autotuner::fromFile(f.file, "bump<{BLOCK}>", configs, quick());
-  std::vector<float> x(500);
-  for (int i = 0; i < 500; ++i) x[i] = float(i);
-  auto grid = [](const TuneConfig &c) { return rt::Dim3{uint32_t((500 + c.value("BLOCK") - 1) / c.value("BLOCK"))}; };
-  TunedLaunch r = tuner.launch(*f.cuda, grid, x, 500);
+  std::vector<TuneConfig> configs = {{{{"BLOCK", 64}}, 2, 0}, {{{"BLOCK", 256}}, 4, 0}, {{{"BLOCK", 128}}, 1, 0}};
+  Autotuner tuner = Autotuner::fromFile(f.file, "advance<{BLOCK}>", configs, quick());
+  const int n = 500;
+  std::vector<int32_t> idx(n);
+  std::vector<float> y(n), out(n);
+  for (int i = 0; i < n; ++i) idx[i] = (i * 7) % n, y[i] = float(i);
+  auto grid = [](const TuneConfig &c) { return rt::Dim3{uint32_t((n + c.value("BLOCK") - 1) / c.value("BLOCK"))}; };
+  TunedLaunch r = tuner.launch(*f.cuda, grid, idx, y, out, n);
   REQUIRE(r.ok());
   CHECK(r.tuned);
+  for (const twintile::Trial &t : r.trials) CHECK(t.error.empty());  // none read past y
   bool once = true;
-  for (int i = 0; i < 500; ++i) once = once && x[i] == float(i) + 1;
+  for (int i = 0; i < n; ++i) once = once && idx[i] == (i * 7) % n + n && out[i] == float((i * 7) % n);
   CHECK(once);
+}
+
+TEST_CASE("a configuration that does not compile is a failed trial, not the tuner's end") {
+  Fixture f;
+  // arange(0, 0) is refused by the front end.
+  std::vector<TuneConfig> configs = {{{{"BLOCK", 0}}, 1, 0}, {{{"BLOCK", 128}}, 1, 0}};
+  std::vector<float> x(100), out(1);
+  TunedLaunch r = Autotuner::fromFile(f.file, "rowsum<{BLOCK}>", configs, quick()).launch(*f.cuda, rowGrid(1), x, out, 100);
+  REQUIRE(r.ok());
+  CHECK(r.config == "BLOCK=128 num_warps=1");
+  REQUIRE(r.trials.size() == 2);
+  CHECK(r.trials[0].error.starts_with("did not compile: "));
+  CHECK(Autotuner::fromFile(f.file, "rowsum<{BLOCK}>", {configs[1], configs[1]}, quick()).error() ==
+        "the configuration BLOCK=128 num_warps=1 is given twice");
 }
 
 TEST_CASE("pruning, and configurations that do not fit the template or do not run, are said") {

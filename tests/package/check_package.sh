@@ -69,11 +69,14 @@ int main() {
 }
 EOF2
 
+# The build folder, where it is not in the source tree (hidden with it).
+hide_build=":"
+case "$build/" in "$src"/*) ;; *) hide_build="mount -t tmpfs none '$build'" ;; esac
 export work cmake cxx
 unshare -rm bash -c "
   set -euo pipefail
   mount -t tmpfs none '$src'
-  [ '$build' = '$src/build' ] || [ \"\${build#$src/}\" != '$build' ] || mount -t tmpfs none '$build'
+  $hide_build
   [ ! -e '$src/include/twintile.h' ] && [ ! -e '$build/CMakeCache.txt' ]
   export TWINTILE_CACHE_DIR=\$work/cache
   for project in app options; do

@@ -2,6 +2,7 @@
 #include "tools/driver/GridExpression.h"
 
 #include <cctype>
+#include <cstdint>
 #include <stdexcept>
 
 namespace twintile::driver {
@@ -41,26 +42,31 @@ private:
   void expect(char c) {
     if (!eat(c)) fail(std::string("expected '") + c + "'");
   }
-  int64_t checked(bool overflowed, int64_t v) const {
+  /// a op b, refused where it overflows.
+  int64_t apply(char op, int64_t a, int64_t b) const {
+    int64_t r = 0;
+    bool overflowed = op == '+' ? __builtin_add_overflow(a, b, &r)
+                    : op == '-' ? __builtin_sub_overflow(a, b, &r)
+                                : __builtin_mul_overflow(a, b, &r);
     if (overflowed) fail("the value overflows 64 bits");
-    return v;
+    return r;
   }
   int64_t expr() {
     int64_t v = term();
     for (;;) {
-      int64_t r;
-      if (eat('+')) v = checked(__builtin_add_overflow(v, term(), &r), r);
-      else if (eat('-')) v = checked(__builtin_sub_overflow(v, term(), &r), r);
-      else return v;
+      char op = eat('+') ? '+' : eat('-') ? '-' : 0;
+      if (!op) return v;
+      int64_t rhs = term();
+      v = apply(op, v, rhs);
     }
   }
   int64_t term() {
     int64_t v = factor();
     for (;;) {
-      int64_t r;
-      if (eat('*')) v = checked(__builtin_mul_overflow(v, factor(), &r), r);
-      else if (eat('/')) v = divide(v, factor(), false);
-      else return v;
+      char op = eat('*') ? '*' : eat('/') ? '/' : 0;
+      if (!op) return v;
+      int64_t rhs = factor();
+      v = op == '*' ? apply('*', v, rhs) : divide(v, rhs, false);
     }
   }
   int64_t divide(int64_t a, int64_t b, bool up) const {
@@ -79,7 +85,8 @@ private:
     skip();
     if (eat('-')) {
       int64_t v = factor();
-      return checked(v == INT64_MIN, -v);
+      if (v == INT64_MIN) fail("the value overflows 64 bits");
+      return -v;
     }
     if (eat('(')) {
       int64_t v = expr();

@@ -40,6 +40,10 @@ std::optional<TuneConfig> configOf(const std::string &text, std::string &error) 
       return std::nullopt;
     }
     if (name == "num_warps" || name == "num_stages") {
+      if (*v < 1 || *v > 64) {  // the compile's own check names the values it takes
+        error = "--config '" + text + "': " + name + "=" + std::to_string(*v) + " is out of range";
+        return std::nullopt;
+      }
       (name == "num_warps" ? c.numWarps : c.numStages) = int(*v);
     } else {
       for (const auto &m : c.meta)
@@ -70,6 +74,15 @@ std::vector<std::string> gridParts(const std::string &grid) {
 } // namespace
 
 int tuneCommand(const TuneFlags &f) {
+  // Every error: a message, or with --json the report, its "ok" false.
+  auto fail = [&](const std::string &message) {
+    std::string text = message.ends_with("\n") ? message : "twintile: error: " + message + "\n";  // Clang's is rendered
+    if (f.json)
+      std::cout << jsonText({{"command", "tune"}, {"file", f.k.file}, {"kernel", f.k.kernel}, {"ok", false},
+                             {"error", text}});
+    else std::cerr << text;
+    return 1;
+  };
   std::vector<TuneConfig> configs;
   std::string error;
   for (const std::string &text : f.configs) {
@@ -88,10 +101,7 @@ int tuneCommand(const TuneFlags &f) {
   options.warmupMs = f.warmupMs;
   options.repMs = f.repMs;
   Autotuner tuner = Autotuner::fromFile(f.k.file, f.k.kernel, configs, options, f.k.options);
-  if (std::string bad = tuner.load(); !bad.empty()) {
-    std::cerr << (bad.find("error") == std::string::npos ? "twintile: error: " + bad + "\n" : bad);
-    return 1;
-  }
+  if (std::string bad = tuner.load(); !bad.empty()) return fail(bad);
 
   // The arguments: buffers of random contents, scalars as given.
   std::map<std::string, std::string> given;
@@ -159,6 +169,7 @@ int tuneCommand(const TuneFlags &f) {
   };
 
   TunedLaunch r = tuner.launchArgs(*device, gridOf, args, {});
+  if (!r.ok() && r.trials.empty()) return fail(r.error);
   if (f.json) {
     nlohmann::ordered_json j{{"command", "tune"},      {"file", f.k.file},      {"kernel", f.k.kernel},
                              {"device", device->describe()}, {"ok", r.ok()}};

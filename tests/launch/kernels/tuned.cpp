@@ -13,9 +13,14 @@ TT_KERNEL void rowsum(Ptr<f32> x, Ptr<f32> out, i32 n) {
   store(out + program_id(0), sum(v, 0));
 }
 
-// x += 1, in place.
+// out = y[idx]; then idx += n, in place: a launch from the last one's idx
+// would read past y, so every launch of a tuning must start from the
+// caller's buffers.
 template <int BLOCK>
-TT_KERNEL void bump(Ptr<f32> x, i32 n) {
+TT_KERNEL void advance(Ptr<i32> idx, Ptr<f32> y, Ptr<f32> out, i32 n) {
   auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
-  store(x + offs, load(x + offs, offs < n) + 1.0f, offs < n);
+  auto m = offs < n;
+  auto at = load(idx + offs, m, 0);
+  store(out + offs, load(y + at, m), m);
+  store(idx + offs, at + n, m);
 }

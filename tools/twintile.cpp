@@ -83,6 +83,72 @@ void targetOptions(CLI::App *cmd, pl::CompileRequest &o) {
              "else jit");
 }
 
+/// twintile library: its flags into `library`.
+CLI::App *declareLibrary(CLI::App &app, twintile::driver::LibraryFlags &library) {
+  CLI::App *libraryCmd = app.add_subcommand(
+      "library", "compile kernels into C++ for a program to link: NAME.h, a typed function per specialization, and "
+                 "NAME.cpp, its variants (runtime/KernelLibrary.h)");
+  libraryCmd->add_option("file", library.k.file, "kernel source file")->required();
+  libraryCmd->add_option("--kernel", library.kernels,
+                         "the specialization, e.g. 'softmax<f16,1024>' (its function: softmax_f16_1024), or "
+                         "FUNCTION=SPEC; one or more")
+      ->required()
+      ->check(nonEmpty)
+      ->allow_extra_args(false);
+  libraryCmd->add_option("--name", library.name, "the library's name: NAME.h, NAME.cpp, namespace NAME")->required();
+  libraryCmd->add_option("-o", library.output, "the directory to write NAME.h and NAME.cpp to")->required();
+  frontendOption(libraryCmd, library.k.options.frontend);
+  targetOptions(libraryCmd, library.k.options);
+  // --target, several times here: replaces the one targetOptions declares.
+  libraryCmd->remove_option(libraryCmd->get_option("--target"));
+  libraryCmd->add_option("--target", library.targets,
+                         "GPU architectures to compile for, the preferred first (default: sm_90a sm_80)")
+      ->check(CLI::IsMember({"sm_90a", "sm_80"}))
+      ->allow_extra_args(false);
+  libraryCmd->add_option("--depfile", library.depfile,
+                         "also write the files the kernel file reads, as a Makefile rule (for the build's dependencies)");
+  libraryCmd->add_option("-j,--jobs", library.jobs, "threads for the variants (default: one per core)")
+      ->check(CLI::Range(1, 256));
+  return libraryCmd;
+}
+
+/// twintile tune: its flags into `tune`.
+CLI::App *declareTune(CLI::App &app, twintile::driver::TuneFlags &tune) {
+  CLI::App *tuneCmd = app.add_subcommand(
+      "tune", "time a kernel's configurations on a GPU and keep the best (the launch API's autotuner)");
+  tuneCmd->add_option("file", tune.k.file, "kernel source file")->required();
+  tuneCmd->add_option("--kernel", tune.k.kernel,
+                      "the specialization with each meta-parameter in braces, e.g. 'rowsum<{BLOCK}>'")
+      ->required()
+      ->check(nonEmpty);
+  frontendOption(tuneCmd, tune.k.options.frontend);
+  targetOptions(tuneCmd, tune.k.options);
+  // The promises are each launch's, from its arguments, as in the launch API.
+  for (const char *promise : {"--assume-aligned", "--assume-divisible"})
+    tuneCmd->remove_option(tuneCmd->get_option(promise));
+  tuneCmd->add_option("--config", tune.configs,
+                      "a configuration: META=VALUE,... and num_warps=N, num_stages=N; one or more")
+      ->required()
+      ->allow_extra_args(false);
+  tuneCmd->add_option("--grid", tune.grid,
+                      "programs along x[,y[,z]], each an expression of the configuration's meta-parameters and the "
+                      "integer arguments: + - * / ( ) cdiv(a, b)")
+      ->required();
+  tuneCmd->add_option("--arg", tune.args, "NAME=VALUE: a pointer's element count, or a scalar's value")
+      ->allow_extra_args(false);
+  tuneCmd->add_option("--key", tune.key, "parameters whose values key the cached winner")->allow_extra_args(false);
+  tuneCmd->add_option("--device", tune.device, "cuda (default); emu and interp are refused: they time no kernel")
+      ->check(CLI::IsMember({"emu", "interp", "cuda"}));
+  tuneCmd->add_option("--warmup-ms", tune.warmupMs, "untimed launches' budget per configuration (default 25)")
+      ->check(CLI::Range(0.0, 1e5));
+  tuneCmd->add_option("--rep-ms", tune.repMs, "timed launches' budget per configuration (default 100)")
+      ->check(CLI::Range(1e-6, 1e5));
+  tuneCmd->add_option("--seed", tune.seed, "seed of the random buffer contents (default 1)")
+      ->check(CLI::Range(uint64_t(0), uint64_t(INT64_MAX)));
+  tuneCmd->add_flag("--json", tune.json, "print a JSON report (on an error too: its \"ok\" false)");
+  return tuneCmd;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -163,64 +229,9 @@ int main(int argc, char **argv) {
   dumpCmd->add_flag("--json", dump.json, "print the index as JSON");
 
   twintile::driver::LibraryFlags library;
-  CLI::App *libraryCmd = app.add_subcommand(
-      "library", "compile kernels into C++ for a program to link: NAME.h, a typed function per specialization, and "
-                 "NAME.cpp, its variants (runtime/KernelLibrary.h)");
-  libraryCmd->add_option("file", library.k.file, "kernel source file")->required();
-  libraryCmd->add_option("--kernel", library.kernels,
-                         "the specialization, e.g. 'softmax<f16,1024>' (its function: softmax_f16_1024), or "
-                         "FUNCTION=SPEC; one or more")
-      ->required()
-      ->check(nonEmpty)
-      ->allow_extra_args(false);
-  libraryCmd->add_option("--name", library.name, "the library's name: NAME.h, NAME.cpp, namespace NAME")->required();
-  libraryCmd->add_option("-o", library.output, "the directory to write NAME.h and NAME.cpp to")->required();
-  frontendOption(libraryCmd, library.k.options.frontend);
-  targetOptions(libraryCmd, library.k.options);
-  // --target, several times here: replaces the one targetOptions declares.
-  libraryCmd->remove_option(libraryCmd->get_option("--target"));
-  libraryCmd->add_option("--target", library.targets,
-                         "GPU architectures to compile for, the preferred first (default: sm_90a sm_80)")
-      ->check(CLI::IsMember({"sm_90a", "sm_80"}))
-      ->allow_extra_args(false);
-  libraryCmd->add_option("--depfile", library.depfile,
-                         "also write the files the kernel file reads, as a Makefile rule (for the build's dependencies)");
-  libraryCmd->add_option("-j,--jobs", library.jobs, "threads for the variants (default: one per core)")
-      ->check(CLI::Range(1, 256));
-
+  CLI::App *libraryCmd = declareLibrary(app, library);
   twintile::driver::TuneFlags tune;
-  CLI::App *tuneCmd = app.add_subcommand(
-      "tune", "time a kernel's configurations on a GPU and keep the best (the launch API's autotuner)");
-  tuneCmd->add_option("file", tune.k.file, "kernel source file")->required();
-  tuneCmd->add_option("--kernel", tune.k.kernel,
-                      "the specialization with each meta-parameter in braces, e.g. 'rowsum<{BLOCK}>'")
-      ->required()
-      ->check(nonEmpty);
-  frontendOption(tuneCmd, tune.k.options.frontend);
-  targetOptions(tuneCmd, tune.k.options);
-  // The promises are each launch's, from its arguments, as in the launch API.
-  for (const char *promise : {"--assume-aligned", "--assume-divisible"})
-    tuneCmd->remove_option(tuneCmd->get_option(promise));
-  tuneCmd->add_option("--config", tune.configs,
-                      "a configuration: META=VALUE,... and num_warps=N, num_stages=N; one or more")
-      ->required()
-      ->allow_extra_args(false);
-  tuneCmd->add_option("--grid", tune.grid,
-                      "programs along x[,y[,z]], each an expression of the configuration's meta-parameters and the "
-                      "integer arguments: + - * / ( ) cdiv(a, b)")
-      ->required();
-  tuneCmd->add_option("--arg", tune.args, "NAME=VALUE: a pointer's element count, or a scalar's value")
-      ->allow_extra_args(false);
-  tuneCmd->add_option("--key", tune.key, "parameters whose values key the cached winner")->allow_extra_args(false);
-  tuneCmd->add_option("--device", tune.device, "cuda (default); emu and interp are refused: they time no kernel")
-      ->check(CLI::IsMember({"emu", "interp", "cuda"}));
-  tuneCmd->add_option("--warmup-ms", tune.warmupMs, "untimed launches' budget per configuration (default 25)")
-      ->check(CLI::Range(0.0, 1e5));
-  tuneCmd->add_option("--rep-ms", tune.repMs, "timed launches' budget per configuration (default 100)")
-      ->check(CLI::Range(1e-6, 1e5));
-  tuneCmd->add_option("--seed", tune.seed, "seed of the random buffer contents (default 1)")
-      ->check(CLI::Range(uint64_t(0), uint64_t(INT64_MAX)));
-  tuneCmd->add_flag("--json", tune.json, "print a JSON report (on an error too: its \"ok\" false)");
+  CLI::App *tuneCmd = declareTune(app, tune);
 
   // A command-line error is a message and exit status 1, like every other
   // error; plain text whatever --json says, since the command line was not read.

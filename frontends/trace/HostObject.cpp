@@ -171,6 +171,47 @@ std::string recordKey(const std::string &key, const std::string &dependencies) {
   return h.hex();
 }
 
+/// Where a compiled object is, and where the cache keeps it.
+struct ObjectPlaces {
+  fs::path work, built;                 // the build's directory, the object in it
+  fs::path dir;                         // the cache's directory
+  std::string key;
+  fs::path object, record, dependencies;  // the entry's files
+};
+
+/// Keeps the object `at.built` in the cache (its dependencies and record
+/// first, so that a reader that finds the object finds them too, and uses it
+/// only if the record was written with them), and says in `out` where it is
+/// to be loaded from: the cache, or where it was built when the cache cannot
+/// keep it or a file it read changed while it was compiled (clang++ reads
+/// the files after the signatures were read).
+void storeInCache(HostObject &out, const ObjectPlaces &at, const std::string &dependencies) {
+  std::error_code ec;
+  if (!dependenciesUnchanged(dependencies)) {
+    out.path = at.built.string();
+    out.scratch = at.work.string();  // used once, not kept
+    return;
+  }
+  std::optional<std::string> bytes = readFile(at.built);
+  fs::path recordTmp = at.work / "kernel.sum", depsTmp = at.work / "kernel.deps";
+  if (bytes)
+    std::ofstream(recordTmp, std::ios::binary)
+        << twintile::support::cacheRecord(kRecordFormat, recordKey(at.key, dependencies), *bytes);
+  if (bytes) std::ofstream(depsTmp, std::ios::binary) << dependencies;
+  if (bytes) fs::rename(depsTmp, at.dependencies, ec);
+  if (bytes && !ec) fs::rename(recordTmp, at.record, ec);
+  if (bytes && !ec) fs::rename(at.built, at.object, ec);
+  if (ec || !bytes) {
+    out.notes.push_back("the trace cache " + at.dir.string() + " could not keep the compiled kernel (" +
+                        (ec ? ec.message() : std::string("unreadable")) + ")");
+    out.path = (fs::exists(at.built) ? at.built : at.object).string();
+    return;
+  }
+  fs::remove_all(at.work, ec);
+  twintile::support::pruneAfterStore(at.dir, at.key);
+  out.path = at.object.string();
+}
+
 } // namespace
 
 HostObject buildHostObject(const std::string &kernelPath, const std::string &source,
@@ -362,36 +403,7 @@ HostObject buildHostObject(const std::string &kernelPath, const std::string &sou
     out.scratch = work.string();  // the caller removes it once the object is loaded or traced
     return out;
   }
-  // A file that changed while it was compiled (clang++ reads it after the
-  // signatures were read): the object is used once and not kept.
-  const std::string dependencies = dependencyRecord(inputs, entryPath.string());
-  if (!dependenciesUnchanged(dependencies)) {
-    out.path = built.string();
-    out.scratch = work.string();
-    return out;
-  }
-  std::optional<std::string> bytes = readFile(built);
-  fs::path recordTmp = work / "kernel.sum", depsTmp = work / "kernel.deps";
-  if (bytes)
-    std::ofstream(recordTmp, std::ios::binary)
-        << twintile::support::cacheRecord(kRecordFormat, recordKey(key, dependencies), *bytes);
-  if (bytes) std::ofstream(depsTmp, std::ios::binary) << dependencies;
-  // The dependencies and the record first: a reader that finds the object
-  // finds them too, and uses it only if the record was written with them.
-  if (bytes) fs::rename(depsTmp, deps, ec);
-  if (bytes && !ec) fs::rename(recordTmp, record, ec);
-  if (bytes && !ec) fs::rename(built, so, ec);
-  if (ec || !bytes) {
-    // The cache could not take it: use it from where it was built.
-    out.notes.push_back("the trace cache " + dir.string() + " could not keep the compiled kernel (" +
-                        (ec ? ec.message() : std::string("unreadable")) + ")");
-    fs::path kept = fs::exists(built) ? built : so;
-    out.path = kept.string();
-    return out;
-  }
-  fs::remove_all(work, ec);
-  twintile::support::pruneAfterStore(dir, key);
-  out.path = so.string();
+  storeInCache(out, {work, built, dir, key, so, record, deps}, dependencyRecord(inputs, entryPath.string()));
   return out;
 }
 

@@ -71,6 +71,52 @@ std::vector<std::string> gridParts(const std::string &grid) {
   return parts;
 }
 
+/// The kernel's arguments from --arg: buffers of random contents from the
+/// seed, as `run` makes them, scalars as given, and the integers among them
+/// by name; an error message, or empty.
+std::string makeArguments(const TuneFlags &f, const std::vector<std::pair<std::string, std::string>> &params,
+                          std::vector<std::vector<uint8_t>> &buffers, std::vector<Arg> &args,
+                          std::map<std::string, int64_t> &integers) {
+  std::string error;
+  std::map<std::string, std::string> given;
+  if (!splitPairs(f.args, "--arg", given, error)) return error;
+  for (const auto &[n, v] : given)
+    if (std::none_of(params.begin(), params.end(), [&](const auto &p) { return p.first == n; }))
+      return "the kernel has no parameter '" + n + "'";
+  std::mt19937_64 rng(f.seed);
+  buffers.reserve(params.size());  // the spans below stay where they point
+  for (const auto &[name, typeText] : params) {
+    Param p{name, typeText, *runtime::parseParamType(typeText)};
+    auto arg = given.find(name);
+    if (!p.type.pointer) {
+      if (arg == given.end()) return "no --arg for parameter '" + name + "' (" + typeText + ")";
+      if (!scalarBits(p, arg->second, error)) return error;
+      if (p.type.isFloat) {
+        args.emplace_back(*parseDouble(arg->second));
+      } else {
+        std::optional<int64_t> v = parseInt(arg->second);
+        if (!v) return "--arg " + name + "=" + arg->second + ": tune takes integers up to 2^63 - 1";
+        args.emplace_back(*v);
+        integers[name] = *v;
+      }
+      continue;
+    }
+    std::optional<int64_t> count = arg == given.end() ? int64_t(kDefaultElements) : parseInt(arg->second);
+    if (!count || *count <= 0 || size_t(*count) > kMaxBufferBytes / size_t(p.type.bytes))
+      return "--arg " + name + "=" + arg->second + " is not a count of elements from 1 to " +
+             std::to_string(kMaxBufferBytes / size_t(p.type.bytes));
+    buffers.emplace_back();
+    fillRandom(p, buffers.back(), size_t(*count), rng);
+    Arg a(int64_t(0));
+    a.kind = Arg::Kind::Buffer;
+    a.bytes = buffers.back();
+    a.elementBytes = size_t(p.type.bytes);
+    a.elementIsFloat = p.type.isFloat;
+    args.push_back(a);
+  }
+  return {};
+}
+
 } // namespace
 
 int tuneCommand(const TuneFlags &f) {
@@ -103,47 +149,10 @@ int tuneCommand(const TuneFlags &f) {
   Autotuner tuner = Autotuner::fromFile(f.k.file, f.k.kernel, configs, options, f.k.options);
   if (std::string bad = tuner.load(); !bad.empty()) return fail(bad);
 
-  // The arguments: buffers of random contents, scalars as given.
-  std::map<std::string, std::string> given;
-  if (!splitPairs(f.args, "--arg", given, error)) return fail(error);
-  std::vector<std::pair<std::string, std::string>> params = tuner.parameters();
-  for (const auto &[n, v] : given)
-    if (std::none_of(params.begin(), params.end(), [&](const auto &p) { return p.first == n; }))
-      return fail("the kernel has no parameter '" + n + "'");
-  std::mt19937_64 rng(f.seed);
   std::vector<std::vector<uint8_t>> buffers;
-  buffers.reserve(params.size());
   std::vector<Arg> args;
   std::map<std::string, int64_t> integers;  // what --grid may name, besides the meta-parameters
-  for (const auto &[name, typeText] : params) {
-    Param p{name, typeText, *runtime::parseParamType(typeText)};
-    auto arg = given.find(name);
-    if (!p.type.pointer) {
-      if (arg == given.end()) return fail("no --arg for parameter '" + name + "' (" + typeText + ")");
-      if (!scalarBits(p, arg->second, error)) return fail(error);
-      if (p.type.isFloat) {
-        args.emplace_back(*parseDouble(arg->second));
-      } else {
-        std::optional<int64_t> v = parseInt(arg->second);
-        if (!v) return fail("--arg " + name + "=" + arg->second + ": tune takes integers up to 2^63 - 1");
-        args.emplace_back(*v);
-        integers[name] = *v;
-      }
-      continue;
-    }
-    std::optional<int64_t> count = arg == given.end() ? int64_t(kDefaultElements) : parseInt(arg->second);
-    if (!count || *count <= 0 || size_t(*count) > kMaxBufferBytes / size_t(p.type.bytes))
-      return fail("--arg " + name + "=" + arg->second + " is not a count of elements from 1 to " +
-                  std::to_string(kMaxBufferBytes / size_t(p.type.bytes)));
-    buffers.emplace_back();
-    fillRandom(p, buffers.back(), size_t(*count), rng);
-    Arg a(int64_t(0));
-    a.kind = Arg::Kind::Buffer;
-    a.bytes = buffers.back();
-    a.elementBytes = size_t(p.type.bytes);
-    a.elementIsFloat = p.type.isFloat;
-    args.push_back(a);
-  }
+  if (std::string bad = makeArguments(f, tuner.parameters(), buffers, args, integers); !bad.empty()) return fail(bad);
   auto sizes = [&](const TuneConfig &c, std::string &problem) -> std::optional<runtime::Dim3> {
     std::map<std::string, int64_t> names = integers;
     for (const auto &[n, v] : c.meta) names[n] = v;

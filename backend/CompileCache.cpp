@@ -36,6 +36,18 @@ namespace twintile::backend {
 
 namespace {
 
+/// A tool's file as a cache key holds it: its path, size and time of last
+/// change (replaced in place, as an upgrade does, it is another tool); "none".
+std::string fileIdentity(const std::optional<std::string> &path) {
+  if (!path) return "none";
+  std::error_code sizeError, timeError;
+  auto size = fs::file_size(*path, sizeError);
+  auto time = fs::last_write_time(*path, timeError).time_since_epoch().count();
+  if (sizeError || timeError) return *path + " ?";
+  return *path + " " + std::to_string(size) + " " + std::to_string(time);
+}
+
+
 using Json = nlohmann::ordered_json;
 
 constexpr const char *kIndexFormat = "twintile-cache-entry-1";
@@ -200,16 +212,6 @@ void CompileCache::store(const std::string &key, const CompileResult &result) co
   } catch (...) {
     fs::remove_all(tmp, ec);
   }
-}
-
-/// A tool's file as a cache key holds it: its path, size and time of last
-/// change (replaced in place, as an upgrade does, it is another tool); "none".
-std::string fileIdentity(const std::optional<std::string> &path) {
-  if (!path) return "none";
-  std::error_code ec;
-  auto size = fs::file_size(*path, ec);
-  auto time = fs::last_write_time(*path, ec).time_since_epoch().count();
-  return *path + " " + (ec ? std::string("?") : std::to_string(size) + " " + std::to_string(time));
 }
 
 std::string compileKey(const ir::Func &func, const CompileOptions &options) {

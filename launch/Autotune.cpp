@@ -236,7 +236,10 @@ std::optional<size_t> Autotuner::readWinner(const fs::path &file) const {
   nlohmann::json j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("config") || !j["config"].is_string()) return std::nullopt;  // retuned, rewritten
   for (size_t i = 0; i < configs_.size(); ++i)
-    if (configs_[i].name() == j["config"].get<std::string>() && kernels_.count(i)) return i;
+    if (configs_[i].name() == j["config"].get<std::string>() && kernels_.count(i)) {
+      support::touchCacheEntry(file);  // the last the cache's limit removes
+      return i;
+    }
   return std::nullopt;
 }
 

@@ -10,7 +10,9 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include <cstddef>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,7 +25,8 @@ enum class Env {
   Ptxas, Libdevice, Nvdisasm, Cuobjdump,
   LibCuda, DumpDir, PrintAutotuning,
   // Read by scripts/, the experiment's harness and the fuzz targets, not by the programs.
-  BuildDir, Nvcc, SkipCuda, SkipBaselines, GpuPython, FuzzReplay, FuzzShow,
+  BuildDir, Nvcc, SkipCuda, SkipBaselines, GpuPython, FuzzReplay, FuzzShow, Chromium,
+  Count,  // not a variable: how many there are
 };
 
 struct EnvVariable {
@@ -75,6 +78,7 @@ inline constexpr EnvVariable kVariables[] = {
     {Env::FuzzReplay, "TWINTILE_FUZZ_REPLAY", "tests/fuzz", "set: the fuzz targets check each kept finding's expectation",
      false},
     {Env::FuzzShow, "TWINTILE_FUZZ_SHOW", "tests/fuzz", "set: the fuzz targets print what became of each input", false},
+    {Env::Chromium, "TWINTILE_CHROMIUM", "tests/driver", "the browser the diff page's test opens the page in", false},
 };
 
 inline std::span<const EnvVariable> environmentVariables() { return kVariables; }
@@ -82,8 +86,9 @@ inline std::span<const EnvVariable> environmentVariables() { return kVariables; 
 constexpr const char *envName(Env e) {
   for (const EnvVariable &v : kVariables)
     if (v.id == e) return v.name;
-  return "TWINTILE_?";  // every Env is in the table (EnvironmentTest checks)
+  return "TWINTILE_?";  // every Env is in the table (below, and EnvironmentTest)
 }
+static_assert(std::size(kVariables) == size_t(Env::Count), "every Env has one row in kVariables");
 
 /// The variable's value, when it is set and not empty.
 inline std::optional<std::string> envValue(Env e) {

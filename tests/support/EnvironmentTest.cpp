@@ -1,8 +1,8 @@
 // The registry of environment variables (support/Environment.h) against
 // what reads the environment: every variable is in it once, docs/driver.md
 // lists exactly its variables, the programs read none but through it, and
-// the scripts, the experiment's Python and the fuzz targets read none it
-// lacks.
+// the scripts, the experiment's Python and the tests (C++, Python, shell,
+// lit) read none it lacks.
 #include "support/Environment.h"
 
 #include <catch2/catch.hpp>
@@ -65,7 +65,7 @@ TEST_CASE("every variable is in the registry once, under its own name") {
     CHECK(std::string(envName(v.id)) == v.name);
     CHECK(std::string(v.what).size() > 10);
   }
-  CHECK(ids.size() == size_t(Env::FuzzShow) + 1);  // the last of the enum: none left out
+  CHECK(ids.size() == size_t(Env::Count));  // none left out
 }
 
 TEST_CASE("docs/driver.md lists exactly the registry's variables") {
@@ -90,10 +90,11 @@ TEST_CASE("what the scripts, the experiment and the tests read is in the registr
   std::set<std::string> known = registered();
   std::map<std::string, std::string> read;
   // Shell: $NAME, ${NAME...}, export NAME, NAME=value at a word's start (not -DNAME=, a CMake option).
-  read.merge(found({"scripts"}, std::regex(".*"),
-                   std::regex(R"((?:\$\{?|export |(?:^|[\s;(])(?=TWINTILE_\w+=))(TWINTILE_[A-Z0-9_]+))")));
+  std::regex shell(R"((?:\$\{?|export |(?:^|[\s;(])(?=TWINTILE_\w+=))(TWINTILE_[A-Z0-9_]+))");
+  read.merge(found({"scripts"}, std::regex(".*"), shell));
+  read.merge(found({"tests"}, std::regex(R"(\.sh$)"), shell));
   // Python: every string naming one is the environment's.
-  read.merge(found({"experiments", "scripts"}, std::regex(R"(\.py$)"), std::regex(R"(["'](TWINTILE_[A-Z0-9_]+)["'])")));
+  read.merge(found({"experiments", "scripts", "tests"}, std::regex(R"(\.py$)"), std::regex(R"(["'](TWINTILE_[A-Z0-9_]+)["'])")));
   // C++ tests: what they set or read.
   read.merge(found({"tests"}, std::regex(R"(\.(cpp|h)$)"),
                    std::regex(R"((?:getenv|setenv|unsetenv|ScopedEnv \w+[({])\(?\s*"(TWINTILE_\w+))")));

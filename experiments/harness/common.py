@@ -30,6 +30,7 @@ RESULTS = ROOT / "experiments" / "results"
 BUILD = Path(os.environ.get("TWINTILE_BUILD_DIR", ROOT / "build"))
 
 from experiments.baselines import ptx_stats  # noqa: E402  (PTX measured one way for every producer)
+from experiments.harness.shard import SHARDS  # noqa: E402
 
 
 def tool(name):
@@ -237,8 +238,14 @@ def result_text(record):
     return "{\n" + ",\n".join(fields) + "\n}\n"
 
 
-def write_result(name, payload, out=None):
-    path = Path(out) if out else RESULTS / f"{name}.json"
+def write_result(name, payload, out=None, shard=None, plan=None):
+    """Writes a suite's result: experiments/results/<name>.json, or with `shard` (its --shard)
+    that shard's file, recording its share of `plan`, the suite's units (harness/shard.py)."""
+    if shard:
+        path = Path(out) if out else RESULTS / SHARDS / shard.file_name(name)
+        payload = {**payload, "shard": shard.record(plan)}
+    else:
+        path = Path(out) if out else RESULTS / f"{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {"suite": name, "environment": environment(), **payload}
     path.write_text(result_text(record))
@@ -246,9 +253,10 @@ def write_result(name, payload, out=None):
     return path
 
 
-def scratch(name):
-    """A scratch folder under out/ (ignored by git), emptied."""
-    path = ROOT / "out" / "suites" / name
+def scratch(name, shard=None):
+    """A scratch folder under out/ (ignored by git), emptied; a shard's own, so that shards
+    running at once on one file system keep apart."""
+    path = ROOT / "out" / "suites" / (f"{name}.{shard.index}-of-{shard.count}" if shard else name)
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True, exist_ok=True)
     return path

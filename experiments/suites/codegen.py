@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The codegen suite: the PTX each producer makes of the same kernels, measured one way.
 
-    python3 -m experiments.suites.codegen [--quick] [--kernels a,b] [--out FILE]
+    python3 -m experiments.suites.codegen [--quick] [--kernels a,b] [--out FILE] [--shard I/N]
 
 For every corpus specialization and target (sm_90a, sm_80): twintile's PTX from
 each front end, as compiled (`plain`) and under the caller's promises that
@@ -35,7 +35,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from experiments.harness import common, systems, variants  # noqa: E402
+from experiments.harness import common, shard, systems, variants  # noqa: E402
 from experiments.baselines import ptx_stats  # noqa: E402
 
 TARGETS = ("sm_90a", "sm_80")
@@ -167,11 +167,14 @@ def triton_checks(kernels, progress):
 def nvcc_rows(kernels, ptxas, out, progress):
     nvcc = common.cuda_tool("nvcc")
     wanted = {s for _, _, ss in kernels for s in ss}
+    measured = {name for name, _, _ in kernels}
     nvcc_kernels = [k["name"] for k in common.corpus_entries() if "nvcc" in k["baselines"]]
     rows = []
     for arch in TARGETS:
         progress.step(f"nvcc {arch}: the CUDA baselines")
         for cu, ptx, _, err in ptx_stats.compile_baselines(nvcc, arch, out / f"nvcc-{arch}", []):
+            if err and cu.stem not in measured:  # a file of a kernel another shard measures
+                continue
             if err:
                 rows.append({"producer": "nvcc", "variant": "plain", "arch": arch, "spec": cu.stem, "error": err[-1000:]})
                 continue
@@ -191,12 +194,24 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--kernels")
     ap.add_argument("--out")
+    shard.add_argument(ap)
     args = ap.parse_args(argv)
     names = args.kernels.split(",") if args.kernels else (["vector_add", "softmax", "matmul"] if args.quick else None)
     kernels = common.corpus(names)
     if args.quick:  # one specialization per kernel
         kernels = [(n, f, specs[-1:]) for n, f, specs in kernels]
+    plan = [k for k, _, _ in kernels]
+    mine = shard.share(args.shard, plan)
+    kernels = [k for k in kernels if k[0] in mine]
     ptxas, ptxas_why = common.pick_ptxas()
+    version = None
+    if ptxas:
+        version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    config = {"quick": args.quick, "kernels": plan, "targets": list(TARGETS), "ptxas": ptxas,
+              "ptxas_version": version, "ptxas_why": ptxas_why, "nvdisasm": nvdisasm()}
+    if not mine:
+        common.write_result("codegen", {"config": config}, args.out, args.shard, plan)
+        return 0
     missing = {}
     if (why := systems.missing("triton")):
         missing["triton"] = why
@@ -204,7 +219,7 @@ def main(argv=None):
         missing["nvcc"] = "nvcc not found (run scripts/setup)"
     if (why := systems.missing("cute")):
         missing["cute"] = why
-    out = common.scratch("codegen")
+    out = common.scratch("codegen", args.shard)
     n_specs = sum(len(s) for _, _, s in kernels)
     specs = [s for _, _, ss in kernels for s in ss]
     cute_specs = [] if "cute" in missing else systems.covered("cute", specs)
@@ -220,14 +235,9 @@ def main(argv=None):
         rows += baseline_rows("cute", cute_specs, ptxas, out, progress)
     if "nvcc" not in missing:
         rows += nvcc_rows(kernels, ptxas, out, progress)
-    version = None
-    if ptxas:
-        version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    common.write_result("codegen", {"config": {"quick": args.quick, "kernels": [k for k, _, _ in kernels],
-                                               "targets": list(TARGETS), "ptxas": ptxas, "ptxas_version": version,
-                                               "ptxas_why": ptxas_why, "nvdisasm": nvdisasm()},
-                                    "missing": missing, "rows": rows, "dynamic": dynamic,
-                                    "triton_checks": checks}, args.out)
+    rows, dynamic, checks = (shard.unit_major(x, plan, shard.kernel_of) for x in (rows, dynamic, checks))
+    common.write_result("codegen", {"config": config, "missing": missing, "rows": rows, "dynamic": dynamic,
+                                    "triton_checks": checks}, args.out, args.shard, plan)
     return 0
 
 

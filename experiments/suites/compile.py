@@ -2,7 +2,7 @@
 """The compile suite: how long each front end, the backend, and the systems a reader
 would pick instead take to turn kernels into PTX.
 
-    python3 -m experiments.suites.compile [--quick] [--reps N] [--kernels a,b] [--out FILE]
+    python3 -m experiments.suites.compile [--quick] [--reps N] [--kernels a,b] [--out FILE] [--shard I/N]
 
 Four parts, all written raw to experiments/results/compile.json:
 
@@ -42,7 +42,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from experiments.harness import common, systems  # noqa: E402
+from experiments.harness import common, shard, systems  # noqa: E402
 
 SWEEP = [f"softmax<{t},{b}>" for t in ("f16", "bf16", "f32") for b in (128, 256, 512, 1024)]
 
@@ -325,33 +325,41 @@ def main(argv=None):
     ap.add_argument("--kernels", help="comma-separated corpus kernel names (default: all; --quick: a few)")
     ap.add_argument("--out")
     ap.add_argument("--parts", default="phases,sweep,stages,specs")
+    shard.add_argument(ap)
     args = ap.parse_args(argv)
     reps = args.reps or (2 if args.quick else 5)
     names = args.kernels.split(",") if args.kernels else (["vector_add", "softmax", "matmul"] if args.quick else None)
     kernels = common.corpus(names)
     if args.quick:  # one specialization per kernel
         kernels = [(n, f, specs[-1:]) for n, f, specs in kernels]
+    parts = args.parts.split(",")
+    # The units a shard takes a block of: each kernel's phases, then the sweep and the scalings whole.
+    plan = ([k for k, _, _ in kernels] if "phases" in parts else []) + [p for p in ("sweep", "stages", "specs")
+                                                                         if p in parts]
+    mine = shard.share(args.shard, plan)
+    config = {"reps": reps, "quick": args.quick, "kernels": [k for k, _, _ in kernels], "target": "sm_90a"}
+    if not mine:
+        common.write_result("compile", {"config": config}, args.out, args.shard, plan)
+        return 0
     missing = {name: why for name in ("triton", "pallas", "cute") if (why := systems.missing(name))}
     if not common.cuda_tool("nvcc"):
         missing["nvcc"] = "nvcc not found (run scripts/setup)"
     for k, why in missing.items():
         print(f"[compile] {k} is missing: {why}", flush=True)
 
-    parts = args.parts.split(",")
-    payload = {"config": {"reps": reps, "quick": args.quick, "kernels": [k for k, _, _ in kernels],
-                          "target": "sm_90a"},
-               "missing": missing}
-    if "phases" in parts:
-        payload["phases"] = phases(kernels, reps, missing)
-    if "sweep" in parts:
+    payload = {"config": config, "missing": missing}
+    if any(k in mine for k, _, _ in kernels):
+        payload["phases"] = {system: shard.unit_major(rows, plan, shard.kernel_of) for system, rows in
+                             phases([k for k in kernels if k[0] in mine], reps, missing).items()}
+    if "sweep" in mine:
         payload["sweep"] = sweep(max(reps, 3) if not args.quick else reps, missing)
-    if "stages" in parts:
+    if "stages" in mine:
         sizes = [1, 4, 16, 64] if args.quick else [1, 2, 4, 8, 16, 32, 64, 128, 256]
         payload["scaling_stages"] = scaling("stages", sizes, reps if not args.quick else 1, missing)
-    if "specs" in parts:
+    if "specs" in mine:
         sizes = [1, 4, 16] if args.quick else [1, 2, 4, 8, 16, 32, 64]
         payload["scaling_specs"] = scaling("specs", sizes, min(reps, 3) if not args.quick else 1, missing)
-    common.write_result("compile", payload, args.out)
+    common.write_result("compile", payload, args.out, args.shard, plan)
     return 0
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The expressiveness suite: what each front end accepts, and whether following its refusal works.
 
-    python3 -m experiments.suites.expressiveness [--quick] [--out FILE]
+    python3 -m experiments.suites.expressiveness [--quick] [--out FILE] [--shard I/N]
 
 Every feature case (experiments/features/features.json) through both of
 twintile's front ends (feature_probe): accepted and computing its reference
@@ -37,7 +37,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from experiments.harness import common  # noqa: E402
+from experiments.harness import common, shard  # noqa: E402
 
 FIXES = common.FEATURES / "fixes"
 BLOCK = 64  # the features' block (references.h's kBlock); every case runs on a grid of cdiv(n, 64)
@@ -219,8 +219,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out")
+    shard.add_argument(ap)
     args = ap.parse_args(argv)
     features = json.loads((common.FEATURES / "features.json").read_text())["features"]
+    config = {"quick": args.quick, "features": len(features)}
+    plan = ["features"]  # one unit: the suite takes seconds
+    if not shard.share(args.shard, plan):
+        common.write_result("expressiveness", {"config": config}, args.out, args.shard, plan)
+        return 0
     progress = common.Progress(4, "expressiveness")
     progress.step(f"{len(features)} feature cases x 2 front ends (feature_probe)")
     rows, err, code = common.run_json_lines([common.tool("feature_probe"), str(common.FEATURES)])
@@ -234,8 +240,8 @@ def main(argv=None):
             missing[system] = why
             continue
         baselines += baseline(system)
-    common.write_result("expressiveness", {"config": {"quick": args.quick, "features": len(features)},
-                                           "missing": missing, "twintile": rows, "baselines": baselines}, args.out)
+    common.write_result("expressiveness", {"config": config, "missing": missing, "twintile": rows,
+                                           "baselines": baselines}, args.out, args.shard, plan)
     bad = [r for r in rows if not r["as_expected"]]
     for r in bad:
         print(f"[expressiveness] {r['frontend']} {r['feature']}: not as features.json expects "

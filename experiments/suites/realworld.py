@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The realworld suite: upstream libraries' Triton kernels, ported to twintile as written.
 
-    python3 -m experiments.suites.realworld [--quick] [--out FILE] [--manifest FILE]
+    python3 -m experiments.suites.realworld [--quick] [--out FILE] [--manifest FILE] [--shard I/N]
 
 For every kernel of experiments/realworld/kernels.json, through each front
 end: is the port as written accepted (and where and how is it refused), does
@@ -30,7 +30,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from experiments.harness import common  # noqa: E402
+from experiments.harness import common, shard  # noqa: E402
 
 from experiments.realworld import corpus  # noqa: E402  (the ports' manifest)
 
@@ -228,8 +228,19 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out")
     ap.add_argument("--manifest", default=str(corpus.MANIFEST))
+    shard.add_argument(ap)
     args = ap.parse_args(argv)
     entries = corpus.load_checked(args.manifest)
+    plan = [e["name"] for e in entries]
+    mine = shard.share(args.shard, plan)
+    entries = [e for e in entries if e["name"] in mine]
+    manifest = Path(args.manifest).resolve()
+    config = {"quick": args.quick,
+              "manifest": str(manifest.relative_to(common.ROOT)) if manifest.is_relative_to(common.ROOT) else args.manifest}
+    if not mine:
+        common.write_result("realworld", {"config": config}, args.out, args.shard, plan)
+        return 0
+    names = mine if args.shard else []  # check.py and compile_upstream.py take all without names
     twintile = common.tool("twintile")
     rows, header, missing = [], {}, {}
     numpy_missing = common.baseline_missing("numpy")
@@ -238,7 +249,7 @@ def main(argv=None):
         print(f"[realworld] skipped: {missing['numpy']}", flush=True)
     else:
         proc_rows, stderr, _ = common.run_json_lines([common.venv_python(), str(REALWORLD / "check.py"),
-                                                      "--manifest", args.manifest, "--twintile", twintile],
+                                                      "--manifest", args.manifest, "--twintile", twintile, *names],
                                                      check=False)
         rows = [r for r in proc_rows if "name" in r]
         if not rows:
@@ -276,13 +287,14 @@ def main(argv=None):
         reps = 2 if args.quick else 5
         print(f"[realworld] compile: each accepted port through each front end, {reps} repetitions", flush=True)
         compiles = twintile_compiles(entries, cells, reps)
-        workdir = common.scratch("realworld")
+        workdir = common.scratch("realworld", args.shard)
         upstream_ptx = {}
         if "triton" not in missing:  # a kernel whose library is missing is reported by compile_upstream
             print("[realworld] compile: each upstream kernel with Triton", flush=True)
             found, stderr, _ = common.run_json_lines([common.venv_python(), str(REALWORLD / "compile_upstream.py"),
                                                       "--manifest", args.manifest, "--reps", str(reps),
-                                                      "--ptx-dir", str(workdir / "upstream")], check=False)
+                                                      "--ptx-dir", str(workdir / "upstream"), *names],
+                                                     check=False)
             upstream_compiles = [r for r in found if "rep" in r]
             upstream_ptx = {r["name"]: r["ptx"] for r in found if "ptx" in r}
         print("[realworld] codegen: PTX of each port and its upstream kernel", flush=True)
@@ -293,15 +305,15 @@ def main(argv=None):
         print(f"[realworld] {r['name']} {r['frontend']} {r['variant']}: {r['outcome']}"
               f"{' at line ' + str(r['line']) if r.get('line') else ''}"
               f"{', ' + r['check'] if r.get('check') else ''}", flush=True)
-    common.write_result("realworld", {"config": {"quick": args.quick,
-                                                 "manifest": str(Path(args.manifest).resolve().relative_to(common.ROOT))
-                                                 if Path(args.manifest).resolve().is_relative_to(common.ROOT)
-                                                 else args.manifest},
+    by_name = lambda rows: shard.unit_major(rows, plan, lambda r: r["name"])  # noqa: E731
+    compiles, upstream_compiles, code, profiled, kernels, rows = map(
+        by_name, (compiles, upstream_compiles, code, profiled, kernels, rows))
+    common.write_result("realworld", {"config": config,
                                       "libraries": versions, "triton": header.get("triton"), "missing": missing,
                                       "needless_rewrites": needless, "compile": compiles,
                                       "upstream_compile": upstream_compiles, "codegen": code,
                                       "profile": profiled,
-                                      "kernels": kernels, "rows": rows}, args.out)
+                                      "kernels": kernels, "rows": rows}, args.out, args.shard, plan)
     return 0
 
 

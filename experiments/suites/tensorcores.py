@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The tensor-core suite: matmul and attention at Triton's Hopper and Ampere configurations.
 
-    python3 -m experiments.suites.tensorcores [--quick] [--out FILE]
+    python3 -m experiments.suites.tensorcores [--quick] [--out FILE] [--shard I/N]
 
 The corpus's matmul and flash_attention (f16 into f32) at the tile sizes, warps
 and pipelining depths Triton runs them with, compiled by twintile (the parsing
@@ -25,7 +25,7 @@ import json
 import subprocess
 import sys
 
-from experiments.harness import common, systems
+from experiments.harness import common, shard, systems
 from experiments.baselines import ptx_stats
 
 # (spec, num_warps, num_stages, target): Triton's configurations. Matmul on Hopper
@@ -105,8 +105,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--out")
+    shard.add_argument(ap)
     args = ap.parse_args(argv)
     configs = QUICK if args.quick else CONFIGS
+    plan = [config_name(*c) for c in configs]  # the units a shard takes a block of
+    mine = shard.share(args.shard, plan)
+    configs = [c for c in configs if config_name(*c) in mine]
     files = {name: file for name, file, _ in common.corpus(["matmul", "flash_attention"])} | EXTRA_FILES
     ptxas, ptxas_why = common.pick_ptxas()
     nvdisasm = common.cuda_tool("nvdisasm")
@@ -115,8 +119,16 @@ def main(argv=None):
         missing["triton"] = why
     if not nvdisasm:
         missing["nvdisasm"] = "nvdisasm not found (run scripts/setup): no machine instructions counted"
+    version = None
+    if ptxas:
+        version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    config = {"quick": args.quick, "ptxas": ptxas, "ptxas_version": version, "ptxas_why": ptxas_why,
+              "nvdisasm": nvdisasm}
+    if not mine:
+        common.write_result("tensorcores", {"config": config}, args.out, args.shard, plan)
+        return 0
     twintile = common.tool("twintile")
-    out = common.scratch("tensorcores")
+    out = common.scratch("tensorcores", args.shard)
     progress = common.Progress(len(configs) * len(VARIANTS), "tensorcores")
     rows = []
     for spec, warps, stages, arch in configs:
@@ -129,12 +141,7 @@ def main(argv=None):
             if "triton" not in missing:
                 rows.append({**base, "producer": "triton",
                              **triton_row(spec, warps, stages, arch, variant, ptxas, nvdisasm, out)})
-    version = None
-    if ptxas:
-        version = subprocess.run([ptxas, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    common.write_result("tensorcores", {"config": {"quick": args.quick, "ptxas": ptxas, "ptxas_version": version,
-                                                   "ptxas_why": ptxas_why, "nvdisasm": nvdisasm},
-                                        "missing": missing, "rows": rows}, args.out)
+    common.write_result("tensorcores", {"config": config, "missing": missing, "rows": rows}, args.out, args.shard, plan)
     return 0
 
 

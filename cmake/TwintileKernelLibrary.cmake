@@ -9,6 +9,9 @@
 #     [TARGETS sm_90a sm_80]                   the preferred first; default: both
 #     [MATH precise|fast] [NUM_WARPS n] [NUM_STAGES n]
 #     [ASSUME x:aligned n:divisible ...]       promises every call keeps (checked at each call)
+#     [TUNED matmul.tuned.json "mm=attn.tuned.json" ...]
+#                                              tuned tables (twintile tune --table): a function
+#                                              each, FUNCTION=TABLE names it (default: the template's)
 #   )
 #
 # makes the static library NAME (linking twintile::runtime alone) and its
@@ -21,8 +24,11 @@
 # Each specialization is compiled for every target, in variants for 16-byte
 # aligned pointers and integers divisible by 16 besides one that promises
 # nothing more than ASSUME; the call picks among them (runtime/
-# KernelLibrary.h). The kernel file and every file it includes are the
-# build's dependencies, as is the twintile that compiles them.
+# KernelLibrary.h). A tuned function has no grid parameter: at each call it
+# runs the configuration its table gives the call's key (the nearest row's
+# where none is equal) over the table's grid expression. The kernel file,
+# every file it includes and the tables are the build's dependencies, as is
+# the twintile that compiles them.
 
 # The depfile's paths are made relative to the build as Ninja reads them
 # (CMP0116), whatever the including project's minimum version says:
@@ -30,7 +36,7 @@
 cmake_policy(PUSH)
 cmake_policy(SET CMP0116 NEW)
 function(twintile_add_kernel_library name)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FRONTEND;MATH;NUM_WARPS;NUM_STAGES" "SOURCES;KERNELS;TARGETS;ASSUME")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "FRONTEND;MATH;NUM_WARPS;NUM_STAGES" "SOURCES;KERNELS;TARGETS;ASSUME;TUNED")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "twintile_add_kernel_library(${name}): unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
@@ -38,8 +44,9 @@ function(twintile_add_kernel_library name)
   if(NOT count EQUAL 1)
     message(FATAL_ERROR "twintile_add_kernel_library(${name}): SOURCES names one kernel file, got ${count}")
   endif()
-  if(NOT arg_KERNELS)
-    message(FATAL_ERROR "twintile_add_kernel_library(${name}): KERNELS names no specialization (\"softmax<f16,1024>\")")
+  if(NOT arg_KERNELS AND NOT arg_TUNED)
+    message(FATAL_ERROR "twintile_add_kernel_library(${name}): KERNELS names no specialization (\"softmax<f16,1024>\") "
+                        "and TUNED no table")
   endif()
   if(NOT TARGET twintile::twintile)
     message(FATAL_ERROR "twintile_add_kernel_library(${name}): no twintile::twintile program (find_package(twintile))")
@@ -49,6 +56,19 @@ function(twintile_add_kernel_library name)
   set(flags --name ${name})
   foreach(kernel IN LISTS arg_KERNELS)
     list(APPEND flags --kernel "${kernel}")
+  endforeach()
+  set(tables)
+  foreach(tuned IN LISTS arg_TUNED)
+    if(tuned MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.+)$")
+      set(function "${CMAKE_MATCH_1}=")
+      set(table "${CMAKE_MATCH_2}")
+    else()
+      set(function "")
+      set(table "${tuned}")
+    endif()
+    cmake_path(ABSOLUTE_PATH table BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND flags --tuned "${function}${table}")
+    list(APPEND tables "${table}")
   endforeach()
   foreach(target IN LISTS arg_TARGETS)
     list(APPEND flags --target ${target})
@@ -80,7 +100,7 @@ function(twintile_add_kernel_library name)
   add_custom_command(
     OUTPUT "${dir}/${name}.h" "${dir}/${name}.cpp"
     COMMAND twintile::twintile library "${source}" ${flags} -o "${dir}" --depfile "${dir}/${name}.d"
-    DEPENDS "${source}" twintile::twintile
+    DEPENDS "${source}" ${tables} twintile::twintile
     DEPFILE "${dir}/${name}.d"
     COMMENT "twintile: compiling ${arg_SOURCES} into the kernel library ${name}"
     VERBATIM COMMAND_EXPAND_LISTS)

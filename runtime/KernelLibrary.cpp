@@ -1,7 +1,11 @@
 //===- KernelLibrary.cpp - a compiled specialization's variant, picked ----===//
 #include "runtime/KernelLibrary.h"
+#include "runtime/GridExpression.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
 #include <stdexcept>
 
 namespace twintile::runtime {
@@ -14,7 +18,56 @@ std::string listed(const std::vector<std::string> &names) {
   return out.empty() ? "none" : out;
 }
 
+/// How far apart two keys are: the sum of |log2| of their values' ratios
+/// (a value of magnitude below 1 counted as 1).
+double keyDistance(const int64_t *a, const std::vector<int64_t> &b) {
+  double d = 0;
+  for (size_t i = 0; i < b.size(); ++i) {
+    auto magnitude = [](int64_t v) { return std::max(1.0, std::fabs(double(v))); };
+    d += std::fabs(std::log2(magnitude(a[i]) / magnitude(b[i]))) + ((a[i] < 0) != (b[i] < 0) ? 64 : 0);
+  }
+  return d;
+}
+
 } // namespace
+
+Call callTuned(const TunedTable &table, Device &device, const LaunchOptions &options, const std::vector<LaunchArg> &args,
+               std::vector<std::span<uint8_t>> buffers, const std::vector<int64_t> &key,
+               const std::vector<std::pair<std::string, int64_t>> &integers) {
+  Call call;
+  if (table.count == 0 || key.size() != table.keyCount) {
+    call.error = std::string("internal error: the kernel library's tuned table of '") + table.kernel +
+                 "' has no rows, or a key of another length";
+    return call;
+  }
+  // The equal key, else the nearest (the first of equals).
+  const TunedRow *row = &table.rows[0];
+  double best = keyDistance(row->key, key);
+  for (size_t r = 1; r < table.count && best > 0; ++r)
+    if (double d = keyDistance(table.rows[r].key, key); d < best) best = d, row = &table.rows[r];
+  bool exact = std::equal(key.begin(), key.end(), row->key);
+  call.config = row->config;
+  call.nearest = !exact;
+
+  std::map<std::string, int64_t> names(integers.begin(), integers.end());
+  for (size_t m = 0; m < row->metaCount; ++m) names[row->meta[m].name] = row->meta[m].value;
+  std::vector<std::string> parts = splitGrid(table.grid);
+  uint32_t dims[3] = {1, 1, 1};
+  for (size_t i = 0; i < parts.size() && i < 3; ++i) {
+    std::string problem;
+    std::optional<int64_t> v = evalGridExpression(parts[i], names, problem);
+    if (!v || *v <= 0 || *v > int64_t(UINT32_MAX)) {
+      call.error = "the grid of '" + std::string(table.kernel) + "' for " + row->config + ": " +
+                   (v ? "'" + parts[i] + "' is " + std::to_string(*v) + ", not a size" : problem);
+      return call;
+    }
+    dims[i] = uint32_t(*v);
+  }
+  call = callCompiled(*row->kernel, device, Dim3{dims[0], dims[1], dims[2]}, options, args, std::move(buffers));
+  call.config = row->config;
+  call.nearest = !exact;
+  return call;
+}
 
 Call callCompiled(const CompiledKernel &kernel, Device &device, Dim3 grid, const LaunchOptions &options,
                   const std::vector<LaunchArg> &args, std::vector<std::span<uint8_t>> buffers) {

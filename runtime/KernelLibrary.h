@@ -20,6 +20,14 @@
 // that promises nothing beyond what the library was told to assume (ASSUME),
 // so every call that keeps those has a variant. Everything here links the
 // runtime alone, and every failure is a returned message, never an exit.
+//
+// A tuned function (TUNED, from a table `twintile tune --table` wrote) has
+// no grid parameter: callTuned picks the table's row for the call's values
+// of the key (a buffer by its element count), the row whose key is nearest
+// (in the sum of |log2| of the ratios) where none is equal, and runs that
+// row's configuration, compiled as above, over the table's grid expression
+// (GridExpression.h) of the configuration's meta-parameters and the call's
+// integer arguments.
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -61,7 +69,41 @@ struct CompiledKernel {
 struct Call : LaunchResult {
   std::string variant;  // CompiledVariant::assumes
   std::string target;   // "sm_90a"
+  std::string config;   // a tuned call's configuration ("BLOCK=128 num_warps=1"), else empty
+  bool nearest = false; // a tuned call whose key is not in the table: the nearest row's configuration ran
 };
+
+/// A meta-parameter's value in a tuned configuration.
+struct TunedMeta {
+  const char *name;
+  int64_t value;
+};
+
+/// One row of a tuned table: the key's values it was tuned for, and the
+/// configuration that won, compiled.
+struct TunedRow {
+  const int64_t *key;  // TunedTable::keyCount values
+  const CompiledKernel *kernel;
+  const char *config;  // "BLOCK=128 num_warps=1"
+  const TunedMeta *meta;
+  size_t metaCount;
+};
+
+struct TunedTable {
+  const char *kernel;  // the template, "rowsum<{BLOCK}>"
+  const char *grid;    // one to three expressions, "cdiv(n, BLOCK)"
+  size_t keyCount;
+  const TunedRow *rows;
+  size_t count;        // at least one
+};
+
+/// Runs the configuration of `table` for `key` (the call's values of the
+/// table's key, in its order), over the grid its expression gives with
+/// `integers` (the call's integer arguments by name) and the row's
+/// meta-parameters; otherwise as callCompiled.
+Call callTuned(const TunedTable &table, Device &device, const LaunchOptions &options, const std::vector<LaunchArg> &args,
+               std::vector<std::span<uint8_t>> buffers, const std::vector<int64_t> &key,
+               const std::vector<std::pair<std::string, int64_t>> &integers);
 
 /// Runs `kernel` on `device` over `grid` (options.grid is ignored): the
 /// variant for the arguments, as above. `args` has one entry per kernel

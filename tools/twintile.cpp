@@ -91,8 +91,12 @@ CLI::App *declareLibrary(CLI::App &app, twintile::driver::LibraryFlags &library)
   libraryCmd->add_option("file", library.k.file, "kernel source file")->required();
   libraryCmd->add_option("--kernel", library.kernels,
                          "the specialization, e.g. 'softmax<f16,1024>' (its function: softmax_f16_1024), or "
-                         "FUNCTION=SPEC; one or more")
-      ->required()
+                         "FUNCTION=SPEC; one or more, unless --tuned is given")
+      ->check(nonEmpty)
+      ->allow_extra_args(false);
+  libraryCmd->add_option("--tuned", library.tuned,
+                         "[FUNCTION=]TABLE: a function that runs the configuration a tuned table (twintile tune "
+                         "--table) gives the call's key; its name: the template's, or FUNCTION")
       ->check(nonEmpty)
       ->allow_extra_args(false);
   libraryCmd->add_option("--name", library.name, "the library's name: NAME.h, NAME.cpp, namespace NAME")->required();
@@ -145,6 +149,8 @@ CLI::App *declareTune(CLI::App &app, twintile::driver::TuneFlags &tune) {
       ->check(CLI::Range(1e-6, 1e5));
   tuneCmd->add_option("--seed", tune.seed, "seed of the random buffer contents (default 1)")
       ->check(CLI::Range(uint64_t(0), uint64_t(INT64_MAX)));
+  tuneCmd->add_option("--table", tune.table,
+                      "add the winner to this tuned table, a row per value of --key (twintile library --tuned)");
   tuneCmd->add_flag("--json", tune.json, "print a JSON report (on an error too: its \"ok\" false)");
   return tuneCmd;
 }

@@ -6,9 +6,10 @@ experiments/results/<suite>.json for each suite whose N shards are all there. Th
 - every shard was measured at one commit, with one config and one plan of units, and the
   shards' units are the plan, each unit once;
 - lists are concatenated in shard order (a shard holds a contiguous block of the plan, so
-  each list's rows come in the whole run's order of units), dicts joined key by key, and any
-  other value must be the same in every shard that has it: a disagreement (a baseline
-  missing on one machine and not on another, say) is an error, never a silent pick;
+  each list's rows come in the whole run's order of units); dicts are joined key by key and
+  must have the same keys in every shard that has them; any other value must be the same in
+  every shard that has it: a disagreement (a baseline missing on one machine and not on
+  another, say) is an error, never a silent pick;
 - the environment is that of the first shard that measured anything, with every shard's
   machine, date and load beside it.
 
@@ -27,7 +28,11 @@ def _join(values, where):
         return [x for v in values for x in v]
     if all(isinstance(v, dict) for v in values):
         keys = list(dict.fromkeys(k for v in values for k in v))
-        return {k: _join([v[k] for v in values if k in v], f"{where}.{k}") for k in keys}
+        for v in values:  # a key some shards have and others lack: `missing` naming a baseline one node lacks
+            if set(v) != set(keys):
+                raise MergeError(f"the shards disagree on {where}: some have {sorted(set(keys) - set(v))}, "
+                                 "others do not")
+        return {k: _join([v[k] for v in values], f"{where}.{k}") for k in keys}
     first = values[0]
     for v in values[1:]:
         if v != first:

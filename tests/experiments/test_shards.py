@@ -29,7 +29,7 @@ def split(record, count, plan, unit_of, fields):
         mine = set(s.share(plan))
         r = copy.deepcopy(record)
         for f in fields:
-            r[f] = [x for x in record[f] if unit_of(x) in mine or (unit_of(x) is None and i == 1)]
+            r[f] = [x for x in record[f] if unit_of(x) in mine or unit_of(x) is None]  # each its own process rows
         r["shard"] = s.record(plan)
         r["environment"]["host"] = f"node{i}"
         out.append(r)
@@ -91,6 +91,10 @@ class Join(unittest.TestCase):
                       "different units"),
             "disagree": (lambda rs: [{**rs[0], "triton": "3.9"}, {**rs[1], "triton": "3.6"}],
                          "disagree on triton"),
+            "missing on one": (lambda rs: [{**rs[0], "missing": {"triton": "not installed"}}, {**rs[1], "missing": {}}],
+                               r"disagree on missing: some have \['triton'\]"),
+            "nested": (lambda rs: [{**rs[0], "libraries": {"a": "1"}}, {**rs[1], "libraries": {"a": "2"}}],
+                       "disagree on libraries.a"),
             "not a shard": (lambda rs: [rs[0], {k: v for k, v in rs[1].items() if k != "shard"}], "not a shard"),
             "other suite": (lambda rs: [rs[0], {**rs[1], "suite": "compile"}], "not all shards"),
         }
@@ -120,7 +124,7 @@ class Join(unittest.TestCase):
 class RecordedResults(unittest.TestCase):
     """The committed results, cut as the suites cut them and joined: the report says the same."""
 
-    def test_codegen_and_compile_phases(self):
+    def test_codegen(self):
         codegen = json.loads((ROOT / "experiments/results/codegen.json").read_text())
         plan = codegen["config"]["kernels"]
         for f in ("rows", "dynamic", "triton_checks"):
@@ -129,6 +133,17 @@ class RecordedResults(unittest.TestCase):
             merged = S.merge(split(codegen, count, plan, H.kernel_of, ["rows", "dynamic", "triton_checks"]))
             for f in ("rows", "dynamic", "triton_checks", "config", "missing"):
                 self.assertEqual(merged[f], codegen[f], f"{f} over {count} shards")
+
+    def test_compile_phases_with_a_process_record_per_shard(self):
+        compile_ = json.loads((ROOT / "experiments/results/compile.json").read_text())
+        plan = compile_["config"]["kernels"]
+        phases = {k: H.unit_major(v, plan, H.kernel_of) for k, v in compile_["phases"].items()}
+        record = {**{k: v for k, v in compile_.items() if k not in ("sweep", "scaling_stages", "scaling_specs")},
+                  "triton": phases["triton"], "twintile": phases["twintile"]}
+        merged = S.merge(split(record, 3, plan, H.kernel_of, ["triton", "twintile"]))
+        self.assertEqual(merged["twintile"], phases["twintile"])
+        self.assertEqual([r for r in merged["triton"] if "spec" in r], [r for r in phases["triton"] if "spec" in r])
+        self.assertEqual(sum("process" in r for r in merged["triton"]), 3)
 
     def test_report_from_joined_shards(self):
         """scripts/report --merge on shards of the committed realworld results: the same tables."""

@@ -28,7 +28,8 @@ trap 'rm -rf "$work"' EXIT
 mv "$work/installed" "$work/prefix"
 cp -r "$src/examples/app" "$work/app"
 
-# The inline project: FRONTEND parse, one target, a promise, a named function.
+# The inline project: FRONTEND parse, one target, a promise, a named function,
+# and a tuned function over a table (as `twintile tune --table` writes one on a GPU).
 mkdir -p "$work/options"
 cat > "$work/options/CMakeLists.txt" << 'EOF2'
 cmake_minimum_required(VERSION 3.25)
@@ -37,6 +38,7 @@ find_package(twintile CONFIG REQUIRED)
 twintile_add_kernel_library(scalers
   SOURCES scale.cpp
   KERNELS "scale_by=scale<i32, 64>"
+  TUNED scale.tuned.json
   FRONTEND parse TARGETS sm_80 NUM_WARPS 2 ASSUME "out:aligned")
 add_executable(options main.cpp)
 target_link_libraries(options PRIVATE scalers)
@@ -50,10 +52,26 @@ TT_KERNEL void scale(Ptr<T> in, Ptr<T> out, i32 n, i32 k) {
   store(out + offs, load(in + offs, offs < n) * k, offs < n);
 }
 EOF2
+cat > "$work/options/scale.tuned.json" << 'EOF2'
+{"format": "twintile tuned table 1", "kernel": "scale<i32, {BLOCK}>", "key": ["n"], "grid": "cdiv(n, BLOCK)",
+ "rows": [{"key": [100], "config": {"BLOCK": 32, "num_warps": 1}, "seconds": 2e-06, "device": "an H200"},
+          {"key": [4096], "config": {"BLOCK": 256, "num_warps": 4}, "seconds": 3e-06, "device": "an H200"}]}
+EOF2
 cat > "$work/options/main.cpp" << 'EOF2'
 #include "scalers.h"
 #include <cstdio>
 #include <vector>
+// The tuned function: n = 100 is a row; 3000 is nearest 4096's (one program of 32 could not cover it).
+bool tuned(twintile::runtime::Device &device, int32_t n, const char *config, bool nearest) {
+  std::vector<int32_t> in(static_cast<size_t>(n)), out(static_cast<size_t>(n), 0);
+  for (int32_t i = 0; i < n; ++i) in[size_t(i)] = i % 13 - 6;
+  twintile::runtime::Call c = scalers::scale(device, in, out, n, 5);
+  bool right = c.ok() && c.config == config && c.nearest == nearest;
+  for (int32_t i = 0; i < n; ++i) right = right && out[size_t(i)] == 5 * in[size_t(i)];
+  std::printf("tuned n=%d: %s '%s'%s %s\n", n, right ? "right" : "WRONG", c.config.c_str(),
+              c.nearest ? " (nearest)" : "", c.error.c_str());
+  return right;
+}
 int main() {
   auto device = twintile::runtime::makeEmuDevice();
   std::vector<int32_t> in(100), out(101);
@@ -65,7 +83,8 @@ int main() {
   twintile::runtime::Call broken = scalers::scale_by(*device, {2}, in, std::span(out).subspan(1), 100, 2);
   std::printf("%s '%s' %s; broken: %s\n", right ? "right" : "WRONG", c.variant.c_str(), c.error.c_str(),
               broken.error.c_str());
-  return right && broken.error.find("'out'") != std::string::npos ? 0 : 1;
+  bool table = tuned(*device, 100, "BLOCK=32 num_warps=1", false) & tuned(*device, 3000, "BLOCK=256 num_warps=4", true);
+  return right && table && broken.error.find("'out'") != std::string::npos ? 0 : 1;
 }
 EOF2
 

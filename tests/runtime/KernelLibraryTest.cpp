@@ -124,6 +124,47 @@ TEST_CASE("a call no variant can take is an error returned, naming why") {
   CHECK(c.error.starts_with("internal error: the kernel library's manifest of 'k<f32>' (x:aligned n:divisible) does not read"));
 }
 
+TEST_CASE("a tuned call runs the configuration of its key's row, or of the nearest row, over the table's grid") {
+  Library small, wide;  // two configurations' compiled kernels
+  small.kernel.spec = "k<32>";
+  wide.kernel.spec = "k<256>";
+  const TunedMeta smallMeta[] = {{"BLOCK", 32}}, wideMeta[] = {{"BLOCK", 256}};
+  const int64_t keys[] = {100, 4096};
+  const TunedRow rows[] = {{keys, &small.kernel, "BLOCK=32", smallMeta, 1},
+                           {keys + 1, &wide.kernel, "BLOCK=256 num_warps=4", wideMeta, 1}};
+  TunedTable table{"k<{BLOCK}>", "cdiv(n, BLOCK), 2", 1, rows, 2};
+  Recorder device;
+  device.can.targets = {"sm_90a"};
+  alignas(16) float storage[16] = {};
+  auto call = [&](int64_t n) {
+    return callTuned(table, device, {}, {LaunchArg::buf(0), scalarArg(int32_t(n))},
+                     {bufferBytes(std::span<float>(storage))}, {n}, {{"n", n}});
+  };
+  Call c = call(100);
+  REQUIRE(c.ok());
+  CHECK((c.config == "BLOCK=32" && !c.nearest));
+  c = call(3000);  // log2 distance: 4096's 0.45 against 100's 4.9
+  CHECK((c.config == "BLOCK=256 num_warps=4" && c.nearest));
+  c = call(150);
+  CHECK((c.config == "BLOCK=32" && c.nearest));
+  c = call(-5);  // a negative key is far from every positive one: the first row of equals, whose grid is 0
+  CHECK((c.config == "BLOCK=32" && c.nearest));
+  CHECK(c.error == "the grid of 'k<{BLOCK}>' for BLOCK=32: 'cdiv(n, BLOCK)' is 0, not a size");
+
+  // The grid's expression is the table's, with the row's meta-parameters.
+  table.grid = "n / (BLOCK - 32)";
+  c = call(100);
+  CHECK(c.error == "the grid of 'k<{BLOCK}>' for BLOCK=32: 'n / (BLOCK - 32)': column 17: division by zero");
+  table.grid = "n - 1000";
+  c = call(100);
+  CHECK(c.error == "the grid of 'k<{BLOCK}>' for BLOCK=32: 'n - 1000' is -900, not a size");
+  // A key of another length is the library's fault.
+  table.grid = "1";
+  c = callTuned(table, device, {}, {LaunchArg::buf(0), scalarArg(int32_t(1))}, {bufferBytes(std::span<float>(storage))},
+                {1, 2}, {});
+  CHECK(c.error.starts_with("internal error:"));
+}
+
 TEST_CASE("the targets a GPU runs follow its compute capability") {
   CHECK(targetsForComputeCapability(9, 0) == std::vector<std::string>{"sm_90a", "sm_80"});
   CHECK(targetsForComputeCapability(8, 6) == std::vector<std::string>{"sm_80"});

@@ -82,6 +82,7 @@ int dumpCommand(const DumpFlags &flags);
 struct LibraryFlags {
   KernelFlags k;                     // k.kernel unused: kernels lists them; k.options.target unused: targets
   std::vector<std::string> kernels;  // SPEC or FUNCTION=SPEC
+  std::vector<std::string> tuned;    // TABLE or FUNCTION=TABLE (TunedTable.h)
   std::vector<std::string> targets;  // in the order a device prefers them; default sm_90a, sm_80
   std::string name;                  // NAME.h, NAME.cpp; the C++ namespace
   std::string output;                // the directory they are written to
@@ -96,6 +97,7 @@ struct TuneFlags {
   std::string grid;                  // one to three expressions, comma-separated
   std::vector<std::string> args;     // NAME=VALUE: a buffer's element count, a scalar's value
   std::vector<std::string> key;      // parameters whose values key the choice
+  std::string table;                 // a tuned table the winner is added to (TunedTable.h)
   std::string device = "cuda";
   double warmupMs = 25, repMs = 100;
   uint64_t seed = 1;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "tools/driver/Driver.h"
 #include "tools/driver/LibrarySource.h"
+#include "tools/driver/TunedTable.h"
 
 #include "backend/Ptxas.h"
 #include "frontends/parse/ParseFrontend.h"
@@ -26,6 +27,7 @@
 #include <filesystem>
 #include <iostream>
 #include <thread>
+#include <tuple>
 
 namespace twintile::driver {
 
@@ -78,10 +80,72 @@ std::string namespaceOf(const std::string &name) {
   return ns;
 }
 
+/// Each --tuned table as a function whose rows' configurations are added
+/// to `specs` and `functions` (as FUNCTION_configN) and `shapes` (their
+/// warps and stages); an error message, or empty.
+std::string tunedFunctions(const LibraryFlags &f, std::vector<std::string> &specs, std::vector<std::string> &functions,
+                           std::vector<std::pair<int, int>> &shapes, std::vector<LibraryTuned> &tuned) {
+  for (const std::string &entry : f.tuned) {
+    size_t eq = entry.find('=');
+    std::string path = eq == std::string::npos ? entry : entry.substr(eq + 1), error;
+    std::optional<TunedTableFile> table = readTunedTable(path, error);
+    if (!table) return error;
+    std::string function = eq == std::string::npos ? table->kernel.substr(0, table->kernel.find('<')) : entry.substr(0, eq);
+    while (!function.empty() && std::isspace(static_cast<unsigned char>(function.back()))) function.pop_back();
+    if (!isCxxName(function) || function == "kernels")
+      return "--tuned '" + entry + "' makes the function name '" + function + "'; name it: --tuned NAME=" + path;
+    if (std::find(functions.begin(), functions.end(), function) != functions.end())
+      return "--tuned '" + entry + "' makes the function '" + function + "', which another makes; name one";
+    std::vector<TuneConfig> configs;
+    for (const TunedTableRow &r : table->rows)
+      if (std::none_of(configs.begin(), configs.end(), [&](const TuneConfig &c) { return c.name() == r.config.name(); }))
+        configs.push_back(r.config);
+    Autotuner checked = Autotuner::fromFile(f.k.file, table->kernel, configs);  // compiles nothing
+    if (!checked.ok()) return "the tuned table '" + path + "': " + checked.error();
+    LibraryTuned t{function, table->kernel, table->grid, table->key, {}};
+    for (const TunedTableRow &r : table->rows) {
+      size_t c = size_t(std::find_if(configs.begin(), configs.end(),
+                                     [&](const TuneConfig &x) { return x.name() == r.config.name(); }) - configs.begin());
+      t.rows.push_back({r.key, specs.size() + c, r.config.name(), r.config.meta});
+    }
+    for (size_t c = 0; c < configs.size(); ++c) {
+      std::string name = function + "_config" + std::to_string(c);
+      if (std::find(functions.begin(), functions.end(), name) != functions.end())
+        return "--tuned '" + entry + "' names its configurations " + name + "..., which a --kernel's function has";
+      specs.push_back(checked.specFor(configs[c]));
+      functions.push_back(name);
+      shapes.emplace_back(configs[c].numWarps, configs[c].numStages);
+    }
+    tuned.push_back(std::move(t));
+  }
+  return {};
+}
+
+/// A tuned function's configurations all have the same parameters, and its
+/// key names integers or buffers among them; an error message, or empty.
+std::string checkTuned(const LibraryTuned &t, const std::vector<LibraryKernel> &kernels) {
+  const LibraryKernel &first = kernels[t.rows.front().kernel];
+  for (const LibraryTuned::Row &r : t.rows) {
+    const LibraryKernel &k = kernels[r.kernel];
+    bool same = k.params.size() == first.params.size();
+    for (size_t i = 0; same && i < k.params.size(); ++i)
+      same = k.params[i].name == first.params[i].name && k.params[i].type == first.params[i].type;
+    if (!same) return "the tuned '" + t.kernel + "': " + k.spec + " and " + first.spec + " take different parameters";
+  }
+  for (const std::string &key : t.key) {
+    auto p = std::find_if(first.params.begin(), first.params.end(), [&](const auto &q) { return q.name == key; });
+    if (p == first.params.end()) return "the tuned '" + t.kernel + "': its key '" + key + "' is not a parameter";
+    if (p->type.starts_with("f") || p->type == "i1" || p->type == "bf16")
+      return "the tuned '" + t.kernel + "': its key '" + key + "' is a " + p->type + ", not an integer or a buffer";
+  }
+  return {};
+}
+
 struct Job {
   size_t kernel;
   pipeline::Target target;
   std::vector<backend::ParamAssumption> promises;
+  int numWarps = 0, numStages = 0;
   pipeline::Result result;
 };
 
@@ -121,6 +185,8 @@ void compileVariants(std::vector<Job> &jobs, const std::vector<std::string> &til
         continue;
       }
       pipeline::CompileRequest o = request;
+      if (job.numWarps) o.numWarps = job.numWarps;  // a tuned configuration's
+      if (job.numStages) o.numStages = job.numStages;
       o.alignedNames.clear();
       o.divisibleNames.clear();
       o.assume = job.promises;
@@ -165,6 +231,10 @@ int libraryCommand(const LibraryFlags &f) {
   }
   std::vector<std::string> specs, functions;
   if (std::string error = namesOf(f.kernels, specs, functions); !error.empty()) return fail(error);
+  std::vector<std::pair<int, int>> shapes(specs.size());  // warps and stages: 0, the library's
+  std::vector<LibraryTuned> tuned;
+  if (std::string error = tunedFunctions(f, specs, functions, shapes, tuned); !error.empty()) return fail(error);
+  if (specs.empty()) return fail("no --kernel and no --tuned: the library would have no function");
 
   // The front end, once for all specializations.
   pipeline::CompileRequest front = f.k.options;
@@ -191,6 +261,8 @@ int libraryCommand(const LibraryFlags &f) {
       return fail(specs[i] + ": " + d->message);
     kernels[i].function = functions[i];
     kernels[i].spec = specs[i];
+    kernels[i].typed = i < f.kernels.size();
+    std::tie(kernels[i].numWarps, kernels[i].numStages) = shapes[i];
     for (size_t p = 0; p < func.numParams(); ++p) {
       std::string type = ir::toString(func.param(p)->type);
       if (!cxxParamType(type))
@@ -200,8 +272,10 @@ int libraryCommand(const LibraryFlags &f) {
     }
     tileIR[i] = ir::toString(func);
     for (pipeline::Target t : targets)
-      for (auto &promises : variantPromises(func, given)) jobs.push_back({i, t, promises, {}});
+      for (auto &promises : variantPromises(func, given)) jobs.push_back({i, t, promises, shapes[i].first, shapes[i].second, {}});
   }
+  for (const LibraryTuned &t : tuned)
+    if (std::string error = checkTuned(t, kernels); !error.empty()) return fail(error);
   compileVariants(jobs, tileIR, specs, f.k.options, ptxas.has_value(),
                   f.jobs > 0 ? unsigned(f.jobs) : std::max(1u, std::thread::hardware_concurrency()));
   for (Job &job : jobs) {
@@ -230,7 +304,7 @@ int libraryCommand(const LibraryFlags &f) {
   std::string error;
   std::optional<std::string> rule;
   if (!f.depfile.empty() && !(rule = dependencyRule(f.k.file, header, error))) return fail(error);
-  LibraryText text = libraryText(ns, f.name + ".h", f.k.file, kernels);
+  LibraryText text = libraryText(ns, f.name + ".h", f.k.file, kernels, tuned);
   std::error_code ec;
   fs::create_directories(f.output, ec);
   if (!fs::is_directory(f.output, ec)) return fail("-o '" + f.output + "' is not a directory and cannot be made one");

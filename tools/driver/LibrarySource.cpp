@@ -65,11 +65,11 @@ std::string bytesArray(const std::string &bytes) {
 
 /// The C++ names of a kernel's parameters: its own, unless one is not a
 /// usable name or is taken by the function's own parameters.
-std::vector<std::string> paramNames(const LibraryKernel &k) {
+std::vector<std::string> paramNames(const std::vector<LibraryKernel::Param> &params) {
   std::set<std::string> taken = {"device", "grid", "options"};
   std::vector<std::string> names;
-  for (size_t i = 0; i < k.params.size(); ++i) {
-    std::string base = isCxxName(k.params[i].name) ? k.params[i].name : "arg" + std::to_string(i), n = base;
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::string base = isCxxName(params[i].name) ? params[i].name : "arg" + std::to_string(i), n = base;
     for (int suffix = 1; taken.count(n); ++suffix) n = base + "_" + std::to_string(suffix);
     taken.insert(n);
     names.push_back(n);
@@ -77,13 +77,85 @@ std::vector<std::string> paramNames(const LibraryKernel &k) {
   return names;
 }
 
-std::string signature(const LibraryKernel &k, bool declaration) {
-  std::vector<std::string> names = paramNames(k);
-  std::string s = "::twintile::runtime::Call " + k.function +
-                  "(::twintile::runtime::Device &device, ::twintile::runtime::Dim3 grid";
-  for (size_t i = 0; i < k.params.size(); ++i) s += ",\n    " + *cxxParamType(k.params[i].type) + " " + names[i];
+/// A function's signature: with a grid, unless it is a tuned function's,
+/// whose table has the grid.
+std::string signature(const std::string &function, const std::vector<LibraryKernel::Param> &params, bool grid,
+                      bool declaration) {
+  std::vector<std::string> names = paramNames(params);
+  std::string s = "::twintile::runtime::Call " + function + "(::twintile::runtime::Device &device" +
+                  (grid ? ", ::twintile::runtime::Dim3 grid" : "");
+  for (size_t i = 0; i < params.size(); ++i) s += ",\n    " + *cxxParamType(params[i].type) + " " + names[i];
   s += ",\n    const ::twintile::runtime::LaunchOptions &options";
   return s + (declaration ? " = {})" : ")");
+}
+
+/// The launch's arguments and the buffers' bytes, as a function passes them.
+std::pair<std::string, std::string> callArguments(const std::vector<LibraryKernel::Param> &params) {
+  std::vector<std::string> names = paramNames(params);
+  std::string args, buffers;
+  size_t nbuf = 0;
+  for (size_t a = 0; a < params.size(); ++a) {
+    bool pointer = params[a].type.starts_with("ptr<");
+    args += std::string(a ? ", " : "") +
+            (pointer ? "::twintile::runtime::LaunchArg::buf(" + std::to_string(nbuf) + ")"
+                     : "::twintile::runtime::scalarArg(" + names[a] + ")");
+    if (pointer) buffers += std::string(nbuf++ ? ", " : "") + "::twintile::runtime::bufferBytes(" + names[a] + ")";
+  }
+  return {args, buffers};
+}
+
+bool isIntegerType(const std::string &type) {
+  return type.size() > 1 && (type[0] == 'i' || type[0] == 'u') && type != "i1";
+}
+
+/// A tuned function's table (in the source's unnamed namespace) and its
+/// definition; its declaration in the header.
+void tunedText(const std::string &ns, const LibraryTuned &t, size_t index, const std::vector<LibraryKernel> &kernels,
+               std::string &header, std::string &source, std::string &functions) {
+  const std::vector<LibraryKernel::Param> &params = kernels[t.rows.front().kernel].params;
+  std::vector<std::string> names = paramNames(params);
+  std::string doc = "/// " + commentSafe(t.kernel) + "(";
+  for (size_t i = 0; i < params.size(); ++i) doc += (i ? ", " : "") + params[i].name + ": " + params[i].type;
+  doc += "), tuned: the configuration of the row for the call's " + commentSafe(t.key.empty() ? "(no key)" : "");
+  for (size_t i = 0; i < t.key.size(); ++i) doc += (i ? ", " : "") + t.key[i];
+  doc += " (the nearest row where none is equal), over the grid " + commentSafe(t.grid) + ":\n";
+  std::string p = "t" + std::to_string(index), rows, keys;
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const LibraryTuned::Row &row = t.rows[r];
+    doc += "///  ";
+    for (size_t i = 0; i < row.key.size(); ++i) doc += " " + t.key[i] + "=" + std::to_string(row.key[i]);
+    doc += ": " + commentSafe(row.config) + "\n";
+    for (int64_t v : row.key) keys += std::to_string(v) + "LL, ";
+    std::string meta = "nullptr";
+    if (!row.meta.empty()) {
+      meta = p + "_meta" + std::to_string(r);
+      source += "constexpr ::twintile::runtime::TunedMeta " + meta + "[] = {";
+      for (const auto &[n, v] : row.meta) source += "{" + literal(n) + ", " + std::to_string(v) + "LL}, ";
+      source += "};\n";
+    }
+    rows += "    {" + p + "_keys + " + std::to_string(r * t.key.size()) + ", &::" + ns + "::kernels::" +
+            kernels[row.kernel].function + ", " + literal(row.config) + ", " + meta + ", " +
+            std::to_string(row.meta.size()) + "},\n";
+  }
+  header += "\n" + doc + signature(t.function, params, false, true) + ";\n";
+  source += "constexpr ::std::int64_t " + p + "_keys[] = {" + (keys.empty() ? "0" : keys) + "};\n";
+  source += "const ::twintile::runtime::TunedRow " + p + "_rows[] = {\n" + rows + "};\n";
+  source += "const ::twintile::runtime::TunedTable " + p + "_table{" + literal(t.kernel) + ", " + literal(t.grid) +
+            ", " + std::to_string(t.key.size()) + ", " + p + "_rows, " + std::to_string(t.rows.size()) + "};\n";
+  std::string key, integers;
+  for (const std::string &k : t.key)
+    for (size_t i = 0; i < params.size(); ++i)
+      if (params[i].name == k)
+        key += std::string(key.empty() ? "" : ", ") + "::std::int64_t(" + names[i] +
+               (params[i].type.starts_with("ptr<") ? ".size())" : ")");
+  for (size_t i = 0; i < params.size(); ++i)
+    if (isIntegerType(params[i].type))
+      integers += std::string(integers.empty() ? "" : ", ") + "{" + literal(params[i].name) + ", ::std::int64_t(" +
+                  names[i] + ")}";
+  auto [args, buffers] = callArguments(params);
+  functions += "\n" + signature(t.function, params, false, false) + " {\n  return ::twintile::runtime::callTuned(::" +
+               p + "_table, device, options,\n      {" + args + "},\n      {" + buffers + "},\n      {" + key +
+               "},\n      {" + integers + "});\n}\n";
 }
 
 std::string documentation(const LibraryKernel &k) {
@@ -128,7 +200,7 @@ std::optional<std::string> cxxParamType(const std::string &type) {
 }
 
 LibraryText libraryText(const std::string &ns, const std::string &headerName, const std::string &file,
-                        const std::vector<LibraryKernel> &kernels) {
+                        const std::vector<LibraryKernel> &kernels, const std::vector<LibraryTuned> &tuned) {
   const std::string banner = "// Generated by `twintile library` from " + commentSafe(file) + ": do not edit.\n";
   LibraryText t;
   // Names outside the functions' own are written in full (::std::span,
@@ -145,7 +217,7 @@ LibraryText libraryText(const std::string &ns, const std::string &headerName, co
   for (size_t i = 0; i < kernels.size(); ++i) {
     const LibraryKernel &k = kernels[i];
     std::string p = "k" + std::to_string(i);
-    t.header += "\n" + documentation(k) + signature(k, true) + ";\n";
+    if (k.typed) t.header += "\n" + documentation(k) + signature(k.function, k.params, true, true) + ";\n";
     objects += "extern const ::twintile::runtime::CompiledKernel " + k.function + ";\n";
 
     std::string tile = k.variants.empty() ? std::string() : k.variants.front().tileIR;
@@ -166,20 +238,14 @@ LibraryText libraryText(const std::string &ns, const std::string &headerName, co
     definitions += "const ::twintile::runtime::CompiledKernel " + k.function + "{" + literal(k.spec) + ", " +
                    literal(file) + ", ::" + p + "_variants, " + std::to_string(k.variants.size()) + "};\n";
 
-    std::vector<std::string> names = paramNames(k);
-    std::string args, buffers;
-    size_t nbuf = 0;
-    for (size_t a = 0; a < k.params.size(); ++a) {
-      bool pointer = k.params[a].type.starts_with("ptr<");
-      args += std::string(a ? ", " : "") +
-              (pointer ? "::twintile::runtime::LaunchArg::buf(" + std::to_string(nbuf) + ")"
-                       : "::twintile::runtime::scalarArg(" + names[a] + ")");
-      if (pointer) buffers += std::string(nbuf++ ? ", " : "") + "::twintile::runtime::bufferBytes(" + names[a] + ")";
-    }
-    functions += "\n" + signature(k, false) + " {\n  return ::twintile::runtime::callCompiled(::" + ns +
-                 "::kernels::" + k.function + ", device, grid, options,\n      {" + args + "},\n      {" + buffers +
-                 "});\n}\n";
+    if (!k.typed) continue;
+    auto [args, buffers] = callArguments(k.params);
+    functions += "\n" + signature(k.function, k.params, true, false) + " {\n  return ::twintile::runtime::callCompiled(::" +
+                 ns + "::kernels::" + k.function + ", device, grid, options,\n      {" + args + "},\n      {" +
+                 buffers + "});\n}\n";
   }
+  if (!tuned.empty()) t.source += "\n// The tuned functions' tables.\n";
+  for (size_t i = 0; i < tuned.size(); ++i) tunedText(ns, tuned[i], i, kernels, t.header, t.source, functions);
   t.header += objects + "} // namespace kernels\n\n} // namespace " + ns + "\n";
   t.source += "\n} // namespace\n\nnamespace " + ns + " {\n\nnamespace kernels {\n" + definitions +
               "} // namespace kernels\n" + functions + "\n} // namespace " + ns + "\n";

@@ -5,15 +5,16 @@
 //
 // The launch API's autotuner (launch/Autotune.h) from the command line: the
 // buffers random from a seed, as `twintile run` makes them; the grid an
-// expression over each configuration (GridExpression.h). Prints each
+// expression over each configuration (runtime/GridExpression.h). Prints each
 // configuration's median time and the winner, which the autotuner keeps in
 // the disk cache for the launch API to find.
 //===----------------------------------------------------------------------===//
 #include "launch/Autotune.h"
 #include "launch/Devices.h"
+#include "runtime/GridExpression.h"
 #include "tools/driver/Arguments.h"
 #include "tools/driver/Driver.h"
-#include "tools/driver/GridExpression.h"
+#include "tools/driver/TunedTable.h"
 
 #include <nlohmann/json.hpp>
 
@@ -57,18 +58,6 @@ std::optional<TuneConfig> configOf(const std::string &text, std::string &error) 
     start = comma + 1;
   }
   return c;
-}
-
-/// `--grid` split at its top-level commas (those in cdiv(a, b) stay).
-std::vector<std::string> gridParts(const std::string &grid) {
-  std::vector<std::string> parts(1);
-  int depth = 0;
-  for (char c : grid) {
-    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
-    if (c == ',' && depth == 0) parts.emplace_back();
-    else parts.back() += c;
-  }
-  return parts;
 }
 
 /// The kernel's arguments from --arg: buffers of random contents from the
@@ -117,6 +106,28 @@ std::string makeArguments(const TuneFlags &f, const std::vector<std::pair<std::s
   return {};
 }
 
+/// The winner as a tuned table's row: the key's values (a buffer's element
+/// count, an integer's value); an error message, or empty.
+std::string tableRow(const TuneFlags &f, const std::vector<std::pair<std::string, std::string>> &params,
+                     const std::vector<Arg> &args, const std::vector<TuneConfig> &configs, const TunedLaunch &r,
+                     const std::string &device, TunedTableRow &row) {
+  for (const std::string &k : f.key) {
+    size_t i = 0;
+    while (i < params.size() && params[i].first != k) ++i;
+    if (i == params.size()) return "--key '" + k + "' is not a parameter of the kernel";
+    const Arg &a = args[i];
+    if (a.kind == Arg::Kind::Buffer) row.key.push_back(int64_t(a.bytes.size() / a.elementBytes));
+    else if (a.kind == Arg::Kind::Int) row.key.push_back(a.i);
+    else return "--table: the key's parameter '" + k + "' is a float: a table keys by integers and buffer sizes";
+  }
+  for (const TuneConfig &c : configs)
+    if (c.name() == r.config) row.config = c;
+  for (const Trial &t : r.trials)
+    if (t.config == r.config) row.seconds = t.seconds;
+  row.device = device;
+  return {};
+}
+
 } // namespace
 
 int tuneCommand(const TuneFlags &f) {
@@ -136,7 +147,7 @@ int tuneCommand(const TuneFlags &f) {
     if (!c) return fail(error);
     configs.push_back(*c);
   }
-  std::vector<std::string> grid = gridParts(f.grid);
+  std::vector<std::string> grid = runtime::splitGrid(f.grid);
   if (grid.size() > 3) return fail("--grid takes one to three sizes, got " + std::to_string(grid.size()));
   std::string why;
   std::unique_ptr<runtime::Device> device = twintile::makeDevice(f.device, why);
@@ -158,8 +169,11 @@ int tuneCommand(const TuneFlags &f) {
     for (const auto &[n, v] : c.meta) names[n] = v;
     uint32_t dims[3] = {1, 1, 1};
     for (size_t i = 0; i < grid.size(); ++i) {
-      std::optional<int64_t> v = evalGridExpression(grid[i], names, problem);
-      if (!v) return std::nullopt;
+      std::optional<int64_t> v = runtime::evalGridExpression(grid[i], names, problem);
+      if (!v) {
+        problem = "--grid " + problem;
+        return std::nullopt;
+      }
       if (*v <= 0 || *v > int64_t(UINT32_MAX)) {
         problem = "--grid '" + grid[i] + "' is " + std::to_string(*v) + " for " + c.name() + ": not a size";
         return std::nullopt;
@@ -179,6 +193,12 @@ int tuneCommand(const TuneFlags &f) {
 
   TunedLaunch r = tuner.launchArgs(*device, gridOf, args, {});
   if (!r.ok() && r.trials.empty()) return fail(r.error);
+  if (r.ok() && !f.table.empty()) {
+    TunedTableRow row;
+    if (std::string bad = tableRow(f, tuner.parameters(), args, configs, r, device->describe(), row); !bad.empty())
+      return fail(bad);
+    if (!addTunedRow(f.table, {f.k.kernel, f.key, f.grid, {}}, row, error)) return fail(error);
+  }
   if (f.json) {
     nlohmann::ordered_json j{{"command", "tune"},      {"file", f.k.file},      {"kernel", f.k.kernel},
                              {"device", device->describe()}, {"ok", r.ok()}};

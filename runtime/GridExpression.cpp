@@ -1,11 +1,11 @@
 //===- GridExpression.cpp - recursive descent over a grid expression ------===//
-#include "tools/driver/GridExpression.h"
+#include "runtime/GridExpression.h"
 
 #include <cctype>
 #include <cstdint>
 #include <stdexcept>
 
-namespace twintile::driver {
+namespace twintile::runtime {
 
 namespace {
 
@@ -128,9 +128,20 @@ std::optional<int64_t> evalGridExpression(const std::string &text, const std::ma
   try {
     return Parser(text, names).all();
   } catch (const std::invalid_argument &e) {
-    error = "--grid '" + text + "': " + e.what();
+    error = "'" + text + "': " + e.what();
     return std::nullopt;
   }
 }
 
-} // namespace twintile::driver
+std::vector<std::string> splitGrid(const std::string &grid) {
+  std::vector<std::string> parts(1);
+  int depth = 0;
+  for (char c : grid) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    if (c == ',' && depth == 0) parts.emplace_back();
+    else parts.back() += c;
+  }
+  return parts;
+}
+
+} // namespace twintile::runtime

@@ -18,12 +18,13 @@ std::string listed(const std::vector<std::string> &names) {
   return out.empty() ? "none" : out;
 }
 
-/// How far apart two keys are: the sum of |log2| of their values' ratios
-/// (a value of magnitude below 1 counted as 1).
+/// How far apart two keys are: the sum of |log2| of their values' ratios,
+/// each value's magnitude taken plus one (0 and 1 are apart), and a sign
+/// that differs counted as far.
 double keyDistance(const int64_t *a, const std::vector<int64_t> &b) {
   double d = 0;
   for (size_t i = 0; i < b.size(); ++i) {
-    auto magnitude = [](int64_t v) { return std::max(1.0, std::fabs(double(v))); };
+    auto magnitude = [](int64_t v) { return std::fabs(double(v)) + 1.0; };
     d += std::fabs(std::log2(magnitude(a[i]) / magnitude(b[i]))) + ((a[i] < 0) != (b[i] < 0) ? 64 : 0);
   }
   return d;
@@ -41,11 +42,16 @@ Call callTuned(const TunedTable &table, Device &device, const LaunchOptions &opt
     return call;
   }
   // The equal key, else the nearest (the first of equals).
-  const TunedRow *row = &table.rows[0];
-  double best = keyDistance(row->key, key);
-  for (size_t r = 1; r < table.count && best > 0; ++r)
-    if (double d = keyDistance(table.rows[r].key, key); d < best) best = d, row = &table.rows[r];
-  bool exact = std::equal(key.begin(), key.end(), row->key);
+  const TunedRow *row = nullptr;
+  for (size_t r = 0; r < table.count && !row; ++r)
+    if (std::equal(key.begin(), key.end(), table.rows[r].key)) row = &table.rows[r];
+  bool exact = row != nullptr;
+  if (!row) {
+    row = &table.rows[0];
+    double best = keyDistance(row->key, key);
+    for (size_t r = 1; r < table.count; ++r)
+      if (double d = keyDistance(table.rows[r].key, key); d < best) best = d, row = &table.rows[r];
+  }
   call.config = row->config;
   call.nearest = !exact;
 
@@ -53,7 +59,12 @@ Call callTuned(const TunedTable &table, Device &device, const LaunchOptions &opt
   for (size_t m = 0; m < row->metaCount; ++m) names[row->meta[m].name] = row->meta[m].value;
   std::vector<std::string> parts = splitGrid(table.grid);
   uint32_t dims[3] = {1, 1, 1};
-  for (size_t i = 0; i < parts.size() && i < 3; ++i) {
+  if (parts.size() > 3) {
+    call.error = std::string("internal error: the kernel library's grid of '") + table.kernel + "' has " +
+                 std::to_string(parts.size()) + " sizes";
+    return call;
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
     std::string problem;
     std::optional<int64_t> v = evalGridExpression(parts[i], names, problem);
     if (!v || *v <= 0 || *v > int64_t(UINT32_MAX)) {

@@ -61,7 +61,7 @@ cat > "$work/options/main.cpp" << 'EOF2'
 #include "scalers.h"
 #include <cstdio>
 #include <vector>
-// The tuned function: n = 100 is a row; 3000 is nearest 4096's (one program of 32 could not cover it).
+// The tuned function: n = 100 is a row; 3000 runs the nearest row's (4096's) configuration.
 bool tuned(twintile::runtime::Device &device, int32_t n, const char *config, bool nearest) {
   std::vector<int32_t> in(static_cast<size_t>(n)), out(static_cast<size_t>(n), 0);
   for (int32_t i = 0; i < n; ++i) in[size_t(i)] = i % 13 - 6;

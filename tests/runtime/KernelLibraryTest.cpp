@@ -151,6 +151,18 @@ TEST_CASE("a tuned call runs the configuration of its key's row, or of the neare
   CHECK((c.config == "BLOCK=32" && c.nearest));
   CHECK(c.error == "the grid of 'k<{BLOCK}>' for BLOCK=32: 'cdiv(n, BLOCK)' is 0, not a size");
 
+  // 0 and 1 are apart: a flag's row is its own.
+  const int64_t flags[] = {0, 1};
+  const TunedRow flagRows[] = {{flags, &small.kernel, "BLOCK=32", smallMeta, 1},
+                               {flags + 1, &wide.kernel, "BLOCK=256 num_warps=4", wideMeta, 1}};
+  TunedTable flagTable{"k<{BLOCK}>", "1", 1, flagRows, 2};
+  c = callTuned(flagTable, device, {}, {LaunchArg::buf(0), scalarArg(int32_t(1))},
+                {bufferBytes(std::span<float>(storage))}, {1}, {});
+  CHECK((c.config == "BLOCK=256 num_warps=4" && !c.nearest));
+  c = callTuned(flagTable, device, {}, {LaunchArg::buf(0), scalarArg(int32_t(1))},
+                {bufferBytes(std::span<float>(storage))}, {2}, {});
+  CHECK((c.config == "BLOCK=256 num_warps=4" && c.nearest));
+
   // The grid's expression is the table's, with the row's meta-parameters.
   table.grid = "n / (BLOCK - 32)";
   c = call(100);

@@ -20,6 +20,7 @@
 #include "ir/Diagnostic.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "runtime/GridExpression.h"
 
 #include <algorithm>
 #include <atomic>
@@ -86,7 +87,11 @@ std::string namespaceOf(const std::string &name) {
 std::string tunedFunctions(const LibraryFlags &f, std::vector<std::string> &specs, std::vector<std::string> &functions,
                            std::vector<std::pair<int, int>> &shapes, std::vector<LibraryTuned> &tuned) {
   for (const std::string &entry : f.tuned) {
-    size_t eq = entry.find('=');
+    size_t eq = entry.find('=');  // FUNCTION=TABLE where what comes before '=' could name a function
+    if (eq != std::string::npos && (eq == 0 || !std::all_of(entry.begin(), entry.begin() + eq, [](char c) {
+                                      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                                    })))
+      eq = std::string::npos;
     std::string path = eq == std::string::npos ? entry : entry.substr(eq + 1), error;
     std::optional<TunedTableFile> table = readTunedTable(path, error);
     if (!table) return error;
@@ -94,8 +99,10 @@ std::string tunedFunctions(const LibraryFlags &f, std::vector<std::string> &spec
     while (!function.empty() && std::isspace(static_cast<unsigned char>(function.back()))) function.pop_back();
     if (!isCxxName(function) || function == "kernels")
       return "--tuned '" + entry + "' makes the function name '" + function + "'; name it: --tuned NAME=" + path;
-    if (std::find(functions.begin(), functions.end(), function) != functions.end())
-      return "--tuned '" + entry + "' makes the function '" + function + "', which another makes; name one";
+    if (std::find(functions.begin(), functions.end(), function) != functions.end() ||
+        std::any_of(tuned.begin(), tuned.end(), [&](const LibraryTuned &t) { return t.function == function; }))
+      return "--tuned '" + entry + "' makes the function '" + function + "', which another makes; name one: "
+             "--tuned NAME=" + path;
     std::vector<TuneConfig> configs;
     for (const TunedTableRow &r : table->rows)
       if (std::none_of(configs.begin(), configs.end(), [&](const TuneConfig &c) { return c.name() == r.config.name(); }))
@@ -111,7 +118,8 @@ std::string tunedFunctions(const LibraryFlags &f, std::vector<std::string> &spec
     for (size_t c = 0; c < configs.size(); ++c) {
       std::string name = function + "_config" + std::to_string(c);
       if (std::find(functions.begin(), functions.end(), name) != functions.end())
-        return "--tuned '" + entry + "' names its configurations " + name + "..., which a --kernel's function has";
+        return "--tuned '" + entry + "' names its configurations " + name + "..., which a --kernel's function has; "
+               "name the table's function: --tuned NAME=" + path;
       specs.push_back(checked.specFor(configs[c]));
       functions.push_back(name);
       shapes.emplace_back(configs[c].numWarps, configs[c].numStages);
@@ -121,8 +129,9 @@ std::string tunedFunctions(const LibraryFlags &f, std::vector<std::string> &spec
   return {};
 }
 
-/// A tuned function's configurations all have the same parameters, and its
-/// key names integers or buffers among them; an error message, or empty.
+/// A tuned function's configurations all have the same parameters, its key
+/// names integers or buffers among them, and its grid has one to three
+/// sizes; an error message, or empty.
 std::string checkTuned(const LibraryTuned &t, const std::vector<LibraryKernel> &kernels) {
   const LibraryKernel &first = kernels[t.rows.front().kernel];
   for (const LibraryTuned::Row &r : t.rows) {
@@ -132,10 +141,12 @@ std::string checkTuned(const LibraryTuned &t, const std::vector<LibraryKernel> &
       same = k.params[i].name == first.params[i].name && k.params[i].type == first.params[i].type;
     if (!same) return "the tuned '" + t.kernel + "': " + k.spec + " and " + first.spec + " take different parameters";
   }
+  if (size_t n = runtime::splitGrid(t.grid).size(); n > 3)
+    return "the tuned '" + t.kernel + "': its grid '" + t.grid + "' has " + std::to_string(n) + " sizes, not one to three";
   for (const std::string &key : t.key) {
     auto p = std::find_if(first.params.begin(), first.params.end(), [&](const auto &q) { return q.name == key; });
     if (p == first.params.end()) return "the tuned '" + t.kernel + "': its key '" + key + "' is not a parameter";
-    if (p->type.starts_with("f") || p->type == "i1" || p->type == "bf16")
+    if (p->type.starts_with("f") || p->type == "bf16")
       return "the tuned '" + t.kernel + "': its key '" + key + "' is a " + p->type + ", not an integer or a buffer";
   }
   return {};
@@ -145,6 +156,7 @@ struct Job {
   size_t kernel;
   pipeline::Target target;
   std::vector<backend::ParamAssumption> promises;
+  bool tuned = false;
   int numWarps = 0, numStages = 0;
   pipeline::Result result;
 };
@@ -185,8 +197,10 @@ void compileVariants(std::vector<Job> &jobs, const std::vector<std::string> &til
         continue;
       }
       pipeline::CompileRequest o = request;
-      if (job.numWarps) o.numWarps = job.numWarps;  // a tuned configuration's
-      if (job.numStages) o.numStages = job.numStages;
+      if (job.tuned) {  // as it was timed: the table's warps and stages, or the kernel's own
+        o.numWarps = job.numWarps;
+        o.numStages = job.numStages;
+      }
       o.alignedNames.clear();
       o.divisibleNames.clear();
       o.assume = job.promises;
@@ -272,7 +286,7 @@ int libraryCommand(const LibraryFlags &f) {
     }
     tileIR[i] = ir::toString(func);
     for (pipeline::Target t : targets)
-      for (auto &promises : variantPromises(func, given)) jobs.push_back({i, t, promises, shapes[i].first, shapes[i].second, {}});
+      for (auto &promises : variantPromises(func, given)) jobs.push_back({i, t, promises, !kernels[i].typed, shapes[i].first, shapes[i].second, {}});
   }
   for (const LibraryTuned &t : tuned)
     if (std::string error = checkTuned(t, kernels); !error.empty()) return fail(error);

@@ -2,6 +2,7 @@
 #include "tools/driver/LibrarySource.h"
 
 #include <array>
+#include <climits>
 #include <cctype>
 #include <cstdio>
 #include <map>
@@ -104,8 +105,12 @@ std::pair<std::string, std::string> callArguments(const std::vector<LibraryKerne
   return {args, buffers};
 }
 
-bool isIntegerType(const std::string &type) {
-  return type.size() > 1 && (type[0] == 'i' || type[0] == 'u') && type != "i1";
+/// The integer parameters, which a tuned grid may name (i1 among them, as `twintile tune` has it).
+bool isIntegerType(const std::string &type) { return type.size() > 1 && (type[0] == 'i' || type[0] == 'u'); }
+
+/// An int64_t as a C++ literal (the least one has none of its own).
+std::string int64Literal(int64_t v) {
+  return v == INT64_MIN ? "(-9223372036854775807LL - 1)" : std::to_string(v) + "LL";
 }
 
 /// A tuned function's table (in the source's unnamed namespace) and its
@@ -125,12 +130,12 @@ void tunedText(const std::string &ns, const LibraryTuned &t, size_t index, const
     doc += "///  ";
     for (size_t i = 0; i < row.key.size(); ++i) doc += " " + t.key[i] + "=" + std::to_string(row.key[i]);
     doc += ": " + commentSafe(row.config) + "\n";
-    for (int64_t v : row.key) keys += std::to_string(v) + "LL, ";
+    for (int64_t v : row.key) keys += int64Literal(v) + ", ";
     std::string meta = "nullptr";
     if (!row.meta.empty()) {
       meta = p + "_meta" + std::to_string(r);
       source += "constexpr ::twintile::runtime::TunedMeta " + meta + "[] = {";
-      for (const auto &[n, v] : row.meta) source += "{" + literal(n) + ", " + std::to_string(v) + "LL}, ";
+      for (const auto &[n, v] : row.meta) source += "{" + literal(n) + ", " + int64Literal(v) + "}, ";
       source += "};\n";
     }
     rows += "    {" + p + "_keys + " + std::to_string(r * t.key.size()) + ", &::" + ns + "::kernels::" +

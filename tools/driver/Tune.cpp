@@ -106,26 +106,36 @@ std::string makeArguments(const TuneFlags &f, const std::vector<std::pair<std::s
   return {};
 }
 
-/// The winner as a tuned table's row: the key's values (a buffer's element
-/// count, an integer's value); an error message, or empty.
-std::string tableRow(const TuneFlags &f, const std::vector<std::pair<std::string, std::string>> &params,
-                     const std::vector<Arg> &args, const std::vector<TuneConfig> &configs, const TunedLaunch &r,
-                     const std::string &device, TunedTableRow &row) {
+/// The key's values for a tuned table's row (a buffer's element count, an
+/// integer's value), known before the tuning; an error message, or empty.
+std::string tableKey(const TuneFlags &f, const std::vector<std::pair<std::string, std::string>> &params,
+                     const std::vector<Arg> &args, std::vector<int64_t> &key) {
   for (const std::string &k : f.key) {
     size_t i = 0;
     while (i < params.size() && params[i].first != k) ++i;
     if (i == params.size()) return "--key '" + k + "' is not a parameter of the kernel";
     const Arg &a = args[i];
-    if (a.kind == Arg::Kind::Buffer) row.key.push_back(int64_t(a.bytes.size() / a.elementBytes));
-    else if (a.kind == Arg::Kind::Int) row.key.push_back(a.i);
+    if (a.kind == Arg::Kind::Buffer) key.push_back(int64_t(a.bytes.size() / a.elementBytes));
+    else if (a.kind == Arg::Kind::Int) key.push_back(a.i);
     else return "--table: the key's parameter '" + k + "' is a float: a table keys by integers and buffer sizes";
   }
+  return {};
+}
+
+/// The winner as a table's row: its configuration as it was timed (the
+/// request's warps and stages where the configuration gives none).
+TunedTableRow tableRow(const TuneFlags &f, std::vector<int64_t> key, const std::vector<TuneConfig> &configs,
+                       const TunedLaunch &r, const std::string &device) {
+  TunedTableRow row;
+  row.key = std::move(key);
   for (const TuneConfig &c : configs)
     if (c.name() == r.config) row.config = c;
+  if (!row.config.numWarps) row.config.numWarps = f.k.options.numWarps;
+  if (!row.config.numStages) row.config.numStages = f.k.options.numStages;
   for (const Trial &t : r.trials)
     if (t.config == r.config) row.seconds = t.seconds;
   row.device = device;
-  return {};
+  return row;
 }
 
 } // namespace
@@ -191,14 +201,14 @@ int tuneCommand(const TuneFlags &f) {
     return *g;
   };
 
+  std::vector<int64_t> key;
+  if (!f.table.empty())
+    if (std::string bad = tableKey(f, tuner.parameters(), args, key); !bad.empty()) return fail(bad);
   TunedLaunch r = tuner.launchArgs(*device, gridOf, args, {});
   if (!r.ok() && r.trials.empty()) return fail(r.error);
-  if (r.ok() && !f.table.empty()) {
-    TunedTableRow row;
-    if (std::string bad = tableRow(f, tuner.parameters(), args, configs, r, device->describe(), row); !bad.empty())
-      return fail(bad);
-    if (!addTunedRow(f.table, {f.k.kernel, f.key, f.grid, {}}, row, error)) return fail(error);
-  }
+  if (r.ok() && !f.table.empty() &&
+      !addTunedRow(f.table, {f.k.kernel, f.key, f.grid, {}}, tableRow(f, key, configs, r, device->describe()), error))
+    return fail(error);
   if (f.json) {
     nlohmann::ordered_json j{{"command", "tune"},      {"file", f.k.file},      {"kernel", f.k.kernel},
                              {"device", device->describe()}, {"ok", r.ok()}};

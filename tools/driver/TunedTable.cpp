@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
+#include <functional>
 
 namespace twintile::driver {
 
@@ -61,7 +63,7 @@ json tableJson(const TunedTableFile &t) {
 }
 
 std::optional<TunedTableFile> tableFrom(const json &j, std::string &error) {
-  if (!j.is_object() || j.value("format", "") != kFormat) {
+  if (!j.is_object() || !j.contains("format") || j["format"] != kFormat) {
     error = "not a tuned table (its \"format\" is not \"" + std::string(kFormat) + "\")";
     return std::nullopt;
   }
@@ -72,12 +74,18 @@ std::optional<TunedTableFile> tableFrom(const json &j, std::string &error) {
     t.grid = j.at("grid").get<std::string>();
     for (const json &r : j.at("rows")) {
       TunedTableRow row;
-      row.key = r.at("key").get<std::vector<int64_t>>();
+      for (const json &v : r.at("key")) {
+        if (!v.is_number_integer()) {
+          error = "a row's key value " + v.dump() + " is not an integer";
+          return std::nullopt;
+        }
+        row.key.push_back(v.get<int64_t>());
+      }
       std::optional<TuneConfig> c = configFrom(r.at("config"), error);
       if (!c) return std::nullopt;
       row.config = *c;
-      row.seconds = r.value("seconds", 0.0);
-      row.device = r.value("device", "");
+      row.seconds = r.contains("seconds") ? r.at("seconds").get<double>() : 0.0;
+      row.device = r.contains("device") ? r.at("device").get<std::string>() : "";
       if (row.key.size() != t.key.size()) {
         error = "a row's key has " + std::to_string(row.key.size()) + " values, the table's " +
                 std::to_string(t.key.size());
@@ -130,9 +138,16 @@ bool addTunedRow(const std::string &path, const TunedTableFile &table, const Tun
   }
   bool replaced = false;
   for (TunedTableRow &r : out.rows)
-    if (r.key == row.key) r = row, replaced = true;
+    if (r.key == row.key) {
+      // The disk cache's winner (no time measured now) keeps the time its row has for it.
+      double seconds = row.seconds == 0 && r.config.name() == row.config.name() ? r.seconds : row.seconds;
+      r = row, r.seconds = seconds, replaced = true;
+    }
   if (!replaced) out.rows.push_back(row);
-  const std::string temporary = path + ".tmp";
+  // Written aside, then renamed over: a reader never sees half a table. Two tunings adding to
+  // one table at once may lose one's row (no lock); each writes a temporary file of its own.
+  const std::string temporary = path + "." + std::to_string(std::hash<std::string>{}(path + std::to_string(
+                                                 std::chrono::steady_clock::now().time_since_epoch().count()))) + ".tmp";
   if (!writeText(temporary, tableJson(out).dump(2) + "\n", error)) return false;
   std::filesystem::rename(temporary, path, ec);
   if (ec) {

@@ -8,7 +8,9 @@ Triton version (experiments/baselines/triton_kernels.py, same grid, same
 meta-parameters, num_warps 4) and the PyTorch op a user would call instead
 (cuBLAS for matmul, scaled_dot_product_attention for attention), each timed
 like twintile's runner: `warmup` launches, then the median of `repeat` timed
-with CUDA events (timed() says how). Prints one JSON object per kernel.
+with CUDA events (timed() says how). Prints one JSON object per kernel. Then
+the tuning space's configurations (bundle.py's TUNE), Triton's kernel at each
+one's meta-parameters, warps and stages: one object each, with its "id".
 
 --device cpu runs the same code on the CPU with Triton's interpreter
 (TRITON_INTERPRET=1, set before Triton is imported) and wall-clock times, on
@@ -149,7 +151,7 @@ def main(args):
     seen = set()  # a kernel's math modes share one baseline
     for k in bundle["kernels"]:
         spec = k["spec"]
-        if (args.only and spec != args.only) or spec in seen:
+        if (args.only and spec != args.only) or spec in seen or "tune" in k:
             continue
         seen.add(spec)
         bench = k["bench"]
@@ -174,7 +176,31 @@ def main(args):
         print(f"baselines: {spec}: Triton {row.get('triton_s', row.get('triton_error'))}, "
               f"PyTorch {row.get('torch_s', row.get('torch_error'))}", file=sys.stderr, flush=True)
         print(json.dumps(row), flush=True)
+    for k in bundle["kernels"]:
+        if "tune" in k and (not args.only or k["spec"] == args.only):
+            print(json.dumps(tuned(k, args, gen)), flush=True)
     return 0
+
+
+def tuned(k, args, gen):
+    """Triton's kernel at one configuration of the tuning space, timed as above."""
+    spec, tune, bench = k["spec"], k["tune"], k["bench"]
+    row = {"id": k["id"], "spec": spec, "tune": tune["group"]}
+    try:
+        fn, _, constexprs, _ = K.specialize(spec)
+        name, _ = K.parse_spec(spec)
+        v = tensors(spec, bench, args.device, gen)
+        grid = tuple(bench["grid"])
+        params = [p for p, _ in K.KERNELS[name][1]]
+        call = lambda: fn[grid](*[v[p] for p in params], **constexprs, num_warps=tune["num_warps"],  # noqa: E731
+                                num_stages=tune["num_stages"])
+        row["triton_seconds"] = timed(call, args.device, args.warmup, args.repeat)
+        row["triton_s"] = median(row["triton_seconds"])
+    except Exception as e:  # a configuration Triton cannot compile or run is a failed trial
+        row["triton_error"] = f"{type(e).__name__}: {e}"[:500]
+    print(f"baselines: tuning {tune['config']}: Triton {row.get('triton_s', row.get('triton_error'))}",
+          file=sys.stderr, flush=True)
+    return row
 
 
 if __name__ == "__main__":

@@ -22,6 +22,13 @@ and bundle.json lists them with the small launch and the bench launch (grid,
 sizes, scalars, flops) from experiments/kernels/launches.py. include/ holds
 the nlohmann/json headers the runner needs, in case the GPU machine lacks
 them. With --dry the bench launch is the small one (for the emulator).
+
+Besides them, the tuning space (TUNE): for matmul and attention, the
+configurations (meta-parameters, warps, stages) that both twintile and
+Triton are timed over before the tuned comparison, each a kernel of the
+bundle in --math=fast marked with its group and configuration; one that
+twintile does not compile is listed under "untuned" with why, and the
+comparison goes on without it.
 """
 import argparse
 import datetime
@@ -50,6 +57,15 @@ QUICK = ["vector_add<1024>", "softmax<f16,1024>", "matmul<64,64,32>", "matmul_de
 # own `/` and tl.exp lower to (fast: div.full.f32, ex2.approx.f32),
 # which is the like-for-like comparison with Triton's default.
 MATH = ["precise", "fast"]
+# The configurations both systems are tuned over (spec, num_warps, num_stages): tiles and
+# warps as Triton's Hopper matmul and attention tutorials' autotuning lists offer them.
+TUNE = {
+    "matmul": [("matmul<64,64,32>", 4, 3), ("matmul<128,64,32>", 4, 4), ("matmul<64,128,32>", 4, 4),
+               ("matmul<128,128,32>", 4, 3), ("matmul<128,128,64>", 8, 3), ("matmul<128,256,64>", 8, 3)],
+    "flash_attention": [("flash_attention<64,64,64>", 4, 2), ("flash_attention<64,32,64>", 4, 3),
+                        ("flash_attention<128,64,64>", 8, 2), ("flash_attention<128,128,64>", 8, 2)],
+}
+TUNE_QUICK = {"matmul": [("matmul<32,32,32>", 2, 2), ("matmul<64,64,32>", 4, 3)]}
 
 
 def corpus_file(spec):
@@ -98,15 +114,29 @@ def main(argv=None):
         raise SystemExit("bundle.py: nlohmann/json's headers are not in /usr/include/nlohmann (scripts/setup installs "
                          "them): the runner needs them on the GPU machine")
     promises = ["--assume-aligned", "*", "--assume-divisible", "*"]
-    kernels = []
-    variants = [(spec, math) for spec in (QUICK if args.quick else SPECS) for math in MATH]
-    for i, (spec, math) in enumerate(variants):
+    kernels, untuned = [], []
+    variants = [(spec, math, None) for spec in (QUICK if args.quick else SPECS) for math in MATH]
+    variants += [(spec, "fast", {"group": group, "num_warps": w, "num_stages": st,
+                                 "config": f"{spec} num_warps={w} num_stages={st}"})
+                 for group, configs in (TUNE_QUICK if args.quick else TUNE).items() for spec, w, st in configs]
+    for i, (spec, math, tune) in enumerate(variants):
         d = out / f"k{i:02d}"
         (d / "check").mkdir(parents=True)
         file = corpus_file(spec)
         options = [*promises, f"--math={math}"]
-        run([args.twintile, "compile", "--frontend=parse", file, "--kernel", spec, "--emit", "ptx", "-o",
-             d / "kernel.ptx", *options])
+        if tune:
+            options += ["--num-warps", str(tune["num_warps"]), "--num-stages", str(tune["num_stages"])]
+            proc = subprocess.run([str(c) for c in (args.twintile, "compile", "--frontend=parse", file, "--kernel",
+                                                    spec, "--emit", "ptx", "-o", d / "kernel.ptx", *options)],
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:  # a configuration twintile cannot compile: said, and left out
+                untuned.append({**tune, "spec": spec, "error": (proc.stderr.strip().splitlines() or ["?"])[-1][:300]})
+                print(f"[bundle] tuning {tune['config']}: not compiled: {untuned[-1]['error']}", flush=True)
+                shutil.rmtree(d)
+                continue
+        else:
+            run([args.twintile, "compile", "--frontend=parse", file, "--kernel", spec, "--emit", "ptx", "-o",
+                 d / "kernel.ptx", *options])
         grid, sizes, scalars = launches.launch(spec, divisible=True)
         cmd = [args.twintile, "run", "--frontend=parse", file, "--kernel", spec, "--device", "interp", "--grid",
                ",".join(map(str, grid)), "--save", d / "check", "--seed", "1", *options]
@@ -124,14 +154,16 @@ def main(argv=None):
             bgrid, bsizes, bscalars, _ = launches.bench(spec)
         ptx = (d / "kernel.ptx").read_text()
         tensor_cores = "wgmma" if "wgmma.mma_async" in ptx else "mma.sync" if "mma.sync" in ptx else None
-        kernels.append({"spec": spec, "math": math, "ptx": f"k{i:02d}/kernel.ptx", "manifest": f"k{i:02d}/kernel.json",
-                        "tensor_cores": tensor_cores, "check": check,
+        kernels.append({"id": f"k{i:02d}", "spec": spec, "math": math, "ptx": f"k{i:02d}/kernel.ptx",
+                        "manifest": f"k{i:02d}/kernel.json", "tensor_cores": tensor_cores, "check": check,
                         "bench": {"grid": list(bgrid), "sizes": bsizes, "scalars": bscalars,
-                                  "flops": flops(spec, bgrid, bscalars)}})
-        print(f"[bundle] {spec} --math={math}: PTX, manifest, {len(sizes)} checked buffers", flush=True)
+                                  "flops": flops(spec, bgrid, bscalars)},
+                        **({"tune": tune} if tune else {})})
+        print(f"[bundle] {tune['config'] if tune else spec} --math={math}: PTX, manifest, {len(sizes)} checked buffers",
+              flush=True)
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     manifest = {"format": "twintile-gpu-bundle-1", "created": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-                "commit": commit.stdout.strip() or None, "dry": args.dry, "kernels": kernels}
+                "commit": commit.stdout.strip() or None, "dry": args.dry, "kernels": kernels, "untuned": untuned}
     (out / "bundle.json").write_text(json.dumps(manifest, indent=1) + "\n")
     shutil.copytree(json_headers, out / "include" / "nlohmann")
     print(f"[bundle] {len(kernels)} kernels in {out}", flush=True)

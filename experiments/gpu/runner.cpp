@@ -202,6 +202,7 @@ int main(int argc, char **argv) {
     if (!only.empty() && spec != only) continue;
     std::string math = k.value("math", std::string("precise"));
     Json row{{"spec", spec}, {"math", math}, {"device", device->describe()}};
+    if (k.is_object() && k.contains("id")) row["id"] = k["id"];  // a tuning candidate's rows are told apart by it
     try {
       KernelImage image;
       image.ptx = readFile(root / k.at("ptx").get<std::string>());

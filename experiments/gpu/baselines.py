@@ -9,8 +9,9 @@ meta-parameters, num_warps 4) and the PyTorch op a user would call instead
 (cuBLAS for matmul, scaled_dot_product_attention for attention), each timed
 like twintile's runner: `warmup` launches, then the median of `repeat` timed
 with CUDA events (timed() says how). Prints one JSON object per kernel. Then
-the tuning space's configurations (bundle.py's TUNE), Triton's kernel at each
-one's meta-parameters, warps and stages: one object each, with its "id".
+the tuning space's configurations (bundle.py's TUNE, those twintile refused
+too), Triton's kernel at each one's meta-parameters, warps and stages: one
+object each, with its "id".
 
 --device cpu runs the same code on the CPU with Triton's interpreter
 (TRITON_INTERPRET=1, set before Triton is imported) and wall-clock times, on
@@ -176,8 +177,9 @@ def main(args):
         print(f"baselines: {spec}: Triton {row.get('triton_s', row.get('triton_error'))}, "
               f"PyTorch {row.get('torch_s', row.get('torch_error'))}", file=sys.stderr, flush=True)
         print(json.dumps(row), flush=True)
-    for k in bundle["kernels"]:
-        if "tune" in k and (not args.only or k["spec"] == args.only):
+    # The tuning space, twintile's refusals too: Triton's best is over every configuration.
+    for k in [k for k in bundle["kernels"] if "tune" in k] + bundle.get("untuned", []):
+        if not args.only or k["spec"] == args.only:
             print(json.dumps(tuned(k, args, gen)), flush=True)
     return 0
 

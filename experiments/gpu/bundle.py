@@ -27,8 +27,8 @@ Besides them, the tuning space (TUNE): for matmul and attention, the
 configurations (meta-parameters, warps, stages) that both twintile and
 Triton are timed over before the tuned comparison, each a kernel of the
 bundle in --math=fast marked with its group and configuration; one that
-twintile does not compile is listed under "untuned" with why, and the
-comparison goes on without it.
+twintile refuses is listed under "untuned" with why (Triton is still
+timed at it); an internal error stops the bundle.
 """
 import argparse
 import datetime
@@ -129,8 +129,15 @@ def main(argv=None):
             proc = subprocess.run([str(c) for c in (args.twintile, "compile", "--frontend=parse", file, "--kernel",
                                                     spec, "--emit", "ptx", "-o", d / "kernel.ptx", *options)],
                                   capture_output=True, text=True)
-            if proc.returncode != 0:  # a configuration twintile cannot compile: said, and left out
-                untuned.append({**tune, "spec": spec, "error": (proc.stderr.strip().splitlines() or ["?"])[-1][:300]})
+            if proc.returncode not in (0, 1):  # an internal error or a crash is twintile's bug: not a trial
+                raise SystemExit(f"bundle.py: twintile failed on {tune['config']} (exit {proc.returncode}):\n"
+                                 f"{proc.stderr}")
+            if proc.returncode != 0:  # a configuration twintile refuses: said; Triton is still timed at it
+                errors = [l for l in proc.stderr.splitlines() if "error:" in l] or proc.stderr.splitlines() or ["?"]
+                bgrid, bsizes, bscalars, _ = launches.bench(spec)
+                untuned.append({"id": f"k{i:02d}", "spec": spec, "tune": tune, "error": errors[0].strip()[:300],
+                                "bench": {"grid": list(bgrid), "sizes": bsizes, "scalars": bscalars,
+                                          "flops": flops(spec, bgrid, bscalars)}})
                 print(f"[bundle] tuning {tune['config']}: not compiled: {untuned[-1]['error']}", flush=True)
                 shutil.rmtree(d)
                 continue

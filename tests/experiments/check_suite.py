@@ -22,6 +22,7 @@ ARGS = {
     "gpu": ["--quick"],
     "tensorcores": ["--quick"],
     "realworld": ["--quick", "--manifest", str(ROOT / "tests" / "experiments" / "realworld" / "kernels.json")],
+    "claims": ["--quick"],
 }
 
 failures = []
@@ -219,6 +220,23 @@ def check_realworld(r):
     k = r["kernels"][0]
     expect(k["rewrites"]["trace"]["added"] == 2 and k["rewrites"]["trace"]["removed"] == 2,
            f"the trace rewrite changes two lines of code: {k['rewrites']['trace']}")
+
+
+def check_claims(r):
+    if not {"nvcc", "cutlass"} & set(r["missing"]):
+        rows = r["cutlass"]
+        expect(len(rows) == 1 and "error" not in rows[0], f"the CUTLASS compile: {str(rows)[:600]}")
+        expect(all(x["seconds"] > 1 and x["peak_bytes"] > 100 << 20 for x in rows),
+               f"a CUTLASS compile too quick or too small to have compiled a kernel: {rows}")
+    p = r["projection"]
+    expect("error" in p or (p["default"] > 100 and p["all"] >= p["default"]), f"the kernel count: {p}")
+    same = r["same_tile"]["rows"]
+    for system in ("twintile_parse", "twintile_trace"):
+        for to in ("ptx", "cubin"):
+            xs = [x for x in same if x["system"] == system and x.get("to") == to]
+            expect(xs and all("error" not in x and positive(x["seconds"]) for x in xs), f"{system} to {to}: {xs}")
+    if "triton" not in r["missing"]:
+        expect(any(x["system"] == "triton" and positive(x["seconds"]) for x in same), "no Triton compile")
 
 
 def main():

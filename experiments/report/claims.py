@@ -1,0 +1,161 @@
+"""The seed essay's claims, each with its measurement and a verdict computed from the results.
+
+A verdict is one of: "holds", "does not hold", "depends" (on what: said in its reason), or
+"untested" (what is not measured yet: said). The thresholds that turn a number into a verdict
+are named here, once, and printed with the table: "tens of seconds" is at least 10 s; the
+essay's "over 17 minutes" for a CUTLASS build is the projection's bar; "up to 100×" holds where
+every DSL measured compiles at least 100 times faster and does not hold where none is 10
+times faster. Standard library only.
+"""
+from experiments.report import results as R
+
+TENS_OF_SECONDS = 10.0       # s: "a CUTLASS kernel takes tens of seconds"
+LIBRARY_MINUTES = 17.0       # min: the essay's full CUTLASS build
+DSL_FACTOR, DSL_FLOOR = 100.0, 10.0  # "up to 100× faster"; below 10× nowhere near it
+NEAR = 1.1                   # within 10%: neither front end avoids the other's cost
+
+
+def _verdict(all_above, none_above):
+    return "holds" if all_above else "does not hold" if none_above else "depends"
+
+
+def cutlass_medians(claims):
+    """{config: (median seconds, median peak bytes, samples)} of the CUTLASS compiles that succeeded."""
+    groups = {}
+    for r in claims.get("cutlass", []):
+        if "error" not in r:
+            groups.setdefault(r["config"], []).append(r)
+    return {c: (R.median([r["seconds"] for r in rows]), R.median([r["peak_bytes"] for r in rows]), len(rows))
+            for c, rows in groups.items()}
+
+
+def cutlass_errors(claims):
+    return sorted({r["config"] for r in claims.get("cutlass", []) if "error" in r})
+
+
+def same_tile_medians(claims):
+    """{system: median seconds} of the DSLs' compiles of the GEMM with CUTLASS's tile: twintile's
+    front ends to a cubin (ptxas run, as nvcc's -c does) and to PTX; Triton's whole compile (its
+    cubin stage included) and to PTX."""
+    rows = (claims.get("same_tile") or {}).get("rows", [])
+    out = {}
+    for system in ("twintile_parse", "twintile_trace"):
+        for to in ("cubin", "ptx"):
+            xs = [r["seconds"] for r in rows if r["system"] == system and r.get("to") == to and "error" not in r]
+            if xs:
+                out[f"{system}_{to}"] = R.median(xs)
+    tri = [r for r in rows if r["system"] == "triton"]
+    if tri:
+        out["triton_cubin"] = R.median([r["seconds"] for r in tri])
+        out["triton_ptx"] = R.median([r["seconds"] - r["stages"].get("cubin", 0.0) for r in tri])
+    return out
+
+
+def _cutlass_kernel(claims):
+    m = cutlass_medians(claims)
+    if not m:
+        why = (claims.get("missing") or {}).get("cutlass") or (claims.get("missing") or {}).get("nvcc") or \
+            ("every compile failed: " + ", ".join(cutlass_errors(claims)) if cutlass_errors(claims) else "no result")
+        return {"numbers": "—", "verdict": "untested", "why": why}
+    secs = [s for s, _, _ in m.values()]
+    numbers = "; ".join(f"{c}: {s:.1f} s, {b / 2**30:.1f} GiB" for c, (s, b, _) in m.items())
+    verdict = _verdict(min(secs) >= TENS_OF_SECONDS, max(secs) < TENS_OF_SECONDS)
+    why = {"holds": f"every configuration took at least {TENS_OF_SECONDS:.0f} s",
+           "does not hold": f"every configuration took under {TENS_OF_SECONDS:.0f} s",
+           "depends": "on the configuration"}[verdict]
+    return {"numbers": numbers, "verdict": verdict, "why": why}
+
+
+def _cutlass_library(claims, cores):
+    m, p = cutlass_medians(claims), claims.get("projection") or {}
+    if not m or "default" not in p:
+        return {"numbers": "—", "verdict": "untested",
+                "why": p.get("error") or "no CUTLASS compile succeeded" if not m else "no kernel count"}
+    per_kernel = R.median([s for s, _, _ in m.values()])
+    core_minutes = p["default"] * per_kernel / 60
+    minutes = core_minutes / max(1, cores or 1)
+    numbers = (f"projection: {p['default']} Hopper GEMM kernels in CUTLASS {p.get('nvidia_cutlass')}'s default set "
+               f"({p['all']} in all) × {per_kernel:.1f} s = {core_minutes / 60:.1f} core-hours, "
+               f"{minutes:.0f} min on this machine's {cores} cores")
+    verdict = "holds" if minutes > LIBRARY_MINUTES else "does not hold"
+    return {"numbers": numbers, "verdict": verdict,
+            "why": f"a projection, not a build: {'over' if verdict == 'holds' else 'under'} {LIBRARY_MINUTES:.0f} min"}
+
+
+def _dsl_factor(claims):
+    m, d = cutlass_medians(claims), same_tile_medians(claims)
+    first = ((claims.get("config") or {}).get("configs") or [None])[0]
+    if first not in m or not d:
+        return {"numbers": "—", "verdict": "untested", "why": "no CUTLASS compile or no DSL compile of its tile"}
+    cut = m[first][0]
+    factors = {k: cut / v for k, v in d.items() if k.endswith("_cubin")}
+    label = {"twintile_parse_cubin": "twintile parse", "twintile_trace_cubin": "twintile trace",
+             "triton_cubin": "Triton"}
+    numbers = (f"CUTLASS {first} {cut:.1f} s; to a cubin: " +
+               ", ".join(f"{label[k]} {d[k]:.2f} s ({f:.0f}×)" for k, f in factors.items()))
+    verdict = _verdict(all(f >= DSL_FACTOR for f in factors.values()), all(f < DSL_FLOOR for f in factors.values()))
+    why = ("CuTe DSL's own GEMM is not measured yet; " +
+           {"holds": f"every DSL measured is at least {DSL_FACTOR:.0f}× faster",
+            "does not hold": f"no DSL measured is {DSL_FLOOR:.0f}× faster",
+            "depends": "on the DSL: " + ", ".join(f"{label[k]} {f:.0f}×" for k, f in factors.items())}[verdict])
+    return {"numbers": numbers, "verdict": verdict, "why": why}
+
+
+def _tracing_instantiation(compile_result):
+    m = R.phase_medians(compile_result)
+    specs = sorted({spec for (system, spec) in m if system in ("parse", "trace")})
+    parse = [sum(m[("parse", s)].get(p) or 0 for p in R.FRONT_END_PHASES["parse"]) for s in specs if ("parse", s) in m]
+    trace = [sum(m[("trace", s)].get(p) or 0 for p in R.FRONT_END_PHASES["trace"]) for s in specs if ("trace", s) in m]
+    if not parse or not trace:
+        return {"numbers": "—", "verdict": "untested", "why": "no compile suite result"}
+    p, t = R.median(parse), R.median(trace)
+    numbers = (f"front end per specialization, median over {len(specs)}: parse (Clang's parse and instantiation, "
+               f"the walk) {p * 1e3:.0f} ms, trace (host compile, load, trace) {t * 1e3:.0f} ms")
+    verdict = "holds" if t * NEAR < p else "does not hold" if t > p * NEAR else "depends"
+    why = {"holds": "tracing's front end costs less than parsing's",
+           "does not hold": f"tracing's front end costs {t / p:.1f}× parsing's: compiling the host code costs more "
+                            "than the instantiation it avoids",
+           "depends": "within 10% of each other"}[verdict]
+    return {"numbers": numbers, "verdict": verdict, "why": why}
+
+
+def _tracing_preferable(ex, rw):
+    e = R.expressiveness_summary(ex) if ex else {}
+    w = R.realworld_summary(rw) if rw else {}
+    if "twintile_parse" not in e or "parse" not in w or not w["parse"]["kernels"]:
+        return {"numbers": "—", "verdict": "untested", "why": "no expressiveness or real-world result"}
+    ep, et = e["twintile_parse"]["accepted"], e["twintile_trace"]["accepted"]
+    wp, wt = w["parse"]["right"], w["trace"]["right"]
+    numbers = (f"feature cases accepted: parse {ep}, trace {et} of {e['twintile_parse']['cases']}; library kernels "
+               f"accepted as written and right: parse {wp}, trace {wt} of {w['parse']['kernels']}")
+    verdict = "holds" if et >= ep and wt >= wp and (et, wt) != (ep, wp) else \
+        "does not hold" if et <= ep and wt <= wp else "depends"
+    why = {"holds": "the tracing front end accepts at least as much, and more in one",
+           "does not hold": "the tracing front end accepts no more of either",
+           "depends": "on the kind of kernel: each front end accepts more of one"}[verdict]
+    return {"numbers": numbers, "verdict": verdict, "why": why}
+
+
+def rows(res):
+    """The claims table's rows: claim, source, numbers, verdict, why."""
+    claims = res.get("claims", {})
+    cores = (claims.get("environment") or {}).get("cores")
+    out = [
+        ("A CUTLASS kernel takes tens of seconds to compile (~20 s)", "claims: nvcc on CUTLASS 3.x Hopper GEMMs",
+         _cutlass_kernel(claims)),
+        ("A CUTLASS library build takes many minutes (over 17)", "claims: cutlass_library's kernel count × the median",
+         _cutlass_library(claims, cores)),
+        ("DSLs compile up to 100× faster than CUTLASS C++", "claims: a GEMM of the same tile",
+         _dsl_factor(claims)),
+        ("Three types × four block sizes mean twelve instantiations, and the caller dispatches",
+         "compile: the 12-variant sweep",
+         {"numbers": "see the sweep table", "verdict": "untested",
+          "why": "what each system makes the caller write, and eager against lazy compilation, are not measured yet"}),
+        ("Block sizes must be compile-time constants to vectorize", "—",
+         {"numbers": "—", "verdict": "untested", "why": "softmax with a runtime block size is not measured yet"}),
+        ("Tracing avoids the instantiation cost", "compile: every specialization's front end",
+         _tracing_instantiation(res.get("compile", {}))),
+        ("Tracing is often preferable to parsing", "expressiveness, realworld",
+         _tracing_preferable(res.get("expressiveness"), res.get("realworld"))),
+    ]
+    return [{"claim": c, "source": s, **m} for c, s, m in out]

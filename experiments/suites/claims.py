@@ -1,0 +1,170 @@
+#!/usr/bin/env python3
+"""The claims suite: the measurements the seed essay's claims rest on, where no other suite has them.
+
+    python3 -m experiments.suites.claims [--quick] [--reps N] [--out FILE] [--shard I/N]
+
+The essay ("A Case for Tracing Based DSL Kernel Languages") says that a CUTLASS kernel
+takes tens of seconds to compile and a CUTLASS library build many minutes, and that
+Python DSLs escape this. Three parts, raw in experiments/results/claims.json; the
+report (experiments/report/claims.py) gives every claim its verdict from them and from
+the other suites' results:
+
+  cutlass     nvcc (-O3, sm_90a, -c) on one CUTLASS 3.x Hopper GEMM per configuration
+              (experiments/claims/cutlass_gemm.cu: bf16, f32 accumulation, TMA,
+              warp-specialized, built by CUTLASS's collective builders, against the
+              pinned nvidia-cutlass wheel's headers and nvidia-cuda-cccl's): two tile
+              shapes under the cooperative schedule and two under ping-pong, each
+              repeated; wall seconds and the compile's peak resident memory (its
+              processes' largest, from wait4).
+  projection  how many Hopper GEMM kernels CUTLASS's own generator would have a library
+              build compile (experiments/claims/cutlass_kernels.py): with the median
+              above, a projection of the build's cost, labelled as one.
+  same_tile   a GEMM of the first configuration's tile compiled by the DSLs: twintile's
+              corpus matmul through each front end as one `twintile compile` process, to
+              PTX and, with ptxas, to a cubin; Triton's matmul (triton_compile.py, its
+              stages, after a warm-up in the same process).
+
+--quick: the first configuration once, 2 repetitions of the DSLs' compiles (about a minute
+and a half here, 3 GB of memory for nvcc). Where nvcc, the CUTLASS headers or Triton are
+missing the suite records why under `missing`, and the claims' rows say so.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from experiments.harness import common, shard, systems  # noqa: E402
+
+CLAIMS = common.ROOT / "experiments" / "claims"
+# (name, tile M, N, K, cluster M, N, schedule)
+CONFIGS = [("128x128x64 cooperative", 128, 128, 64, 1, 2, "cooperative"),
+           ("128x256x64 cooperative", 128, 256, 64, 1, 2, "cooperative"),
+           ("64x128x64 pingpong", 64, 128, 64, 1, 2, "pingpong"),
+           ("128x128x64 pingpong", 128, 128, 64, 1, 2, "pingpong")]
+NVCC_FLAGS = ["-std=c++17", "-O3", "-gencode=arch=compute_90a,code=sm_90a", "-c"]
+
+
+def cutlass_includes():
+    """The pinned wheels' header folders (nvidia-cutlass, nvidia-cuda-cccl), or (None, why)."""
+    site = sorted(common.ROOT.glob(".venv/lib/python3*/site-packages"))
+    for s in site:
+        cutlass, cccl = s / "cutlass_library" / "source", s / "nvidia" / "cu13" / "include" / "cccl"
+        if (cutlass / "include" / "cutlass" / "cutlass.h").exists() and (cccl / "cuda").exists():
+            return [cutlass / "include", cutlass / "tools" / "util" / "include", cccl], None
+    return None, "the nvidia-cutlass and nvidia-cuda-cccl wheels' headers are not in .venv/ (run scripts/setup)"
+
+
+def measured_process(cmd):
+    """(wall seconds, peak resident bytes of the process and its children, exit code, stderr)."""
+    with tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen([str(c) for c in cmd], stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        return seconds, usage.ru_maxrss * 1024, proc.returncode, err.read().decode(errors="replace")
+
+
+def cutlass(configs, reps, nvcc, includes, work):
+    rows = []
+    progress = common.Progress(len(configs) * reps, "claims cutlass")
+    for rep in range(reps):
+        for name, m, n, k, cm, cn, schedule in configs:
+            progress.step(f"nvcc: CUTLASS GEMM {name} (rep {rep + 1}/{reps})")
+            defines = [f"-DTILE_M={m}", f"-DTILE_N={n}", f"-DTILE_K={k}", f"-DCLUSTER_M={cm}", f"-DCLUSTER_N={cn}",
+                       f"-DSCHEDULE_{schedule.upper()}=1"]
+            cmd = [nvcc, *NVCC_FLAGS, *defines, *[f"-I{i}" for i in includes], CLAIMS / "cutlass_gemm.cu",
+                   "-o", work / "gemm.o"]
+            seconds, peak, code, err = measured_process(cmd)
+            row = {"config": name, "tile": [m, n, k], "cluster": [cm, cn], "schedule": schedule, "rep": rep,
+                   "seconds": seconds, "peak_bytes": peak}
+            if code != 0:
+                row["error"] = err.strip()[-1500:]
+            elif (work / "gemm.o").stat().st_size < 10000:
+                row["error"] = f"the object has {(work / 'gemm.o').stat().st_size} bytes: no kernel was compiled"
+            rows.append(row)
+    return rows
+
+
+def projection():
+    rows, err, _ = common.run_json_lines([common.venv_python(), str(CLAIMS / "cutlass_kernels.py")], check=False)
+    return rows[0] if rows else {"error": err.strip()[-500:] or "cutlass_kernels.py printed nothing"}
+
+
+def same_tile(tile, reps, missing, work):
+    """The DSLs' compiles of a GEMM with CUTLASS's first tile."""
+    spec = f"matmul<{tile[0]},{tile[1]},{tile[2]}>"
+    file = next(f for name, f, _ in common.corpus(["matmul"]))
+    twintile = common.tool("twintile")
+    rows = []
+    progress = common.Progress(reps * 4, "claims same tile")
+    for rep in range(reps):
+        for frontend in ("parse", "trace"):
+            for target, extra in (("ptx", []), ("cubin", ["--resources"])):
+                progress.step(f"twintile {frontend} {spec} to {target} (rep {rep + 1}/{reps})")
+                cmd = [twintile, "compile", f"--frontend={frontend}", file, "--kernel", spec, "--emit", "ptx",
+                       "-o", work / "matmul.ptx", "--no-cache", *extra]
+                seconds, peak, code, err = measured_process(cmd)
+                row = {"system": f"twintile_{frontend}", "spec": spec, "to": target, "rep": rep, "seconds": seconds,
+                       "peak_bytes": peak}
+                if code != 0 or (target == "cubin" and "registers" not in err):
+                    row["error"] = err.strip()[-800:] or f"exit {code}"
+                rows.append(row)
+    if "triton" not in missing:
+        print(f"[claims same tile] Triton {spec} x {reps}", flush=True)
+        for r in systems.run("triton", [spec, "--reps", reps, "--warmup"])[0]:
+            if "stages" in r:
+                rows.append({"system": "triton", "spec": spec, "rep": r.get("rep"), "stages": r["stages"],
+                             "seconds": r["seconds"]})
+    return {"spec": spec, "tile": list(tile), "rows": rows}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--reps", type=int)
+    ap.add_argument("--out")
+    shard.add_argument(ap)
+    args = ap.parse_args(argv)
+    configs = CONFIGS[:1] if args.quick else CONFIGS
+    reps = args.reps or (1 if args.quick else 3)
+    dsl_reps = max(reps, 2) if args.quick else max(reps, 5)
+    plan = [c[0] for c in configs] + ["projection", "same_tile"]
+    mine = shard.share(args.shard, plan)
+    config = {"quick": args.quick, "reps": reps, "dsl_reps": dsl_reps, "configs": [c[0] for c in configs],
+              "nvcc_flags": NVCC_FLAGS}
+    if not mine:
+        common.write_result("claims", {"config": config}, args.out, args.shard, plan)
+        return 0
+    nvcc = common.cuda_tool("nvcc")
+    includes, why = cutlass_includes()
+    missing = {}
+    if not nvcc:
+        missing["nvcc"] = "nvcc not found (run scripts/setup)"
+    if why:
+        missing["cutlass"] = why
+    if (why := systems.missing("triton")):
+        missing["triton"] = why
+    for k, why in missing.items():
+        print(f"[claims] {k} is missing: {why}", flush=True)
+    work = common.scratch("claims", args.shard)
+    payload = {"config": config, "missing": missing}
+    mine_configs = [c for c in configs if c[0] in mine]
+    if mine_configs:
+        payload["cutlass"] = [] if "nvcc" in missing or "cutlass" in missing else \
+            shard.unit_major(cutlass(mine_configs, reps, nvcc, includes, work), plan, lambda r: r["config"])
+    if "projection" in mine:
+        payload["projection"] = projection()
+    if "same_tile" in mine:
+        payload["same_tile"] = same_tile(configs[0][1:4], dsl_reps, missing, work)
+    common.write_result("claims", payload, args.out, args.shard, plan)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The claims table's verdicts (experiments/report/claims.py): each computed from the numbers by
+the stated bar, on synthetic results that sit on either side of it."""
+import unittest
+
+from experiments.report import claims as C  # noqa: E402  (run from the repository's root: ctest does)
+
+
+def claims(seconds, dsl=None, count=2016, missing=None):
+    """A claims result: one CUTLASS compile per configuration at `seconds`, and the DSLs' cubins."""
+    names = [f"cfg{i}" for i in range(len(seconds))]
+    rows = [{"config": n, "seconds": s, "peak_bytes": 2 << 30, "rep": 0} for n, s in zip(names, seconds)]
+    same = [{"system": system, "to": "cubin", "seconds": s, "rep": 0}
+            for system, s in (dsl or {}).items() if system != "triton"]
+    if dsl and "triton" in dsl:
+        same.append({"system": "triton", "seconds": dsl["triton"], "stages": {"cubin": 0.1}, "rep": 0})
+    return {"config": {"configs": names}, "environment": {"cores": 2}, "missing": missing or {},
+            "cutlass": rows, "projection": {"default": count, "all": 3 * count, "nvidia_cutlass": "4.2.0.0"},
+            "same_tile": {"rows": same}}
+
+
+def verdict(res, claim):
+    return next(r for r in C.rows(res) if r["claim"].startswith(claim))
+
+
+class Verdicts(unittest.TestCase):
+    def test_a_cutlass_kernel(self):
+        self.assertEqual(verdict({"claims": claims([30, 12])}, "A CUTLASS kernel")["verdict"], "holds")
+        self.assertEqual(verdict({"claims": claims([30, 5])}, "A CUTLASS kernel")["verdict"], "depends")
+        self.assertEqual(verdict({"claims": claims([3, 5])}, "A CUTLASS kernel")["verdict"], "does not hold")
+        row = verdict({"claims": claims([], missing={"cutlass": "no headers"})}, "A CUTLASS kernel")
+        self.assertEqual((row["verdict"], row["why"]), ("untested", "no headers"))
+
+    def test_the_library_projection(self):
+        row = verdict({"claims": claims([30], count=2016)}, "A CUTLASS library")
+        self.assertEqual(row["verdict"], "holds")
+        self.assertIn("2016", row["numbers"])
+        self.assertIn("504 min", row["numbers"])  # 2016 x 30 s over 2 cores
+        self.assertEqual(verdict({"claims": claims([30], count=40)}, "A CUTLASS library")["verdict"], "does not hold")
+
+    def test_dsls_factor(self):
+        fast = {"twintile_parse": 0.2, "triton": 0.25}
+        self.assertEqual(verdict({"claims": claims([30], fast)}, "DSLs")["verdict"], "holds")  # 150x, 120x
+        mixed = {"twintile_parse": 0.2, "triton": 1.0}
+        row = verdict({"claims": claims([30], mixed)}, "DSLs")
+        self.assertEqual(row["verdict"], "depends")
+        self.assertIn("Triton 30×", row["why"])
+        self.assertEqual(verdict({"claims": claims([30], {"triton": 5.0})}, "DSLs")["verdict"], "does not hold")
+        self.assertEqual(verdict({"claims": claims([30])}, "DSLs")["verdict"], "untested")
+
+    def test_what_is_not_measured_says_so(self):
+        for claim in ("Three types", "Block sizes"):
+            self.assertEqual(verdict({}, claim)["verdict"], "untested")
+        self.assertEqual(verdict({}, "Tracing avoids")["verdict"], "untested")
+
+    def test_tracing_avoids_instantiation(self):
+        def compile_result(parse_s, trace_s):
+            phases = [{"system": "parse", "spec": "k<1>", "parse_s": parse_s, "walk_s": 0.0},
+                      {"system": "trace", "spec": "k<1>", "host_compile_s": trace_s, "host_codegen_s": 0.0,
+                       "host_load_s": 0.0, "trace_s": 0.0}]
+            return {"compile": {"phases": {"twintile": phases}}}
+        self.assertEqual(verdict(compile_result(0.02, 0.04), "Tracing avoids")["verdict"], "does not hold")
+        self.assertEqual(verdict(compile_result(0.04, 0.02), "Tracing avoids")["verdict"], "holds")
+        self.assertEqual(verdict(compile_result(0.040, 0.042), "Tracing avoids")["verdict"], "depends")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -19,10 +19,11 @@ the other suites' results:
   projection  how many Hopper GEMM kernels CUTLASS's own generator would have a library
               build compile (experiments/claims/cutlass_kernels.py): with the median
               above, a projection of the build's cost, labelled as one.
-  same_tile   a GEMM of the first configuration's tile compiled by the DSLs: twintile's
-              corpus matmul through each front end as one `twintile compile` process, to
-              PTX and, with ptxas, to a cubin; Triton's matmul (triton_compile.py, its
-              stages, after a warm-up in the same process).
+  same_tile   a GEMM of the first configuration's tile compiled by the DSLs, each as one
+              process, as nvcc is: twintile's corpus matmul through each front end (`twintile
+              compile`, to PTX and, with ptxas, to a cubin), and Triton's matmul
+              (triton_compile.py: Python's start, Triton's import and one compile with a fresh
+              cache, its stages timed within, its cubin included).
 
 --quick: the first configuration once, 2 repetitions of the DSLs' compiles (about a minute
 and a half here, 3 GB of memory for nvcc). Where nvcc, the CUTLASS headers or Triton are
@@ -58,11 +59,12 @@ def cutlass_includes():
     return None, "the nvidia-cutlass and nvidia-cuda-cccl wheels' headers are not in .venv/ (run scripts/setup)"
 
 
-def measured_process(cmd):
-    """(wall seconds, peak resident bytes of the process and its children, exit code, stderr)."""
-    with tempfile.TemporaryFile() as err:
+def measured_process(cmd, stdout=None):
+    """(wall seconds, the largest resident memory of the process and the children it waited
+    for, in bytes, exit code, stderr); its standard output to the file `stdout`, if given."""
+    with tempfile.TemporaryFile() as err, open(stdout or os.devnull, "wb") as out:
         start = time.perf_counter()
-        proc = subprocess.Popen([str(c) for c in cmd], stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen([str(c) for c in cmd], stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -84,7 +86,7 @@ def cutlass(configs, reps, nvcc, includes, work):
             row = {"config": name, "tile": [m, n, k], "cluster": [cm, cn], "schedule": schedule, "rep": rep,
                    "seconds": seconds, "peak_bytes": peak}
             if code != 0:
-                row["error"] = err.strip()[-1500:]
+                row["error"] = err.strip()[-1500:] or f"exit {code}"
             elif (work / "gemm.o").stat().st_size < 10000:
                 row["error"] = f"the object has {(work / 'gemm.o').stat().st_size} bytes: no kernel was compiled"
             rows.append(row)
@@ -97,15 +99,18 @@ def projection():
 
 
 def same_tile(tile, reps, missing, work):
-    """The DSLs' compiles of a GEMM with CUTLASS's first tile."""
+    """The DSLs' compiles of a GEMM with CUTLASS's first tile, each a whole process. (A child's
+    peak memory here is at least this Python's: the measure is nvcc's, whose gigabytes it is.)"""
     spec = f"matmul<{tile[0]},{tile[1]},{tile[2]}>"
     file = next(f for name, f, _ in common.corpus(["matmul"]))
     twintile = common.tool("twintile")
     rows = []
-    progress = common.Progress(reps * 4, "claims same tile")
+    targets = [("ptx", [])] + ([] if "ptxas" in missing else [("cubin", ["--resources"])])
+    triton = "triton" not in missing
+    progress = common.Progress(reps * (2 * len(targets) + triton), "claims same tile")
     for rep in range(reps):
         for frontend in ("parse", "trace"):
-            for target, extra in (("ptx", []), ("cubin", ["--resources"])):
+            for target, extra in targets:
                 progress.step(f"twintile {frontend} {spec} to {target} (rep {rep + 1}/{reps})")
                 cmd = [twintile, "compile", f"--frontend={frontend}", file, "--kernel", spec, "--emit", "ptx",
                        "-o", work / "matmul.ptx", "--no-cache", *extra]
@@ -115,12 +120,22 @@ def same_tile(tile, reps, missing, work):
                 if code != 0 or (target == "cubin" and "registers" not in err):
                     row["error"] = err.strip()[-800:] or f"exit {code}"
                 rows.append(row)
-    if "triton" not in missing:
-        print(f"[claims same tile] Triton {spec} x {reps}", flush=True)
-        for r in systems.run("triton", [spec, "--reps", reps, "--warmup"])[0]:
-            if "stages" in r:
-                rows.append({"system": "triton", "spec": spec, "rep": r.get("rep"), "stages": r["stages"],
-                             "seconds": r["seconds"]})
+        if triton:
+            progress.step(f"Triton {spec}, one process (rep {rep + 1}/{reps})")
+            out = work / "triton.jsonl"
+            out.unlink(missing_ok=True)
+            seconds, peak, code, err = measured_process(
+                [common.venv_python(), common.BASELINES / "triton_compile.py", spec], stdout=out)
+            lines = [json.loads(l) for l in out.read_text().splitlines() if l.startswith("{")] if out.exists() else []
+            compiled = next((r for r in lines if "stages" in r), None)
+            row = {"system": "triton", "spec": spec, "to": "cubin", "rep": rep, "seconds": seconds,
+                   "peak_bytes": peak}
+            if code != 0 or compiled is None:
+                row["error"] = err.strip()[-800:] or f"exit {code}"
+            else:
+                row.update(stages=compiled["stages"], compile_s=compiled["seconds"],
+                           process=next((r["process"] for r in lines if "process" in r), None))
+            rows.append(row)
     return {"spec": spec, "tile": list(tile), "rows": rows}
 
 
@@ -150,6 +165,8 @@ def main(argv=None):
         missing["cutlass"] = why
     if (why := systems.missing("triton")):
         missing["triton"] = why
+    if not common.cuda_tool("ptxas"):
+        missing["ptxas"] = "ptxas not found (run scripts/setup): the DSLs' compiles stop at PTX"
     for k, why in missing.items():
         print(f"[claims] {k} is missing: {why}", flush=True)
     work = common.scratch("claims", args.shard)
@@ -160,6 +177,8 @@ def main(argv=None):
             shard.unit_major(cutlass(mine_configs, reps, nvcc, includes, work), plan, lambda r: r["config"])
     if "projection" in mine:
         payload["projection"] = projection()
+        if "error" in payload["projection"]:
+            missing["cutlass_library"] = f"CUTLASS's kernel generator did not count: {payload['projection']['error']}"
     if "same_tile" in mine:
         payload["same_tile"] = same_tile(configs[0][1:4], dsl_reps, missing, work)
     common.write_result("claims", payload, args.out, args.shard, plan)

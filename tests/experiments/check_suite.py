@@ -229,14 +229,17 @@ def check_claims(r):
         expect(all(x["seconds"] > 1 and x["peak_bytes"] > 100 << 20 for x in rows),
                f"a CUTLASS compile too quick or too small to have compiled a kernel: {rows}")
     p = r["projection"]
-    expect("error" in p or (p["default"] > 100 and p["all"] >= p["default"]), f"the kernel count: {p}")
+    if "cutlass_library" not in r["missing"]:  # its error is there, and the test reports SKIP
+        expect(p.get("default", 0) > 100 and p["all"] >= p["default"], f"the kernel count: {p}")
     same = r["same_tile"]["rows"]
     for system in ("twintile_parse", "twintile_trace"):
-        for to in ("ptx", "cubin"):
+        for to in ("ptx",) if "ptxas" in r["missing"] else ("ptx", "cubin"):
             xs = [x for x in same if x["system"] == system and x.get("to") == to]
             expect(xs and all("error" not in x and positive(x["seconds"]) for x in xs), f"{system} to {to}: {xs}")
     if "triton" not in r["missing"]:
-        expect(any(x["system"] == "triton" and positive(x["seconds"]) for x in same), "no Triton compile")
+        tri = [x for x in same if x["system"] == "triton"]
+        expect(tri and all("error" not in x and x["seconds"] > x["compile_s"] > 0 for x in tri),
+               f"Triton's compiles, each a process longer than its compile: {str(tri)[:600]}")
 
 
 def main():

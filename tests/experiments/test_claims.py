@@ -9,10 +9,7 @@ def claims(seconds, dsl=None, count=2016, missing=None):
     """A claims result: one CUTLASS compile per configuration at `seconds`, and the DSLs' cubins."""
     names = [f"cfg{i}" for i in range(len(seconds))]
     rows = [{"config": n, "seconds": s, "peak_bytes": 2 << 30, "rep": 0} for n, s in zip(names, seconds)]
-    same = [{"system": system, "to": "cubin", "seconds": s, "rep": 0}
-            for system, s in (dsl or {}).items() if system != "triton"]
-    if dsl and "triton" in dsl:
-        same.append({"system": "triton", "seconds": dsl["triton"], "stages": {"cubin": 0.1}, "rep": 0})
+    same = [{"system": system, "to": "cubin", "seconds": s, "rep": 0} for system, s in (dsl or {}).items()]
     return {"config": {"configs": names}, "environment": {"cores": 2}, "missing": missing or {},
             "cutlass": rows, "projection": {"default": count, "all": 3 * count, "nvidia_cutlass": "4.2.0.0"},
             "same_tile": {"rows": same}}
@@ -31,11 +28,25 @@ class Verdicts(unittest.TestCase):
         self.assertEqual((row["verdict"], row["why"]), ("untested", "no headers"))
 
     def test_the_library_projection(self):
-        row = verdict({"claims": claims([30], count=2016)}, "A CUTLASS library")
-        self.assertEqual(row["verdict"], "holds")
-        self.assertIn("2016", row["numbers"])
-        self.assertIn("504 min", row["numbers"])  # 2016 x 30 s over 2 cores
+        row = verdict({"claims": claims([30], count=2400)}, "A CUTLASS library")  # 1200 core-minutes
+        self.assertEqual(row["verdict"], "holds")  # 19 min on 64 cores
+        self.assertIn("2400", row["numbers"])
+        self.assertIn("600 min on 2 cores", row["numbers"])
+        row = verdict({"claims": claims([30], count=2016)}, "A CUTLASS library")  # 16 min on 64 cores
+        self.assertEqual(row["verdict"], "depends")
+        self.assertIn("below 59 cores", row["why"])
         self.assertEqual(verdict({"claims": claims([30], count=40)}, "A CUTLASS library")["verdict"], "does not hold")
+        row = verdict({"claims": {**claims([30]), "projection": {"error": "ImportError: x"}}}, "A CUTLASS library")
+        self.assertEqual((row["verdict"], row["why"]), ("untested", "ImportError: x"))
+        row = verdict({"claims": claims([], missing={"nvcc": "nvcc not found"})}, "A CUTLASS library")
+        self.assertEqual(row["why"], "nvcc not found")
+
+    def test_a_configuration_that_failed_is_said(self):
+        res = claims([30])
+        res["cutlass"].append({"config": "cfg9", "seconds": 1.0, "peak_bytes": 1, "rep": 0, "error": "x"})
+        row = verdict({"claims": res}, "A CUTLASS kernel")
+        self.assertIn("cfg9: did not compile", row["numbers"])
+        self.assertIn("1 of 2 did not compile", row["why"])
 
     def test_dsls_factor(self):
         fast = {"twintile_parse": 0.2, "triton": 0.25}
@@ -45,6 +56,8 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(row["verdict"], "depends")
         self.assertIn("Triton 30×", row["why"])
         self.assertEqual(verdict({"claims": claims([30], {"triton": 5.0})}, "DSLs")["verdict"], "does not hold")
+        row = verdict({"claims": claims([30], {"twintile_parse": 0.2}, missing={"triton": "no triton"})}, "DSLs")
+        self.assertIn("nor Triton's (no triton)", row["why"])
         self.assertEqual(verdict({"claims": claims([30])}, "DSLs")["verdict"], "untested")
 
     def test_what_is_not_measured_says_so(self):
@@ -53,11 +66,13 @@ class Verdicts(unittest.TestCase):
         self.assertEqual(verdict({}, "Tracing avoids")["verdict"], "untested")
 
     def test_tracing_avoids_instantiation(self):
-        def compile_result(parse_s, trace_s):
+        def compile_result(parse_s, trace_s, trace_spec="k<1>"):
             phases = [{"system": "parse", "spec": "k<1>", "parse_s": parse_s, "walk_s": 0.0},
-                      {"system": "trace", "spec": "k<1>", "host_compile_s": trace_s, "host_codegen_s": 0.0,
+                      {"system": "trace", "spec": trace_spec, "host_compile_s": trace_s, "host_codegen_s": 0.0,
                        "host_load_s": 0.0, "trace_s": 0.0}]
             return {"compile": {"phases": {"twintile": phases}}}
+        # Only a specialization both compiled is compared.
+        self.assertEqual(verdict(compile_result(0.02, 0.04, "k<2>"), "Tracing avoids")["verdict"], "untested")
         self.assertEqual(verdict(compile_result(0.02, 0.04), "Tracing avoids")["verdict"], "does not hold")
         self.assertEqual(verdict(compile_result(0.04, 0.02), "Tracing avoids")["verdict"], "holds")
         self.assertEqual(verdict(compile_result(0.040, 0.042), "Tracing avoids")["verdict"], "depends")

@@ -41,7 +41,7 @@ endif()
 install(TARGETS twintile twintile-opt
                 twintile_runtime twintile_launch
                 twintile_support twintile_llvm_targets twintile_ir twintile_frontend_common twintile_frontend_clang
-                twintile_trace twintile_trace_host twintile_parse twintile_backend twintile_pipeline
+                twintile_trace twintile_trace_host twintile_parse twintile_hybrid twintile_backend twintile_pipeline
                 twintile_llvm twintile_clang
         EXPORT twintileTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}

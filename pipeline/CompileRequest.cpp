@@ -3,12 +3,19 @@
 
 namespace twintile::pipeline {
 
-std::string_view name(Frontend f) { return f == Frontend::Parse ? "parse" : "trace"; }
+std::string_view name(Frontend f) {
+  switch (f) {
+  case Frontend::Parse: return "parse";
+  case Frontend::Trace: return "trace";
+  case Frontend::Hybrid: return "hybrid";
+  }
+  return "?";
+}
 std::string_view name(Target t) { return t == Target::Sm90a ? "sm_90a" : "sm_80"; }
 std::string_view name(MathMode m) { return m == MathMode::Fast ? "fast" : "precise"; }
 
 std::optional<Frontend> frontendNamed(std::string_view s) {
-  for (Frontend f : {Frontend::Parse, Frontend::Trace})
+  for (Frontend f : {Frontend::Parse, Frontend::Trace, Frontend::Hybrid})
     if (name(f) == s) return f;
   return std::nullopt;
 }

@@ -21,14 +21,16 @@
 
 namespace twintile::pipeline {
 
-/// How the kernel's meaning is taken: its AST walked, or it run on values that record.
-enum class Frontend { Parse, Trace };
+/// How the kernel's meaning is taken: its AST walked, or it run on values
+/// that record, or (hybrid) its native device control flow rewritten into
+/// combinators and then run on values that record.
+enum class Frontend { Parse, Trace, Hybrid };
 /// The GPU the PTX is for.
 enum class Target { Sm90a, Sm80 };
 /// precise: the IR's semantics (libdevice); fast: Triton's defaults (ir/IR.h).
 enum class MathMode { Precise, Fast };
 
-std::string_view name(Frontend f);  // "parse", "trace"
+std::string_view name(Frontend f);  // "parse", "trace", "hybrid"
 std::string_view name(Target t);    // "sm_90a", "sm_80"
 std::string_view name(MathMode m);  // "precise", "fast"
 std::optional<Frontend> frontendNamed(std::string_view s);

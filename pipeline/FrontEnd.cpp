@@ -268,13 +268,14 @@ void walkShared(const std::vector<const clang::FunctionDecl *> &instantiated, co
 } // namespace
 
 FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
-                         const ObserverFor &observer, SharedParse *shared) {
+                         const ObserverFor &observer, SharedParse *shared, const std::vector<std::string> &includeDirs) {
   FrontEndOutput out;
   out.results.resize(kernels.size());
   out.funcs.resize(kernels.size());
   twintile::SourceTraceOptions to;
   to.useCache = options.useCache;
   to.host = options.traceHost;
+  to.includeDirs = includeDirs;
   if (options.endProcessOnLimits) to.watchHostCompile = [&] { return watchClang(file, options); };
   if (shared)
     to.instantiated = [&](const std::vector<const clang::FunctionDecl *> &instantiated) {

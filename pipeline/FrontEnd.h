@@ -89,8 +89,15 @@ struct SharedParse {
 
 /// The tracing front end: one host compile of `file`, a trace per
 /// specialization; and with `shared`, the parse front end's walks of the
-/// same AST.
+/// same AST. `includeDirs` are searched by the file's own includes.
 FrontEndOutput traceFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
-                         const ObserverFor &observer, SharedParse *shared = nullptr);
+                         const ObserverFor &observer, SharedParse *shared = nullptr,
+                         const std::vector<std::string> &includeDirs = {});
+
+/// The hybrid front end (HybridFile.cpp): one Clang parse of `file`, each
+/// specialization's native device control flow rewritten into combinators,
+/// the rewritten file traced (once for the specializations rewritten alike).
+FrontEndOutput hybridFile(const std::string &file, const std::vector<std::string> &kernels, const CompileRequest &options,
+                          const ObserverFor &observer);
 
 } // namespace twintile::pipeline

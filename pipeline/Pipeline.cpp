@@ -157,7 +157,7 @@ void compileEach(std::vector<Result> &results, std::vector<std::unique_ptr<ir::F
   auto one = [&](size_t i) {
     Result &r = results[i];
     if (!r.ok()) return;
-    if (options.last == Stage::Source) {
+    if (options.last == Stage::Rewritten || options.last == Stage::Source) {
       r.func = std::move(funcs[i]);
       return;
     }
@@ -213,8 +213,16 @@ std::vector<Result> compileSourcesHere(const std::string &file, const std::vecto
   }
   // The front end, once for the file: one parse, or one host compile.
   auto observer = [&](size_t i) { return observerOf(observers, i); };
-  FrontEndOutput front = options.frontend == Frontend::Parse ? parseFile(file, kernels, options, observer)
-                                                     : traceFile(file, kernels, options, observer);
+  if (options.last == Stage::Rewritten && options.frontend != Frontend::Hybrid) {
+    std::vector<Result> results(kernels.size());
+    for (Result &r : results)
+      r.error = "twintile: error: the rewritten stage is the hybrid front end's (--frontend=hybrid); the " +
+                std::string(name(options.frontend)) + " front end rewrites nothing\n";
+    return results;
+  }
+  FrontEndOutput front = options.frontend == Frontend::Parse  ? parseFile(file, kernels, options, observer)
+                         : options.frontend == Frontend::Trace ? traceFile(file, kernels, options, observer)
+                                                               : hybridFile(file, kernels, options, observer);
   // One specialization the host compiler (or Clang) rejects fails the whole
   // file's compile; it must not take the others down: then each alone.
   if (front.eachAlone) {

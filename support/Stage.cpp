@@ -12,8 +12,9 @@ struct StageInfo {
   std::string_view name, ext, what;
 };
 
-constexpr std::array<StageInfo, 12> kStages = {{
-    {Stage::Source, "source", ".cpp", "the kernel as the front end sees it: Clang's instantiated body (parse), the entry compiled with the file (trace)"},
+constexpr std::array<StageInfo, 13> kStages = {{
+    {Stage::Rewritten, "rewritten", ".cpp", "the kernel file with its native device if, for and while rewritten into if_else, for_range and while_loop (hybrid)"},
+    {Stage::Source, "source", ".cpp", "the kernel as the front end sees it: Clang's instantiated body (parse), the entry compiled with the file (trace, hybrid)"},
     {Stage::Tile, "tile", ".tir", "the front end's tile IR, as recorded"},
     {Stage::TileOpt, "tile-opt", ".tir", "the tile IR after expand-descriptors and the cleanup (canonicalize, cse, dce)"},
     {Stage::Axes, "axes", ".tir", "the tile IR with the axis analysis: contiguity, divisibility, constancy"},
@@ -33,8 +34,8 @@ static_assert([] {
   return true;
 }(), "kStages lists the stages in the enum's order");
 
-constexpr std::array<Stage, 12> kOrder = [] {
-  std::array<Stage, 12> out{};
+constexpr std::array<Stage, 13> kOrder = [] {
+  std::array<Stage, 13> out{};
   for (size_t i = 0; i < kStages.size(); ++i) out[i] = kStages[i].stage;
   return out;
 }();

@@ -17,6 +17,7 @@
 namespace twintile::support {
 
 enum class Stage {
+  Rewritten,// hybrid: the kernel file with its native device control flow rewritten into combinators
   Source,   // parse: the body Clang instantiated; trace: the entry compiled with the file
   Tile,     // the front end's tile IR, as recorded
   TileOpt,  // after the default pipeline (expand-descriptors, canonicalize, cse, dce)

@@ -1,18 +1,18 @@
 //===- twintile.cpp - the twintile driver: its command line ---------------===//
 //
-//   twintile compile FILE --kernel SPEC... [--frontend trace|parse] [--emit STAGE] [-o OUT] [-j N]
+//   twintile compile FILE --kernel SPEC... [--frontend trace|parse|hybrid] [--emit STAGE] [-o OUT] [-j N]
 //                    [--print-after-all] [--time] [--json] [--resources] [target options]
 //   twintile run     FILE --kernel SPEC --grid X[,Y[,Z]] [--device emu|interp|cuda]
 //                    [--arg NAME=VALUE]... [--input NAME=FILE.npy]... [--save DIR] [--seed N]
 //                    [--no-check] [--time] [--profile] [--interleave N] [--json] [target options]
-//   twintile diff    FILE --kernel SPEC [--show] [--html OUT.html] [--json]
-//   twintile dump    FILE --kernel SPEC --dir DIR [--json]
+//   twintile diff    FILE --kernel SPEC [--frontends A,B] [--show] [--html OUT.html] [--json]
+//   twintile dump    FILE --kernel SPEC --dir DIR [--frontends A,B,...] [--json]
 //   twintile library FILE --name NAME --kernel [FUNCTION=]SPEC... -o DIR [--target T]...
 //                    [--depfile FILE] [-j N] [target options]
 //   twintile tune    FILE --kernel 'TEMPLATE<{META}>' --config META=V,num_warps=N... --grid EXPR[,EXPR[,EXPR]]
 //                    [--arg NAME=VALUE]... [--key NAME]... [--device cuda] [--json] [target options]
 //
-// Stages (support/Stage.h): source, tile, tile-opt, axes, layouts, pipelines,
+// Stages (support/Stage.h): rewritten (hybrid), source, tile, tile-opt, axes, layouts, pipelines,
 // shared, barriers, llvm-raw, llvm, ptx, sass-info. Each command lives in
 // tools/driver/; this file only declares the command line. Errors are
 // file:line:col: error: ..., with the source line and a caret; the exit
@@ -45,8 +45,34 @@ CLI::Option *enumOption(CLI::App *cmd, const std::string &flag, Field &field, st
 }
 
 void frontendOption(CLI::App *cmd, pl::Frontend &frontend) {
-  enumOption(cmd, "--frontend", frontend, pl::frontendNamed, {pl::Frontend::Trace, pl::Frontend::Parse},
-             "trace (run the kernel on abstract values, the default) or parse (read its AST)");
+  enumOption(cmd, "--frontend", frontend, pl::frontendNamed, {pl::Frontend::Trace, pl::Frontend::Parse, pl::Frontend::Hybrid},
+             "trace (run the kernel on abstract values, the default), parse (read its AST) or hybrid (rewrite its "
+             "native device if/for/while into combinators, then trace)");
+}
+
+/// The distinct front ends "A,B,..." names, or nothing.
+std::optional<std::vector<pl::Frontend>> frontendsNamed(const std::string &s) {
+  std::vector<pl::Frontend> out;
+  for (size_t at = 0;;) {
+    size_t comma = s.find(',', at);
+    std::optional<pl::Frontend> f = pl::frontendNamed(s.substr(at, comma == std::string::npos ? comma : comma - at));
+    if (!f || std::find(out.begin(), out.end(), *f) != out.end()) return std::nullopt;
+    out.push_back(*f);
+    if (comma == std::string::npos) return out;
+    at = comma + 1;
+  }
+}
+
+/// --frontends A,B,...: from `least` to `most` distinct front ends.
+void frontendsOption(CLI::App *cmd, std::vector<pl::Frontend> &field, size_t least, size_t most, const std::string &help) {
+  cmd->add_option_function<std::string>("--frontends", [&field](const std::string &s) { field = *frontendsNamed(s); }, help)
+      ->check([least, most](const std::string &s) -> std::string {
+        std::optional<std::vector<pl::Frontend>> f = frontendsNamed(s);
+        if (f && f->size() >= least && f->size() <= most) return "";
+        std::string count = least == most ? std::to_string(least) : std::to_string(least) + " to " + std::to_string(most);
+        return "--frontends takes " + count + " different front ends of parse, trace and hybrid, comma-separated "
+               "(e.g. parse,hybrid)";
+      });
 }
 
 /// FILE, --kernel, --frontend: what every command starts from.
@@ -220,18 +246,20 @@ int main(int argc, char **argv) {
   runCmd->add_flag("--json", run.json, "print a JSON report (on an error too: its verdict \"error\")");
 
   twintile::driver::DiffFlags diff;
-  CLI::App *diffCmd = app.add_subcommand("diff", "compare the two front ends' IR for one kernel");
+  CLI::App *diffCmd = app.add_subcommand("diff", "compare two front ends' IR for one kernel (parse and trace, or --frontends)");
   kernelOptions(diffCmd, diff.file, diff.kernel, nullptr);
   targetOptions(diffCmd, diff.options);
+  frontendsOption(diffCmd, diff.frontends, 2, 2, "the two front ends to compare, left,right (default parse,trace; e.g. parse,hybrid)");
   diffCmd->add_flag("--show", diff.show, "print the two cleaned IRs side by side");
   diffCmd->add_option("--html", diff.html, "write one self-contained page with every stage of both front ends");
   diffCmd->add_flag("--json", diff.json, "print a JSON report");
 
   twintile::driver::DumpFlags dump;
-  CLI::App *dumpCmd = app.add_subcommand("dump", "write every stage of both front ends to a directory, with an index");
+  CLI::App *dumpCmd = app.add_subcommand("dump", "write every stage of the front ends (parse and trace, or --frontends) to a directory, with an index");
   kernelOptions(dumpCmd, dump.file, dump.kernel, nullptr);
   targetOptions(dumpCmd, dump.options);
   dumpCmd->add_option("--dir", dump.dir, "the directory to write")->required();
+  frontendsOption(dumpCmd, dump.frontends, 1, 3, "the front ends to dump, in order (default parse,trace; e.g. parse,trace,hybrid)");
   dumpCmd->add_flag("--json", dump.json, "print the index as JSON");
 
   twintile::driver::LibraryFlags library;

@@ -7,10 +7,15 @@
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "ir/Type.h"
+
 #include <clang/AST/Decl.h>
 #include <clang/AST/DeclCXX.h>
+#include <clang/AST/Expr.h>
 #include <clang/AST/Type.h>
 #include <llvm/ADT/StringRef.h>
+
+#include <optional>
 
 namespace twintile {
 
@@ -23,5 +28,19 @@ bool inNamespace(const clang::Decl *d, llvm::StringRef name, bool orDetail = tru
 
 /// The class `t` names, through references and sugar; null for any other type.
 const clang::CXXRecordDecl *recordOf(clang::QualType t);
+
+/// The scalar kind a language type's name names (i32, f16, ...).
+std::optional<ir::ScalarKind> scalarKindNamed(llvm::StringRef n);
+/// The element type of a language type (i32, Ptr<f16>, Tile<f32>,
+/// Operand<Tile<f32>>): a scalar ir::Type, or nothing for host types.
+std::optional<ir::Type> elementOf(clang::QualType t);
+/// Whether `t` is one of the language's device types (a scalar, Ptr, Tile).
+bool isDeviceType(clang::QualType t);
+
+/// The device value a condition tests, where it is a device condition (a
+/// call of the language's `explicit operator bool`, Triton's `if x:`, at its
+/// top); null for a host condition. What the parse front end turns into
+/// structured IR and the hybrid front end rewrites.
+const clang::Expr *deviceCondition(const clang::Expr *cond);
 
 } // namespace twintile

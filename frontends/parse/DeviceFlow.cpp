@@ -15,15 +15,6 @@
 
 namespace twintile::walker {
 
-const Expr *Walker::deviceCondition(const Expr *cond) {
-  const Expr *e = cond->IgnoreParenImpCasts();
-  if (auto *w = dyn_cast<ExprWithCleanups>(e)) e = w->getSubExpr()->IgnoreParenImpCasts();
-  if (auto *m = dyn_cast<CXXMemberCallExpr>(e))
-    if (isa_and_nonnull<CXXConversionDecl>(m->getMethodDecl()) && inNamespace(m->getMethodDecl(), "tt"))
-      return m->getImplicitObjectArgument();
-  return nullptr;
-}
-
 std::map<Val *, Val> Walker::snapshot() {
   std::map<Val *, Val> out;
   std::set<const HostObject *> seen;

@@ -212,6 +212,14 @@ FrontendResult walkInstantiated(const clang::FunctionDecl &kernel, const ParseOp
   return r;
 }
 
+const clang::FunctionDecl *ParsedFile::instantiated(const std::string &spec, std::string &why) const {
+  if (!ok()) {
+    why = "the kernel file does not compile";
+    return nullptr;
+  }
+  return findKernel(*impl_, spec, why);
+}
+
 std::string ParsedFile::instantiatedSource(const std::string &spec) const {
   if (!ok()) return {};
   std::string why;

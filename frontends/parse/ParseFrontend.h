@@ -61,6 +61,11 @@ public:
   /// Walks one of the parsed specializations to tile IR.
   FrontendResult walk(const std::string &spec) const;
 
+  /// The specialization as Clang instantiated it (null, with `why`, where it
+  /// names none of the parsed kernels): what the hybrid front end rewrites.
+  /// Lives as long as this ParsedFile.
+  const clang::FunctionDecl *instantiated(const std::string &spec, std::string &why) const;
+
   /// The specialization's body as Clang instantiated it (template arguments
   /// substituted), printed back as C++: the `source` stage of a dump.
   std::string instantiatedSource(const std::string &spec) const;

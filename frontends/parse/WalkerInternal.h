@@ -107,20 +107,18 @@ constexpr int64_t kMaxWalkSteps = 10'000'000;
 
 //===-- The language's types (LanguageTypes.cpp) -------------------------===//
 
-// (nameOf, inNamespace and recordOf: frontends/clang/LanguageDecls.h.)
+// (nameOf, inNamespace, recordOf, scalarKindNamed, elementOf, isDeviceType:
+// frontends/clang/LanguageDecls.h.)
+using twintile::elementOf;
 using twintile::inNamespace;
+using twintile::isDeviceType;
 using twintile::nameOf;
 using twintile::recordOf;
+using twintile::scalarKindNamed;
 bool inStd(const Decl *d);
 /// A function of the language's header written in the language (clamp):
 /// the walker inlines it instead of reading it as one op.
 bool isComposite(const FunctionDecl *fn);
-std::optional<ir::ScalarKind> scalarKindNamed(llvm::StringRef n);
-/// The element type of a language type (i32, Ptr<f16>, Tile<f32>,
-/// Operand<Tile<f32>>): a scalar ir::Type, or nothing for host types.
-std::optional<ir::Type> elementOf(QualType t);
-/// Whether `t` is one of the language's device types (a scalar, Ptr, Tile).
-bool isDeviceType(QualType t);
 /// The qualified name of a declaration, for messages.
 std::string qualifiedName(const NamedDecl *d);
 
@@ -293,9 +291,9 @@ private:
 
   //===-- Statements (Walker.cpp) ------------------------------------===//
 
-  /// The device i1 a condition tests, if it is a device condition (a call of
-  /// the language's `explicit operator bool`).
-  const Expr *deviceCondition(const Expr *cond);
+  /// The device i1 a condition tests, if it is a device condition
+  /// (twintile::deviceCondition, LanguageDecls.h).
+  const Expr *deviceCondition(const Expr *cond) { return twintile::deviceCondition(cond); }
 
   Flow exec(const Stmt *s);
 

@@ -198,7 +198,8 @@ template <class C, class B, class... T> auto while_loop(const C &cond, const B &
 
 /// if_else(cond, then, otherwise): the callables take no argument and return
 /// the same types (nothing, one value, or carry(...)), and so does if_else.
-template <class Then, class Else> auto if_else(detail::Cond cond, const Then &then, const Else &otherwise) {
+/// They may be mutable lambdas (the hybrid front end's branches are).
+template <class Then, class Else> auto if_else(detail::Cond cond, Then &&then, Else &&otherwise) {
   using R = decltype(then());
   static_assert(detail::allDevice<R>,
                 "if_else's branches return device values (or carry(...) of them, or nothing): a host value cannot "

@@ -162,13 +162,17 @@ document.body.dataset.ready = 'yes';
 
 std::string renderDiffPage(const DiffPage &page) {
   std::string fileName = std::filesystem::path(page.file).filename().string();
+  // The stages the page shows: the rewritten file is the hybrid front end's alone.
+  std::vector<support::Stage> stages;
+  for (support::Stage s : support::allStages())
+    if (s != support::Stage::Rewritten || page.left == "hybrid" || page.right == "hybrid") stages.push_back(s);
   std::ostringstream os;
   os << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>twintile diff: "
      << escape(page.kernel) << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n<header>\n"
      << "<h1>twintile diff <code>" << escape(page.kernel) << "</code> in <code>" << escape(fileName)
      << "</code></h1>\n<p id=\"verdict\" class=\"verdict " << (page.equal ? "equal" : "different") << "\">"
      << escape(page.verdict) << "</p>\n<nav>";
-  for (support::Stage s : support::allStages())
+  for (support::Stage s : stages)
     os << "<a href=\"#stage-" << support::name(s) << "\">" << support::name(s) << "</a>";
   os << "</nav>\n";
   for (const auto &[fe, error] : page.errors)
@@ -187,18 +191,18 @@ std::string renderDiffPage(const DiffPage &page) {
     auto t = f->second.find(s);
     return t == f->second.end() ? std::string() : t->second;
   };
-  for (support::Stage s : support::allStages()) {
+  for (support::Stage s : stages) {
     std::vector<Line> a, b;
-    for (const std::string &l : lines(textOf("parse", s))) a.push_back(readLine(l, fileName));
-    for (const std::string &l : lines(textOf("trace", s))) b.push_back(readLine(l, fileName));
+    for (const std::string &l : lines(textOf(page.left, s))) a.push_back(readLine(l, fileName));
+    for (const std::string &l : lines(textOf(page.right, s))) b.push_back(readLine(l, fileName));
     std::vector<Row> rows = align(a, b);
     size_t marks = std::count_if(rows.begin(), rows.end(), [](const Row &r) { return std::string(r.kind) != "same"; });
     os << "<section class=\"stage\" id=\"stage-" << support::name(s) << "\" data-differences=\"" << marks
        << "\">\n<h2>" << support::name(s) << " <small>" << escape(support::describe(s)) << "</small>";
     if (a.empty() && b.empty()) os << "<span class=\"count\">not reached</span>";
     else if (marks) os << "<span class=\"count\">" << marks << " lines differ</span>";
-    os << "</h2>\n<table class=\"diff\"><thead><tr><th class=\"col-parse\">parse</th>"
-       << "<th class=\"col-trace\">trace</th></tr></thead><tbody>\n";
+    os << "</h2>\n<table class=\"diff\"><thead><tr><th class=\"col-parse\">" << escape(page.left) << "</th>"
+       << "<th class=\"col-trace\">" << escape(page.right) << "</th></tr></thead><tbody>\n";
     for (const Row &r : rows)
       os << "<tr class=\"" << r.kind << "\">" << cell(r.left, "parse") << cell(r.right, "trace") << "</tr>\n";
     os << "</tbody></table>\n</section>\n";

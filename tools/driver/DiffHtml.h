@@ -10,6 +10,7 @@ namespace twintile::driver {
 
 struct DiffPage {
   std::string file, kernel, verdict;
+  std::string left = "parse", right = "trace";  // the front ends, in their columns
   bool equal = false;
   std::map<std::string, std::string> errors;  // front end -> its error, if any
   std::map<std::string, std::map<support::Stage, std::string>> stages;  // front end -> stage -> text

@@ -65,7 +65,9 @@ int runCommand(const RunFlags &flags);
 
 struct DiffFlags {
   std::string file, kernel;
-  pipeline::CompileRequest options;  // its front end unused: diff runs both
+  pipeline::CompileRequest options;  // its front end unused: diff runs `frontends`
+  /// The two front ends compared, left then right.
+  std::vector<pipeline::Frontend> frontends{pipeline::Frontend::Parse, pipeline::Frontend::Trace};
   bool show = false;
   std::string html;  // write the page here
   bool json = false;
@@ -74,7 +76,8 @@ int diffCommand(const DiffFlags &flags);
 
 struct DumpFlags {
   std::string file, kernel, dir;
-  pipeline::CompileRequest options;  // its front end unused: dump runs both
+  pipeline::CompileRequest options;  // its front end unused: dump runs `frontends`
+  std::vector<pipeline::Frontend> frontends{pipeline::Frontend::Parse, pipeline::Frontend::Trace};
   bool json = false;
 };
 int dumpCommand(const DumpFlags &flags);

@@ -1,9 +1,9 @@
-//===- Dump.cpp - twintile dump: every stage of both front ends to files ---===//
+//===- Dump.cpp - twintile dump: every stage of the front ends to files ----===//
 //
 //   DIR/parse.tile.tir, DIR/trace.ptx.ptx, ... one file per stage and front
-//   end, named FRONTEND.STAGE + the stage's extension; DIR/index.json lists
-//   them (with each front end's error, if it stopped early) and
-//   DIR/index.md says the same for a reader.
+//   end (parse and trace, or --frontends), named FRONTEND.STAGE + the
+//   stage's extension; DIR/index.json lists them (with each front end's
+//   error, if it stopped early) and DIR/index.md says the same for a reader.
 //===----------------------------------------------------------------------===//
 #include "tools/driver/Driver.h"
 
@@ -21,16 +21,20 @@ namespace twintile::driver {
 namespace {
 
 using Written = std::map<support::Stage, std::map<std::string, std::string>>;  // stage -> front end -> file
+using Results = std::vector<std::pair<std::string, const pipeline::Result *>>;   // by front end, in order
 
-/// The dump's index of `parse` and `trace` and the stage files `written`:
-/// each front end's result, then each stage's file per front end (null
-/// where it was not reached); the same as a table into `md`.
-nlohmann::ordered_json indexOf(const DumpFlags &f, const pipeline::Result &parse, const pipeline::Result &trace,
-                               const Written &written, std::string &md) {
+/// The dump's index of the front ends' `results` and the stage files
+/// `written`: each front end's result, then each stage's file per front end
+/// (null where it was not reached); the same as a table into `md`.
+nlohmann::ordered_json indexOf(const DumpFlags &f, const Results &results, const Written &written, std::string &md) {
   nlohmann::ordered_json index{{"file", f.file}, {"kernel", f.kernel}, {"target", pipeline::name(f.options.target)},
                                 {"math", pipeline::name(f.options.math)}};
-  md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what | parse | trace |\n| --- | --- | --- | --- |\n";
-  for (auto [fe, r] : {std::pair<const char *, const pipeline::Result *>{"parse", &parse}, {"trace", &trace}}) {
+  md = "# twintile dump: `" + f.kernel + "` from `" + f.file + "`\n\n| stage | what |";
+  for (const auto &[fe, r] : results) md += " " + fe + " |";
+  md += "\n| --- | --- |";
+  for (size_t i = 0; i < results.size(); ++i) md += " --- |";
+  md += "\n";
+  for (const auto &[fe, r] : results) {
     nlohmann::ordered_json entry{{"ok", r->ok()}};
     if (!r->ok()) entry["error"] = r->error;
     if (r->internal()) entry["internal"] = true;
@@ -45,7 +49,7 @@ nlohmann::ordered_json indexOf(const DumpFlags &f, const pipeline::Result &parse
     nlohmann::ordered_json stage{{"stage", support::name(s)}, {"what", support::describe(s)}};
     md += "| " + std::string(support::name(s)) + " | " + std::string(support::describe(s)) + " |";
     auto files = written.find(s);
-    for (const char *fe : {"parse", "trace"}) {
+    for (const auto &[fe, r] : results) {
       const std::string *file = nullptr;
       if (files != written.end())
         if (auto it = files->second.find(fe); it != files->second.end()) file = &it->second;
@@ -75,7 +79,9 @@ int dumpCommand(const DumpFlags &f) {
       pipeline::Result stopped;
       stopped.error = limit;
       std::string md;
-      return jsonText(indexOf(f, stopped, stopped, {}, md));
+      Results all;
+      for (pipeline::Frontend fe : f.frontends) all.emplace_back(std::string(pipeline::name(fe)), &stopped);
+      return jsonText(indexOf(f, all, {}, md));
     };
   auto observer = [&](const std::string &fe) {
     pipeline::Observer observer;
@@ -86,14 +92,27 @@ int dumpCommand(const DumpFlags &f) {
     };
     return observer;
   };
-  // One Clang parse for both, where it can (pipeline::compileBoth).
-  pipeline::BothResults both = pipeline::compileBoth(f.file, f.kernel, o, observer("parse"), observer("trace"));
+  // Parse and trace: one Clang parse for both, where it can (pipeline::compileBoth).
+  std::vector<pipeline::Result> done;
+  if (f.frontends == std::vector<pipeline::Frontend>{pipeline::Frontend::Parse, pipeline::Frontend::Trace}) {
+    pipeline::BothResults both = pipeline::compileBoth(f.file, f.kernel, o, observer("parse"), observer("trace"));
+    done.push_back(std::move(both.parse));
+    done.push_back(std::move(both.trace));
+  } else {
+    for (pipeline::Frontend fe : f.frontends) {
+      pipeline::CompileRequest one = o;
+      one.frontend = fe;
+      done.push_back(pipeline::compileSource(f.file, f.kernel, one, observer(std::string(pipeline::name(fe)))));
+    }
+  }
   if (!error.empty()) return fail(error);
+  Results results;
+  for (size_t i = 0; i < done.size(); ++i) results.emplace_back(std::string(pipeline::name(f.frontends[i])), &done[i]);
   if (!f.json)
-    for (auto [fe, r] : {std::pair<const char *, const pipeline::Result *>{"parse", &both.parse}, {"trace", &both.trace}})
+    for (const auto &[fe, r] : results)
       if (!r->ok()) std::cerr << fe << ": " << r->error;
   std::string md;
-  nlohmann::ordered_json index = indexOf(f, both.parse, both.trace, written, md);
+  nlohmann::ordered_json index = indexOf(f, results, written, md);
   if (!writeText((fs::path(f.dir) / "index.json").string(), jsonText(index), error) ||
       !writeText((fs::path(f.dir) / "index.md").string(), md, error))
     return fail(error);
@@ -101,8 +120,9 @@ int dumpCommand(const DumpFlags &f) {
   for (const auto &[s, byFe] : written) files += byFe.size();
   if (f.json) std::cout << jsonText(index);
   else std::cout << "wrote " << files << " stage files and an index (index.md, index.json) to " << f.dir << "\n";
-  bool internal = both.parse.internal() || both.trace.internal();
-  return both.parse.ok() && both.trace.ok() ? 0 : internal ? kExitInternal : 1;
+  bool ok = true, internal = false;
+  for (const pipeline::Result &r : done) ok = ok && r.ok(), internal = internal || r.internal();
+  return ok ? 0 : internal ? kExitInternal : 1;
 }
 
 } // namespace twintile::driver

@@ -34,7 +34,7 @@ TT_KERNEL void twice(Ptr<i32> x) {
 // SPEC-NOT: entry.cpp
 // NOKERNEL: twintile: error: --kernel 'thrice<8>': {{.*}}driver_errors.cpp defines no kernel 'thrice' (its kernels: 'twice')
 // MISSING: error: cannot read kernel file '{{.*}}driver_errors.cpp.missing'
-// FRONTEND: --frontend: magic not in {trace,parse}
+// FRONTEND: --frontend: magic not in {trace,parse,hybrid}
 // TIME: host-compile:
 // TIME: trace:
 // INJECT: twintile: error: --kernel 'twice<8>, nullptr, "x", nullptr); __builtin_trap(); (void)(0' is not a specialization: a specialization ends with the '>' that closes its template arguments

@@ -1,0 +1,152 @@
+//===- RewriteEmit.cpp - the rewrite's edits, from its plan --------------===//
+//
+// Each planned statement becomes a call of a combinator in place of its
+// keyword and parentheses, its branches and bodies lambdas around their own
+// text. Nothing is moved: the user's text stays where it was, and every
+// replaced stretch keeps its line breaks, so the rewritten file's lines are
+// the original's.
+//===----------------------------------------------------------------------===//
+#include "frontends/hybrid/RewritePlan.h"
+
+#include <algorithm>
+
+namespace twintile::hybrid {
+
+namespace {
+
+class Emitter {
+public:
+  explicit Emitter(const std::string &source) : source_(source) {}
+
+  std::vector<Edit> run(const RewritePlan &plan) {
+    for (const DeviceStatement &d : plan.statements) {
+      switch (d.kind) {
+      case DeviceStatement::Kind::If: emitIf(d); break;
+      case DeviceStatement::Kind::For: emitFor(d); break;
+      case DeviceStatement::Kind::While: emitWhile(d); break;
+      case DeviceStatement::Kind::EarlyReturn: emitEarlyExit(d); break;
+      case DeviceStatement::Kind::Continue: emitEarlyExit(d); break;
+      }
+    }
+    return std::move(edits_);
+  }
+
+private:
+  const std::string &source_;
+  std::vector<Edit> edits_;
+
+  void open(size_t at, std::string text, int depth) { edits_.push_back({Edit::Kind::Open, at, at, std::move(text), depth}); }
+  void close(size_t at, std::string text, int depth) { edits_.push_back({Edit::Kind::Close, at, at, std::move(text), depth}); }
+  /// [begin, end) replaced by `text`, with as many line breaks as it had.
+  void replace(size_t begin, size_t end, std::string text, int depth) {
+    text += std::string(static_cast<size_t>(std::count(source_.begin() + begin, source_.begin() + end, '\n')), '\n');
+    edits_.push_back({Edit::Kind::Replace, begin, end, std::move(text), depth});
+  }
+
+  static std::string join(const std::vector<std::string> &names, const std::string &each) {
+    std::string out;
+    for (const std::string &n : names) out += (out.empty() ? "" : ", ") + each + n;
+    return out;
+  }
+  static std::string result(const DeviceStatement &d) { return "tt_hybrid_" + std::to_string(d.id); }
+
+  /// What goes before the combinator's call: where its results go.
+  static std::string assignTo(const DeviceStatement &d) {
+    if (d.carried.empty()) return "";
+    if (d.carried.size() == 1) return d.carried[0] + " = ";
+    return "{ auto " + result(d) + " = ";
+  }
+  /// What ends the statement after the call.
+  static std::string unpack(const DeviceStatement &d) {
+    std::string out = ");";
+    if (d.carried.size() < 2) return out;
+    static const char *fields[] = {"a", "b", "c", "d", "e", "f"};
+    for (size_t i = 0; i < d.carried.size(); ++i) out += " " + d.carried[i] + " = " + result(d) + "." + fields[i] + ";";
+    return out + " }";
+  }
+  static std::string carry(const std::vector<std::string> &names) {
+    return names.empty() ? "" : " return ::tt::carry(" + join(names, "") + ");";
+  }
+  /// A branch's captures: everything by reference, the carried by copy, so
+  /// that the other branch starts from the values before the statement.
+  static std::string captures(const std::vector<std::string> &names) {
+    std::string out = "[&";
+    for (const std::string &n : names) out += ", " + n + " = " + n;
+    return out + "]()" + (names.empty() ? "" : " mutable");
+  }
+  static std::string params(const DeviceStatement &d, const std::string &lead) {
+    std::string out = lead;
+    for (const std::string &n : d.carried) out += (out.empty() ? "auto " : ", auto ") + n;
+    return out;
+  }
+
+  /// A branch or body as a lambda's: braces where it has none, and what it
+  /// returns before its end.
+  void body(const StmtText &t, const std::string &returns, int depth) {
+    if (t.braced) {
+      if (!returns.empty()) close(t.rbrace, returns + " ", depth);
+      return;
+    }
+    open(t.begin, "{ ", depth);
+    close(t.end, returns + " }", depth);
+  }
+
+  void emitIf(const DeviceStatement &d) {
+    replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::if_else(", d.depth);
+    replace(d.rparen, d.rparen + 1, ", " + captures(d.copies), d.depth);
+    body(d.then, carry(d.carried), d.depth);
+    if (d.elseKeyword) {
+      replace(*d.elseKeyword, *d.elseKeyword + 4, ", " + captures(d.copies), d.depth);
+      body(d.otherwise, carry(d.carried), d.depth);
+      close(d.otherwise.end, unpack(d), d.depth);
+    } else {
+      close(d.then.end, ", " + captures(d.copies) + " {" + carry(d.carried) + " }" + unpack(d), d.depth);
+    }
+  }
+
+  void emitFor(const DeviceStatement &d) {
+    std::string carried = join(d.carried, "");
+    replace(d.keyword, d.rparen + 1,
+            assignTo(d) + "::tt::for_range(" + d.lo + ", " + d.hi + ", " + d.step + (carried.empty() ? "" : ", " + carried) +
+                ", [&](" + params(d, "auto " + d.var) + ")",
+            d.depth);
+    body(d.then, carry(d.carried), d.depth);
+    close(d.then.end, unpack(d), d.depth);
+  }
+
+  void emitWhile(const DeviceStatement &d) {
+    // while_loop carries at least one value: a loop that carries none
+    // carries a placeholder.
+    std::vector<std::string> carried = d.carried;
+    std::string init = join(carried, "");
+    if (carried.empty()) carried = {result(d)}, init = "::tt::i32(0)";
+    DeviceStatement shown = d;
+    shown.carried = carried;
+    std::string lambda = "[&](" + params(shown, "") + ")";
+    replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::while_loop(" + lambda + " { return (", d.depth);
+    replace(d.rparen, d.rparen + 1, "); }, " + lambda, d.depth);
+    body(d.then, carry(carried), d.depth);
+    close(d.then.end, ", " + init + unpack(d), d.depth);
+  }
+
+  /// An early return or continue: the branch as written (a `continue;`
+  /// becomes the branch's return of what the loop carries), then the rest of
+  /// the block as the other branch.
+  void emitEarlyExit(const DeviceStatement &d) {
+    replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::if_else(", d.depth);
+    replace(d.rparen, d.rparen + 1, ", " + captures(d.copies), d.depth);
+    body(d.then, "", d.depth);
+    if (d.kind == DeviceStatement::Kind::Continue) {
+      std::string returns = carry(d.carried);
+      replace(d.exit.begin, d.exit.end, returns.empty() ? "return;" : returns.substr(1), d.depth + 1);
+    }
+    close(d.then.end, ", " + captures(d.copies) + " {", d.depth);  // the rest: what runs where the branch did not exit
+    close(d.restEnd, (d.carried.empty() ? "}" : carry(d.carried) + " }") + unpack(d), d.depth);
+  }
+};
+
+} // namespace
+
+std::vector<Edit> emitRewrite(const RewritePlan &plan, const std::string &source) { return Emitter(source).run(plan); }
+
+} // namespace twintile::hybrid

@@ -1,0 +1,701 @@
+//===- RewritePlan.cpp - which statements the hybrid front end rewrites --===//
+//
+// A walk over the instantiated kernel and the functions of its file it
+// calls (lambdas' bodies included, a generic lambda's in each instantiation
+// of it): every if, for and while whose condition is a device value (a
+// language value converted to bool: the tracer's native control flow) is
+// planned, with what it carries; what the rewrite cannot keep is refused.
+//===----------------------------------------------------------------------===//
+#include "frontends/hybrid/RewritePlan.h"
+
+#include "frontends/clang/LanguageDecls.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
+
+#include <algorithm>
+#include <deque>
+#include <limits>
+#include <type_traits>
+#include <map>
+#include <set>
+
+namespace twintile::hybrid {
+
+using namespace clang;
+
+namespace {
+
+struct Refusal {
+  ir::Diagnostic diag;
+};
+
+/// A conversion of one value (the language's wrappers take a defaulted
+/// source location besides it).
+bool converts(const CXXConstructExpr *c) {
+  if (c->getNumArgs() == 0 || isa<CXXTemporaryObjectExpr>(c)) return false;
+  for (unsigned i = 1; i < c->getNumArgs(); ++i)
+    if (!isa<CXXDefaultArgExpr>(c->getArg(i))) return false;
+  return true;
+}
+
+/// An expression without what does not change what it names.
+const Expr *peel(const Expr *e) {
+  while (e) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (auto *w = dyn_cast<ExprWithCleanups>(e)) e = w->getSubExpr();
+    else if (auto *c = dyn_cast<CXXConstructExpr>(e); c && converts(c)) e = c->getArg(0);
+    else if (auto *f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
+    else return e;
+  }
+  return e;
+}
+
+bool isAssignment(OverloadedOperatorKind op) {
+  switch (op) {
+  case OO_Equal: case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual: case OO_SlashEqual:
+  case OO_PercentEqual: case OO_AmpEqual: case OO_PipeEqual: case OO_CaretEqual: case OO_LessLessEqual:
+  case OO_GreaterGreaterEqual: case OO_PlusPlus: case OO_MinusMinus:
+    return true;
+  default:
+    return false;
+  }
+}
+
+class Planner {
+public:
+  explicit Planner(const FunctionDecl &kernel) : ctx_(kernel.getASTContext()), sm_(ctx_.getSourceManager()) {}
+
+  RewritePlan run(const FunctionDecl &kernel) {
+    RewritePlan plan;
+    try {
+      queue(&kernel);
+      while (!pending_.empty()) {
+        const FunctionDecl *fn = pending_.front();
+        pending_.pop_front();
+        visit(fn->getBody(), {0, fn == &kernel});
+      }
+      plan.statements = once(std::move(statements_));
+    } catch (Refusal &r) {
+      plan.refusal = std::move(r.diag);
+    }
+    return plan;
+  }
+
+private:
+  struct Context {
+    int depth = 0;
+    bool kernelTop = false;             // the kernel's own body, outside every branch and loop
+    const Stmt *loopBody = nullptr;     // the body of a device loop being rewritten, when visiting it
+  };
+
+  ASTContext &ctx_;
+  const SourceManager &sm_;
+  std::deque<const FunctionDecl *> pending_;
+  std::set<const FunctionDecl *> queued_;
+  std::map<size_t, bool> seen_;  // a control statement's offset: whether its condition is a device value
+  std::vector<DeviceStatement> statements_;
+
+  /// The statements, each once: a function the kernel calls twice, or a
+  /// template's instantiations, plan its text again; a statement planned
+  /// differently (what it carries) is refused, as its text serves all.
+  std::vector<DeviceStatement> once(std::vector<DeviceStatement> all) const {
+    std::vector<DeviceStatement> out;
+    for (DeviceStatement &d : all) {
+      auto same = std::find_if(out.begin(), out.end(), [&](const DeviceStatement &o) { return o.keyword == d.keyword; });
+      if (same == out.end()) {
+        out.push_back(std::move(d));
+        continue;
+      }
+      if (same->kind != d.kind || same->carried != d.carried || same->copies != d.copies || same->depth != d.depth ||
+          same->then.end != d.then.end || same->restEnd != d.restEnd)
+        throw Refusal{{locationAtOffset(d.keyword), "this device statement carries other variables in one "
+                                                    "instantiation than in another: the hybrid front end rewrites "
+                                                    "the text, which serves both; split the function"}};
+    }
+    return out;
+  }
+
+  ir::Location locationAtOffset(size_t at) const {
+    return locationOf(sm_.getLocForStartOfFile(sm_.getMainFileID()).getLocWithOffset(static_cast<int>(at)));
+  }
+
+  //===-- Places ----------------------------------------------------------===//
+
+  ir::Location locationOf(SourceLocation l) const {
+    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
+    if (p.isInvalid()) return {};
+    return ir::Location(p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn()));
+  }
+
+  [[noreturn]] void refuse(SourceLocation at, std::string why) const { throw Refusal{{locationOf(at), std::move(why)}}; }
+
+  /// The offset of `l` in the kernel's file; refused in a macro or elsewhere.
+  size_t offset(SourceLocation l) const {
+    if (l.isMacroID())
+      refuse(l, "native device control flow written in a macro is not rewritten by the hybrid front end: write "
+                "the statement out, or use the combinators (if_else, for_range, while_loop)");
+    if (!sm_.isInMainFile(l))
+      refuse(l, "native device control flow outside the kernel's file is not rewritten by the hybrid front end "
+                "(it rewrites that file alone): use the combinators (if_else, for_range, while_loop) here");
+    return sm_.getFileOffset(l);
+  }
+
+  std::string text(SourceRange r) const {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts()).str();
+  }
+
+  /// Past the statement's last character: its `;` or `}`.
+  size_t endOf(const Stmt *s) const {
+    if (auto *c = dyn_cast<CompoundStmt>(s)) return offset(c->getRBracLoc()) + 1;
+    if (auto *i = dyn_cast<IfStmt>(s)) return endOf(i->getElse() ? i->getElse() : i->getThen());
+    if (auto *f = dyn_cast<ForStmt>(s)) return endOf(f->getBody());
+    if (auto *w = dyn_cast<WhileStmt>(s)) return endOf(w->getBody());
+    if (auto *f = dyn_cast<CXXForRangeStmt>(s)) return endOf(f->getBody());
+    if (auto *n = dyn_cast<NullStmt>(s)) return offset(n->getSemiLoc()) + 1;
+    if (auto *d = dyn_cast<DeclStmt>(s)) return offset(d->getEndLoc()) + 1;
+    std::optional<Token> next = Lexer::findNextToken(s->getEndLoc(), sm_, ctx_.getLangOpts());
+    if (!next || !next->is(tok::semi))
+      refuse(s->getBeginLoc(), "the hybrid front end cannot find where this statement ends (its `;`) to rewrite "
+                               "the device control flow around it: write it inside braces");
+    return offset(next->getLocation()) + 1;
+  }
+
+  StmtText textOf(const Stmt *s) const {
+    StmtText t;
+    t.begin = offset(s->getBeginLoc());
+    t.end = endOf(s);
+    if (auto *c = dyn_cast<CompoundStmt>(s)) t.braced = true, t.rbrace = offset(c->getRBracLoc());
+    return t;
+  }
+
+  /// Text of the file a rewritten statement spans: [begin, end).
+  struct Span {
+    size_t begin = 0, end = 0;
+    SourceLocation at;  // where a refusal about the whole is said
+  };
+  Span spanOf(const Stmt *s) const { return {sm_.getFileOffset(sm_.getExpansionLoc(s->getBeginLoc())), endOf(s), s->getBeginLoc()}; }
+
+  bool inside(SourceLocation l, const Span &region) const {
+    if (l.isInvalid() || !sm_.isInMainFile(sm_.getExpansionLoc(l))) return false;
+    size_t at = sm_.getFileOffset(sm_.getExpansionLoc(l));
+    return at >= region.begin && at < region.end;
+  }
+
+  //===-- Functions to visit ----------------------------------------------===//
+
+  void queue(const FunctionDecl *fn) {
+    if (!fn || !fn->hasBody()) return;
+    const FunctionDecl *def = nullptr;
+    fn->getBody(def);
+    if (!def || !queued_.insert(def).second) return;
+    if (inNamespace(def, "tt") || def->isInStdNamespace()) return;
+    if (!sm_.isInMainFile(sm_.getExpansionLoc(def->getLocation()))) return;  // another file's: left as written
+    pending_.push_back(def);
+  }
+
+  //===-- What a region assigns -------------------------------------------===//
+
+  struct Assigned {
+    const VarDecl *var;
+    SourceLocation at;
+  };
+
+  /// What the expression `e`, assigned or changed at `at` inside `region`,
+  /// names outside it: a variable is noted; a member or an element of an
+  /// object outside is refused.
+  void target(const Expr *e, SourceLocation at, const Span &region, std::vector<Assigned> &out) const {
+    e = peel(e);
+    if (auto *ref = dyn_cast_or_null<DeclRefExpr>(e)) {
+      if (auto *b = dyn_cast<BindingDecl>(ref->getDecl()); b && !inside(b->getLocation(), region))
+        refuse(at, "structured binding '" + b->getNameAsString() + "' is assigned under a device condition: the "
+                   "hybrid front end carries variables through the combinators, not bindings; copy it into a "
+                   "variable first");
+      auto *v = dyn_cast<VarDecl>(ref->getDecl());
+      if (v && !inside(v->getLocation(), region)) out.push_back({v, at});
+      return;
+    }
+    const Expr *base = e;
+    std::string what;
+    while (base) {
+      if (auto *m = dyn_cast<MemberExpr>(base)) {
+        what = what.empty() ? m->getMemberDecl()->getNameAsString() : m->getMemberDecl()->getNameAsString() + "." + what;
+        base = peel(m->getBase());
+      } else if (auto *a = dyn_cast<ArraySubscriptExpr>(base)) {
+        base = peel(a->getBase());
+        what = "an element";
+      } else if (auto *o = dyn_cast<CXXOperatorCallExpr>(base); o && o->getOperator() == OO_Subscript) {
+        base = peel(o->getArg(0));
+        what = "an element";
+      } else {
+        break;
+      }
+    }
+    if (base == e) return;
+    if (isa_and_nonnull<CXXThisExpr>(base))
+      refuse(at, "member 'this->" + what + "' is assigned under a device condition: the hybrid front end carries "
+                 "variables through the combinators, not members of an object; assign a variable and set the "
+                 "member after the statement");
+    if (auto *ref = dyn_cast_or_null<DeclRefExpr>(base))
+      if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && !inside(v->getLocation(), region))
+        refuse(at, (what == "an element" ? "an element of '" + v->getNameAsString() + "'"
+                                         : "member '" + v->getNameAsString() + "." + what + "'") +
+                       " is assigned under a device condition: the hybrid front end carries variables through the "
+                       "combinators, not parts of an object declared outside; assign a variable and set it after the "
+                       "statement");
+  }
+
+  void assignedIn(const Stmt *s, const Span &region, std::vector<Assigned> &out) const {
+    if (!s) return;
+    if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target(b->getLHS(), b->getOperatorLoc(), region, out);
+    if (auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp())
+      target(u->getSubExpr(), u->getOperatorLoc(), region, out);
+    if (auto *o = dyn_cast<CXXOperatorCallExpr>(s); o && isAssignment(o->getOperator()) && o->getNumArgs() >= 1)
+      target(o->getArg(0), o->getOperatorLoc(), region, out);
+    if (auto *m = dyn_cast<CXXMemberCallExpr>(s)) {
+      const CXXMethodDecl *method = m->getMethodDecl();
+      const Expr *object = peel(m->getImplicitObjectArgument());
+      if (method && !method->isConst() && !method->isStatic() && object && !isa<CXXConversionDecl>(method)) {
+        if (auto *ref = dyn_cast<DeclRefExpr>(object)) {
+          auto *v = dyn_cast<VarDecl>(ref->getDecl());
+          if (v && !inside(v->getLocation(), region) && !isDeviceType(v->getType()))
+            refuse(m->getExprLoc(), "host object '" + v->getNameAsString() + "' is changed under a device condition "
+                                    "(its method '" + method->getNameAsString() + "'): the rewritten program would "
+                                    "change it once, whichever way the device goes; change it outside the statement");
+          target(object, m->getExprLoc(), region, out);
+        }
+      }
+    }
+    if (auto *c = dyn_cast<CallExpr>(s)) {
+      const FunctionDecl *fn = c->getDirectCallee();
+      unsigned shift = isa<CXXOperatorCallExpr>(c) && fn && isa<CXXMethodDecl>(fn) ? 1 : 0;
+      if (fn)
+        for (unsigned i = 0; i < fn->getNumParams() && i + shift < c->getNumArgs(); ++i) {
+          QualType p = fn->getParamDecl(i)->getType();
+          if (p->isLValueReferenceType() && !p->getPointeeType().isConstQualified())
+            target(c->getArg(i + shift), c->getArg(i + shift)->getExprLoc(), region, out);
+        }
+    }
+    for (const Stmt *child : s->children()) assignedIn(child, region, out);
+  }
+
+  /// The variables `region` (the statement rewritten) assigns in `parts` and
+  /// declares outside itself; a host one is refused. In the parse front
+  /// end's order, so that the two give the same IR: a branch's by the places
+  /// of their declarations, a loop's as the body first assigns them.
+  enum class Order { ByDeclaration, ByFirstAssignment };
+  std::vector<std::string> carried(const Stmt *region, std::vector<const Stmt *> parts, Order order) const {
+    return carried(spanOf(region), parts, order);
+  }
+  /// With `hostAllowed`, host variables declared there (whose values
+  /// nothing reads after the statement) are not refused; those declared in
+  /// `leaveOut` are left out.
+  std::vector<std::string> carried(const Span &region, const std::vector<const Stmt *> &parts, Order order,
+                                   std::optional<Span> hostAllowed = std::nullopt,
+                                   std::optional<Span> leaveOut = std::nullopt) const {
+    std::vector<Assigned> all;
+    for (const Stmt *p : parts) assignedIn(p, region, all);
+    for (const Stmt *p : parts) unseenState(p, region, all);
+    std::vector<const VarDecl *> vars;
+    for (const Assigned &a : all) {
+      if (leaveOut && inside(a.var->getLocation(), *leaveOut)) continue;
+      if (!isDeviceType(a.var->getType()) && !(hostAllowed && inside(a.var->getLocation(), *hostAllowed)))
+        refuse(a.at, "host variable '" + a.var->getNameAsString() + "' is assigned under a device condition: its "
+                     "value would depend on the device, and the rewritten program would assign it whichever way "
+                     "the device goes; give it a device type (f32 x = 0.0f)");
+      if (std::find(vars.begin(), vars.end(), a.var) == vars.end()) vars.push_back(a.var);
+    }
+    if (order == Order::ByDeclaration)
+      std::sort(vars.begin(), vars.end(), [&](const VarDecl *a, const VarDecl *b) {
+        return sm_.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+      });
+    std::vector<std::string> names;
+    for (const VarDecl *v : vars) {
+      std::string n = v->getNameAsString();
+      if (std::find(names.begin(), names.end(), n) != names.end())
+        refuse(region.at, "two variables named '" + n + "' are assigned under this device condition: "
+                                      "the hybrid front end carries them by name; rename one");
+      names.push_back(n);
+    }
+    if (names.size() > 6)
+      refuse(region.at, "this device statement assigns " + std::to_string(names.size()) + " variables "
+                                    "declared outside it; the combinators carry at most 6: group them in fewer tiles");
+    return names;
+  }
+
+  /// Refuses what the rewrite cannot follow in `s`, inside `region`, which
+  /// assigns `assigned`: a call of a lambda defined outside the region that
+  /// captures by reference a variable the region or the lambda assigns (the
+  /// branches' copies and the loops' parameters are not what it sees), and
+  /// a reference declared outside that may name a variable the region
+  /// assigns (its copy would not).
+  void unseenState(const Stmt *s, const Span &region, const std::vector<Assigned> &assigned) const {
+    if (!s) return;
+    auto assigns = [&](const VarDecl *v) {
+      return std::any_of(assigned.begin(), assigned.end(), [&](const Assigned &a) { return a.var == v; });
+    };
+    if (auto *call = dyn_cast<CXXOperatorCallExpr>(s); call && call->getOperator() == OO_Call) {
+      auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+      const CXXRecordDecl *lambda = method ? method->getParent() : nullptr;
+      if (lambda && lambda->isLambda() && !inside(lambda->getLocation(), region)) {
+        std::vector<Assigned> own;
+        const FunctionDecl *def = nullptr;
+        if (method->hasBody(def)) assignedIn(def->getBody(), spanOf(def->getBody()), own);
+        for (const LambdaCapture &c : lambda->captures()) {
+          if (c.getCaptureKind() != LCK_ByRef || !c.capturesVariable()) continue;
+          auto *v = dyn_cast<VarDecl>(c.getCapturedVar());
+          bool written = std::any_of(own.begin(), own.end(), [&](const Assigned &a) { return a.var == v; });
+          if (v && (assigns(v) || written))
+            refuse(call->getExprLoc(), "this call of a lambda defined outside the device statement reads or assigns "
+                                       "'" + v->getNameAsString() + "' by reference, which the statement " +
+                                       (written ? "changes through the lambda" : "assigns") + ": the rewrite "
+                                       "carries the variable through the combinators, where the lambda does not "
+                                       "see it; pass it as an argument, or define the lambda inside");
+        }
+      }
+    }
+    if (auto *ref = dyn_cast<DeclRefExpr>(s))
+      if (auto *v = dyn_cast<VarDecl>(ref->getDecl());
+          v && v->getType()->isReferenceType() && !inside(v->getLocation(), region) && !assigned.empty()) {
+        bool parameter = isa<ParmVarDecl>(v);
+        bool otherAssigned = std::any_of(assigned.begin(), assigned.end(), [&](const Assigned &a) {
+          return a.var != v && a.var->getType()->isReferenceType();
+        });
+        if (!parameter || otherAssigned)
+          refuse(ref->getLocation(), "'" + v->getNameAsString() + "' is a reference declared outside this device "
+                                     "statement, which assigns variables it may name: the rewrite copies the "
+                                     "variables it carries into the combinators, where the reference still names "
+                                     "the old ones; use the variable itself");
+      }
+    for (const Stmt *child : s->children()) unseenState(child, region, assigned);
+  }
+
+  /// Refuses what leaves the region other than by its end: return, goto,
+  /// and break or continue not of a loop inside it. Lambdas' own are theirs.
+  void checkExits(const Stmt *s, bool inLoop, const char *where, bool inSwitch = false) const {
+    if (!s || isa<LambdaExpr>(s)) return;
+    if (isa<ReturnStmt>(s))
+      refuse(s->getBeginLoc(), std::string("`return` under a device condition (") + where + ") is not rewritten by the "
+                               "hybrid front end: it rewrites an early exit from the kernel's own body, `if (c) "
+                               "return;` outside loops and branches; the parse front end takes this one");
+    if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
+      refuse(s->getBeginLoc(), std::string("`goto` under a device condition (") + where + ") cannot be rewritten into "
+                               "the combinators' structured control flow");
+    if ((!inLoop && isa<ContinueStmt>(s)) || (!inLoop && !inSwitch && isa<BreakStmt>(s)))
+      refuse(s->getBeginLoc(), std::string("`") + (isa<BreakStmt>(s) ? "break" : "continue") + "` under a device "
+                               "condition (" + where + ") is not rewritten by the hybrid front end yet: the parse "
+                               "front end takes it; for tracing, carry a flag through while_loop");
+    bool loop = isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
+    for (const Stmt *child : s->children())
+      checkExits(child, inLoop || loop, where, inSwitch || isa<SwitchStmt>(s));
+  }
+
+  /// The variables `e` names.
+  static void namedIn(const Stmt *e, std::set<const ValueDecl *> &out) {
+    if (!e) return;
+    if (auto *r = dyn_cast<DeclRefExpr>(e)) out.insert(r->getDecl());
+    for (const Stmt *child : e->children()) namedIn(child, out);
+  }
+
+  /// Refuses a condition (or a loop's bound or step) that assigns: the
+  /// rewrite evaluates it where the combinator does, once or in a lambda of
+  /// its own, not where C++ did.
+  void pureCondition(const Stmt *e, const Stmt *statement, const char *what) const {
+    std::vector<Assigned> assigned;
+    assignedIn(e, spanOf(statement), assigned);
+    if (!assigned.empty())
+      refuse(assigned.front().at, std::string(what) + " assigns '" + assigned.front().var->getNameAsString() +
+                                      "': the hybrid front end moves it into a combinator, which evaluates it "
+                                      "apart from the statement's other parts; assign before the statement");
+  }
+
+  //===-- The walk --------------------------------------------------------===//
+
+  /// Refuses a control statement at `at` whose condition was a device value
+  /// where it was seen before and a host value now, or the other way.
+  void sameKind(SourceLocation at, bool device) {
+    size_t o = sm_.getFileOffset(sm_.getExpansionLoc(at));
+    auto [it, fresh] = seen_.emplace(o, device);
+    if (!fresh && it->second != device)
+      refuse(at, "this condition is a device value in one instantiation and a host value in another: the hybrid "
+                 "front end rewrites the text, which serves both; split the function, or use if constexpr");
+  }
+
+  DeviceStatement statement(DeviceStatement::Kind kind, int depth) const {
+    DeviceStatement d;
+    d.kind = kind;
+    d.id = static_cast<int>(statements_.size());
+    d.depth = depth;
+    return d;
+  }
+
+  /// The statement a branch ends with, where it is a `return;` or `continue;`.
+  template <class Exit> static const Exit *exitOf(const Stmt *then) {
+    if (auto *c = dyn_cast<CompoundStmt>(then)) then = c->body_empty() ? nullptr : c->body_back();
+    auto *e = dyn_cast_or_null<Exit>(then);
+    if constexpr (std::is_same_v<Exit, ReturnStmt>)
+      if (e && e->getRetValue()) return nullptr;
+    return e;
+  }
+
+  /// `if (c) { ...; return; }` (or `continue;`) on a device condition, no else.
+  template <class Exit> bool earlyExit(const Stmt *s) const {
+    auto *i = dyn_cast<IfStmt>(s);
+    return i && !i->isConstexpr() && !i->getElse() && !i->getInit() && !i->getConditionVariable() &&
+           deviceCondition(i->getCond()) && exitOf<Exit>(i->getThen());
+  }
+
+  /// What leaves a device loop's body: its early continues' branches but
+  /// their last statement, and everything else whole.
+  void checkLoopBody(const Stmt *body) const {
+    auto *c = dyn_cast<CompoundStmt>(body);
+    if (!c) return checkExits(body, false, "the body of a device loop");
+    for (const Stmt *child : c->body()) {
+      if (!earlyExit<ContinueStmt>(child)) {
+        checkExits(child, false, "the body of a device loop");
+        continue;
+      }
+      const Stmt *then = cast<IfStmt>(child)->getThen();
+      if (auto *branch = dyn_cast<CompoundStmt>(then))
+        for (const Stmt *s : branch->body())
+          if (s != branch->body_back()) checkExits(s, false, "the body of a device loop");
+    }
+  }
+
+  void visit(const Stmt *s, Context c) {
+    if (!s) return;
+    if (auto *compound = dyn_cast<CompoundStmt>(s)) {
+      int depth = c.depth;
+      for (const Stmt *child : compound->body()) {
+        if (c.kernelTop && earlyExit<ReturnStmt>(child)) {
+          planEarlyReturn(cast<IfStmt>(child), compound, depth);
+          ++depth;  // the rest is inside it
+          continue;
+        }
+        if (c.loopBody == compound && earlyExit<ContinueStmt>(child)) {
+          planContinue(cast<IfStmt>(child), compound, depth);
+          ++depth;
+          continue;
+        }
+        visit(child, {depth, false, nullptr});  // a nested block is not the kernel's own body
+      }
+      return;
+    }
+    Context inner{c.depth, false};
+    if (auto *i = dyn_cast<IfStmt>(s); i && !i->isConstexpr() && !i->isConsteval()) {
+      bool device = deviceCondition(i->getCond()) != nullptr;
+      sameKind(i->getIfLoc(), device);
+      if (device) return planIf(i, c.depth);
+    }
+    if (auto *f = dyn_cast<ForStmt>(s)) {
+      bool device = deviceCondition(f->getCond()) != nullptr;
+      sameKind(f->getForLoc(), device);
+      if (device) return planFor(f, c.depth);
+    }
+    if (auto *w = dyn_cast<WhileStmt>(s)) {
+      bool device = deviceCondition(w->getCond()) != nullptr;
+      sameKind(w->getWhileLoc(), device);
+      if (device) return planWhile(w, c.depth);
+    }
+    if (auto *d = dyn_cast<DoStmt>(s); d && deviceCondition(d->getCond()))
+      refuse(d->getDoLoc(), "a do-while loop on a device condition is not rewritten by the hybrid front end: write it "
+                            "as a while loop (or while_loop)");
+    if (auto *l = dyn_cast<LambdaExpr>(s)) {
+      const CXXMethodDecl *call = l->getCallOperator();
+      if (const FunctionTemplateDecl *t = call->getDescribedFunctionTemplate()) {
+        for (const FunctionDecl *spec : t->specializations())
+          if (spec->hasBody()) visit(spec->getBody(), inner);
+      } else {
+        visit(l->getBody(), inner);
+      }
+      return;
+    }
+    if (auto *call = dyn_cast<CallExpr>(s)) queue(call->getDirectCallee());
+    if (auto *construct = dyn_cast<CXXConstructExpr>(s)) queue(construct->getConstructor());
+    for (const Stmt *child : s->children()) visit(child, inner);
+  }
+
+  void planIf(const IfStmt *i, int depth) {
+    if (i->getInit() || i->getConditionVariable())
+      refuse(i->getIfLoc(), "an if with an initializer or a declared condition on a device value is not rewritten by "
+                            "the hybrid front end: declare the variable before the if");
+    checkExits(i->getThen(), false, "a device if");
+    checkExits(i->getElse(), false, "a device if");
+    pureCondition(i->getCond(), i, "the condition of this device if");
+    DeviceStatement d = statement(DeviceStatement::Kind::If, depth);
+    d.keyword = offset(i->getIfLoc());
+    d.lparen = offset(i->getLParenLoc());
+    d.rparen = offset(i->getRParenLoc());
+    d.then = textOf(i->getThen());
+    if (i->getElse()) {
+      d.elseKeyword = offset(i->getElseLoc());
+      d.otherwise = textOf(i->getElse());
+    }
+    d.carried = carried(i, {i->getThen(), i->getElse()}, Order::ByDeclaration);
+    d.copies = d.carried;
+    statements_.push_back(std::move(d));
+    visit(i->getCond(), {depth, false, nullptr});
+    visit(i->getThen(), {depth + 1, false});
+    visit(i->getElse(), {depth + 1, false});
+  }
+
+  /// An early exit's statement: its branch and where the rest ends.
+  DeviceStatement earlyExitStatement(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *block, int depth) {
+    if (auto *c = dyn_cast<CompoundStmt>(i->getThen()))
+      for (const Stmt *child : c->body())
+        if (child != c->body_back()) checkExits(child, false, "a device if");
+    pureCondition(i->getCond(), i, "the condition of this device if");
+    visit(i->getCond(), {depth, false, nullptr});
+    DeviceStatement d = statement(kind, depth);
+    d.keyword = offset(i->getIfLoc());
+    d.lparen = offset(i->getLParenLoc());
+    d.rparen = offset(i->getRParenLoc());
+    d.then = textOf(i->getThen());
+    d.restEnd = offset(block->getRBracLoc());
+    return d;
+  }
+
+  /// if (c) { ...; return; } in the kernel's own body: the rest of the body
+  /// is the other branch; the branch copies what it assigns (the rest reads
+  /// the values before it, as where the kernel did not return), and nothing
+  /// is carried out: nothing follows.
+  void planEarlyReturn(const IfStmt *i, const CompoundStmt *block, int depth) {
+    sameKind(i->getIfLoc(), true);
+    DeviceStatement d = earlyExitStatement(DeviceStatement::Kind::EarlyReturn, i, block, depth);
+    Span whole{0, std::numeric_limits<size_t>::max(), i->getIfLoc()};
+    d.copies = carried(spanOf(i), {i->getThen()}, Order::ByDeclaration, whole);
+    statements_.push_back(std::move(d));
+    visit(i->getThen(), {depth + 1, false, nullptr});
+  }
+
+  /// if (c) { ...; continue; } in a device loop's body: the rest of the body
+  /// is the other branch. Both copy what either assigns; what the loop
+  /// carries comes out (the rest of the iteration is all that follows).
+  void planContinue(const IfStmt *i, const CompoundStmt *body, int depth) {
+    sameKind(i->getIfLoc(), true);
+    DeviceStatement d = earlyExitStatement(DeviceStatement::Kind::Continue, i, body, depth);
+    d.exit = textOf(exitOf<ContinueStmt>(i->getThen()));
+    Span region{offset(i->getIfLoc()), d.restEnd, i->getIfLoc()};
+    std::vector<const Stmt *> parts{i->getThen()};
+    bool after = false;
+    for (const Stmt *s : body->body()) {
+      if (after) parts.push_back(s);
+      after = after || s == i;
+    }
+    Span loopBody = spanOf(body);
+    d.copies = carried(region, parts, Order::ByDeclaration, loopBody);
+    d.carried = carried(region, parts, Order::ByDeclaration, loopBody, loopBody);
+    statements_.push_back(std::move(d));
+    visit(i->getThen(), {depth + 1, false, nullptr});
+  }
+
+  [[noreturn]] void notCounted(const ForStmt *f) const {
+    refuse(f->getForLoc(), "the hybrid front end rewrites a device loop written `for (i32 i = lo; i < hi; i += step)` "
+                           "(or ++i, i++): this one has another form; write it so, or as a while loop");
+  }
+
+  void planFor(const ForStmt *f, int depth) {
+    auto *init = dyn_cast_or_null<DeclStmt>(f->getInit());
+    const VarDecl *var = init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
+    if (!var || !var->getInit() || f->getConditionVariable()) notCounted(f);
+    // The condition: var < hi, however the language spells its operator.
+    const Expr *less = peel(deviceCondition(f->getCond()));
+    const Expr *lhs = nullptr, *hi = nullptr;
+    if (auto *b = dyn_cast_or_null<BinaryOperator>(less); b && b->getOpcode() == BO_LT) lhs = b->getLHS(), hi = b->getRHS();
+    if (auto *o = dyn_cast_or_null<CXXOperatorCallExpr>(less); o && o->getOperator() == OO_Less && o->getNumArgs() == 2)
+      lhs = o->getArg(0), hi = o->getArg(1);
+    auto names = [&](const Expr *e) {
+      auto *r = dyn_cast_or_null<DeclRefExpr>(peel(e));
+      return r && r->getDecl() == var;
+    };
+    if (!lhs || !names(lhs)) notCounted(f);
+    // The step: ++var, var++, var += step.
+    std::string step;
+    const Expr *inc = f->getInc() ? f->getInc()->IgnoreImplicit() : nullptr;
+    if (auto *u = dyn_cast_or_null<UnaryOperator>(inc); u && u->isIncrementOp() && names(u->getSubExpr())) step = "1";
+    if (auto *b = dyn_cast_or_null<CompoundAssignOperator>(inc); b && b->getOpcode() == BO_AddAssign && names(b->getLHS()))
+      step = text(b->getRHS()->getSourceRange());
+    if (auto *o = dyn_cast_or_null<CXXOperatorCallExpr>(inc); o && names(o->getArg(0))) {
+      if (o->getOperator() == OO_PlusPlus) step = "1";
+      if (o->getOperator() == OO_PlusEqual && o->getNumArgs() == 2) step = text(o->getArg(1)->getSourceRange());
+    }
+    if (step.empty()) notCounted(f);
+    // for_range reads its bounds and step once, before the loop, and its
+    // index is an i32 where the body is generic (as the rewrite's is).
+    const Expr *stepExpr = nullptr;
+    if (auto *b = dyn_cast_or_null<CompoundAssignOperator>(inc)) stepExpr = b->getRHS();
+    if (auto *o = dyn_cast_or_null<CXXOperatorCallExpr>(inc); o && o->getNumArgs() == 2) stepExpr = o->getArg(1);
+    std::optional<ir::Type> index = elementOf(var->getType());
+    bool narrow = index ? index->elem == ir::ScalarKind::I32
+                        : var->getType()->isIntegerType() && ctx_.getTypeSize(var->getType()) <= 32;
+    std::optional<ir::Type> bound = elementOf(hi->getType());
+    if (!narrow || (bound && bound->elem == ir::ScalarKind::I64))
+      refuse(var->getLocation(), "the hybrid front end rewrites a device loop with an i32 index (for_range's, "
+                                 "with a generic body); this one's index or bound is wider: write for_range with "
+                                 "a body that takes an i64 index");
+    std::set<const ValueDecl *> read;
+    namedIn(hi, read);
+    namedIn(stepExpr, read);
+    if (read.count(var))
+      refuse(f->getForLoc(), "the bound or step of this device loop reads its own variable '" +
+                                 var->getNameAsString() + "': for_range reads them once, before the loop; write it "
+                                 "as a while loop");
+    pureCondition(hi, f, "the bound of this device loop");
+    pureCondition(stepExpr, f, "the step of this device loop");
+    std::vector<Assigned> inBody;
+    assignedIn(f->getBody(), spanOf(f->getBody()), inBody);
+    for (const Assigned &a : inBody) {
+      if (a.var == var)
+        refuse(a.at, "the loop variable '" + var->getNameAsString() + "' of a device loop is assigned in its body: "
+                     "the hybrid front end rewrites the loop into for_range, whose index the body cannot change");
+      if (read.count(a.var))
+        refuse(a.at, "'" + a.var->getNameAsString() + "', which the bound or step of this device loop reads, is "
+                     "assigned in its body: for_range reads them once, before the loop; write it as a while loop");
+    }
+    checkLoopBody(f->getBody());
+    DeviceStatement d = statement(DeviceStatement::Kind::For, depth);
+    d.keyword = offset(f->getForLoc());
+    d.lparen = offset(f->getLParenLoc());
+    d.rparen = offset(f->getRParenLoc());
+    d.then = textOf(f->getBody());
+    d.var = var->getNameAsString();
+    d.lo = text(var->getInit()->getSourceRange());
+    d.hi = text(hi->getSourceRange());
+    d.step = step;
+    d.carried = carried(f, {f->getBody()}, Order::ByFirstAssignment);
+    statements_.push_back(std::move(d));
+    for (const Stmt *part : {f->getInit(), static_cast<const Stmt *>(f->getCond()), static_cast<const Stmt *>(f->getInc())})
+      visit(part, {depth, false, nullptr});  // the helpers they call
+    visit(f->getBody(), {depth + 1, false, f->getBody()});
+  }
+
+  void planWhile(const WhileStmt *w, int depth) {
+    if (w->getConditionVariable())
+      refuse(w->getWhileLoc(), "a while loop declaring a variable in its device condition is not rewritten by the "
+                               "hybrid front end: declare it before the loop");
+    checkLoopBody(w->getBody());
+    pureCondition(w->getCond(), w, "the condition of this device while loop");
+    DeviceStatement d = statement(DeviceStatement::Kind::While, depth);
+    d.keyword = offset(w->getWhileLoc());
+    d.lparen = offset(w->getLParenLoc());
+    d.rparen = offset(w->getRParenLoc());
+    d.then = textOf(w->getBody());
+    d.carried = carried(w, {w->getBody(), w->getCond()}, Order::ByFirstAssignment);
+    statements_.push_back(std::move(d));
+    visit(w->getCond(), {depth, false, nullptr});
+    visit(w->getBody(), {depth + 1, false, w->getBody()});
+  }
+};
+
+} // namespace
+
+RewritePlan planRewrite(const FunctionDecl &kernel) { return Planner(kernel).run(kernel); }
+
+} // namespace twintile::hybrid

@@ -1,0 +1,81 @@
+//===- RewritePlan.h - which statements the hybrid front end rewrites ----===//
+//
+// The hybrid embedding (CuTe DSL's): the kernel file is parsed, its native
+// `if`, `for` and `while` on device conditions are rewritten into the
+// language's combinators (if_else, for_range, while_loop), and the rewritten
+// file is traced. The plan is the analysis: for the instantiated kernel and
+// the functions of its file it calls, each statement to rewrite, the
+// variables it carries (assigned inside, declared outside, in the order of
+// their declarations, as the parsing front end orders its results), and the
+// first construct the rewrite cannot keep the meaning of, refused at its
+// line. The plan names offsets and texts of the file, no Clang types:
+// RewriteEmit.cpp turns it into edits (SourceEdits.h) and decides nothing.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "frontends/hybrid/SourceEdits.h"
+#include "ir/Diagnostic.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+} // namespace clang
+
+namespace twintile::hybrid {
+
+/// A statement's text: [begin, end) of the file, `end` past its `;` or `}`;
+/// a braced one's `}` at rbrace.
+struct StmtText {
+  size_t begin = 0, end = 0;
+  bool braced = false;
+  size_t rbrace = 0;
+};
+
+struct DeviceStatement {
+  enum class Kind {
+    If,           // if (c) a [else b]            -> [x =] tt::if_else(c, [&, x = x]() mutable {a; return carry}, ...)
+    For,          // for (v = lo; v < hi; v += s) -> [x =] tt::for_range(lo, hi, s, x, [&](auto v, auto x) {...})
+    While,        // while (c) b                  -> [x =] tt::while_loop([&](auto x) {return c;}, [&](auto x) {...}, x)
+    EarlyReturn,  // if (c) { ...; return; } rest -> tt::if_else(c, [&, x = x]() mutable {...}, [&]() { rest })
+    Continue,     // in a device loop's body: if (c) { ...; continue; } rest
+                  //   -> [x =] tt::if_else(c, [&, x = x]() mutable {...; return carry}, [&, x = x]() mutable { rest })
+  };
+  Kind kind = Kind::If;
+  int id = 0;     // names its temporaries
+  int depth = 0;  // rewritten statements around it
+  /// Assigned inside, declared outside, in the parse front end's order: the
+  /// statement's results. EarlyReturn: none (nothing follows the rest).
+  /// Continue: those the loop carries.
+  std::vector<std::string> carried;
+  /// What each branch copies, so that the other starts from the values
+  /// before the statement: `carried`, and for EarlyReturn and Continue every
+  /// variable the branch or the rest assigns that is declared before them.
+  std::vector<std::string> copies;
+  size_t keyword = 0;          // `if`, `for`, `while`
+  size_t lparen = 0, rparen = 0;
+  StmtText then;               // If, EarlyReturn: the branch; For, While: the body
+  std::optional<size_t> elseKeyword;
+  StmtText otherwise;          // If with an else
+  std::string var, lo, hi, step;  // For
+  size_t restEnd = 0;          // EarlyReturn, Continue: the `}` that ends the rest
+  StmtText exit;               // Continue: the `continue;` that ends the branch
+};
+
+struct RewritePlan {
+  std::vector<DeviceStatement> statements;
+  /// What the rewrite refuses (at the user's line), or nothing.
+  std::optional<ir::Diagnostic> refusal;
+};
+
+/// The plan for `kernel` (instantiated) and the functions it calls that are
+/// defined in its own file, all of whose statements are in that file.
+RewritePlan planRewrite(const clang::FunctionDecl &kernel);
+
+/// The edits that carry out `plan` on the file's text `source`.
+std::vector<Edit> emitRewrite(const RewritePlan &plan, const std::string &source);
+
+} // namespace twintile::hybrid

@@ -1,0 +1,157 @@
+// The hybrid front end rewrites native device control flow into the
+// language's combinators and traces the result: a branch that assigns two
+// values, an if without else, a counted loop with an if inside it, a while
+// loop, an early return, a generic lambda and a helper with device ifs of
+// their own. Host control flow (the host loop, the if constexpr) is left as
+// written. The rewritten file keeps the user's lines; the IR equals the parse
+// front end's, the ops are located at the user's own lines and columns, and
+// the emulator matches the interpreter on a ragged size.
+// RUN: twintile compile --frontend=hybrid %s --kernel 'rewrites<64, 2>' --emit rewritten | FileCheck %s --check-prefix=TEXT
+// RUN: twintile diff %s --kernel 'rewrites<64, 2>' --frontends parse,hybrid | FileCheck %s --check-prefix=SAME
+// RUN: twintile compile --frontend=hybrid %s --kernel 'rewrites<64, 2>' --emit tile | FileCheck %s --check-prefix=LOCS
+// RUN: twintile run --frontend=hybrid %s --kernel 'rewrites<64, 2>' --grid 3 --arg x=150 --arg y=150 --arg n=150 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=hybrid %s --kernel 'rewrites<32, 1>' --target sm_80 --grid 5 --arg x=150 --arg y=150 --arg n=150 | FileCheck %s --check-prefix=RAN
+// RUN: twintile diff %s --kernel 'rewrites<32, 1>' --frontends parse,hybrid | FileCheck %s --check-prefix=SAME
+// RUN: twintile compile --frontend=hybrid %s --kernel 'early_exit<64>' --emit rewritten | FileCheck %s --check-prefix=EARLY
+// RUN: twintile run --frontend=hybrid %s --kernel 'early_exit<64>' --grid 4 --arg x=250 --arg y=250 --arg n=250 | FileCheck %s --check-prefix=RAN
+// RUN: twintile compile --frontend=hybrid %s --kernel 'skips<64>' --emit rewritten | FileCheck %s --check-prefix=SKIP
+// RUN: twintile run --frontend=hybrid %s --kernel 'skips<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=hybrid %s --kernel 'skips<32>' --target sm_80 --num-warps 8 --grid 4 --arg x=100 --arg y=100 --arg n=100 | FileCheck %s --check-prefix=RAN
+#include <twintile.h>
+using namespace tt;
+
+// A helper with a device if of its own: rewritten where it is written.
+inline Tile<f32> clip(Tile<f32> v, f32 limit) {
+  if (max(v, 0) > limit) v = minimum(v, limit);
+  return v;
+}
+
+template <int BLOCK, int ROUNDS>
+TT_KERNEL void rewrites(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  auto v = load(x + offs, offs < n, 0.0f);
+  auto s = sum(v, 0);
+  Tile<f32> a = v, b = v;
+  if (s > 0.0f) {
+    a = v * 2.0f;
+    b = v + 1.0f;
+  } else {
+    a = v - 1.0f;
+  }
+  if (program_id(0) == 1) b = b * 3.0f;
+  i32 k = 0;
+  while (k < 3) {
+    a = a + 0.5f;
+    k = k + 1;
+  }
+  for (int r = 0; r < ROUNDS; ++r) {  // a host loop: unrolled, as written
+    for (i32 j = 0; j < n; j += 64) {
+      if (j > 64) b = b * 0.5f;
+      a = a + b;
+    }
+  }
+  auto twice = [&](auto t) {
+    if (sum(t, 0) < 0.0f) t = t * 2.0f;
+    return t;
+  };
+  a = twice(a);
+  if constexpr (BLOCK > 32) a = clip(a, f32(1000.0f));
+  store(y + offs, a + b, offs < n);
+}
+
+// An early return: the rest of the body becomes the other branch (the parse
+// front end carries a flag instead: the same results, other IR).
+template <int BLOCK>
+TT_KERNEL void early_exit(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  auto v = load(x + offs, offs < n, 0.0f);
+  if (program_id(0) == 2) {
+    store(y + offs, v, offs < n);
+    return;
+  }
+  if (sum(v, 0) > 100.0f) return;
+  store(y + offs, v * 2.0f, offs < n);
+}
+
+// TEXT: #line 1 "{{.*}}rewrites.cpp"
+// TEXT: v = ::tt::if_else(max(v, 0) > limit, [&, v = v]() mutable { v = minimum(v, limit); return ::tt::carry(v); }, [&, v = v]() mutable { return ::tt::carry(v); });
+// The rewritten text, line for line:
+// TEXT:       { auto [[R0:tt_hybrid_[0-9]+]] = ::tt::if_else(s > 0.0f, [&, a = a, b = b]() mutable {
+// TEXT-NEXT:    a = v * 2.0f;
+// TEXT-NEXT:    b = v + 1.0f;
+// TEXT-NEXT:   return ::tt::carry(a, b); } , [&, a = a, b = b]() mutable {
+// TEXT-NEXT:    a = v - 1.0f;
+// TEXT-NEXT:   return ::tt::carry(a, b); }); a = [[R0]].a; b = [[R0]].b; }
+// TEXT-NEXT:  b = ::tt::if_else(program_id(0) == 1, [&, b = b]() mutable { b = b * 3.0f; return ::tt::carry(b); }, [&, b = b]() mutable { return ::tt::carry(b); });
+// TEXT-NEXT:  i32 k = 0;
+// TEXT-NEXT:  { auto [[R1:tt_hybrid_[0-9]+]] = ::tt::while_loop([&](auto a, auto k) { return (k < 3); }, [&](auto a, auto k) {
+// TEXT-NEXT:    a = a + 0.5f;
+// TEXT-NEXT:    k = k + 1;
+// TEXT-NEXT:   return ::tt::carry(a, k); }, a, k); a = [[R1]].a; k = [[R1]].b; }
+// TEXT-NEXT:  for (int r = 0; r < ROUNDS; ++r) {  // a host loop: unrolled, as written
+// A loop carries its variables in the order its body first assigns them, as the parse front end does:
+// TEXT-NEXT:    { auto [[R2:tt_hybrid_[0-9]+]] = ::tt::for_range(0, n, 64, b, a, [&](auto j, auto b, auto a) {
+// TEXT-NEXT:      b = ::tt::if_else(j > 64, [&, b = b]() mutable { b = b * 0.5f; return ::tt::carry(b); }, [&, b = b]() mutable { return ::tt::carry(b); });
+// TEXT-NEXT:      a = a + b;
+// TEXT-NEXT:     return ::tt::carry(b, a); }); b = [[R2]].a; a = [[R2]].b; }
+// TEXT-NEXT:  }
+// TEXT:         t = ::tt::if_else(sum(t, 0) < 0.0f, [&, t = t]() mutable { t = t * 2.0f; return ::tt::carry(t); }, [&, t = t]() mutable { return ::tt::carry(t); });
+// TEXT:       if constexpr (BLOCK > 32) a = clip(a, f32(1000.0f));
+// TEXT-NEXT:  store(y + offs, a + b, offs < n);
+// TEXT-NEXT: }
+
+// EARLY:      ::tt::if_else(program_id(0) == 2, [&]() {
+// EARLY-NEXT:   store(y + offs, v, offs < n);
+// EARLY-NEXT:   return;
+// EARLY-NEXT: }, [&]() {
+// EARLY-NEXT: ::tt::if_else(sum(v, 0) > 100.0f, [&]() { return; }, [&]() {
+// EARLY-NEXT:   store(y + offs, v * 2.0f, offs < n);
+// EARLY-NEXT: });});}
+
+// A continue at the top of a device loop's body: the rest of the iteration
+// is the other branch, and the branch returns what the loop carries. A
+// helper called only from a condition is rewritten too.
+inline i1 large(Tile<f32> v, f32 limit) {
+  f32 s = sum(v, 0);
+  if (s < 0.0f) s = 0.0f - s;
+  return s > limit;
+}
+
+template <int BLOCK>
+TT_KERNEL void skips(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * BLOCK + arange(0, BLOCK);
+  auto v = load(x + offs, offs < n, 0.0f), acc = zeros<f32>({BLOCK});
+  for (i32 k = 0; k < 6; k += 1) {
+    auto step = v * 0.5f;
+    if (k == 2) {
+      acc = acc - step;
+      continue;
+    }
+    if (large(acc, f32(50.0f))) continue;
+    acc = acc + step;
+  }
+  store(y + offs, acc, offs < n);
+}
+
+// SKIP:      s = ::tt::if_else(s < 0.0f, [&, s = s]() mutable { s = 0.0f - s; return ::tt::carry(s); }, [&, s = s]() mutable { return ::tt::carry(s); });
+// SKIP:      acc = ::tt::for_range(0, 6, 1, acc, [&](auto k, auto acc) {
+// SKIP-NEXT:   auto step = v * 0.5f;
+// SKIP-NEXT:   acc = ::tt::if_else(k == 2, [&, acc = acc]() mutable {
+// SKIP-NEXT:     acc = acc - step;
+// SKIP-NEXT:     return ::tt::carry(acc);
+// SKIP-NEXT:   }, [&, acc = acc]() mutable {
+// SKIP-NEXT:   acc = ::tt::if_else(large(acc, f32(50.0f)), [&, acc = acc]() mutable { return ::tt::carry(acc); }, [&, acc = acc]() mutable {
+// SKIP-NEXT:   acc = acc + step;
+// SKIP-NEXT:  return ::tt::carry(acc); }); return ::tt::carry(acc); }); return ::tt::carry(acc); });
+
+// SAME: equal: the parse and hybrid IR of rewrites<{{.*}}> are structurally identical
+
+// The ops are at the user's lines and columns, not the rewritten file's
+// (the tracer places a binary op at its second operand).
+// LOCS: gt {{.*}}rewrites.cpp":35:11)
+// LOCS: mul {{.*}}rewrites.cpp":36:13)
+// LOCS: gt {{.*}}rewrites.cpp":49:15)
+// LOCS: mul {{.*}}rewrites.cpp":49:27)
+// LOCS: } loc({{.*}}rewrites.cpp":49:11)
+
+// RAN: ok: {{rewrites|early_exit|skips}} on emu, {{.*}}: matches the interpreter

@@ -6,17 +6,12 @@
 // language value converted to bool: the tracer's native control flow) is
 // planned, with what it carries; what the rewrite cannot keep is refused.
 //===----------------------------------------------------------------------===//
-#include "frontends/hybrid/RewritePlan.h"
+#include "frontends/hybrid/PlanInternal.h"
 
 #include "frontends/clang/LanguageDecls.h"
 
-#include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclTemplate.h>
-#include <clang/AST/Expr.h>
-#include <clang/AST/ExprCXX.h>
 #include <clang/AST/StmtCXX.h>
-#include <clang/Basic/SourceManager.h>
-#include <clang/Lex/Lexer.h>
 
 #include <algorithm>
 #include <deque>
@@ -27,51 +22,12 @@
 
 namespace twintile::hybrid {
 
-using namespace clang;
-
+namespace plan {
 namespace {
 
-struct Refusal {
-  ir::Diagnostic diag;
-};
-
-/// A conversion of one value (the language's wrappers take a defaulted
-/// source location besides it).
-bool converts(const CXXConstructExpr *c) {
-  if (c->getNumArgs() == 0 || isa<CXXTemporaryObjectExpr>(c)) return false;
-  for (unsigned i = 1; i < c->getNumArgs(); ++i)
-    if (!isa<CXXDefaultArgExpr>(c->getArg(i))) return false;
-  return true;
-}
-
-/// An expression without what does not change what it names.
-const Expr *peel(const Expr *e) {
-  while (e) {
-    e = e->IgnoreParenImpCasts();
-    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
-    else if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
-    else if (auto *w = dyn_cast<ExprWithCleanups>(e)) e = w->getSubExpr();
-    else if (auto *c = dyn_cast<CXXConstructExpr>(e); c && converts(c)) e = c->getArg(0);
-    else if (auto *f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
-    else return e;
-  }
-  return e;
-}
-
-bool isAssignment(OverloadedOperatorKind op) {
-  switch (op) {
-  case OO_Equal: case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual: case OO_SlashEqual:
-  case OO_PercentEqual: case OO_AmpEqual: case OO_PipeEqual: case OO_CaretEqual: case OO_LessLessEqual:
-  case OO_GreaterGreaterEqual: case OO_PlusPlus: case OO_MinusMinus:
-    return true;
-  default:
-    return false;
-  }
-}
-
-class Planner {
+class Planner : public Assignments {
 public:
-  explicit Planner(const FunctionDecl &kernel) : ctx_(kernel.getASTContext()), sm_(ctx_.getSourceManager()) {}
+  explicit Planner(const FunctionDecl &kernel) : Assignments(kernel.getASTContext()) {}
 
   RewritePlan run(const FunctionDecl &kernel) {
     RewritePlan plan;
@@ -96,8 +52,6 @@ private:
     const Stmt *loopBody = nullptr;     // the body of a device loop being rewritten, when visiting it
   };
 
-  ASTContext &ctx_;
-  const SourceManager &sm_;
   std::deque<const FunctionDecl *> pending_;
   std::set<const FunctionDecl *> queued_;
   std::map<size_t, bool> seen_;  // a control statement's offset: whether its condition is a device value
@@ -123,72 +77,6 @@ private:
     return out;
   }
 
-  ir::Location locationAtOffset(size_t at) const {
-    return locationOf(sm_.getLocForStartOfFile(sm_.getMainFileID()).getLocWithOffset(static_cast<int>(at)));
-  }
-
-  //===-- Places ----------------------------------------------------------===//
-
-  ir::Location locationOf(SourceLocation l) const {
-    PresumedLoc p = sm_.getPresumedLoc(sm_.getExpansionLoc(l));
-    if (p.isInvalid()) return {};
-    return ir::Location(p.getFilename(), static_cast<int>(p.getLine()), static_cast<int>(p.getColumn()));
-  }
-
-  [[noreturn]] void refuse(SourceLocation at, std::string why) const { throw Refusal{{locationOf(at), std::move(why)}}; }
-
-  /// The offset of `l` in the kernel's file; refused in a macro or elsewhere.
-  size_t offset(SourceLocation l) const {
-    if (l.isMacroID())
-      refuse(l, "native device control flow written in a macro is not rewritten by the hybrid front end: write "
-                "the statement out, or use the combinators (if_else, for_range, while_loop)");
-    if (!sm_.isInMainFile(l))
-      refuse(l, "native device control flow outside the kernel's file is not rewritten by the hybrid front end "
-                "(it rewrites that file alone): use the combinators (if_else, for_range, while_loop) here");
-    return sm_.getFileOffset(l);
-  }
-
-  std::string text(SourceRange r) const {
-    return Lexer::getSourceText(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts()).str();
-  }
-
-  /// Past the statement's last character: its `;` or `}`.
-  size_t endOf(const Stmt *s) const {
-    if (auto *c = dyn_cast<CompoundStmt>(s)) return offset(c->getRBracLoc()) + 1;
-    if (auto *i = dyn_cast<IfStmt>(s)) return endOf(i->getElse() ? i->getElse() : i->getThen());
-    if (auto *f = dyn_cast<ForStmt>(s)) return endOf(f->getBody());
-    if (auto *w = dyn_cast<WhileStmt>(s)) return endOf(w->getBody());
-    if (auto *f = dyn_cast<CXXForRangeStmt>(s)) return endOf(f->getBody());
-    if (auto *n = dyn_cast<NullStmt>(s)) return offset(n->getSemiLoc()) + 1;
-    if (auto *d = dyn_cast<DeclStmt>(s)) return offset(d->getEndLoc()) + 1;
-    std::optional<Token> next = Lexer::findNextToken(s->getEndLoc(), sm_, ctx_.getLangOpts());
-    if (!next || !next->is(tok::semi))
-      refuse(s->getBeginLoc(), "the hybrid front end cannot find where this statement ends (its `;`) to rewrite "
-                               "the device control flow around it: write it inside braces");
-    return offset(next->getLocation()) + 1;
-  }
-
-  StmtText textOf(const Stmt *s) const {
-    StmtText t;
-    t.begin = offset(s->getBeginLoc());
-    t.end = endOf(s);
-    if (auto *c = dyn_cast<CompoundStmt>(s)) t.braced = true, t.rbrace = offset(c->getRBracLoc());
-    return t;
-  }
-
-  /// Text of the file a rewritten statement spans: [begin, end).
-  struct Span {
-    size_t begin = 0, end = 0;
-    SourceLocation at;  // where a refusal about the whole is said
-  };
-  Span spanOf(const Stmt *s) const { return {sm_.getFileOffset(sm_.getExpansionLoc(s->getBeginLoc())), endOf(s), s->getBeginLoc()}; }
-
-  bool inside(SourceLocation l, const Span &region) const {
-    if (l.isInvalid() || !sm_.isInMainFile(sm_.getExpansionLoc(l))) return false;
-    size_t at = sm_.getFileOffset(sm_.getExpansionLoc(l));
-    return at >= region.begin && at < region.end;
-  }
-
   //===-- Functions to visit ----------------------------------------------===//
 
   void queue(const FunctionDecl *fn) {
@@ -199,182 +87,6 @@ private:
     if (inNamespace(def, "tt") || def->isInStdNamespace()) return;
     if (!sm_.isInMainFile(sm_.getExpansionLoc(def->getLocation()))) return;  // another file's: left as written
     pending_.push_back(def);
-  }
-
-  //===-- What a region assigns -------------------------------------------===//
-
-  struct Assigned {
-    const VarDecl *var;
-    SourceLocation at;
-  };
-
-  /// What the expression `e`, assigned or changed at `at` inside `region`,
-  /// names outside it: a variable is noted; a member or an element of an
-  /// object outside is refused.
-  void target(const Expr *e, SourceLocation at, const Span &region, std::vector<Assigned> &out) const {
-    e = peel(e);
-    if (auto *ref = dyn_cast_or_null<DeclRefExpr>(e)) {
-      if (auto *b = dyn_cast<BindingDecl>(ref->getDecl()); b && !inside(b->getLocation(), region))
-        refuse(at, "structured binding '" + b->getNameAsString() + "' is assigned under a device condition: the "
-                   "hybrid front end carries variables through the combinators, not bindings; copy it into a "
-                   "variable first");
-      auto *v = dyn_cast<VarDecl>(ref->getDecl());
-      if (v && !inside(v->getLocation(), region)) out.push_back({v, at});
-      return;
-    }
-    const Expr *base = e;
-    std::string what;
-    while (base) {
-      if (auto *m = dyn_cast<MemberExpr>(base)) {
-        what = what.empty() ? m->getMemberDecl()->getNameAsString() : m->getMemberDecl()->getNameAsString() + "." + what;
-        base = peel(m->getBase());
-      } else if (auto *a = dyn_cast<ArraySubscriptExpr>(base)) {
-        base = peel(a->getBase());
-        what = "an element";
-      } else if (auto *o = dyn_cast<CXXOperatorCallExpr>(base); o && o->getOperator() == OO_Subscript) {
-        base = peel(o->getArg(0));
-        what = "an element";
-      } else {
-        break;
-      }
-    }
-    if (base == e) return;
-    if (isa_and_nonnull<CXXThisExpr>(base))
-      refuse(at, "member 'this->" + what + "' is assigned under a device condition: the hybrid front end carries "
-                 "variables through the combinators, not members of an object; assign a variable and set the "
-                 "member after the statement");
-    if (auto *ref = dyn_cast_or_null<DeclRefExpr>(base))
-      if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && !inside(v->getLocation(), region))
-        refuse(at, (what == "an element" ? "an element of '" + v->getNameAsString() + "'"
-                                         : "member '" + v->getNameAsString() + "." + what + "'") +
-                       " is assigned under a device condition: the hybrid front end carries variables through the "
-                       "combinators, not parts of an object declared outside; assign a variable and set it after the "
-                       "statement");
-  }
-
-  void assignedIn(const Stmt *s, const Span &region, std::vector<Assigned> &out) const {
-    if (!s) return;
-    if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target(b->getLHS(), b->getOperatorLoc(), region, out);
-    if (auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp())
-      target(u->getSubExpr(), u->getOperatorLoc(), region, out);
-    if (auto *o = dyn_cast<CXXOperatorCallExpr>(s); o && isAssignment(o->getOperator()) && o->getNumArgs() >= 1)
-      target(o->getArg(0), o->getOperatorLoc(), region, out);
-    if (auto *m = dyn_cast<CXXMemberCallExpr>(s)) {
-      const CXXMethodDecl *method = m->getMethodDecl();
-      const Expr *object = peel(m->getImplicitObjectArgument());
-      if (method && !method->isConst() && !method->isStatic() && object && !isa<CXXConversionDecl>(method)) {
-        if (auto *ref = dyn_cast<DeclRefExpr>(object)) {
-          auto *v = dyn_cast<VarDecl>(ref->getDecl());
-          if (v && !inside(v->getLocation(), region) && !isDeviceType(v->getType()))
-            refuse(m->getExprLoc(), "host object '" + v->getNameAsString() + "' is changed under a device condition "
-                                    "(its method '" + method->getNameAsString() + "'): the rewritten program would "
-                                    "change it once, whichever way the device goes; change it outside the statement");
-          target(object, m->getExprLoc(), region, out);
-        }
-      }
-    }
-    if (auto *c = dyn_cast<CallExpr>(s)) {
-      const FunctionDecl *fn = c->getDirectCallee();
-      unsigned shift = isa<CXXOperatorCallExpr>(c) && fn && isa<CXXMethodDecl>(fn) ? 1 : 0;
-      if (fn)
-        for (unsigned i = 0; i < fn->getNumParams() && i + shift < c->getNumArgs(); ++i) {
-          QualType p = fn->getParamDecl(i)->getType();
-          if (p->isLValueReferenceType() && !p->getPointeeType().isConstQualified())
-            target(c->getArg(i + shift), c->getArg(i + shift)->getExprLoc(), region, out);
-        }
-    }
-    for (const Stmt *child : s->children()) assignedIn(child, region, out);
-  }
-
-  /// The variables `region` (the statement rewritten) assigns in `parts` and
-  /// declares outside itself; a host one is refused. In the parse front
-  /// end's order, so that the two give the same IR: a branch's by the places
-  /// of their declarations, a loop's as the body first assigns them.
-  enum class Order { ByDeclaration, ByFirstAssignment };
-  std::vector<std::string> carried(const Stmt *region, std::vector<const Stmt *> parts, Order order) const {
-    return carried(spanOf(region), parts, order);
-  }
-  /// With `hostAllowed`, host variables declared there (whose values
-  /// nothing reads after the statement) are not refused; those declared in
-  /// `leaveOut` are left out.
-  std::vector<std::string> carried(const Span &region, const std::vector<const Stmt *> &parts, Order order,
-                                   std::optional<Span> hostAllowed = std::nullopt,
-                                   std::optional<Span> leaveOut = std::nullopt) const {
-    std::vector<Assigned> all;
-    for (const Stmt *p : parts) assignedIn(p, region, all);
-    for (const Stmt *p : parts) unseenState(p, region, all);
-    std::vector<const VarDecl *> vars;
-    for (const Assigned &a : all) {
-      if (leaveOut && inside(a.var->getLocation(), *leaveOut)) continue;
-      if (!isDeviceType(a.var->getType()) && !(hostAllowed && inside(a.var->getLocation(), *hostAllowed)))
-        refuse(a.at, "host variable '" + a.var->getNameAsString() + "' is assigned under a device condition: its "
-                     "value would depend on the device, and the rewritten program would assign it whichever way "
-                     "the device goes; give it a device type (f32 x = 0.0f)");
-      if (std::find(vars.begin(), vars.end(), a.var) == vars.end()) vars.push_back(a.var);
-    }
-    if (order == Order::ByDeclaration)
-      std::sort(vars.begin(), vars.end(), [&](const VarDecl *a, const VarDecl *b) {
-        return sm_.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
-      });
-    std::vector<std::string> names;
-    for (const VarDecl *v : vars) {
-      std::string n = v->getNameAsString();
-      if (std::find(names.begin(), names.end(), n) != names.end())
-        refuse(region.at, "two variables named '" + n + "' are assigned under this device condition: "
-                                      "the hybrid front end carries them by name; rename one");
-      names.push_back(n);
-    }
-    if (names.size() > 6)
-      refuse(region.at, "this device statement assigns " + std::to_string(names.size()) + " variables "
-                                    "declared outside it; the combinators carry at most 6: group them in fewer tiles");
-    return names;
-  }
-
-  /// Refuses what the rewrite cannot follow in `s`, inside `region`, which
-  /// assigns `assigned`: a call of a lambda defined outside the region that
-  /// captures by reference a variable the region or the lambda assigns (the
-  /// branches' copies and the loops' parameters are not what it sees), and
-  /// a reference declared outside that may name a variable the region
-  /// assigns (its copy would not).
-  void unseenState(const Stmt *s, const Span &region, const std::vector<Assigned> &assigned) const {
-    if (!s) return;
-    auto assigns = [&](const VarDecl *v) {
-      return std::any_of(assigned.begin(), assigned.end(), [&](const Assigned &a) { return a.var == v; });
-    };
-    if (auto *call = dyn_cast<CXXOperatorCallExpr>(s); call && call->getOperator() == OO_Call) {
-      auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
-      const CXXRecordDecl *lambda = method ? method->getParent() : nullptr;
-      if (lambda && lambda->isLambda() && !inside(lambda->getLocation(), region)) {
-        std::vector<Assigned> own;
-        const FunctionDecl *def = nullptr;
-        if (method->hasBody(def)) assignedIn(def->getBody(), spanOf(def->getBody()), own);
-        for (const LambdaCapture &c : lambda->captures()) {
-          if (c.getCaptureKind() != LCK_ByRef || !c.capturesVariable()) continue;
-          auto *v = dyn_cast<VarDecl>(c.getCapturedVar());
-          bool written = std::any_of(own.begin(), own.end(), [&](const Assigned &a) { return a.var == v; });
-          if (v && (assigns(v) || written))
-            refuse(call->getExprLoc(), "this call of a lambda defined outside the device statement reads or assigns "
-                                       "'" + v->getNameAsString() + "' by reference, which the statement " +
-                                       (written ? "changes through the lambda" : "assigns") + ": the rewrite "
-                                       "carries the variable through the combinators, where the lambda does not "
-                                       "see it; pass it as an argument, or define the lambda inside");
-        }
-      }
-    }
-    if (auto *ref = dyn_cast<DeclRefExpr>(s))
-      if (auto *v = dyn_cast<VarDecl>(ref->getDecl());
-          v && v->getType()->isReferenceType() && !inside(v->getLocation(), region) && !assigned.empty()) {
-        bool parameter = isa<ParmVarDecl>(v);
-        bool otherAssigned = std::any_of(assigned.begin(), assigned.end(), [&](const Assigned &a) {
-          return a.var != v && a.var->getType()->isReferenceType();
-        });
-        if (!parameter || otherAssigned)
-          refuse(ref->getLocation(), "'" + v->getNameAsString() + "' is a reference declared outside this device "
-                                     "statement, which assigns variables it may name: the rewrite copies the "
-                                     "variables it carries into the combinators, where the reference still names "
-                                     "the old ones; use the variable itself");
-      }
-    for (const Stmt *child : s->children()) unseenState(child, region, assigned);
   }
 
   /// Refuses what leaves the region other than by its end: return, goto,
@@ -395,25 +107,6 @@ private:
     bool loop = isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
     for (const Stmt *child : s->children())
       checkExits(child, inLoop || loop, where, inSwitch || isa<SwitchStmt>(s));
-  }
-
-  /// The variables `e` names.
-  static void namedIn(const Stmt *e, std::set<const ValueDecl *> &out) {
-    if (!e) return;
-    if (auto *r = dyn_cast<DeclRefExpr>(e)) out.insert(r->getDecl());
-    for (const Stmt *child : e->children()) namedIn(child, out);
-  }
-
-  /// Refuses a condition (or a loop's bound or step) that assigns: the
-  /// rewrite evaluates it where the combinator does, once or in a lambda of
-  /// its own, not where C++ did.
-  void pureCondition(const Stmt *e, const Stmt *statement, const char *what) const {
-    std::vector<Assigned> assigned;
-    assignedIn(e, spanOf(statement), assigned);
-    if (!assigned.empty())
-      refuse(assigned.front().at, std::string(what) + " assigns '" + assigned.front().var->getNameAsString() +
-                                      "': the hybrid front end moves it into a combinator, which evaluates it "
-                                      "apart from the statement's other parts; assign before the statement");
   }
 
   //===-- The walk --------------------------------------------------------===//
@@ -696,6 +389,8 @@ private:
 
 } // namespace
 
-RewritePlan planRewrite(const FunctionDecl &kernel) { return Planner(kernel).run(kernel); }
+} // namespace plan
+
+RewritePlan planRewrite(const clang::FunctionDecl &kernel) { return plan::Planner(kernel).run(kernel); }
 
 } // namespace twintile::hybrid

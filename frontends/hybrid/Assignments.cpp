@@ -1,0 +1,224 @@
+//===- Assignments.cpp - what a rewritten statement assigns and carries ---===//
+//
+// A statement rewritten into a combinator carries the variables declared
+// outside it that it assigns; a branch copies them, a loop passes them to
+// each iteration. What it changes otherwise (a member, a binding, a host
+// object, through a lambda or a reference the rewrite cannot see) is
+// refused, as is a condition that assigns.
+//===----------------------------------------------------------------------===//
+#include "frontends/hybrid/PlanInternal.h"
+
+#include "frontends/clang/LanguageDecls.h"
+
+#include <clang/AST/DeclCXX.h>
+
+#include <algorithm>
+
+namespace twintile::hybrid::plan {
+
+namespace {
+
+/// A conversion of one value (the language's wrappers take a defaulted
+/// source location besides it).
+bool converts(const CXXConstructExpr *c) {
+  if (c->getNumArgs() == 0 || isa<CXXTemporaryObjectExpr>(c)) return false;
+  for (unsigned i = 1; i < c->getNumArgs(); ++i)
+    if (!isa<CXXDefaultArgExpr>(c->getArg(i))) return false;
+  return true;
+}
+
+bool isAssignment(OverloadedOperatorKind op) {
+  switch (op) {
+  case OO_Equal: case OO_PlusEqual: case OO_MinusEqual: case OO_StarEqual: case OO_SlashEqual:
+  case OO_PercentEqual: case OO_AmpEqual: case OO_PipeEqual: case OO_CaretEqual: case OO_LessLessEqual:
+  case OO_GreaterGreaterEqual: case OO_PlusPlus: case OO_MinusMinus:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+const Expr *peel(const Expr *e) {
+  while (e) {
+    e = e->IgnoreParenImpCasts();
+    if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+    else if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+    else if (auto *w = dyn_cast<ExprWithCleanups>(e)) e = w->getSubExpr();
+    else if (auto *c = dyn_cast<CXXConstructExpr>(e); c && converts(c)) e = c->getArg(0);
+    else if (auto *f = dyn_cast<CXXFunctionalCastExpr>(e)) e = f->getSubExpr();
+    else return e;
+  }
+  return e;
+}
+
+void Assignments::target(const Expr *e, SourceLocation at, const Span &region, std::vector<Assigned> &out) const {
+  e = peel(e);
+  if (auto *ref = dyn_cast_or_null<DeclRefExpr>(e)) {
+    if (auto *b = dyn_cast<BindingDecl>(ref->getDecl()); b && !inside(b->getLocation(), region))
+      refuse(at, "structured binding '" + b->getNameAsString() + "' is assigned under a device condition: the "
+                 "hybrid front end carries variables through the combinators, not bindings; copy it into a "
+                 "variable first");
+    auto *v = dyn_cast<VarDecl>(ref->getDecl());
+    if (v && !inside(v->getLocation(), region)) out.push_back({v, at});
+    return;
+  }
+  const Expr *base = e;
+  std::string what;
+  while (base) {
+    if (auto *m = dyn_cast<MemberExpr>(base)) {
+      what = what.empty() ? m->getMemberDecl()->getNameAsString() : m->getMemberDecl()->getNameAsString() + "." + what;
+      base = peel(m->getBase());
+    } else if (auto *a = dyn_cast<ArraySubscriptExpr>(base)) {
+      base = peel(a->getBase());
+      what = "an element";
+    } else if (auto *o = dyn_cast<CXXOperatorCallExpr>(base); o && o->getOperator() == OO_Subscript) {
+      base = peel(o->getArg(0));
+      what = "an element";
+    } else {
+      break;
+    }
+  }
+  if (base == e) return;
+  if (isa_and_nonnull<CXXThisExpr>(base))
+    refuse(at, "member 'this->" + what + "' is assigned under a device condition: the hybrid front end carries "
+               "variables through the combinators, not members of an object; assign a variable and set the "
+               "member after the statement");
+  if (auto *ref = dyn_cast_or_null<DeclRefExpr>(base))
+    if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && !inside(v->getLocation(), region))
+      refuse(at, (what == "an element" ? "an element of '" + v->getNameAsString() + "'"
+                                       : "member '" + v->getNameAsString() + "." + what + "'") +
+                     " is assigned under a device condition: the hybrid front end carries variables through the "
+                     "combinators, not parts of an object declared outside; assign a variable and set it after the "
+                     "statement");
+}
+
+void Assignments::assignedIn(const Stmt *s, const Span &region, std::vector<Assigned> &out) const {
+  if (!s) return;
+  if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target(b->getLHS(), b->getOperatorLoc(), region, out);
+  if (auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp())
+    target(u->getSubExpr(), u->getOperatorLoc(), region, out);
+  if (auto *o = dyn_cast<CXXOperatorCallExpr>(s); o && isAssignment(o->getOperator()) && o->getNumArgs() >= 1)
+    target(o->getArg(0), o->getOperatorLoc(), region, out);
+  if (auto *m = dyn_cast<CXXMemberCallExpr>(s)) {
+    const CXXMethodDecl *method = m->getMethodDecl();
+    const Expr *object = peel(m->getImplicitObjectArgument());
+    if (method && !method->isConst() && !method->isStatic() && object && !isa<CXXConversionDecl>(method)) {
+      if (auto *ref = dyn_cast<DeclRefExpr>(object)) {
+        auto *v = dyn_cast<VarDecl>(ref->getDecl());
+        if (v && !inside(v->getLocation(), region) && !isDeviceType(v->getType()))
+          refuse(m->getExprLoc(), "host object '" + v->getNameAsString() + "' is changed under a device condition "
+                                  "(its method '" + method->getNameAsString() + "'): the rewritten program would "
+                                  "change it once, whichever way the device goes; change it outside the statement");
+        target(object, m->getExprLoc(), region, out);
+      }
+    }
+  }
+  if (auto *c = dyn_cast<CallExpr>(s)) {
+    const FunctionDecl *fn = c->getDirectCallee();
+    unsigned shift = isa<CXXOperatorCallExpr>(c) && fn && isa<CXXMethodDecl>(fn) ? 1 : 0;
+    if (fn)
+      for (unsigned i = 0; i < fn->getNumParams() && i + shift < c->getNumArgs(); ++i) {
+        QualType p = fn->getParamDecl(i)->getType();
+        if (p->isLValueReferenceType() && !p->getPointeeType().isConstQualified())
+          target(c->getArg(i + shift), c->getArg(i + shift)->getExprLoc(), region, out);
+      }
+  }
+  for (const Stmt *child : s->children()) assignedIn(child, region, out);
+}
+
+std::vector<std::string> Assignments::carried(const Stmt *region, std::vector<const Stmt *> parts, Order order) const {
+  return carried(spanOf(region), parts, order);
+}
+
+std::vector<std::string> Assignments::carried(const Span &region, const std::vector<const Stmt *> &parts, Order order,
+                                 std::optional<Span> hostAllowed,
+                                 std::optional<Span> leaveOut) const {
+  std::vector<Assigned> all;
+  for (const Stmt *p : parts) assignedIn(p, region, all);
+  for (const Stmt *p : parts) unseenState(p, region, all);
+  std::vector<const VarDecl *> vars;
+  for (const Assigned &a : all) {
+    if (leaveOut && inside(a.var->getLocation(), *leaveOut)) continue;
+    if (!isDeviceType(a.var->getType()) && !(hostAllowed && inside(a.var->getLocation(), *hostAllowed)))
+      refuse(a.at, "host variable '" + a.var->getNameAsString() + "' is assigned under a device condition: its "
+                   "value would depend on the device, and the rewritten program would assign it whichever way "
+                   "the device goes; give it a device type (f32 x = 0.0f)");
+    if (std::find(vars.begin(), vars.end(), a.var) == vars.end()) vars.push_back(a.var);
+  }
+  if (order == Order::ByDeclaration)
+    std::sort(vars.begin(), vars.end(), [&](const VarDecl *a, const VarDecl *b) {
+      return sm_.isBeforeInTranslationUnit(a->getLocation(), b->getLocation());
+    });
+  std::vector<std::string> names;
+  for (const VarDecl *v : vars) {
+    std::string n = v->getNameAsString();
+    if (std::find(names.begin(), names.end(), n) != names.end())
+      refuse(region.at, "two variables named '" + n + "' are assigned under this device condition: "
+                                    "the hybrid front end carries them by name; rename one");
+    names.push_back(n);
+  }
+  if (names.size() > 6)
+    refuse(region.at, "this device statement assigns " + std::to_string(names.size()) + " variables "
+                                  "declared outside it; the combinators carry at most 6: group them in fewer tiles");
+  return names;
+}
+
+void Assignments::unseenState(const Stmt *s, const Span &region, const std::vector<Assigned> &assigned) const {
+  if (!s) return;
+  auto assigns = [&](const VarDecl *v) {
+    return std::any_of(assigned.begin(), assigned.end(), [&](const Assigned &a) { return a.var == v; });
+  };
+  if (auto *call = dyn_cast<CXXOperatorCallExpr>(s); call && call->getOperator() == OO_Call) {
+    auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
+    const CXXRecordDecl *lambda = method ? method->getParent() : nullptr;
+    if (lambda && lambda->isLambda() && !inside(lambda->getLocation(), region)) {
+      std::vector<Assigned> own;
+      const FunctionDecl *def = nullptr;
+      if (method->hasBody(def)) assignedIn(def->getBody(), spanOf(def->getBody()), own);
+      for (const LambdaCapture &c : lambda->captures()) {
+        if (c.getCaptureKind() != LCK_ByRef || !c.capturesVariable()) continue;
+        auto *v = dyn_cast<VarDecl>(c.getCapturedVar());
+        bool written = std::any_of(own.begin(), own.end(), [&](const Assigned &a) { return a.var == v; });
+        if (v && (assigns(v) || written))
+          refuse(call->getExprLoc(), "this call of a lambda defined outside the device statement reads or assigns "
+                                     "'" + v->getNameAsString() + "' by reference, which the statement " +
+                                     (written ? "changes through the lambda" : "assigns") + ": the rewrite "
+                                     "carries the variable through the combinators, where the lambda does not "
+                                     "see it; pass it as an argument, or define the lambda inside");
+      }
+    }
+  }
+  if (auto *ref = dyn_cast<DeclRefExpr>(s))
+    if (auto *v = dyn_cast<VarDecl>(ref->getDecl());
+        v && v->getType()->isReferenceType() && !inside(v->getLocation(), region) && !assigned.empty()) {
+      bool parameter = isa<ParmVarDecl>(v);
+      bool otherAssigned = std::any_of(assigned.begin(), assigned.end(), [&](const Assigned &a) {
+        return a.var != v && a.var->getType()->isReferenceType();
+      });
+      if (!parameter || otherAssigned)
+        refuse(ref->getLocation(), "'" + v->getNameAsString() + "' is a reference declared outside this device "
+                                   "statement, which assigns variables it may name: the rewrite copies the "
+                                   "variables it carries into the combinators, where the reference still names "
+                                   "the old ones; use the variable itself");
+    }
+  for (const Stmt *child : s->children()) unseenState(child, region, assigned);
+}
+
+void Assignments::namedIn(const Stmt *e, std::set<const ValueDecl *> &out) {
+  if (!e) return;
+  if (auto *r = dyn_cast<DeclRefExpr>(e)) out.insert(r->getDecl());
+  for (const Stmt *child : e->children()) namedIn(child, out);
+}
+
+void Assignments::pureCondition(const Stmt *e, const Stmt *statement, const char *what) const {
+  std::vector<Assigned> assigned;
+  assignedIn(e, spanOf(statement), assigned);
+  if (!assigned.empty())
+    refuse(assigned.front().at, std::string(what) + " assigns '" + assigned.front().var->getNameAsString() +
+                                    "': the hybrid front end moves it into a combinator, which evaluates it "
+                                    "apart from the statement's other parts; assign before the statement");
+}
+
+} // namespace twintile::hybrid::plan

@@ -180,8 +180,8 @@ FrontEndOutput hybridFile(const std::string &file, const std::vector<std::string
         mapBack(d, path, g.rewritten.map);
         // Native control flow the rewrite left (in an expression, a macro, another file).
         if (d.message.starts_with("a device value is used as a C++ condition"))
-          d.message += "; the hybrid front end rewrites native if, for and while statements of the kernel's file, "
-                       "not conditions inside expressions (?:, &&, ||) or other files";
+          d.message += "; the hybrid front end rewrites native if, for, while and ?: of the kernel's file, not "
+                       "conditions of && and || or other files";
         std::string hostOutput = t.hostOutput;
         t = failure(std::move(t), std::move(d));
         if (!hostOutput.empty()) t.error += "note: " + hostOutputNote(hostOutput);

@@ -1,6 +1,6 @@
 //===- FeatureProbe.cpp - what each front end makes of each feature case --===//
 //
-//   feature_probe FEATURES_DIR [--frontend parse|trace]
+//   feature_probe FEATURES_DIR [--frontend parse|trace|hybrid]
 //
 // The expressiveness suite's instrument (experiments/suites/expressiveness.py).
 // For every case of FEATURES_DIR/features.json and each front end: does it
@@ -8,7 +8,9 @@
 // (experiments/features/references.h) on 100 elements; if it refuses, where
 // (the line of its message against the line the case marks with
 // `// trace-error` or `// parse-error`) and with what message. Prints one
-// JSON object per case and front end per line:
+// JSON object per case and front end per line (hybrid only when asked for,
+// through the pipeline's front end; its refusals are marked `// hybrid-error`
+// where a case marks them):
 //   {"feature", "frontend", "expected", "outcome": "accepted"|"refused",
 //    "correct": true|false|null, "message", "line", "marked_line", "seconds"}
 // The suite judges them; this tool only observes. Exit status 0 unless the
@@ -17,6 +19,7 @@
 #include "frontends/parse/ParseFrontend.h"
 #include "frontends/trace/SourceTracer.h"
 #include "ir/Interpreter.h"
+#include "pipeline/Pipeline.h"
 
 #include "references.h"
 
@@ -46,7 +49,16 @@ int markedLine(const std::string &file, const std::string &marker) {
 
 twintile::FrontendResult run(const std::string &frontend, const std::string &file, const std::string &spec) {
   if (frontend == "parse") return twintile::parseKernel(file, spec);
-  return twintile::traceSourceFile(file, spec).trace;
+  if (frontend == "trace") return twintile::traceSourceFile(file, spec).trace;
+  // The hybrid front end is the pipeline's: its tile IR as recorded.
+  twintile::pipeline::CompileRequest request;
+  request.frontend = twintile::pipeline::Frontend::Hybrid;
+  request.last = twintile::support::Stage::Tile;
+  twintile::pipeline::Result r = twintile::pipeline::compileSource(file, spec, request);
+  twintile::FrontendResult out;
+  if (r.ok()) out.func = std::move(r.func);
+  else out.error = r.diag ? *r.diag : ir::Diagnostic{{}, r.error};
+  return out;
 }
 
 /// Whether the interpreter computes the case's reference; null when it has none.
@@ -72,7 +84,7 @@ json correct(const std::string &name, const ir::Func &f) {
 
 int run(int argc, char **argv) {
   if (argc < 2) {
-    std::cerr << "usage: feature_probe FEATURES_DIR [--frontend parse|trace]\n";
+    std::cerr << "usage: feature_probe FEATURES_DIR [--frontend parse|trace|hybrid]\n";
     return 2;
   }
   std::string dir = argv[1];
@@ -94,7 +106,7 @@ int run(int argc, char **argv) {
     for (const std::string &fe : frontends) {
       auto start = std::chrono::steady_clock::now();
       twintile::FrontendResult r = run(fe, file, spec);
-      json row = {{"feature", name}, {"frontend", fe}, {"expected", f[fe]},
+      json row = {{"feature", name}, {"frontend", fe}, {"expected", f.value(fe, json())},
                   {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()}};
       if (r.ok()) {
         row["outcome"] = "accepted";

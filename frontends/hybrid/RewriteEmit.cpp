@@ -26,6 +26,7 @@ public:
       case DeviceStatement::Kind::While: emitWhile(d); break;
       case DeviceStatement::Kind::EarlyReturn: emitEarlyExit(d); break;
       case DeviceStatement::Kind::Continue: emitEarlyExit(d); break;
+      case DeviceStatement::Kind::Select: emitSelect(d); break;
       }
     }
     return std::move(edits_);
@@ -127,6 +128,13 @@ private:
     replace(d.rparen, d.rparen + 1, "); }, " + lambda, d.depth);
     body(d.then, carry(carried), d.depth);
     close(d.then.end, ", " + init + unpack(d), d.depth);
+  }
+
+  void emitSelect(const DeviceStatement &d) {
+    open(d.keyword, "::tt::if_else(", d.depth);
+    replace(d.question, d.question + 1, ", [&]() { return", d.depth);
+    replace(d.colon, d.colon + 1, "; }, [&]() { return", d.depth);
+    close(d.restEnd, "; })", d.depth);
   }
 
   /// An early return or continue: the branch as written (a `continue;`

@@ -12,6 +12,7 @@
 
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/StmtCXX.h>
+#include <clang/Lex/Lexer.h>
 
 #include <algorithm>
 #include <deque>
@@ -200,6 +201,7 @@ private:
     if (auto *d = dyn_cast<DoStmt>(s); d && deviceCondition(d->getCond()))
       refuse(d->getDoLoc(), "a do-while loop on a device condition is not rewritten by the hybrid front end: write it "
                             "as a while loop (or while_loop)");
+    if (auto *t = dyn_cast<ConditionalOperator>(s); t && deviceCondition(t->getCond())) return planSelect(t, c.depth);
     if (auto *l = dyn_cast<LambdaExpr>(s)) {
       const CXXMethodDecl *call = l->getCallOperator();
       if (const FunctionTemplateDecl *t = call->getDescribedFunctionTemplate()) {
@@ -213,6 +215,21 @@ private:
     if (auto *call = dyn_cast<CallExpr>(s)) queue(call->getDirectCallee());
     if (auto *construct = dyn_cast<CXXConstructExpr>(s)) queue(construct->getConstructor());
     for (const Stmt *child : s->children()) visit(child, inner);
+  }
+
+  /// c ? a : b on a device condition (Triton's `a if c else b`): both
+  /// operands become branches returning their value; neither may assign.
+  void planSelect(const ConditionalOperator *t, int depth) {
+    pureCondition(t->getCond(), t, "the condition of this device ?:");
+    pureCondition(t->getTrueExpr(), t, "this operand of a device ?:");
+    pureCondition(t->getFalseExpr(), t, "this operand of a device ?:");
+    DeviceStatement d = statement(DeviceStatement::Kind::Select, depth);
+    d.keyword = offset(t->getBeginLoc());
+    d.question = offset(t->getQuestionLoc());
+    d.colon = offset(t->getColonLoc());
+    d.restEnd = offset(Lexer::getLocForEndOfToken(t->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
+    statements_.push_back(std::move(d));
+    for (const Stmt *part : t->children()) visit(part, {depth + 1, false, nullptr});
   }
 
   void planIf(const IfStmt *i, int depth) {

@@ -41,6 +41,7 @@ struct DeviceStatement {
     For,          // for (v = lo; v < hi; v += s) -> [x =] tt::for_range(lo, hi, s, x, [&](auto v, auto x) {...})
     While,        // while (c) b                  -> [x =] tt::while_loop([&](auto x) {return c;}, [&](auto x) {...}, x)
     EarlyReturn,  // if (c) { ...; return; } rest -> tt::if_else(c, [&, x = x]() mutable {...}, [&]() { rest })
+    Select,       // c ? a : b                    -> ::tt::if_else(c, [&]() { return a; }, [&]() { return b; })
     Continue,     // in a device loop's body: if (c) { ...; continue; } rest
                   //   -> [x =] tt::if_else(c, [&, x = x]() mutable {...; return carry}, [&, x = x]() mutable { rest })
   };
@@ -63,6 +64,8 @@ struct DeviceStatement {
   std::string var, lo, hi, step;  // For
   size_t restEnd = 0;          // EarlyReturn, Continue: the `}` that ends the rest
   StmtText exit;               // Continue: the `continue;` that ends the branch
+  size_t question = 0, colon = 0;  // Select: its `?` and `:`; `keyword` is where the condition begins, restEnd
+                                   // where the expression ends
 };
 
 struct RewritePlan {

@@ -110,7 +110,7 @@ TT_KERNEL void early_exit(Ptr<f32> x, Ptr<f32> y, i32 n) {
 
 // A continue at the top of a device loop's body: the rest of the iteration
 // is the other branch, and the branch returns what the loop carries. A
-// helper called only from a condition is rewritten too.
+// helper called only from a condition is rewritten too, and so is a ?:.
 inline i1 large(Tile<f32> v, f32 limit) {
   f32 s = sum(v, 0);
   if (s < 0.0f) s = 0.0f - s;
@@ -130,7 +130,8 @@ TT_KERNEL void skips(Ptr<f32> x, Ptr<f32> y, i32 n) {
     if (large(acc, f32(50.0f))) continue;
     acc = acc + step;
   }
-  store(y + offs, acc, offs < n);
+  f32 scale = sum(acc, 0) > 0.0f ? f32(2.0f) : f32(0.5f);
+  store(y + offs, acc * scale, offs < n);
 }
 
 // SKIP:      s = ::tt::if_else(s < 0.0f, [&, s = s]() mutable { s = 0.0f - s; return ::tt::carry(s); }, [&, s = s]() mutable { return ::tt::carry(s); });
@@ -143,6 +144,8 @@ TT_KERNEL void skips(Ptr<f32> x, Ptr<f32> y, i32 n) {
 // SKIP-NEXT:   acc = ::tt::if_else(large(acc, f32(50.0f)), [&, acc = acc]() mutable { return ::tt::carry(acc); }, [&, acc = acc]() mutable {
 // SKIP-NEXT:   acc = acc + step;
 // SKIP-NEXT:  return ::tt::carry(acc); }); return ::tt::carry(acc); }); return ::tt::carry(acc); });
+// A ?: on a device condition: each operand a branch.
+// SKIP-NEXT:  f32 scale = ::tt::if_else(sum(acc, 0) > 0.0f , [&]() { return f32(2.0f) ; }, [&]() { return f32(0.5f); });
 
 // SAME: equal: the parse and hybrid IR of rewrites<{{.*}}> are structurally identical
 

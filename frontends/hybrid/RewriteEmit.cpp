@@ -27,6 +27,7 @@ public:
       case DeviceStatement::Kind::EarlyReturn: emitEarlyExit(d); break;
       case DeviceStatement::Kind::Continue: emitEarlyExit(d); break;
       case DeviceStatement::Kind::Select: emitSelect(d); break;
+      case DeviceStatement::Kind::Break: emitEarlyExit(d); break;
       }
     }
     return std::move(edits_);
@@ -49,21 +50,35 @@ private:
     for (const std::string &n : names) out += (out.empty() ? "" : ", ") + each + n;
     return out;
   }
-  static std::string result(const DeviceStatement &d) { return "tt_hybrid_" + std::to_string(d.id); }
+  /// The temporary holding a statement's results (`part` tells a loop's
+  /// guard from the loop).
+  static std::string result(const DeviceStatement &d, const std::string &part = "") {
+    return "tt_hybrid_" + std::to_string(d.id) + part;
+  }
 
   /// What goes before the combinator's call: where its results go.
-  static std::string assignTo(const DeviceStatement &d) {
+  static std::string assignTo(const DeviceStatement &d, const std::string &part = "") {
     if (d.carried.empty()) return "";
     if (d.carried.size() == 1) return d.carried[0] + " = ";
-    return "{ auto " + result(d) + " = ";
+    return "{ auto " + result(d, part) + " = ";
   }
   /// What ends the statement after the call.
-  static std::string unpack(const DeviceStatement &d) {
+  static std::string unpack(const DeviceStatement &d, const std::string &part = "") {
     std::string out = ");";
     if (d.carried.size() < 2) return out;
     static const char *fields[] = {"a", "b", "c", "d", "e", "f"};
-    for (size_t i = 0; i < d.carried.size(); ++i) out += " " + d.carried[i] + " = " + result(d) + "." + fields[i] + ";";
+    for (size_t i = 0; i < d.carried.size(); ++i)
+      out += " " + d.carried[i] + " = " + result(d, part) + "." + fields[i] + ";";
     return out + " }";
+  }
+
+  /// A loop's break flag: declared false before it, in a block of its own.
+  void declareFlag(const DeviceStatement &d) {
+    if (d.flag.empty()) return;
+    open(d.keyword, "{ ::tt::i1 " + d.flag + " = false; ", d.depth);
+  }
+  void endFlag(const DeviceStatement &d) {
+    if (!d.flag.empty()) close(d.then.end, " }", d.depth);
   }
   static std::string carry(const std::vector<std::string> &names) {
     return names.empty() ? "" : " return ::tt::carry(" + join(names, "") + ");";
@@ -107,12 +122,20 @@ private:
 
   void emitFor(const DeviceStatement &d) {
     std::string carried = join(d.carried, "");
+    declareFlag(d);
     replace(d.keyword, d.rparen + 1,
             assignTo(d) + "::tt::for_range(" + d.lo + ", " + d.hi + ", " + d.step + (carried.empty() ? "" : ", " + carried) +
                 ", [&](" + params(d, "auto " + d.var) + ")",
             d.depth);
     body(d.then, carry(d.carried), d.depth);
+    if (!d.flag.empty()) {
+      // After a break, the iterations left do nothing: the body runs under the flag's negation.
+      open(d.then.begin + 1, " " + assignTo(d, "g") + "::tt::if_else(" + d.flag + ", " + captures(d.carried) + " {" +
+                                 carry(d.carried) + " }, " + captures(d.carried) + " {", d.depth + 1);
+      close(d.then.rbrace, carry(d.carried).substr(1) + " }" + unpack(d, "g") + " ", d.depth + 1);
+    }
     close(d.then.end, unpack(d), d.depth);
+    endFlag(d);
   }
 
   void emitWhile(const DeviceStatement &d) {
@@ -124,10 +147,13 @@ private:
     DeviceStatement shown = d;
     shown.carried = carried;
     std::string lambda = "[&](" + params(shown, "") + ")";
+    declareFlag(d);
     replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::while_loop(" + lambda + " { return (", d.depth);
-    replace(d.rparen, d.rparen + 1, "); }, " + lambda, d.depth);
+    // After a break, the condition is false: it tests the flag.
+    replace(d.rparen, d.rparen + 1, (d.flag.empty() ? ")" : ") && !" + d.flag) + "; }, " + lambda, d.depth);
     body(d.then, carry(carried), d.depth);
     close(d.then.end, ", " + init + unpack(d), d.depth);
+    endFlag(d);
   }
 
   void emitSelect(const DeviceStatement &d) {
@@ -137,16 +163,18 @@ private:
     close(d.restEnd, "; })", d.depth);
   }
 
-  /// An early return or continue: the branch as written (a `continue;`
-  /// becomes the branch's return of what the loop carries), then the rest of
-  /// the block as the other branch.
+  /// An early return, continue or break: the branch as written (a
+  /// `continue;` becomes the branch's return of what the loop carries, a
+  /// `break;` sets the loop's flag first), then the rest of the block as the
+  /// other branch.
   void emitEarlyExit(const DeviceStatement &d) {
     replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::if_else(", d.depth);
     replace(d.rparen, d.rparen + 1, ", " + captures(d.copies), d.depth);
     body(d.then, "", d.depth);
-    if (d.kind == DeviceStatement::Kind::Continue) {
+    if (d.kind != DeviceStatement::Kind::EarlyReturn) {
       std::string returns = carry(d.carried);
-      replace(d.exit.begin, d.exit.end, returns.empty() ? "return;" : returns.substr(1), d.depth + 1);
+      std::string set = d.kind == DeviceStatement::Kind::Break ? d.flag + " = true; " : "";
+      replace(d.exit.begin, d.exit.end, set + (returns.empty() ? "return;" : returns.substr(1)), d.depth + 1);
     }
     close(d.then.end, ", " + captures(d.copies) + " {", d.depth);  // the rest: what runs where the branch did not exit
     close(d.restEnd, (d.carried.empty() ? "}" : carry(d.carried) + " }") + unpack(d), d.depth);

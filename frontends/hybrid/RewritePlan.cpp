@@ -51,6 +51,7 @@ private:
     int depth = 0;
     bool kernelTop = false;             // the kernel's own body, outside every branch and loop
     const Stmt *loopBody = nullptr;     // the body of a device loop being rewritten, when visiting it
+    std::string flag = {};              // then, the flag its breaks set
   };
 
   std::deque<const FunctionDecl *> pending_;
@@ -103,8 +104,9 @@ private:
                                "the combinators' structured control flow");
     if ((!inLoop && isa<ContinueStmt>(s)) || (!inLoop && !inSwitch && isa<BreakStmt>(s)))
       refuse(s->getBeginLoc(), std::string("`") + (isa<BreakStmt>(s) ? "break" : "continue") + "` under a device "
-                               "condition (" + where + ") is not rewritten by the hybrid front end yet: the parse "
-                               "front end takes it; for tracing, carry a flag through while_loop");
+                               "condition (" + where + ") is rewritten by the hybrid front end only as `if (c) { ...; " +
+                               (isa<BreakStmt>(s) ? "break" : "continue") + "; }` directly in a device loop's body, "
+                               "not nested deeper or out of a host loop; the parse front end takes this one");
     bool loop = isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
     for (const Stmt *child : s->children())
       checkExits(child, inLoop || loop, where, inSwitch || isa<SwitchStmt>(s));
@@ -146,13 +148,23 @@ private:
            deviceCondition(i->getCond()) && exitOf<Exit>(i->getThen());
   }
 
-  /// What leaves a device loop's body: its early continues' branches but
-  /// their last statement, and everything else whole.
+  /// Whether a device loop's body has an early break: a flag to carry.
+  bool breaks(const Stmt *body) const {
+    auto *c = dyn_cast<CompoundStmt>(body);
+    return c && std::any_of(c->body_begin(), c->body_end(), [&](const Stmt *s) { return earlyExit<BreakStmt>(s); });
+  }
+
+  /// The flag a device loop at `keyword` carries for its breaks: named by
+  /// its place, so that every plan of the same text names it alike.
+  static std::string flagOf(size_t keyword) { return "tt_broken_" + std::to_string(keyword); }
+
+  /// What leaves a device loop's body: its early continues' and breaks'
+  /// branches but their last statement, and everything else whole.
   void checkLoopBody(const Stmt *body) const {
     auto *c = dyn_cast<CompoundStmt>(body);
     if (!c) return checkExits(body, false, "the body of a device loop");
     for (const Stmt *child : c->body()) {
-      if (!earlyExit<ContinueStmt>(child)) {
+      if (!earlyExit<ContinueStmt>(child) && !earlyExit<BreakStmt>(child)) {
         checkExits(child, false, "the body of a device loop");
         continue;
       }
@@ -174,7 +186,13 @@ private:
           continue;
         }
         if (c.loopBody == compound && earlyExit<ContinueStmt>(child)) {
-          planContinue(cast<IfStmt>(child), compound, depth);
+          // (In a loop that breaks, a continue carries the flag too: a break after it sets it in the rest.)
+          planExit(DeviceStatement::Kind::Continue, cast<IfStmt>(child), compound, depth, c.flag);
+          ++depth;
+          continue;
+        }
+        if (c.loopBody == compound && earlyExit<BreakStmt>(child)) {
+          planExit(DeviceStatement::Kind::Break, cast<IfStmt>(child), compound, depth, c.flag);
           ++depth;
           continue;
         }
@@ -285,13 +303,18 @@ private:
     visit(i->getThen(), {depth + 1, false, nullptr});
   }
 
-  /// if (c) { ...; continue; } in a device loop's body: the rest of the body
-  /// is the other branch. Both copy what either assigns; what the loop
-  /// carries comes out (the rest of the iteration is all that follows).
-  void planContinue(const IfStmt *i, const CompoundStmt *body, int depth) {
+  /// if (c) { ...; continue; } (or break;) in a device loop's body: the
+  /// rest of the body is the other branch. Both copy what either assigns;
+  /// what the loop carries comes out (the rest of the iteration is all that
+  /// follows), the loop's flag too where it has one (a break's branch sets
+  /// it; a break later in the rest may).
+  void planExit(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *body, int depth,
+                const std::string &flag) {
     sameKind(i->getIfLoc(), true);
-    DeviceStatement d = earlyExitStatement(DeviceStatement::Kind::Continue, i, body, depth);
-    d.exit = textOf(exitOf<ContinueStmt>(i->getThen()));
+    DeviceStatement d = earlyExitStatement(kind, i, body, depth);
+    if (kind == DeviceStatement::Kind::Break) d.exit = textOf(exitOf<BreakStmt>(i->getThen()));
+    else d.exit = textOf(exitOf<ContinueStmt>(i->getThen()));
+    d.flag = flag;
     Span region{offset(i->getIfLoc()), d.restEnd, i->getIfLoc()};
     std::vector<const Stmt *> parts{i->getThen()};
     bool after = false;
@@ -302,8 +325,15 @@ private:
     Span loopBody = spanOf(body);
     d.copies = carried(region, parts, Order::ByDeclaration, loopBody);
     d.carried = carried(region, parts, Order::ByDeclaration, loopBody, loopBody);
+    if (!flag.empty()) d.copies.push_back(flag), d.carried.push_back(flag);
+    if (d.carried.size() > 6) tooMany(i->getIfLoc(), d.carried.size());
     statements_.push_back(std::move(d));
     visit(i->getThen(), {depth + 1, false, nullptr});
+  }
+
+  [[noreturn]] void tooMany(SourceLocation at, size_t n) const {
+    refuse(at, "this device statement carries " + std::to_string(n) + " values (its loop's break flag among them); "
+               "the combinators carry at most 6: group the variables in fewer tiles");
   }
 
   [[noreturn]] void notCounted(const ForStmt *f) const {
@@ -380,10 +410,14 @@ private:
     d.hi = text(hi->getSourceRange());
     d.step = step;
     d.carried = carried(f, {f->getBody()}, Order::ByFirstAssignment);
+    if (breaks(f->getBody())) d.flag = flagOf(d.keyword), d.carried.push_back(d.flag);
+    if (d.carried.size() > 6) tooMany(f->getForLoc(), d.carried.size());
+    std::string flag = d.flag;
     statements_.push_back(std::move(d));
     for (const Stmt *part : {f->getInit(), static_cast<const Stmt *>(f->getCond()), static_cast<const Stmt *>(f->getInc())})
       visit(part, {depth, false, nullptr});  // the helpers they call
-    visit(f->getBody(), {depth + 1, false, f->getBody()});
+    // A loop with a flag runs its body under the flag's negation: one more level.
+    visit(f->getBody(), {depth + (flag.empty() ? 1 : 2), false, f->getBody(), flag});
   }
 
   void planWhile(const WhileStmt *w, int depth) {
@@ -398,9 +432,12 @@ private:
     d.rparen = offset(w->getRParenLoc());
     d.then = textOf(w->getBody());
     d.carried = carried(w, {w->getBody(), w->getCond()}, Order::ByFirstAssignment);
+    if (breaks(w->getBody())) d.flag = flagOf(d.keyword), d.carried.push_back(d.flag);
+    if (d.carried.size() > 6) tooMany(w->getWhileLoc(), d.carried.size());
+    std::string flag = d.flag;
     statements_.push_back(std::move(d));
     visit(w->getCond(), {depth, false, nullptr});
-    visit(w->getBody(), {depth + 1, false, w->getBody()});
+    visit(w->getBody(), {depth + 1, false, w->getBody(), flag});
   }
 };
 

@@ -44,6 +44,8 @@ struct DeviceStatement {
     Select,       // c ? a : b                    -> ::tt::if_else(c, [&]() { return a; }, [&]() { return b; })
     Continue,     // in a device loop's body: if (c) { ...; continue; } rest
                   //   -> [x =] tt::if_else(c, [&, x = x]() mutable {...; return carry}, [&, x = x]() mutable { rest })
+    Break,        // in a device loop's body: if (c) { ...; break; } rest: as Continue, the branch setting the
+                  //   loop's flag (a while loop's condition tests it; a for loop's body runs under its negation)
   };
   Kind kind = Kind::If;
   int id = 0;     // names its temporaries
@@ -63,7 +65,8 @@ struct DeviceStatement {
   StmtText otherwise;          // If with an else
   std::string var, lo, hi, step;  // For
   size_t restEnd = 0;          // EarlyReturn, Continue: the `}` that ends the rest
-  StmtText exit;               // Continue: the `continue;` that ends the branch
+  StmtText exit;               // Continue, Break: the `continue;` or `break;` that ends the branch
+  std::string flag;            // For, While with a Break: the flag it carries last; Break: its loop's
   size_t question = 0, colon = 0;  // Select: its `?` and `:`; `keyword` is where the condition begins, restEnd
                                    // where the expression ends
 };

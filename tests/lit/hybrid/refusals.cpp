@@ -59,16 +59,19 @@ TT_KERNEL void host_member(Ptr<f32> x, Ptr<f32> y, i32 n) {
 }
 // MEMBER: refusals.cpp:[[@LINE-3]]:22: error: member 's.value' is assigned under a device condition: the hybrid front end carries variables through the combinators, not parts of an object declared outside; assign a variable and set it after the statement
 
+// A break nested in a device if inside the loop's body (not directly in it).
 template <int B>
 TT_KERNEL void breaks(Ptr<f32> x, Ptr<f32> y, i32 n) {
   auto v = load(x + arange(0, B));
   for (i32 k = 0; k < n; k += 1) {
-    if (k > 3) break;
+    if (k > 3) {
+      if (n > 7) break;
+    }
     v = v + 1.0f;
   }
   store(y + arange(0, B), v);
 }
-// BREAK: refusals.cpp:[[@LINE-5]]:16: error: `break` under a device condition (the body of a device loop) is not rewritten by the hybrid front end yet: the parse front end takes it; for tracing, carry a flag through while_loop
+// BREAK: refusals.cpp:[[@LINE-6]]:18: error: `break` under a device condition (the body of a device loop) is rewritten by the hybrid front end only as `if (c) { ...; break; }` directly in a device loop's body, not nested deeper or out of a host loop; the parse front end takes this one
 
 template <int B>
 TT_KERNEL void jumps(Ptr<f32> x, Ptr<f32> y, i32 n) {

@@ -17,6 +17,13 @@
 // RUN: twintile compile --frontend=hybrid %s --kernel 'skips<64>' --emit rewritten | FileCheck %s --check-prefix=SKIP
 // RUN: twintile run --frontend=hybrid %s --kernel 'skips<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 | FileCheck %s --check-prefix=RAN
 // RUN: twintile run --frontend=hybrid %s --kernel 'skips<32>' --target sm_80 --num-warps 8 --grid 4 --arg x=100 --arg y=100 --arg n=100 | FileCheck %s --check-prefix=RAN
+// RUN: twintile compile --frontend=hybrid %s --kernel 'breaks<64>' --emit rewritten | FileCheck %s --check-prefix=BREAK
+// RUN: twintile run --frontend=hybrid %s --kernel 'breaks<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 | FileCheck %s --check-prefix=RAN
+// RUN: twintile run --frontend=hybrid %s --kernel 'breaks<32>' --target sm_80 --grid 4 --arg x=100 --arg y=100 --arg n=37 | FileCheck %s --check-prefix=RAN
+// RUN: rm -rf %t.hybrid %t.parse
+// RUN: twintile run --frontend=hybrid --device interp %s --kernel 'breaks<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 --save %t.hybrid
+// RUN: twintile run --frontend=parse --device interp %s --kernel 'breaks<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 --save %t.parse
+// RUN: cmp %t.hybrid/y.out.npy %t.parse/y.out.npy
 #include <twintile.h>
 using namespace tt;
 
@@ -134,6 +141,39 @@ TT_KERNEL void skips(Ptr<f32> x, Ptr<f32> y, i32 n) {
   store(y + offs, acc * scale, offs < n);
 }
 
+// Breaks and continues at the top of device loops' bodies, mixed: a loop that
+// breaks carries a flag, set by the break's branch and carried by every early
+// exit's; a for loop's body runs under the flag's negation, a while loop's
+// condition tests it. The parse front end computes the same.
+template <int B>
+TT_KERNEL void breaks(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto v = load(x + offs, offs < n, 0.0f), acc = zeros<f32>({B});
+  for (i32 k = 0; k < 20; k += 1) {
+    if (k == 1) continue;
+    acc = acc + v;
+    if (sum(acc, 0) > 40.0f) {
+      acc = acc * 0.5f;
+      break;
+    }
+    int unused = 0;  // a host variable of the body's own
+    if (k == 3) continue;
+    acc = acc + 1.0f;
+  }
+  i32 j = 0;
+  while (j < n) {
+    j = j + 7;
+    if (j > 30) break;
+    acc = acc - 0.25f;
+  }
+  store(y + offs, acc, offs < n);
+}
+
+// BREAK:      { ::tt::i1 [[F:tt_broken_[0-9]+]] = false; { auto [[L:tt_hybrid_[0-9]+]] = ::tt::for_range(0, 20, 1, acc, [[F]], [&](auto k, auto acc, auto [[F]]) { { auto [[L]]g = ::tt::if_else([[F]], [&, acc = acc, [[F]] = [[F]]]() mutable { return ::tt::carry(acc, [[F]]); }, [&, acc = acc, [[F]] = [[F]]]() mutable {
+// BREAK:      acc = acc * 0.5f;
+// BREAK-NEXT: [[F]] = true; return ::tt::carry(acc, [[F]]);
+// BREAK:      { ::tt::i1 [[W:tt_broken_[0-9]+]] = false; { auto {{tt_hybrid_[0-9]+}} = ::tt::while_loop([&](auto j, auto acc, auto [[W]]) { return (j < n) && ![[W]]; }
+
 // SKIP:      s = ::tt::if_else(s < 0.0f, [&, s = s]() mutable { s = 0.0f - s; return ::tt::carry(s); }, [&, s = s]() mutable { return ::tt::carry(s); });
 // SKIP:      acc = ::tt::for_range(0, 6, 1, acc, [&](auto k, auto acc) {
 // SKIP-NEXT:   auto step = v * 0.5f;
@@ -151,10 +191,10 @@ TT_KERNEL void skips(Ptr<f32> x, Ptr<f32> y, i32 n) {
 
 // The ops are at the user's lines and columns, not the rewritten file's
 // (the tracer places a binary op at its second operand).
-// LOCS: gt {{.*}}rewrites.cpp":35:11)
-// LOCS: mul {{.*}}rewrites.cpp":36:13)
-// LOCS: gt {{.*}}rewrites.cpp":49:15)
-// LOCS: mul {{.*}}rewrites.cpp":49:27)
-// LOCS: } loc({{.*}}rewrites.cpp":49:11)
+// LOCS: gt {{.*}}rewrites.cpp":42:11)
+// LOCS: mul {{.*}}rewrites.cpp":43:13)
+// LOCS: gt {{.*}}rewrites.cpp":56:15)
+// LOCS: mul {{.*}}rewrites.cpp":56:27)
+// LOCS: } loc({{.*}}rewrites.cpp":56:11)
 
-// RAN: ok: {{rewrites|early_exit|skips}} on emu, {{.*}}: matches the interpreter
+// RAN: ok: {{rewrites|early_exit|skips|breaks}} on emu, {{.*}}: matches the interpreter

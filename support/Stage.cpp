@@ -13,7 +13,7 @@ struct StageInfo {
 };
 
 constexpr std::array<StageInfo, 13> kStages = {{
-    {Stage::Rewritten, "rewritten", ".cpp", "the kernel file with its native device if, for and while rewritten into if_else, for_range and while_loop (hybrid)"},
+    {Stage::Rewritten, "rewritten", ".cpp", "the kernel file with its native device control flow (if, for, while, ?:, early exits) rewritten into if_else, for_range and while_loop (hybrid)"},
     {Stage::Source, "source", ".cpp", "the kernel as the front end sees it: Clang's instantiated body (parse), the entry compiled with the file (trace, hybrid)"},
     {Stage::Tile, "tile", ".tir", "the front end's tile IR, as recorded"},
     {Stage::TileOpt, "tile-opt", ".tir", "the tile IR after expand-descriptors and the cleanup (canonicalize, cse, dce)"},

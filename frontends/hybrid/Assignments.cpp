@@ -38,6 +38,34 @@ bool isAssignment(OverloadedOperatorKind op) {
   }
 }
 
+/// A global or static variable `fn` (or what it calls, in the user's code)
+/// assigns: host state a call under a device condition would change.
+const VarDecl *writesHostState(const FunctionDecl *fn, std::set<const FunctionDecl *> &seen);
+
+const VarDecl *writtenIn(const Stmt *s, std::set<const FunctionDecl *> &seen) {
+  if (!s) return nullptr;
+  const Expr *lhs = nullptr;
+  if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) lhs = b->getLHS();
+  if (auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp()) lhs = u->getSubExpr();
+  if (auto *o = dyn_cast<CXXOperatorCallExpr>(s); o && isAssignment(o->getOperator()) && o->getNumArgs() >= 1)
+    lhs = o->getArg(0);
+  if (auto *ref = dyn_cast_or_null<DeclRefExpr>(lhs ? lhs->IgnoreParenImpCasts() : nullptr))
+    if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && v->hasGlobalStorage())
+      return v;
+  if (auto *c = dyn_cast<CallExpr>(s))
+    if (const VarDecl *v = writesHostState(c->getDirectCallee(), seen)) return v;
+  for (const Stmt *child : s->children())
+    if (const VarDecl *v = writtenIn(child, seen)) return v;
+  return nullptr;
+}
+
+const VarDecl *writesHostState(const FunctionDecl *fn, std::set<const FunctionDecl *> &seen) {
+  const FunctionDecl *def = nullptr;
+  if (!fn || inNamespace(fn, "tt") || fn->isInStdNamespace() || !fn->hasBody(def) || !seen.insert(def).second)
+    return nullptr;
+  return writtenIn(def->getBody(), seen);
+}
+
 } // namespace
 
 const Expr *peel(const Expr *e) {
@@ -61,6 +89,14 @@ void Assignments::target(const Expr *e, SourceLocation at, const Span &region, s
                  "hybrid front end carries variables through the combinators, not bindings; copy it into a "
                  "variable first");
     auto *v = dyn_cast<VarDecl>(ref->getDecl());
+    if (v && v->getType()->isReferenceType() && inside(v->getLocation(), region)) {
+      // A reference of the region's own: what it is bound to is assigned.
+      const Expr *init = v->hasInit() ? peel(v->getInit()) : nullptr;
+      if (!isa_and_nonnull<DeclRefExpr>(init))
+        refuse(at, "'" + v->getNameAsString() + "' is a reference to what the hybrid front end cannot name (not a "
+                   "variable), assigned under a device condition; assign the variable itself");
+      return target(init, at, region, out);
+    }
     if (v && !inside(v->getLocation(), region)) out.push_back({v, at});
     return;
   }
@@ -115,8 +151,34 @@ void Assignments::assignedIn(const Stmt *s, const Span &region, std::vector<Assi
       }
     }
   }
+  if (auto *o = dyn_cast<CXXOperatorCallExpr>(s); o && !isAssignment(o->getOperator()) && o->getNumArgs() >= 1)
+    if (auto *method = dyn_cast_or_null<CXXMethodDecl>(o->getDirectCallee());
+        method && !method->isConst() && !method->isStatic() && !inNamespace(method, "tt"))
+      if (auto *ref = dyn_cast<DeclRefExpr>(peel(o->getArg(0))))
+        if (auto *v = dyn_cast<VarDecl>(ref->getDecl());
+            v && !inside(v->getLocation(), region) && !isDeviceType(v->getType()))
+          refuse(o->getExprLoc(), "host object '" + v->getNameAsString() + "' is changed under a device condition (its "
+                                  "non-const operator, or a mutable lambda's call): the rewritten program would change "
+                                  "it once, whichever way the device goes; change it outside the statement");
   if (auto *c = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *fn = c->getDirectCallee();
+    if (fn && !inNamespace(fn, "tt") && !fn->isInStdNamespace()) {
+      // Host memory handed to a call (an array, a pointer to what is not const).
+      for (const Expr *arg : c->arguments())
+        if (auto *ref = dyn_cast<DeclRefExpr>(peel(arg)))
+          if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && !inside(v->getLocation(), region)) {
+            QualType t = v->getType().getNonReferenceType();
+            if (t->isArrayType() || (t->isPointerType() && !t->getPointeeType().isConstQualified()))
+              refuse(arg->getExprLoc(), "host memory '" + v->getNameAsString() + "' is passed to '" +
+                                            fn->getNameAsString() + "' under a device condition: what it writes "
+                                            "there, the rewritten program would write whichever way the device goes");
+          }
+      std::set<const FunctionDecl *> seen;
+      if (const VarDecl *global = writesHostState(fn, seen))
+        refuse(c->getExprLoc(), "'" + fn->getNameAsString() + "', called under a device condition, changes '" +
+                                    global->getNameAsString() + "', a variable outside any function: the rewritten "
+                                    "program would change it whichever way the device goes");
+    }
     unsigned shift = isa<CXXOperatorCallExpr>(c) && fn && isa<CXXMethodDecl>(fn) ? 1 : 0;
     if (fn)
       for (unsigned i = 0; i < fn->getNumParams() && i + shift < c->getNumArgs(); ++i) {
@@ -134,7 +196,7 @@ std::vector<std::string> Assignments::carried(const Stmt *region, std::vector<co
 
 std::vector<std::string> Assignments::carried(const Span &region, const std::vector<const Stmt *> &parts, Order order,
                                  std::optional<Span> hostAllowed,
-                                 std::optional<Span> leaveOut) const {
+                                 std::optional<Span> leaveOut, bool carriedOut) const {
   std::vector<Assigned> all;
   for (const Stmt *p : parts) assignedIn(p, region, all);
   for (const Stmt *p : parts) unseenState(p, region, all);
@@ -159,7 +221,7 @@ std::vector<std::string> Assignments::carried(const Span &region, const std::vec
                                     "the hybrid front end carries them by name; rename one");
     names.push_back(n);
   }
-  if (names.size() > 6)
+  if (carriedOut && names.size() > 6)
     refuse(region.at, "this device statement assigns " + std::to_string(names.size()) + " variables "
                                   "declared outside it; the combinators carry at most 6: group them in fewer tiles");
   return names;
@@ -170,39 +232,45 @@ void Assignments::unseenState(const Stmt *s, const Span &region, const std::vect
   auto assigns = [&](const VarDecl *v) {
     return std::any_of(assigned.begin(), assigned.end(), [&](const Assigned &a) { return a.var == v; });
   };
-  if (auto *call = dyn_cast<CXXOperatorCallExpr>(s); call && call->getOperator() == OO_Call) {
-    auto *method = dyn_cast_or_null<CXXMethodDecl>(call->getDirectCallee());
-    const CXXRecordDecl *lambda = method ? method->getParent() : nullptr;
-    if (lambda && lambda->isLambda() && !inside(lambda->getLocation(), region)) {
+  if (auto *ref = dyn_cast<DeclRefExpr>(s)) {
+    auto *v = dyn_cast<VarDecl>(ref->getDecl());
+    // A lambda declared outside, named inside (called, or passed to a helper
+    // that calls it): what it captures by reference is the outside's.
+    const CXXRecordDecl *lambda = v ? v->getType().getNonReferenceType()->getAsCXXRecordDecl() : nullptr;
+    if (lambda && lambda->isLambda() && !inside(v->getLocation(), region)) {
       std::vector<Assigned> own;
-      const FunctionDecl *def = nullptr;
-      if (method->hasBody(def)) assignedIn(def->getBody(), spanOf(def->getBody()), own);
+      if (const CXXMethodDecl *call = lambda->getLambdaCallOperator(); call && call->hasBody())
+        assignedIn(call->getBody(), spanOf(call->getBody()), own);
       for (const LambdaCapture &c : lambda->captures()) {
         if (c.getCaptureKind() != LCK_ByRef || !c.capturesVariable()) continue;
-        auto *v = dyn_cast<VarDecl>(c.getCapturedVar());
-        bool written = std::any_of(own.begin(), own.end(), [&](const Assigned &a) { return a.var == v; });
-        if (v && (assigns(v) || written))
-          refuse(call->getExprLoc(), "this call of a lambda defined outside the device statement reads or assigns "
-                                     "'" + v->getNameAsString() + "' by reference, which the statement " +
-                                     (written ? "changes through the lambda" : "assigns") + ": the rewrite "
-                                     "carries the variable through the combinators, where the lambda does not "
-                                     "see it; pass it as an argument, or define the lambda inside");
+        auto *captured = dyn_cast<VarDecl>(c.getCapturedVar());
+        bool written = std::any_of(own.begin(), own.end(), [&](const Assigned &a) { return a.var == captured; });
+        if (captured && (assigns(captured) || written))
+          refuse(ref->getLocation(), "the lambda '" + v->getNameAsString() + "', defined outside this device "
+                                     "statement, reads or assigns '" + captured->getNameAsString() + "' by "
+                                     "reference, which the statement " +
+                                     (written ? "changes through the lambda" : "assigns") + ": the rewrite carries "
+                                     "the variable through the combinators, where the lambda does not see it; pass "
+                                     "it as an argument, or define the lambda inside");
       }
     }
-  }
-  if (auto *ref = dyn_cast<DeclRefExpr>(s))
-    if (auto *v = dyn_cast<VarDecl>(ref->getDecl());
-        v && v->getType()->isReferenceType() && !inside(v->getLocation(), region) && !assigned.empty()) {
-      bool parameter = isa<ParmVarDecl>(v);
-      bool otherAssigned = std::any_of(assigned.begin(), assigned.end(), [&](const Assigned &a) {
-        return a.var != v && a.var->getType()->isReferenceType();
-      });
-      if (!parameter || otherAssigned)
+    // A reference declared outside that may name a variable assigned here:
+    // the combinators carry the variable's copy, the reference the old one.
+    if (v && v->getType()->isReferenceType() && !inside(v->getLocation(), region) && !assigned.empty()) {
+      const Expr *init = v->hasInit() ? peel(v->getInit()) : nullptr;
+      auto *named = dyn_cast_or_null<DeclRefExpr>(init);
+      auto *target = named ? dyn_cast<VarDecl>(named->getDecl()) : nullptr;
+      bool safe = isa<ParmVarDecl>(v) ? std::none_of(assigned.begin(), assigned.end(), [&](const Assigned &a) {
+                                           return a.var != v && a.var->getType()->isReferenceType();
+                                         })
+                                      : target && !target->getType()->isReferenceType() && !assigns(target) && !assigns(v);
+      if (!safe)
         refuse(ref->getLocation(), "'" + v->getNameAsString() + "' is a reference declared outside this device "
                                    "statement, which assigns variables it may name: the rewrite copies the "
                                    "variables it carries into the combinators, where the reference still names "
                                    "the old ones; use the variable itself");
     }
+  }
   for (const Stmt *child : s->children()) unseenState(child, region, assigned);
 }
 

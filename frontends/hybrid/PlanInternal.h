@@ -110,10 +110,11 @@ public:
 
   /// With `hostAllowed`, host variables declared there (whose values
   /// nothing reads after the statement) are not refused; those declared in
-  /// `leaveOut` are left out.
+  /// `leaveOut` are left out. Without `carriedOut` (a branch's copies, which
+  /// no combinator carries), any number.
   std::vector<std::string> carried(const Span &region, const std::vector<const Stmt *> &parts, Order order,
                                    std::optional<Span> hostAllowed = std::nullopt,
-                                   std::optional<Span> leaveOut = std::nullopt) const;
+                                   std::optional<Span> leaveOut = std::nullopt, bool carriedOut = true) const;
 
   /// Refuses what the rewrite cannot follow in `s`, inside `region`, which
   /// assigns `assigned`: a call of a lambda defined outside the region that

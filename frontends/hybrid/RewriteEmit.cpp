@@ -157,10 +157,11 @@ private:
   }
 
   void emitSelect(const DeviceStatement &d) {
+    std::string as = d.var.empty() ? "" : " ::tt::" + d.var + "(", end = d.var.empty() ? "" : ")";
     open(d.keyword, "::tt::if_else(", d.depth);
-    replace(d.question, d.question + 1, ", [&]() { return", d.depth);
-    replace(d.colon, d.colon + 1, "; }, [&]() { return", d.depth);
-    close(d.restEnd, "; })", d.depth);
+    replace(d.question, d.question + 1, ", [&]() { return" + as, d.depth);
+    replace(d.colon, d.colon + 1, end + "; }, [&]() { return" + as, d.depth);
+    close(d.restEnd, end + "; })", d.depth);
   }
 
   /// An early return, continue or break: the branch as written (a
@@ -176,7 +177,7 @@ private:
       std::string set = d.kind == DeviceStatement::Kind::Break ? d.flag + " = true; " : "";
       replace(d.exit.begin, d.exit.end, set + (returns.empty() ? "return;" : returns.substr(1)), d.depth + 1);
     }
-    close(d.then.end, ", " + captures(d.copies) + " {", d.depth);  // the rest: what runs where the branch did not exit
+    close(d.then.end, ", [&]() {", d.depth);  // the rest, on the variables themselves: what runs where the branch did not exit
     close(d.restEnd, (d.carried.empty() ? "}" : carry(d.carried) + " }") + unpack(d), d.depth);
   }
 };

@@ -52,6 +52,7 @@ private:
     bool kernelTop = false;             // the kernel's own body, outside every branch and loop
     const Stmt *loopBody = nullptr;     // the body of a device loop being rewritten, when visiting it
     std::string flag = {};              // then, the flag its breaks set
+    bool copiedWhole = false;           // inside a device for's header, which the rewrite copies as text
   };
 
   std::deque<const FunctionDecl *> pending_;
@@ -88,6 +89,8 @@ private:
     if (!def || !queued_.insert(def).second) return;
     if (inNamespace(def, "tt") || def->isInStdNamespace()) return;
     if (!sm_.isInMainFile(sm_.getExpansionLoc(def->getLocation()))) return;  // another file's: left as written
+    // A lambda's body is visited where the lambda is written, in its context.
+    if (auto *m = dyn_cast<CXXMethodDecl>(def); m && m->getParent()->isLambda()) return;
     pending_.push_back(def);
   }
 
@@ -196,11 +199,22 @@ private:
           ++depth;
           continue;
         }
-        visit(child, {depth, false, nullptr});  // a nested block is not the kernel's own body
+        visit(child, {depth, false, nullptr, {}, c.copiedWhole});  // a nested block is not the kernel's own body
       }
       return;
     }
-    Context inner{c.depth, false};
+    Context inner{c.depth, false, nullptr, {}, c.copiedWhole};
+    if (c.copiedWhole) {
+      const Expr *cond = nullptr;
+      if (auto *i = dyn_cast<IfStmt>(s)) cond = i->getCond();
+      if (auto *f = dyn_cast<ForStmt>(s)) cond = f->getCond();
+      if (auto *w = dyn_cast<WhileStmt>(s)) cond = w->getCond();
+      if (auto *t = dyn_cast<ConditionalOperator>(s)) cond = t->getCond();
+      if (deviceCondition(cond))
+        refuse(s->getBeginLoc(), "native device control flow inside the header of a device for loop (a lambda in "
+                                 "its bound) is not rewritten by the hybrid front end, which copies the header's "
+                                 "text into for_range: compute the value before the loop");
+    }
     if (auto *i = dyn_cast<IfStmt>(s); i && !i->isConstexpr() && !i->isConsteval()) {
       bool device = deviceCondition(i->getCond()) != nullptr;
       sameKind(i->getIfLoc(), device);
@@ -242,6 +256,22 @@ private:
     pureCondition(t->getTrueExpr(), t, "this operand of a device ?:");
     pureCondition(t->getFalseExpr(), t, "this operand of a device ?:");
     DeviceStatement d = statement(DeviceStatement::Kind::Select, depth);
+    // Host operands (`c ? 2.0f : 3.0f`) become the language's scalar of
+    // their type: if_else's branches return device values.
+    QualType type = t->getType().getNonReferenceType();
+    if (!isDeviceType(type)) {
+      const auto *builtin = type->getAs<BuiltinType>();
+      uint64_t bits = builtin ? ctx_.getTypeSize(type) : 0;
+      if (builtin && builtin->getKind() == BuiltinType::Bool) d.var = "i1";
+      else if (builtin && builtin->isFloatingPoint() && bits == 32) d.var = "f32";
+      else if (builtin && builtin->isFloatingPoint() && bits == 64) d.var = "f64";
+      else if (builtin && builtin->isSignedInteger() && bits == 32) d.var = "i32";
+      else if (builtin && builtin->isSignedInteger() && bits == 64) d.var = "i64";
+      else
+        refuse(t->getQuestionLoc(), "a ?: on a device condition whose value is of the host type '" +
+                                        type.getAsString() + "' is not rewritten by the hybrid front end: give "
+                                        "its operands a device type (f32(2.0f))");
+    }
     d.keyword = offset(t->getBeginLoc());
     d.question = offset(t->getQuestionLoc());
     d.colon = offset(t->getColonLoc());
@@ -298,14 +328,14 @@ private:
     sameKind(i->getIfLoc(), true);
     DeviceStatement d = earlyExitStatement(DeviceStatement::Kind::EarlyReturn, i, block, depth);
     Span whole{0, std::numeric_limits<size_t>::max(), i->getIfLoc()};
-    d.copies = carried(spanOf(i), {i->getThen()}, Order::ByDeclaration, whole);
+    d.copies = carried(spanOf(i), {i->getThen()}, Order::ByDeclaration, whole, std::nullopt, false);
     statements_.push_back(std::move(d));
     visit(i->getThen(), {depth + 1, false, nullptr});
   }
 
   /// if (c) { ...; continue; } (or break;) in a device loop's body: the
-  /// rest of the body is the other branch. Both copy what either assigns;
-  /// what the loop carries comes out (the rest of the iteration is all that
+  /// rest of the body is the other branch. The branch copies what it
+  /// assigns; what the loop carries comes out (the rest of the iteration is all that
   /// follows), the loop's flag too where it has one (a break's branch sets
   /// it; a break later in the rest may).
   void planExit(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *body, int depth,
@@ -323,7 +353,9 @@ private:
       after = after || s == i;
     }
     Span loopBody = spanOf(body);
-    d.copies = carried(region, parts, Order::ByDeclaration, loopBody);
+    // The branch runs on copies (the rest, after it when traced, reads the
+    // values before it); the rest on the variables themselves.
+    d.copies = carried(region, {i->getThen()}, Order::ByDeclaration, loopBody, std::nullopt, false);
     d.carried = carried(region, parts, Order::ByDeclaration, loopBody, loopBody);
     if (!flag.empty()) d.copies.push_back(flag), d.carried.push_back(flag);
     if (d.carried.size() > 6) tooMany(i->getIfLoc(), d.carried.size());
@@ -406,7 +438,7 @@ private:
     d.rparen = offset(f->getRParenLoc());
     d.then = textOf(f->getBody());
     d.var = var->getNameAsString();
-    d.lo = text(var->getInit()->getSourceRange());
+    d.lo = text(peel(var->getInit())->getSourceRange());  // `i32 k = 0`, `i32 k(0)`, `i32 k{0}`: 0
     d.hi = text(hi->getSourceRange());
     d.step = step;
     d.carried = carried(f, {f->getBody()}, Order::ByFirstAssignment);
@@ -415,7 +447,7 @@ private:
     std::string flag = d.flag;
     statements_.push_back(std::move(d));
     for (const Stmt *part : {f->getInit(), static_cast<const Stmt *>(f->getCond()), static_cast<const Stmt *>(f->getInc())})
-      visit(part, {depth, false, nullptr});  // the helpers they call
+      visit(part, {depth, false, nullptr, {}, true});  // the helpers they call; their text is copied whole
     // A loop with a flag runs its body under the flag's negation: one more level.
     visit(f->getBody(), {depth + (flag.empty() ? 1 : 2), false, f->getBody(), flag});
   }

@@ -63,7 +63,7 @@ struct DeviceStatement {
   StmtText then;               // If, EarlyReturn: the branch; For, While: the body
   std::optional<size_t> elseKeyword;
   StmtText otherwise;          // If with an else
-  std::string var, lo, hi, step;  // For
+  std::string var, lo, hi, step;  // For; Select: `var`, the scalar its host operands become ("f32"), if any
   size_t restEnd = 0;          // EarlyReturn, Continue: the `}` that ends the rest
   StmtText exit;               // Continue, Break: the `continue;` or `break;` that ends the branch
   std::string flag;            // For, While with a Break: the flag it carries last; Break: its loop's

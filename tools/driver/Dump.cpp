@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -45,7 +46,9 @@ nlohmann::ordered_json indexOf(const DumpFlags &f, const Results &results, const
     index["frontends"][fe] = entry;
   }
   index["stages"] = nlohmann::ordered_json::array();
+  bool hybrid = std::any_of(results.begin(), results.end(), [](const auto &r) { return r.first == "hybrid"; });
   for (support::Stage s : support::allStages()) {
+    if (s == support::Stage::Rewritten && !hybrid) continue;  // the hybrid front end's alone
     nlohmann::ordered_json stage{{"stage", support::name(s)}, {"what", support::describe(s)}};
     md += "| " + std::string(support::name(s)) + " | " + std::string(support::describe(s)) + " |";
     auto files = written.find(s);

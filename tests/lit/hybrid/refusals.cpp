@@ -23,6 +23,11 @@
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'bound_reads_index<64>' 2>&1 | FileCheck %s --check-prefix=OWN
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'return_in_block<64>' 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'shape_error<64>' 2>&1 | FileCheck %s --check-prefix=TRACED
+// RUN: not twintile compile --frontend=hybrid %s --kernel 'lambda_via_helper<64>' 2>&1 | FileCheck %s --check-prefix=HELPER
+// RUN: not twintile compile --frontend=hybrid %s --kernel 'counter<64>' 2>&1 | FileCheck %s --check-prefix=COUNTER
+// RUN: not twintile compile --frontend=hybrid %s --kernel 'host_memory<64>' 2>&1 | FileCheck %s --check-prefix=MEMORY
+// RUN: not twintile compile --frontend=hybrid %s --kernel 'global_state<64>' 2>&1 | FileCheck %s --check-prefix=GLOBAL
+// RUN: not twintile compile --frontend=hybrid %s --kernel 'lambda_in_header<64>' 2>&1 | FileCheck %s --check-prefix=HEADER
 #include <twintile.h>
 #include <vector>
 using namespace tt;
@@ -157,7 +162,7 @@ TT_KERNEL void lambda_outside(Ptr<f32> x, Ptr<f32> y, i32 n) {
   for (i32 k = 0; k < n; k += 1) a = a + twice();
   store(y + arange(0, B), a);
 }
-// LAMBDA: refusals.cpp:[[@LINE-3]]:42: error: this call of a lambda defined outside the device statement reads or assigns 'a' by reference, which the statement assigns: the rewrite carries the variable through the combinators, where the lambda does not see it; pass it as an argument, or define the lambda inside
+// LAMBDA: refusals.cpp:[[@LINE-3]]:42: error: the lambda 'twice', defined outside this device statement, reads or assigns 'a' by reference, which the statement assigns: the rewrite carries the variable through the combinators, where the lambda does not see it; pass it as an argument, or define the lambda inside
 
 // A reference to a variable the branch assigns under another name.
 template <int B>
@@ -235,5 +240,55 @@ TT_KERNEL void shape_error(Ptr<f32> x, Ptr<f32> y, i32 n) {
   store(y + arange(0, B), v);
 }
 // TRACED: refusals.cpp:[[@LINE-3]]:22: error: shapes [64] and [128] cannot be broadcast together in '+'
+
+// A lambda defined outside, called through a helper: what it assigns by
+// reference is the outside's variable, not the loop's.
+template <class F> inline void call(const F &f) { f(); }
+template <int B>
+TT_KERNEL void lambda_via_helper(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  Tile<f32> v = load(x + arange(0, B)), acc = v;
+  auto bump = [&]() { acc = acc + v; };
+  for (i32 k = 0; k < 3; k += 1) call(bump);
+  store(y + arange(0, B), acc);
+}
+// HELPER: refusals.cpp:[[@LINE-3]]:39: error: the lambda 'bump', defined outside this device statement, reads or assigns 'acc' by reference, which the statement changes through the lambda
+
+// A host object whose state a call changes (a mutable lambda, a functor).
+template <int B>
+TT_KERNEL void counter(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto v = load(x + arange(0, B));
+  auto next = [c = 0.0f]() mutable { c += 1.0f; return c; };
+  if (program_id(0) == 1) next();
+  store(y + arange(0, B), v * next());
+}
+// COUNTER: refusals.cpp:[[@LINE-3]]:27: error: host object 'next' is changed under a device condition (its non-const operator, or a mutable lambda's call)
+
+inline void set_first(float *w) { w[0] = 5.0f; }
+template <int B>
+TT_KERNEL void host_memory(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto v = load(x + arange(0, B));
+  float w[2] = {1.0f, 2.0f};
+  if (program_id(0) == 1) set_first(w);
+  store(y + arange(0, B), v * w[0]);
+}
+// MEMORY: refusals.cpp:[[@LINE-3]]:37: error: host memory 'w' is passed to 'set_first' under a device condition
+
+static float scale_by = 1.0f;
+inline void grow() { scale_by = scale_by + 1.0f; }
+template <int B>
+TT_KERNEL void global_state(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto v = load(x + arange(0, B));
+  if (program_id(0) == 1) grow();
+  store(y + arange(0, B), v * scale_by);
+}
+// GLOBAL: refusals.cpp:[[@LINE-3]]:27: error: 'grow', called under a device condition, changes 'scale_by', a variable outside any function
+
+template <int B>
+TT_KERNEL void lambda_in_header(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto v = load(x + arange(0, B));
+  for (i32 k = 0; k < [&]() { i32 m = 2; if (n > 5) m = 3; return m; }(); k += 1) v = v + 1.0f;
+  store(y + arange(0, B), v);
+}
+// HEADER: refusals.cpp:[[@LINE-3]]:42: error: native device control flow inside the header of a device for loop (a lambda in its bound) is not rewritten
 
 // STAGE: error: the rewritten stage is the hybrid front end's (--frontend=hybrid); the parse front end rewrites nothing

@@ -24,6 +24,8 @@
 // RUN: twintile run --frontend=hybrid --device interp %s --kernel 'breaks<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 --save %t.hybrid
 // RUN: twintile run --frontend=parse --device interp %s --kernel 'breaks<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 --save %t.parse
 // RUN: cmp %t.hybrid/y.out.npy %t.parse/y.out.npy
+// RUN: twintile run --frontend=hybrid %s --kernel 'forms<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 | FileCheck %s --check-prefix=RAN
+// RUN: twintile compile --frontend=hybrid %s --kernel 'forms<64>' --emit rewritten | FileCheck %s --check-prefix=FORMS
 #include <twintile.h>
 using namespace tt;
 
@@ -174,14 +176,45 @@ TT_KERNEL void breaks(Ptr<f32> x, Ptr<f32> y, i32 n) {
 // BREAK-NEXT: [[F]] = true; return ::tt::carry(acc, [[F]]);
 // BREAK:      { ::tt::i1 [[W:tt_broken_[0-9]+]] = false; { auto {{tt_hybrid_[0-9]+}} = ::tt::while_loop([&](auto j, auto acc, auto [[W]]) { return (j < n) && ![[W]]; }
 
+// Forms the rewrite follows: an index initialized in parentheses, a
+// reference of the loop body's own (what it names is carried), a ?: of host
+// numbers (each operand becomes the language's scalar), and an early return
+// whose rest calls a lambda that captures by reference (the rest runs on the
+// variables themselves).
+template <int B>
+TT_KERNEL void forms(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto v = load(x + offs, offs < n, 0.0f);
+  Tile<f32> acc = v, out = zeros<f32>({B});
+  for (i32 k(1); k < 4; k += 1) {
+    Tile<f32> &r = acc;
+    r = r + v;
+    out = out + acc;
+  }
+  f32 w = program_id(0) == 1 ? 2.0f : 3.0f;
+  auto add = [&](Tile<f32> t) { out = out + t; };
+  if (program_id(0) == 5) {
+    out = out * 0.0f;
+    store(y + offs, out, offs < n);
+    return;
+  }
+  add(v * w);
+  store(y + offs, out, offs < n);
+}
+
+// FORMS:      { auto {{tt_hybrid_[0-9]+}} = ::tt::for_range(1, 4, 1, acc, out, [&](auto k, auto acc, auto out) {
+// FORMS:      f32 w = ::tt::if_else(program_id(0) == 1 , [&]() { return ::tt::f32( 2.0f ); }, [&]() { return ::tt::f32( 3.0f); });
+// FORMS:      ::tt::if_else(program_id(0) == 5, [&, out = out]() mutable {
+// FORMS:      }, [&]() {
+
 // SKIP:      s = ::tt::if_else(s < 0.0f, [&, s = s]() mutable { s = 0.0f - s; return ::tt::carry(s); }, [&, s = s]() mutable { return ::tt::carry(s); });
 // SKIP:      acc = ::tt::for_range(0, 6, 1, acc, [&](auto k, auto acc) {
 // SKIP-NEXT:   auto step = v * 0.5f;
 // SKIP-NEXT:   acc = ::tt::if_else(k == 2, [&, acc = acc]() mutable {
 // SKIP-NEXT:     acc = acc - step;
 // SKIP-NEXT:     return ::tt::carry(acc);
-// SKIP-NEXT:   }, [&, acc = acc]() mutable {
-// SKIP-NEXT:   acc = ::tt::if_else(large(acc, f32(50.0f)), [&, acc = acc]() mutable { return ::tt::carry(acc); }, [&, acc = acc]() mutable {
+// SKIP-NEXT:   }, [&]() {
+// SKIP-NEXT:   acc = ::tt::if_else(large(acc, f32(50.0f)), [&]() { return ::tt::carry(acc); }, [&]() {
 // SKIP-NEXT:   acc = acc + step;
 // SKIP-NEXT:  return ::tt::carry(acc); }); return ::tt::carry(acc); }); return ::tt::carry(acc); });
 // A ?: on a device condition: each operand a branch.
@@ -191,10 +224,10 @@ TT_KERNEL void breaks(Ptr<f32> x, Ptr<f32> y, i32 n) {
 
 // The ops are at the user's lines and columns, not the rewritten file's
 // (the tracer places a binary op at its second operand).
-// LOCS: gt {{.*}}rewrites.cpp":42:11)
-// LOCS: mul {{.*}}rewrites.cpp":43:13)
-// LOCS: gt {{.*}}rewrites.cpp":56:15)
-// LOCS: mul {{.*}}rewrites.cpp":56:27)
-// LOCS: } loc({{.*}}rewrites.cpp":56:11)
+// LOCS: gt {{.*}}rewrites.cpp":44:11)
+// LOCS: mul {{.*}}rewrites.cpp":45:13)
+// LOCS: gt {{.*}}rewrites.cpp":58:15)
+// LOCS: mul {{.*}}rewrites.cpp":58:27)
+// LOCS: } loc({{.*}}rewrites.cpp":58:11)
 
-// RAN: ok: {{rewrites|early_exit|skips|breaks}} on emu, {{.*}}: matches the interpreter
+// RAN: ok: {{rewrites|early_exit|skips|breaks|forms}} on emu, {{.*}}: matches the interpreter

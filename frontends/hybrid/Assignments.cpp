@@ -100,6 +100,13 @@ void Assignments::target(const Expr *e, SourceLocation at, const Span &region, s
     if (v && !inside(v->getLocation(), region)) out.push_back({v, at});
     return;
   }
+  if (!isa_and_nonnull<MemberExpr>(e) && !isa_and_nonnull<ArraySubscriptExpr>(e) &&
+      !(isa_and_nonnull<CXXOperatorCallExpr>(e) && cast<CXXOperatorCallExpr>(e)->getOperator() == OO_Subscript)) {
+    if (e && !isa<CXXTemporaryObjectExpr>(e) && !isa<MaterializeTemporaryExpr>(e))
+      refuse(at, "this is assigned (or changed) through an expression the hybrid front end cannot follow (a pointer, "
+                 "a call returning a reference, ?:) under a device condition: assign a variable by name");
+    return;
+  }
   const Expr *base = e;
   std::string what;
   while (base) {
@@ -132,6 +139,11 @@ void Assignments::target(const Expr *e, SourceLocation at, const Span &region, s
 
 void Assignments::assignedIn(const Stmt *s, const Span &region, std::vector<Assigned> &out) const {
   if (!s) return;
+  if (auto *decls = dyn_cast<DeclStmt>(s))
+    for (const Decl *d : decls->decls())
+      if (auto *v = dyn_cast<VarDecl>(d); v && v->isStaticLocal())
+        refuse(v->getLocation(), "static local variable '" + v->getNameAsString() + "' under a device condition: "
+                                 "the rewritten program would keep it whichever way the device goes");
   if (auto *b = dyn_cast<BinaryOperator>(s); b && b->isAssignmentOp()) target(b->getLHS(), b->getOperatorLoc(), region, out);
   if (auto *u = dyn_cast<UnaryOperator>(s); u && u->isIncrementDecrementOp())
     target(u->getSubExpr(), u->getOperatorLoc(), region, out);
@@ -163,8 +175,14 @@ void Assignments::assignedIn(const Stmt *s, const Span &region, std::vector<Assi
   if (auto *c = dyn_cast<CallExpr>(s)) {
     const FunctionDecl *fn = c->getDirectCallee();
     if (fn && !inNamespace(fn, "tt") && !fn->isInStdNamespace()) {
-      // Host memory handed to a call (an array, a pointer to what is not const).
-      for (const Expr *arg : c->arguments())
+      // Host memory handed to a call (an array, a pointer to what is not const, a variable's address).
+      for (const Expr *arg : c->arguments()) {
+        if (auto *a = dyn_cast<UnaryOperator>(peel(arg)); a && a->getOpcode() == UO_AddrOf)
+          if (auto *ref = dyn_cast<DeclRefExpr>(peel(a->getSubExpr())))
+            if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && !inside(v->getLocation(), region))
+              refuse(arg->getExprLoc(), "the address of '" + v->getNameAsString() + "' is passed to '" +
+                                            fn->getNameAsString() + "' under a device condition: what it writes "
+                                            "there, the rewritten program would write whichever way the device goes");
         if (auto *ref = dyn_cast<DeclRefExpr>(peel(arg)))
           if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && !inside(v->getLocation(), region)) {
             QualType t = v->getType().getNonReferenceType();
@@ -173,6 +191,7 @@ void Assignments::assignedIn(const Stmt *s, const Span &region, std::vector<Assi
                                             fn->getNameAsString() + "' under a device condition: what it writes "
                                             "there, the rewritten program would write whichever way the device goes");
           }
+      }
       std::set<const FunctionDecl *> seen;
       if (const VarDecl *global = writesHostState(fn, seen))
         refuse(c->getExprLoc(), "'" + fn->getNameAsString() + "', called under a device condition, changes '" +

@@ -90,10 +90,22 @@ private:
     for (const std::string &n : names) out += ", " + n + " = " + n;
     return out + "]()" + (names.empty() ? "" : " mutable");
   }
-  static std::string params(const DeviceStatement &d, const std::string &lead) {
+  /// A loop body's parameters: `auto`, or (`typed`) each variable's own type
+  /// (a generic body takes an i32 index only).
+  static std::string params(const DeviceStatement &d, const std::string &lead, bool typed = false) {
     std::string out = lead;
-    for (const std::string &n : d.carried) out += (out.empty() ? "auto " : ", auto ") + n;
+    for (const std::string &n : d.carried) {
+      std::string type = !typed ? "auto" : n == d.flag ? "::tt::i1" : "::tt::detail::Plain<decltype(" + n + ")>";
+      out += (out.empty() ? "" : ", ") + type + " " + n;
+    }
     return out;
+  }
+
+  /// Where a condition tests a number (Triton's `if x:`): `(x) != 0`.
+  void testNumber(const DeviceStatement &d, size_t begin, size_t end) {
+    if (!d.numberCondition) return;
+    open(begin, "(", d.depth + 1);
+    close(end, ") != 0", d.depth + 1);
   }
 
   /// A branch or body as a lambda's: braces where it has none, and what it
@@ -109,6 +121,7 @@ private:
 
   void emitIf(const DeviceStatement &d) {
     replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::if_else(", d.depth);
+    testNumber(d, d.lparen + 1, d.rparen);
     replace(d.rparen, d.rparen + 1, ", " + captures(d.copies), d.depth);
     body(d.then, carry(d.carried), d.depth);
     if (d.elseKeyword) {
@@ -124,8 +137,9 @@ private:
     std::string carried = join(d.carried, "");
     declareFlag(d);
     replace(d.keyword, d.rparen + 1,
-            assignTo(d) + "::tt::for_range(" + d.lo + ", " + d.hi + ", " + d.step + (carried.empty() ? "" : ", " + carried) +
-                ", [&](" + params(d, "auto " + d.var) + ")",
+            assignTo(d) + "::tt::for_range(" + d.lo + ", " + d.hi + ", " + d.step +
+                (carried.empty() ? "" : ", " + carried) +
+                ", [&](" + params(d, (d.wideIndex ? "::tt::i64 " : "auto ") + d.var, d.wideIndex) + ")",
             d.depth);
     body(d.then, carry(d.carried), d.depth);
     if (!d.flag.empty()) {
@@ -149,6 +163,7 @@ private:
     std::string lambda = "[&](" + params(shown, "") + ")";
     declareFlag(d);
     replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::while_loop(" + lambda + " { return (", d.depth);
+    testNumber(d, d.lparen + 1, d.rparen);
     // After a break, the condition is false: it tests the flag.
     replace(d.rparen, d.rparen + 1, (d.flag.empty() ? ")" : ") && !" + d.flag) + "; }, " + lambda, d.depth);
     body(d.then, carry(carried), d.depth);
@@ -157,11 +172,13 @@ private:
   }
 
   void emitSelect(const DeviceStatement &d) {
-    std::string as = d.var.empty() ? "" : " ::tt::" + d.var + "(", end = d.var.empty() ? "" : ")";
+    auto as = [](const std::string &scalar) { return scalar.empty() ? "" : " ::tt::" + scalar + "("; };
+    auto end = [](const std::string &scalar) { return std::string(scalar.empty() ? "" : ")"); };
     open(d.keyword, "::tt::if_else(", d.depth);
-    replace(d.question, d.question + 1, ", [&]() { return" + as, d.depth);
-    replace(d.colon, d.colon + 1, end + "; }, [&]() { return" + as, d.depth);
-    close(d.restEnd, end + "; })", d.depth);
+    testNumber(d, d.keyword, d.question);
+    replace(d.question, d.question + 1, ", [&]() { return" + as(d.var), d.depth);
+    replace(d.colon, d.colon + 1, end(d.var) + "; }, [&]() { return" + as(d.step), d.depth);
+    close(d.restEnd, end(d.step) + "; })", d.depth);
   }
 
   /// An early return, continue or break: the branch as written (a
@@ -170,6 +187,7 @@ private:
   /// other branch.
   void emitEarlyExit(const DeviceStatement &d) {
     replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::if_else(", d.depth);
+    testNumber(d, d.lparen + 1, d.rparen);
     replace(d.rparen, d.rparen + 1, ", " + captures(d.copies), d.depth);
     body(d.then, "", d.depth);
     if (d.kind != DeviceStatement::Kind::EarlyReturn) {

@@ -11,6 +11,7 @@
 #include "frontends/clang/LanguageDecls.h"
 
 #include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/StmtCXX.h>
 #include <clang/Lex/Lexer.h>
 
@@ -72,9 +73,12 @@ private:
         continue;
       }
       if (same->kind != d.kind || same->carried != d.carried || same->copies != d.copies || same->depth != d.depth ||
-          same->then.end != d.then.end || same->restEnd != d.restEnd)
+          same->then.end != d.then.end || same->restEnd != d.restEnd || same->var != d.var || same->lo != d.lo ||
+          same->hi != d.hi || same->step != d.step || same->flag != d.flag ||
+          same->numberCondition != d.numberCondition || same->wideIndex != d.wideIndex)
         throw Refusal{{locationAtOffset(d.keyword), "this device statement carries other variables in one "
-                                                    "instantiation than in another: the hybrid front end rewrites "
+                                                    "instantiation than in another (or is typed otherwise): the "
+                                                    "hybrid front end rewrites "
                                                     "the text, which serves both; split the function"}};
     }
     return out;
@@ -127,6 +131,13 @@ private:
                  "front end rewrites the text, which serves both; split the function, or use if constexpr");
   }
 
+  /// Whether a device condition tests a number rather than an i1.
+  static bool testsNumber(const Expr *cond) {
+    const Expr *tested = deviceCondition(cond);
+    std::optional<ir::Type> t = tested ? elementOf(tested->getType()) : std::nullopt;
+    return t && t->elem != ir::ScalarKind::I1;
+  }
+
   DeviceStatement statement(DeviceStatement::Kind kind, int depth) const {
     DeviceStatement d;
     d.kind = kind;
@@ -149,6 +160,29 @@ private:
     auto *i = dyn_cast<IfStmt>(s);
     return i && !i->isConstexpr() && !i->getElse() && !i->getInit() && !i->getConditionVariable() &&
            deviceCondition(i->getCond()) && exitOf<Exit>(i->getThen());
+  }
+
+  /// Refuses a declaration at the top of a rewritten branch or body (or an
+  /// early exit's rest) that takes the name of what the statement copies or
+  /// carries: the rewrite returns those by name at the end, where the
+  /// declaration would answer instead.
+  void noShadow(const std::vector<const Stmt *> &tops, const DeviceStatement &d) const {
+    std::vector<std::string> names = d.carried;
+    names.insert(names.end(), d.copies.begin(), d.copies.end());
+    if (!d.var.empty() && d.kind == DeviceStatement::Kind::For) names.push_back(d.var);
+    for (const Stmt *top : tops) {
+      std::vector<const Stmt *> statements;
+      if (auto *c = dyn_cast_or_null<CompoundStmt>(top)) statements.assign(c->body_begin(), c->body_end());
+      else if (top) statements.push_back(top);
+      for (const Stmt *st : statements)
+        if (auto *decls = dyn_cast<DeclStmt>(st))
+          for (const Decl *decl : decls->decls())
+            if (auto *v = dyn_cast<VarDecl>(decl);
+                v && std::find(names.begin(), names.end(), v->getNameAsString()) != names.end())
+              refuse(v->getLocation(), "'" + v->getNameAsString() + "' is declared again here, inside a device "
+                                       "statement that carries the variable of that name: the rewrite passes it on "
+                                       "by name; rename this one");
+    }
   }
 
   /// Whether a device loop's body has an early break: a flag to carry.
@@ -211,8 +245,8 @@ private:
       if (auto *w = dyn_cast<WhileStmt>(s)) cond = w->getCond();
       if (auto *t = dyn_cast<ConditionalOperator>(s)) cond = t->getCond();
       if (deviceCondition(cond))
-        refuse(s->getBeginLoc(), "native device control flow inside the header of a device for loop (a lambda in "
-                                 "its bound) is not rewritten by the hybrid front end, which copies the header's "
+        refuse(s->getBeginLoc(), "native device control flow inside the header of a device for loop (a lambda or "
+                                 "?: in its bound) is not rewritten by the hybrid front end, which copies the header's "
                                  "text into for_range: compute the value before the loop");
     }
     if (auto *i = dyn_cast<IfStmt>(s); i && !i->isConstexpr() && !i->isConsteval()) {
@@ -249,35 +283,101 @@ private:
     for (const Stmt *child : s->children()) visit(child, inner);
   }
 
+  /// An operand as written: without the implicit conversions C++ added
+  /// (not the ones the user wrote, f32(2.0f)).
+  static const Expr *asWritten(const Expr *e) {
+    while (true) {
+      e = e->IgnoreParenImpCasts();
+      if (auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) e = m->getSubExpr();
+      else if (auto *b = dyn_cast<CXXBindTemporaryExpr>(e)) e = b->getSubExpr();
+      else if (auto *c = dyn_cast<CXXConstructExpr>(e);
+               c && !isa<CXXTemporaryObjectExpr>(c) && c->getParenOrBraceRange().isInvalid() && c->getNumArgs() >= 1)
+        e = c->getArg(0);
+      else return e;
+    }
+  }
+
+  /// The language's scalar a host operand of a device ?: becomes (empty
+  /// where it is a device value already): the other operand's, where that
+  /// is a device scalar; else of the ?:'s host `type`, as the parse front end
+  /// types a host number (a floating one an f32).
+  std::string scalarFor(const Expr *operand, const Expr *other, QualType type) const {
+    operand = asWritten(operand), other = asWritten(other);  // before C++ converted them to one type
+    if (isDeviceType(operand->getType())) return "";
+    if (const CXXRecordDecl *r = recordOf(type); r && isDeviceType(type) && scalarKindNamed(nameOf(r)))
+      return nameOf(r).str();  // the ?: is of a language scalar: its host operand becomes one
+    if (isDeviceType(other->getType())) {
+      const CXXRecordDecl *r = recordOf(other->getType());
+      if (scalarKindNamed(nameOf(r))) return nameOf(r).str();
+      refuse(operand->getBeginLoc(), "this operand of a ?: on a device condition is a host value and the other a tile: "
+                                     "the hybrid front end makes if_else's branches return one type; write the tile "
+                                     "(full(...)) or a scalar of the language");
+    }
+    const auto *builtin = type->getAs<BuiltinType>();
+    uint64_t bits = builtin ? ctx_.getTypeSize(type) : 0;
+    if (builtin && builtin->getKind() == BuiltinType::Bool) return "i1";
+    if (builtin && builtin->isFloatingPoint()) return "f32";
+    if (builtin && builtin->isSignedInteger() && bits <= 32) return "i32";
+    if (builtin && builtin->isSignedInteger() && bits == 64) return "i64";
+    refuse(operand->getBeginLoc(), "this operand of a ?: on a device condition is a host value of the type '" +
+                                       operand->getType().getAsString() + "', which the hybrid front end cannot make "
+                                       "a device value of; give it a device type (f32(2.0f))");
+  }
+
+  /// Whether `e`, an lvalue, is used as one: assigned, incremented, its
+  /// address taken, bound to a reference or a non-const object argument.
+  bool usedAsPlace(const Expr *e) const {
+    if (!e->isLValue()) return false;
+    const Stmt *child = e;
+    for (DynTypedNodeList parents = ctx_.getParents(*e); !parents.empty(); parents = ctx_.getParents(parents[0])) {
+      if (auto *p = parents[0].get<ParenExpr>()) {
+        child = p;
+        continue;
+      }
+      if (auto *c = parents[0].get<ImplicitCastExpr>(); c && c->getCastKind() == CK_NoOp) {
+        child = c;
+        continue;
+      }
+      if (auto *c = parents[0].get<ImplicitCastExpr>()) return c->getCastKind() != CK_LValueToRValue;
+      if (auto *b = parents[0].get<BinaryOperator>()) return b->isAssignmentOp() && b->getLHS() == child;
+      if (auto *u = parents[0].get<UnaryOperator>()) return u->isIncrementDecrementOp() || u->getOpcode() == UO_AddrOf;
+      if (auto *o = parents[0].get<CXXOperatorCallExpr>()) return o->getNumArgs() > 0 && o->getArg(0) == child;
+      if (auto *v = parents[0].get<VarDecl>()) return v->getType()->isReferenceType();
+      if (parents[0].get<CXXConstructExpr>() || parents[0].get<MaterializeTemporaryExpr>()) return false;  // copied
+      return true;  // anything else: the rewrite cannot tell, so it does not
+    }
+    return false;
+  }
+
   /// c ? a : b on a device condition (Triton's `a if c else b`): both
   /// operands become branches returning their value; neither may assign.
   void planSelect(const ConditionalOperator *t, int depth) {
-    pureCondition(t->getCond(), t, "the condition of this device ?:");
-    pureCondition(t->getTrueExpr(), t, "this operand of a device ?:");
-    pureCondition(t->getFalseExpr(), t, "this operand of a device ?:");
-    DeviceStatement d = statement(DeviceStatement::Kind::Select, depth);
-    // Host operands (`c ? 2.0f : 3.0f`) become the language's scalar of
-    // their type: if_else's branches return device values.
-    QualType type = t->getType().getNonReferenceType();
-    if (!isDeviceType(type)) {
-      const auto *builtin = type->getAs<BuiltinType>();
-      uint64_t bits = builtin ? ctx_.getTypeSize(type) : 0;
-      if (builtin && builtin->getKind() == BuiltinType::Bool) d.var = "i1";
-      else if (builtin && builtin->isFloatingPoint() && bits == 32) d.var = "f32";
-      else if (builtin && builtin->isFloatingPoint() && bits == 64) d.var = "f64";
-      else if (builtin && builtin->isSignedInteger() && bits == 32) d.var = "i32";
-      else if (builtin && builtin->isSignedInteger() && bits == 64) d.var = "i64";
-      else
-        refuse(t->getQuestionLoc(), "a ?: on a device condition whose value is of the host type '" +
-                                        type.getAsString() + "' is not rewritten by the hybrid front end: give "
-                                        "its operands a device type (f32(2.0f))");
+    Span whole{offset(t->getBeginLoc()), offset(Lexer::getLocForEndOfToken(t->getEndLoc(), 0, sm_, ctx_.getLangOpts())),
+               t->getQuestionLoc()};
+    for (const Expr *part : {t->getCond(), t->getTrueExpr(), t->getFalseExpr()}) {
+      std::vector<Assigned> assigned;
+      assignedIn(part, whole, assigned);
+      if (!assigned.empty())
+        refuse(assigned.front().at, "this part of a device ?: assigns '" + assigned.front().var->getNameAsString() +
+                                        "': the hybrid front end moves it into a combinator, which evaluates it "
+                                        "apart from the expression's other parts; assign before the expression");
     }
-    d.keyword = offset(t->getBeginLoc());
+    if (usedAsPlace(t))
+      refuse(t->getQuestionLoc(), "a ?: on a device condition used as a place (assigned, incremented, its address "
+                                  "taken or bound to a reference) is not rewritten by the hybrid front end: assign in "
+                                  "a device if instead");
+    DeviceStatement d = statement(DeviceStatement::Kind::Select, depth);
+    QualType type = t->getType().getNonReferenceType();
+    d.var = scalarFor(t->getTrueExpr(), t->getFalseExpr(), type);
+    d.step = scalarFor(t->getFalseExpr(), t->getTrueExpr(), type);
+    d.keyword = whole.begin;
+    d.numberCondition = testsNumber(t->getCond());
     d.question = offset(t->getQuestionLoc());
     d.colon = offset(t->getColonLoc());
-    d.restEnd = offset(Lexer::getLocForEndOfToken(t->getEndLoc(), 0, sm_, ctx_.getLangOpts()));
+    d.restEnd = whole.end;
     statements_.push_back(std::move(d));
-    for (const Stmt *part : t->children()) visit(part, {depth + 1, false, nullptr});
+    // (Nested statements two levels in: this one's `(c) != 0` is one level in.)
+    for (const Stmt *part : t->children()) visit(part, {depth + 2, false, nullptr});
   }
 
   void planIf(const IfStmt *i, int depth) {
@@ -289,6 +389,7 @@ private:
     pureCondition(i->getCond(), i, "the condition of this device if");
     DeviceStatement d = statement(DeviceStatement::Kind::If, depth);
     d.keyword = offset(i->getIfLoc());
+    d.numberCondition = testsNumber(i->getCond());
     d.lparen = offset(i->getLParenLoc());
     d.rparen = offset(i->getRParenLoc());
     d.then = textOf(i->getThen());
@@ -298,8 +399,9 @@ private:
     }
     d.carried = carried(i, {i->getThen(), i->getElse()}, Order::ByDeclaration);
     d.copies = d.carried;
+    noShadow({i->getThen(), i->getElse()}, d);
     statements_.push_back(std::move(d));
-    visit(i->getCond(), {depth, false, nullptr});
+    visit(i->getCond(), {depth + 2, false, nullptr});  // inside its `(c) != 0`
     visit(i->getThen(), {depth + 1, false});
     visit(i->getElse(), {depth + 1, false});
   }
@@ -310,9 +412,10 @@ private:
       for (const Stmt *child : c->body())
         if (child != c->body_back()) checkExits(child, false, "a device if");
     pureCondition(i->getCond(), i, "the condition of this device if");
-    visit(i->getCond(), {depth, false, nullptr});
+    visit(i->getCond(), {depth + 2, false, nullptr});  // inside its `(c) != 0`
     DeviceStatement d = statement(kind, depth);
     d.keyword = offset(i->getIfLoc());
+    d.numberCondition = testsNumber(i->getCond());
     d.lparen = offset(i->getLParenLoc());
     d.rparen = offset(i->getRParenLoc());
     d.then = textOf(i->getThen());
@@ -329,6 +432,7 @@ private:
     DeviceStatement d = earlyExitStatement(DeviceStatement::Kind::EarlyReturn, i, block, depth);
     Span whole{0, std::numeric_limits<size_t>::max(), i->getIfLoc()};
     d.copies = carried(spanOf(i), {i->getThen()}, Order::ByDeclaration, whole, std::nullopt, false);
+    noShadow({i->getThen()}, d);
     statements_.push_back(std::move(d));
     visit(i->getThen(), {depth + 1, false, nullptr});
   }
@@ -359,8 +463,19 @@ private:
     d.carried = carried(region, parts, Order::ByDeclaration, loopBody, loopBody);
     if (!flag.empty()) d.copies.push_back(flag), d.carried.push_back(flag);
     if (d.carried.size() > 6) tooMany(i->getIfLoc(), d.carried.size());
+    std::vector<const Stmt *> tops{i->getThen()};
+    tops.insert(tops.end(), parts.begin() + 1, parts.end());  // the rest's statements
+    noShadow(tops, d);
     statements_.push_back(std::move(d));
     visit(i->getThen(), {depth + 1, false, nullptr});
+  }
+
+  /// `text`, the expression `e`, as an i64: a host number converted, an
+  /// i32 cast, an i64 as it is.
+  static std::string asI64(const Expr *e, const std::string &text) {
+    std::optional<ir::Type> t = elementOf(e->getType());
+    if (!t) return "::tt::i64(" + text + ")";
+    return t->elem == ir::ScalarKind::I64 ? text : "::tt::cast<::tt::i64>(" + text + ")";
   }
 
   [[noreturn]] void tooMany(SourceLocation at, size_t n) const {
@@ -404,14 +519,18 @@ private:
     const Expr *stepExpr = nullptr;
     if (auto *b = dyn_cast_or_null<CompoundAssignOperator>(inc)) stepExpr = b->getRHS();
     if (auto *o = dyn_cast_or_null<CXXOperatorCallExpr>(inc); o && o->getNumArgs() == 2) stepExpr = o->getArg(1);
+    // An i32 index, or an i64 one (a 64-bit variable, or an i64 bound:
+    // the IR's rule), which the body's typed parameters take.
     std::optional<ir::Type> index = elementOf(var->getType());
+    std::optional<ir::Type> bound = elementOf(hi->getType());
+    bool wide = (index && index->elem == ir::ScalarKind::I64) ||
+                (!index && var->getType()->isSignedIntegerType() && ctx_.getTypeSize(var->getType()) == 64) ||
+                (bound && bound->elem == ir::ScalarKind::I64);
     bool narrow = index ? index->elem == ir::ScalarKind::I32
                         : var->getType()->isIntegerType() && ctx_.getTypeSize(var->getType()) <= 32;
-    std::optional<ir::Type> bound = elementOf(hi->getType());
-    if (!narrow || (bound && bound->elem == ir::ScalarKind::I64))
-      refuse(var->getLocation(), "the hybrid front end rewrites a device loop with an i32 index (for_range's, "
-                                 "with a generic body); this one's index or bound is wider: write for_range with "
-                                 "a body that takes an i64 index");
+    if (!wide && !narrow)
+      refuse(var->getLocation(), "the hybrid front end rewrites a device loop whose index is an i32 or an i64; this "
+                                 "one's is '" + var->getType().getAsString() + "'");
     std::set<const ValueDecl *> read;
     namedIn(hi, read);
     namedIn(stepExpr, read);
@@ -419,6 +538,10 @@ private:
       refuse(f->getForLoc(), "the bound or step of this device loop reads its own variable '" +
                                  var->getNameAsString() + "': for_range reads them once, before the loop; write it "
                                  "as a while loop");
+    for (const Expr *part : {peel(var->getInit()), peel(hi), peel(stepExpr)})
+      if (part && recordOf(part->getType()) && nameOf(recordOf(part->getType())) == "Tile")
+        refuse(part->getExprLoc(), "a bound or step of this device loop is a tile (a reduction's result, say): "
+                                   "for_range takes scalars; give it a scalar's type first (i32 m = ...)");
     pureCondition(hi, f, "the bound of this device loop");
     pureCondition(stepExpr, f, "the step of this device loop");
     std::vector<Assigned> inBody;
@@ -438,12 +561,18 @@ private:
     d.rparen = offset(f->getRParenLoc());
     d.then = textOf(f->getBody());
     d.var = var->getNameAsString();
+    d.wideIndex = wide;
     d.lo = text(peel(var->getInit())->getSourceRange());  // `i32 k = 0`, `i32 k(0)`, `i32 k{0}`: 0
     d.hi = text(hi->getSourceRange());
     d.step = step;
+    if (wide) {  // the bounds and step an i64 index takes, as the parse front end takes them
+      d.lo = asI64(peel(var->getInit()), d.lo);
+      d.step = stepExpr ? asI64(peel(stepExpr), d.step) : "::tt::i64(1)";
+    }
     d.carried = carried(f, {f->getBody()}, Order::ByFirstAssignment);
     if (breaks(f->getBody())) d.flag = flagOf(d.keyword), d.carried.push_back(d.flag);
     if (d.carried.size() > 6) tooMany(f->getForLoc(), d.carried.size());
+    noShadow({f->getBody()}, d);
     std::string flag = d.flag;
     statements_.push_back(std::move(d));
     for (const Stmt *part : {f->getInit(), static_cast<const Stmt *>(f->getCond()), static_cast<const Stmt *>(f->getInc())})
@@ -460,15 +589,17 @@ private:
     pureCondition(w->getCond(), w, "the condition of this device while loop");
     DeviceStatement d = statement(DeviceStatement::Kind::While, depth);
     d.keyword = offset(w->getWhileLoc());
+    d.numberCondition = testsNumber(w->getCond());
     d.lparen = offset(w->getLParenLoc());
     d.rparen = offset(w->getRParenLoc());
     d.then = textOf(w->getBody());
     d.carried = carried(w, {w->getBody(), w->getCond()}, Order::ByFirstAssignment);
     if (breaks(w->getBody())) d.flag = flagOf(d.keyword), d.carried.push_back(d.flag);
     if (d.carried.size() > 6) tooMany(w->getWhileLoc(), d.carried.size());
+    noShadow({w->getBody()}, d);
     std::string flag = d.flag;
     statements_.push_back(std::move(d));
-    visit(w->getCond(), {depth, false, nullptr});
+    visit(w->getCond(), {depth + 2, false, nullptr});  // inside its `(c) != 0`
     visit(w->getBody(), {depth + 1, false, w->getBody(), flag});
   }
 };

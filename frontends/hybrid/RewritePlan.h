@@ -63,10 +63,17 @@ struct DeviceStatement {
   StmtText then;               // If, EarlyReturn: the branch; For, While: the body
   std::optional<size_t> elseKeyword;
   StmtText otherwise;          // If with an else
-  std::string var, lo, hi, step;  // For; Select: `var`, the scalar its host operands become ("f32"), if any
+  std::string var, lo, hi, step;  // For; Select: `var` and `step`, the scalar its true and false operands
+                                  // become where they are host values ("f32"), else empty
   size_t restEnd = 0;          // EarlyReturn, Continue: the `}` that ends the rest
   StmtText exit;               // Continue, Break: the `continue;` or `break;` that ends the branch
   std::string flag;            // For, While with a Break: the flag it carries last; Break: its loop's
+  /// If, While, Select, early exits: the condition is a number, not an i1
+  /// (Triton's `if x:`): it is tested as `(x) != 0`.
+  bool numberCondition = false;
+  /// For: the index is an i64 (a 64-bit variable or bound): the body's
+  /// parameters are typed, as for_range gives a generic body an i32 only.
+  bool wideIndex = false;
   size_t question = 0, colon = 0;  // Select: its `?` and `:`; `keyword` is where the condition begins, restEnd
                                    // where the expression ends
 };

@@ -30,7 +30,7 @@ std::unique_ptr<twintile::runtime::Device> device(const std::string &name) {
 } // namespace
 
 TEST_CASE("a kernel from a file runs on the emulator and the interpreter", "[launch]") {
-  for (twintile::Frontend frontend : {twintile::Frontend::Parse, twintile::Frontend::Trace})
+  for (twintile::Frontend frontend : {twintile::Frontend::Parse, twintile::Frontend::Trace, twintile::Frontend::Hybrid})
     for (const char *dev : {"emu", "interp"}) {
       INFO(twintile::pipeline::name(frontend) << " on " << dev);
       twintile::CompileRequest request;

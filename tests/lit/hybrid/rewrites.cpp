@@ -26,6 +26,9 @@
 // RUN: cmp %t.hybrid/y.out.npy %t.parse/y.out.npy
 // RUN: twintile run --frontend=hybrid %s --kernel 'forms<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 | FileCheck %s --check-prefix=RAN
 // RUN: twintile compile --frontend=hybrid %s --kernel 'forms<64>' --emit rewritten | FileCheck %s --check-prefix=FORMS
+// RUN: twintile diff %s --kernel 'wide<64>' --frontends parse,hybrid | FileCheck %s --check-prefix=SAME
+// RUN: twintile run --frontend=hybrid %s --kernel 'wide<64>' --grid 2 --arg x=100 --arg y=100 --arg n=100 | FileCheck %s --check-prefix=RAN
+// RUN: twintile compile --frontend=hybrid %s --kernel 'wide<64>' --emit rewritten | FileCheck %s --check-prefix=WIDE
 #include <twintile.h>
 using namespace tt;
 
@@ -207,6 +210,23 @@ TT_KERNEL void forms(Ptr<f32> x, Ptr<f32> y, i32 n) {
 // FORMS:      ::tt::if_else(program_id(0) == 5, [&, out = out]() mutable {
 // FORMS:      }, [&]() {
 
+// An i64 index (a 64-bit bound): the body's parameters typed, as for_range
+// compiles a generic body for an i32 index only; a number tested as a
+// condition (Triton's `if x:`) is `x != 0`.
+template <int B>
+TT_KERNEL void wide(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto v = load(x + offs, offs < n, 0.0f), acc = zeros<f32>({B});
+  i64 total = cast<i64>(n) * 2;
+  for (i64 k = 0; k < total; k += 50) acc = acc + v * cast<f32>(k % 3);
+  i32 rest = n % 7;
+  if (rest) acc = acc * 2.0f;
+  store(y + offs, acc, offs < n);
+}
+
+// WIDE:      acc = ::tt::for_range(::tt::i64(0), total, ::tt::i64(50), acc, [&](::tt::i64 k, ::tt::detail::Plain<decltype(acc)> acc) { acc = acc + v * cast<f32>(k % 3); return ::tt::carry(acc); });
+// WIDE:      acc = ::tt::if_else((rest) != 0, [&, acc = acc]() mutable { acc = acc * 2.0f; return ::tt::carry(acc); }, [&, acc = acc]() mutable { return ::tt::carry(acc); });
+
 // SKIP:      s = ::tt::if_else(s < 0.0f, [&, s = s]() mutable { s = 0.0f - s; return ::tt::carry(s); }, [&, s = s]() mutable { return ::tt::carry(s); });
 // SKIP:      acc = ::tt::for_range(0, 6, 1, acc, [&](auto k, auto acc) {
 // SKIP-NEXT:   auto step = v * 0.5f;
@@ -220,14 +240,14 @@ TT_KERNEL void forms(Ptr<f32> x, Ptr<f32> y, i32 n) {
 // A ?: on a device condition: each operand a branch.
 // SKIP-NEXT:  f32 scale = ::tt::if_else(sum(acc, 0) > 0.0f , [&]() { return f32(2.0f) ; }, [&]() { return f32(0.5f); });
 
-// SAME: equal: the parse and hybrid IR of rewrites<{{.*}}> are structurally identical
+// SAME: equal: the parse and hybrid IR of {{(rewrites|wide)}}<{{.*}}> are structurally identical
 
 // The ops are at the user's lines and columns, not the rewritten file's
 // (the tracer places a binary op at its second operand).
-// LOCS: gt {{.*}}rewrites.cpp":44:11)
-// LOCS: mul {{.*}}rewrites.cpp":45:13)
-// LOCS: gt {{.*}}rewrites.cpp":58:15)
-// LOCS: mul {{.*}}rewrites.cpp":58:27)
-// LOCS: } loc({{.*}}rewrites.cpp":58:11)
+// LOCS: gt {{.*}}rewrites.cpp":47:11)
+// LOCS: mul {{.*}}rewrites.cpp":48:13)
+// LOCS: gt {{.*}}rewrites.cpp":61:15)
+// LOCS: mul {{.*}}rewrites.cpp":61:27)
+// LOCS: } loc({{.*}}rewrites.cpp":61:11)
 
-// RAN: ok: {{rewrites|early_exit|skips|breaks|forms}} on emu, {{.*}}: matches the interpreter
+// RAN: ok: {{rewrites|early_exit|skips|breaks|forms|wide}} on emu, {{.*}}: matches the interpreter

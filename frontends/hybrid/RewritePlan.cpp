@@ -470,12 +470,12 @@ private:
     visit(i->getThen(), {depth + 1, false, nullptr});
   }
 
-  /// `text`, the expression `e`, as an i64: a host number converted, an
-  /// i32 cast, an i64 as it is.
+  /// `text`, the expression `e`, as a wide loop's bound or step: a host
+  /// number an i64 constant; a device value as it is (for_range widens an
+  /// i32 where another bound is an i64, after reading all three, as the
+  /// parse front end does).
   static std::string asI64(const Expr *e, const std::string &text) {
-    std::optional<ir::Type> t = elementOf(e->getType());
-    if (!t) return "::tt::i64(" + text + ")";
-    return t->elem == ir::ScalarKind::I64 ? text : "::tt::cast<::tt::i64>(" + text + ")";
+    return elementOf(e->getType()) ? text : "::tt::i64(" + text + ")";
   }
 
   [[noreturn]] void tooMany(SourceLocation at, size_t n) const {
@@ -567,6 +567,7 @@ private:
     d.step = step;
     if (wide) {  // the bounds and step an i64 index takes, as the parse front end takes them
       d.lo = asI64(peel(var->getInit()), d.lo);
+      d.hi = asI64(peel(hi), d.hi);
       d.step = stepExpr ? asI64(peel(stepExpr), d.step) : "::tt::i64(1)";
     }
     d.carried = carried(f, {f->getBody()}, Order::ByFirstAssignment);

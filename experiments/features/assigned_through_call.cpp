@@ -8,6 +8,6 @@ TT_KERNEL void assigned_through_call(Ptr<f32> x, Ptr<f32> y, i32 n) {
   auto acc = zeros<f32>({BLOCK});
   auto add = [&](Tile<f32> t) { acc = acc + t; };
   for (i32 k = 0; k < 3; k += 1)  // trace-error parse-error
-    add(load(x + offs, offs < n, 0.0f));
+    add(load(x + offs, offs < n, 0.0f));  // hybrid-error
   store(y + offs, acc, offs < n);
 }

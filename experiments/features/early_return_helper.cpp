@@ -12,7 +12,7 @@ T scaled(T v) {
 
 inline i32 firstSquareAbove(i32 n, i32 limit) {
   for (i32 k = 0; k < n; k += 1)  // trace-error
-    if (k * k > limit) return k;
+    if (k * k > limit) return k;  // hybrid-error
   return n;
 }
 

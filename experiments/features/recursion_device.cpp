@@ -4,7 +4,7 @@ using namespace tt;
 
 Tile<f32> halve_until_small(Tile<f32> v, f32 limit) {
   Tile<f32> r = v;
-  if (max(v, 0) > limit) r = halve_until_small(v * 0.5f, limit);  // trace-error parse-error
+  if (max(v, 0) > limit) r = halve_until_small(v * 0.5f, limit);  // trace-error parse-error hybrid-error
   return r;
 }
 

@@ -1,4 +1,4 @@
-"""The systems the experiment compares: twintile's two front ends and what a reader would pick
+"""The systems the experiment compares: twintile's three front ends and what a reader would pick
 instead. Each is named once here: the key its rows carry in the result files, its label and colour
 in the tables and figures, the Python module a baseline needs (its absence is recorded under
 `missing`, not fatal), and the program in experiments/baselines/ that compiles specializations with
@@ -22,6 +22,8 @@ SYSTEMS = {s.name: s for s in (
     System("twintile_trace", "twintile trace", "#ff7f0e"),
     # The tracing front end with its kernel file compiled by a clang++ process (--trace-host clang++).
     System("twintile_trace_clang", "twintile trace (clang++)", "#ffbb78"),
+    # The hybrid: the file parsed, its native device control flow rewritten into combinators, then traced.
+    System("twintile_hybrid", "twintile hybrid", "#17becf"),
     System("triton", "Triton", "#2ca02c", module="triton", program="triton_compile.py"),
     System("nvcc", "nvcc", "#7f7f7f"),
     System("pallas", "Pallas", "#9467bd", module="jax", program="pallas_probe.py"),

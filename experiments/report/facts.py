@@ -233,17 +233,35 @@ def codegen_facts(cg):
 def expressiveness_facts(ex):
     f = {}
     summ = R.expressiveness_summary(ex)
-    for system in ("twintile_parse", "twintile_trace", "triton", "pallas"):
+    for system in ("twintile_parse", "twintile_trace", "twintile_hybrid", "triton", "pallas"):
         m = summ.get(system)
         for key in ("accepted", "refused", "cases", "located", "followed_unsaid") + tuple(R.FOLLOWED.values()):
             value = m.get(key) if m else None
             f[f"{system}_{key}"] = NA if value is None else str(value)
-    # Both front ends together: following the message worked for followed_right_all of refused_all.
-    twintile = [summ[s] for s in ("twintile_parse", "twintile_trace") if s in summ]
+    # The three front ends together: following the message worked for followed_right_all of refused_all.
+    twintile = [summ[s] for s in ("twintile_parse", "twintile_trace", "twintile_hybrid") if s in summ]
     for key in ("refused",) + tuple(R.FOLLOWED.values()):
         values = [m[key] for m in twintile]
         f[f"{key}_all"] = NA if not values or None in values else str(sum(values))
+    f.update(_hybrid_facts(ex))
     return f
+
+
+def _hybrid_facts(ex):
+    """What the hybrid accepts beside the two pure front ends: the union of theirs, and the cases
+    on each side of it."""
+    matrix, _ = R.expressiveness_matrix(ex)
+    three = {feat: m for feat, m in matrix.items() if all(f"twintile_{fe}" in m for fe in ("parse", "trace", "hybrid"))}
+    ok = {fe: {feat for feat, m in three.items() if m[f"twintile_{fe}"] == "accepted"} for fe in ("parse", "trace", "hybrid")}
+    in_order = lambda names: [feat for feat in three if feat in names]  # noqa: E731
+    if not three:
+        return dict.fromkeys(("ex_three_n", "ex_union", "ex_hybrid_not_parse", "ex_parse_not_hybrid",
+                              "ex_trace_not_hybrid", "ex_hybrid_only"), NA)
+    return {"ex_three_n": str(len(three)), "ex_union": str(len(ok["parse"] | ok["trace"])),
+            "ex_hybrid_not_parse": _some(in_order(ok["hybrid"] - ok["parse"]), limit=8),
+            "ex_parse_not_hybrid": _some(in_order(ok["parse"] - ok["hybrid"]), limit=8),
+            "ex_trace_not_hybrid": _some(in_order(ok["trace"] - ok["hybrid"])),
+            "ex_hybrid_only": _some(in_order(ok["hybrid"] - ok["parse"] - ok["trace"]))}
 
 
 GPU_FACTS = ("gpu_device", "gpu_date", "gpu_mem_verdict", "gpu_mem_precise_median",

@@ -278,7 +278,9 @@ def expressiveness_matrix(ex):
         matrix.setdefault(r["feature"], {})[f"twintile_{r['frontend']}"] = cell
     for r in ex.get("baselines", []):
         matrix.setdefault(r["feature"], {})[r["system"]] = r["outcome"]
-    systems = ["twintile_parse", "twintile_trace"] + [s for s in ("triton", "pallas")
+    systems = [s for s in ("twintile_parse", "twintile_trace", "twintile_hybrid")
+               if any(f"twintile_{r['frontend']}" == s for r in ex.get("twintile", []))] + \
+        [s for s in ("triton", "pallas")
                                                       if any(r["system"] == s for r in ex.get("baselines", []))]
     return matrix, systems
 

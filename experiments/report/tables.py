@@ -3,6 +3,7 @@ import re
 
 from experiments.report import claims as C
 from experiments.report import results as R
+from experiments.harness.systems import LABELS
 
 
 def ms(seconds, digits=3):
@@ -132,9 +133,7 @@ def compile_sweep(c):
             + missing_note(c))
 
 
-NAMES = {"twintile_parse": "twintile parse", "twintile_trace": "twintile trace",
-         "twintile_trace_clang": "twintile trace (clang++)", "triton": "Triton", "pallas": "Pallas", "nvcc": "nvcc",
-         "cute": "CuTe DSL"}
+NAMES = LABELS  # each system named once: experiments/harness/systems.py
 
 
 def compile_scaling(c):

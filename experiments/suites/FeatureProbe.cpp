@@ -7,10 +7,9 @@
 // accept the kernel, and if so does the interpreter compute the reference
 // (experiments/features/references.h) on 100 elements; if it refuses, where
 // (the line of its message against the line the case marks with
-// `// trace-error` or `// parse-error`) and with what message. Prints one
-// JSON object per case and front end per line (hybrid only when asked for,
-// through the pipeline's front end; its refusals are marked `// hybrid-error`
-// where a case marks them):
+// `// trace-error`, `// parse-error` or `// hybrid-error`) and with what
+// message. Prints one JSON object per case and front end per line (all three
+// front ends unless one is named; the hybrid through the pipeline):
 //   {"feature", "frontend", "expected", "outcome": "accepted"|"refused",
 //    "correct": true|false|null, "message", "line", "marked_line", "seconds"}
 // The suite judges them; this tool only observes. Exit status 0 unless the
@@ -88,7 +87,7 @@ int run(int argc, char **argv) {
     return 2;
   }
   std::string dir = argv[1];
-  std::vector<std::string> frontends{"parse", "trace"};
+  std::vector<std::string> frontends{"parse", "trace", "hybrid"};
   if (argc == 4 && std::string(argv[2]) == "--frontend") frontends = {argv[3]};
   std::ifstream in(dir + "/features.json");
   if (!in) {

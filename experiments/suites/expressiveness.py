@@ -3,8 +3,8 @@
 
     python3 -m experiments.suites.expressiveness [--quick] [--out FILE] [--shard I/N]
 
-Every feature case (experiments/features/features.json) through both of
-twintile's front ends (feature_probe): accepted and computing its reference
+Every feature case (experiments/features/features.json) through each of
+twintile's three front ends (feature_probe): accepted and computing its reference
 in the interpreter, or refused; for a refusal, whether the message names the
 line the case marks, and whether following it works. The same constructs in
 Triton (compiled to PTX) and in Pallas (traced and lowered to Triton IR),
@@ -162,7 +162,7 @@ def follow(features, rows):
     `fix_check` (whose reference judged it), `unsaid` and `fix_note` (fixes.json's) or `no_advice`."""
     manifest = json.loads((FIXES / "fixes.json").read_text())["fixes"]
     kernels = {f["name"]: f["kernel"] for f in features}
-    accepted = {"parse": {}, "trace": {}}
+    accepted = {"parse": {}, "trace": {}, "hybrid": {}}
     refused = [r for r in rows if r["outcome"] == "refused"]
     for r in refused:
         entry = manifest.get(r["feature"], {}).get(r["frontend"])
@@ -228,7 +228,7 @@ def main(argv=None):
         common.write_result("expressiveness", {"config": config}, args.out, args.shard, plan)
         return 0
     progress = common.Progress(4, "expressiveness")
-    progress.step(f"{len(features)} feature cases x 2 front ends (feature_probe)")
+    progress.step(f"{len(features)} feature cases x 3 front ends (feature_probe)")
     rows, err, code = common.run_json_lines([common.tool("feature_probe"), str(common.FEATURES)])
     rows = [judge(r) for r in rows]
     progress.step(f"following the {sum(r['outcome'] == 'refused' for r in rows)} refusals (experiments/features/fixes)")

@@ -36,9 +36,9 @@ public:
     try {
       queue(&kernel);
       while (!pending_.empty()) {
-        const FunctionDecl *fn = pending_.front();
+        current_ = pending_.front();
         pending_.pop_front();
-        visit(fn->getBody(), {0, fn == &kernel});
+        visit(current_->getBody(), {0, current_ == &kernel});
       }
       plan.statements = once(std::move(statements_));
     } catch (Refusal &r) {
@@ -57,6 +57,7 @@ private:
   };
 
   std::deque<const FunctionDecl *> pending_;
+  const FunctionDecl *current_ = nullptr;  // the function being walked
   std::set<const FunctionDecl *> queued_;
   std::map<size_t, bool> seen_;  // a control statement's offset: whether its condition is a device value
   std::vector<DeviceStatement> statements_;
@@ -117,6 +118,40 @@ private:
     bool loop = isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s);
     for (const Stmt *child : s->children())
       checkExits(child, inLoop || loop, where, inSwitch || isa<SwitchStmt>(s));
+  }
+
+  /// Whether `s` calls `target`, directly or through the file's functions.
+  bool calls(const Stmt *s, const FunctionDecl *target, std::set<const FunctionDecl *> &seen) const {
+    if (!s) return false;
+    const FunctionDecl *callee = nullptr;
+    if (auto *call = dyn_cast<CallExpr>(s)) callee = call->getDirectCallee();
+    if (auto *construct = dyn_cast<CXXConstructExpr>(s)) callee = construct->getConstructor();
+    const FunctionDecl *def = nullptr;
+    if (callee && callee->hasBody(def) && def) {
+      if (def == target) return true;
+      if (sm_.isInMainFile(sm_.getExpansionLoc(def->getLocation())) && seen.insert(def).second &&
+          calls(def->getBody(), target, seen))
+        return true;
+    }
+    for (const Stmt *child : s->children())
+      if (calls(child, target, seen)) return true;
+    return false;
+  }
+
+  /// Refuses recursion under a device condition: the rewrite makes the
+  /// statement's parts lambdas that the tracer runs whichever way the
+  /// condition goes, so recursion ending on a device value would never end
+  /// (and the plan does not tell it from recursion ending on host values).
+  void noRecursion(const std::vector<const Stmt *> &parts, SourceLocation at) const {
+    std::set<const FunctionDecl *> seen;
+    const FunctionDecl *def = nullptr;
+    if (!current_ || !current_->hasBody(def)) return;
+    for (const Stmt *part : parts)
+      if (calls(part, def, seen))
+        refuse(at, "recursion under a device condition is not rewritten by the hybrid front end: it makes this "
+                   "statement's parts lambdas, which the tracer runs whichever way the condition goes, so recursion "
+                   "that ends on a device value would never end (the plan does not tell it from recursion that ends "
+                   "on host values, which the parse front end takes)");
   }
 
   //===-- The walk --------------------------------------------------------===//
@@ -252,22 +287,34 @@ private:
     if (auto *i = dyn_cast<IfStmt>(s); i && !i->isConstexpr() && !i->isConsteval()) {
       bool device = deviceCondition(i->getCond()) != nullptr;
       sameKind(i->getIfLoc(), device);
-      if (device) return planIf(i, c.depth);
+      if (device) {
+        noRecursion({i}, i->getIfLoc());
+        return planIf(i, c.depth);
+      }
     }
     if (auto *f = dyn_cast<ForStmt>(s)) {
       bool device = deviceCondition(f->getCond()) != nullptr;
       sameKind(f->getForLoc(), device);
-      if (device) return planFor(f, c.depth);
+      if (device) {
+        noRecursion({f}, f->getForLoc());
+        return planFor(f, c.depth);
+      }
     }
     if (auto *w = dyn_cast<WhileStmt>(s)) {
       bool device = deviceCondition(w->getCond()) != nullptr;
       sameKind(w->getWhileLoc(), device);
-      if (device) return planWhile(w, c.depth);
+      if (device) {
+        noRecursion({w}, w->getWhileLoc());
+        return planWhile(w, c.depth);
+      }
     }
     if (auto *d = dyn_cast<DoStmt>(s); d && deviceCondition(d->getCond()))
       refuse(d->getDoLoc(), "a do-while loop on a device condition is not rewritten by the hybrid front end: write it "
                             "as a while loop (or while_loop)");
-    if (auto *t = dyn_cast<ConditionalOperator>(s); t && deviceCondition(t->getCond())) return planSelect(t, c.depth);
+    if (auto *t = dyn_cast<ConditionalOperator>(s); t && deviceCondition(t->getCond())) {
+      noRecursion({t}, t->getQuestionLoc());
+      return planSelect(t, c.depth);
+    }
     if (auto *l = dyn_cast<LambdaExpr>(s)) {
       const CXXMethodDecl *call = l->getCallOperator();
       if (const FunctionTemplateDecl *t = call->getDescribedFunctionTemplate()) {
@@ -408,6 +455,8 @@ private:
 
   /// An early exit's statement: its branch and where the rest ends.
   DeviceStatement earlyExitStatement(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *block, int depth) {
+    // The branch, and the rest: the other branch.
+    noRecursion({std::find(block->body_begin(), block->body_end(), i), block->body_end()}, i->getIfLoc());
     if (auto *c = dyn_cast<CompoundStmt>(i->getThen()))
       for (const Stmt *child : c->body())
         if (child != c->body_back()) checkExits(child, false, "a device if");

@@ -160,7 +160,8 @@ def check_tensorcores(r):
 
 def check_expressiveness(r):
     tw = r["twintile"]
-    expect(len(tw) == 2 * r["config"]["features"], f"{len(tw)} rows for {r['config']['features']} features")
+    expect(len(tw) == 3 * r["config"]["features"], f"{len(tw)} rows for {r['config']['features']} features")
+    expect({x["frontend"] for x in tw} == {"parse", "trace", "hybrid"}, "not every front end probed")
     expect(all(x["as_expected"] for x in tw),
            "not as features.json expects: " + ", ".join(f"{x['frontend']} {x['feature']}" for x in tw
                                                          if not x["as_expected"]))

@@ -27,6 +27,7 @@
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'host_memory<64>' 2>&1 | FileCheck %s --check-prefix=MEMORY
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'global_state<64>' 2>&1 | FileCheck %s --check-prefix=GLOBAL
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'lambda_in_header<64>' 2>&1 | FileCheck %s --check-prefix=HEADER
+// RUN: not twintile compile --frontend=hybrid %s --kernel 'recursive<64>' 2>&1 | FileCheck %s --check-prefix=RECURSION
 #include <twintile.h>
 #include <vector>
 using namespace tt;
@@ -61,7 +62,7 @@ TT_KERNEL void host_member(Ptr<f32> x, Ptr<f32> y, i32 n) {
   if (n > 4) s.value = s.value * 2.0f;
   store(y + arange(0, B), s.value);
 }
-// MEMBER: refusals.cpp:[[@LINE-3]]:22: error: member 's.value' is assigned under a device condition: the hybrid front end carries variables through the combinators, not parts of an object declared outside; assign a variable and set it after the statement
+// MEMBER: refusals.cpp:[[@LINE-3]]:22: error: member 's.value' is assigned under a device condition: the hybrid front end carries variables through the combinators, not parts of an object declared outside; assign a variable of the language
 
 // A break nested in a device if inside the loop's body (not directly in it).
 template <int B>
@@ -281,5 +282,16 @@ TT_KERNEL void lambda_in_header(Ptr<f32> x, Ptr<f32> y, i32 n) {
   store(y + arange(0, B), v);
 }
 // HEADER: refusals.cpp:[[@LINE-3]]:42: error: native device control flow inside the header of a device for loop (a lambda or ?: in its bound) is not rewritten
+
+// Recursion under a device condition: both branches are traced, so the
+// recursion would never end; refused before anything is traced.
+inline Tile<f32> halve_until(Tile<f32> v) {
+  return max(v, 0) > 1.0f ? halve_until(v * 0.5f) : v;
+}
+template <int B>
+TT_KERNEL void recursive(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  store(y + arange(0, B), halve_until(load(x + arange(0, B))));
+}
+// RECURSION: refusals.cpp:[[@LINE-6]]:27: error: recursion under a device condition is not rewritten by the hybrid front end
 
 // STAGE: error: the rewritten stage is the hybrid front end's (--frontend=hybrid); the parse front end rewrites nothing

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run a real-world port and its upstream kernel on the same inputs and compare.
 
-    experiments/realworld/check.py [NAME...] [--frontend parse|trace] [--manifest FILE] [--twintile PATH]
+    experiments/realworld/check.py [NAME...] [--frontend parse|trace|hybrid] [--manifest FILE] [--twintile PATH]
 
 For each kernel of experiments/realworld/kernels.json (all, or the NAMEs):
 inputs from the manifest's launch (a fixed seed per kernel); the upstream

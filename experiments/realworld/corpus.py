@@ -18,7 +18,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "kernels.json"
-FRONTENDS = ("parse", "trace")
+FRONTENDS = ("parse", "trace", "hybrid")
 # What forced a rewrite, as an entry's "why" names it.
 CATEGORIES = ("native device control flow", "type promotion", "missing call", "scalar and 0-d tile",
               "C++ limit", "other")

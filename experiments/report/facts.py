@@ -315,7 +315,7 @@ def realworld_facts(rw):
     libs = rw.get("libraries", {}) if rw else {}
     f["rw_kernels"] = str(len(rw.get("kernels", []))) if rw else NA
     f["rw_libraries"] = " and ".join(f"{lib} {v}" for lib, v in sorted(libs.items()) if v) or NA
-    for frontend in ("parse", "trace"):
+    for frontend in ("parse", "trace", "hybrid"):
         m = summary.get(frontend)
         for key in ("right", "wrong", "refused", "broken", "rewrites", "rewrites_right", "rewrites_unchecked",
                     "unchecked"):
@@ -323,8 +323,16 @@ def realworld_facts(rw):
         f[f"rw_{frontend}_lines"] = _f(R.median(m["lines"]) if m else None, "g")
         top = sorted(m["categories"].items(), key=lambda x: -x[1]) if m else []
         f[f"rw_{frontend}_top_category"] = f"{top[0][0]} ({top[0][1]} of {m['rewrites']})" if top else NA
+    cells = R.realworld_cells(rw) if rw else {}
+    refused = [k["name"] for k in rw.get("kernels", [])
+               if (cells.get((k["name"], "hybrid", "written")) or {}).get("outcome") == "refused"] if rw else []
+    f["rw_hybrid_refused_names"] = _some(refused) if "hybrid" in summary else NA
+    agreed = rw.get("agreement", []) if rw else []
+    f["rw_agree_n"] = str(len(agreed)) if agreed else NA
+    for frontend in ("trace", "hybrid"):
+        f[f"rw_{frontend}_same_ptx"] = str(sum(bool(a["same_ptx"].get(frontend)) for a in agreed)) if agreed else NA
     per = R.realworld_compile(rw) if rw else {}
-    for frontend in ("parse", "trace"):
+    for frontend in ("parse", "trace", "hybrid"):
         ratios = [m["triton"] / m[frontend] for m in per.values() if m.get("triton") and m.get(frontend)]
         f[f"rw_{frontend}_compile_speedup"] = _f(R.geomean(ratios), ".1f")
         f[f"rw_{frontend}_compile_kernels"] = str(len(ratios)) if per else NA

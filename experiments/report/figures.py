@@ -169,13 +169,14 @@ def realworld(rw, path):
     fig, (left, right) = plt.subplots(1, 2, sharey=True, figsize=(8.5, 0.22 * len(names) + 1.9),
                                       gridspec_kw={"width_ratios": [3, 2]})
     ys = range(len(names))
-    height = 0.27
-    series = (("parse", "twintile_parse", "twintile parse"), ("trace", "twintile_trace", "twintile trace"),
-              ("triton", "triton", "upstream kernel, Triton"))
+    frontends = R.realworld_frontends(rw)
+    series = [(f, f"twintile_{f}", LABELS[f"twintile_{f}"]) for f in frontends] + \
+        [("triton", "triton", "upstream kernel, Triton")]
+    height = 0.8 / len(series)
     for i, (key, color, label) in enumerate(series):
         pts = [(y, per.get(n, {}).get(key)) for y, n in zip(ys, names)]
         pts = [(y, v * 1e3) for y, v in pts if v]
-        left.barh([y + (i - 1) * height for y, _ in pts], [v for _, v in pts], height=height,
+        left.barh([y + (i - (len(series) - 1) / 2) * height for y, _ in pts], [v for _, v in pts], height=height,
                   color=COLORS[color], label=label)
     left.set_xscale("log")
     shortest = min((v for n in names for key, _, _ in series if (v := per.get(n, {}).get(key))), default=None)
@@ -190,8 +191,9 @@ def realworld(rw, path):
     left.set_yticks(list(ys), names, fontsize=6)
     left.set_ylim(len(names) - 0.5, -0.5)
     kinds = {}
-    for i, (frontend, color) in enumerate((("parse", "twintile_parse"), ("trace", "twintile_trace"))):
-        offset = (i - 0.5) * 0.4
+    step = 0.8 / len(frontends)
+    for i, (frontend, color) in enumerate((f, f"twintile_{f}") for f in frontends):
+        offset = (i - (len(frontends) - 1) / 2) * step
         for y, k in zip(ys, rw.get("kernels", [])):
             written = cells.get((k["name"], frontend, "written")) or {}
             rewrite = k.get("rewrites", {}).get(frontend)
@@ -203,7 +205,7 @@ def realworld(rw, path):
                 kinds.setdefault((frontend, "lines"), []).append((y + offset, rewrite["added"] + rewrite["removed"]))
         label = LABELS[color]
         right.barh([y for y, _ in kinds.get((frontend, "lines"), [])], [v for _, v in kinds.get((frontend, "lines"), [])],
-                   height=0.4, color=COLORS[color], label=f"{label}: lines its rewrite changed")
+                   height=step, color=COLORS[color], label=f"{label}: lines its rewrite changed")
         right.scatter([0] * len(kinds.get((frontend, "right"), [])), kinds.get((frontend, "right"), []), marker="o",
                       s=14, facecolors="none", edgecolors=COLORS[color], label=f"{label}: accepted as written, right")
         right.scatter([0] * len(kinds.get((frontend, "unchecked"), [])), kinds.get((frontend, "unchecked"), []),

@@ -386,13 +386,18 @@ def realworld_right(row):
     return bool(row) and row.get("outcome") == "accepted" and row.get("check") == "ok"
 
 
+def realworld_frontends(rw):
+    """The front ends the realworld suite ran (a result file from before the hybrid has two)."""
+    return [f for f in ("parse", "trace", "hybrid") if any(r["frontend"] == f for r in rw.get("rows", []))]
+
+
 def realworld_summary(rw):
     """Per front end: kernels, accepted as written and right, accepted but wrong, refused,
     internal errors, crashes or failed launches, rewrites accepted and right, lines each rewrite changed,
     and how often each category forced a rewrite."""
     cells = realworld_cells(rw)
     out = {}
-    for frontend in ("parse", "trace"):
+    for frontend in realworld_frontends(rw):
         written = [cells.get((k["name"], frontend, "written")) for k in rw.get("kernels", [])]
         written = [r for r in written if r]
         rewrites = [(k, k["rewrites"][frontend]) for k in rw.get("kernels", []) if frontend in k.get("rewrites", {})]
@@ -454,7 +459,7 @@ def realworld_compile(rw):
     for k in rw.get("kernels", []):
         name = k["name"]
         m = {}
-        for frontend in ("parse", "trace"):
+        for frontend in realworld_frontends(rw):
             m[frontend] = median([s["to_ptx_s"] for s in rw.get("compile", [])
                                   if s["name"] == name and s["frontend"] == frontend and "to_ptx_s" in s])
         m["triton"] = median([s["to_ptx_s"] for s in rw.get("upstream_compile", [])

@@ -433,12 +433,14 @@ def realworld(rw):
         after = mark(cells.get((k["name"], frontend, "rewritten")))
         return f"{after} +{r['added']} −{r['removed']}: {', '.join(r.get('why', []))}"
 
-    rows = [[f"`{k['name']}`", f"{k['library']}: `{k['function']}`", k["lines"],
-             mark(cells.get((k["name"], "parse", "written"))), mark(cells.get((k["name"], "trace", "written"))),
-             rewrite(k, "parse"), rewrite(k, "trace")] for k in rw.get("kernels", [])]
+    frontends = R.realworld_frontends(rw)
+    rewritten = [f for f in frontends if any(f in k.get("rewrites", {}) for k in rw.get("kernels", []))]
+    rows = [[f"`{k['name']}`", f"{k['library']}: `{k['function']}`", k["lines"]] +
+            [mark(cells.get((k["name"], f, "written"))) for f in frontends] +
+            [rewrite(k, f) for f in rewritten] for k in rw.get("kernels", [])]
     summary = R.realworld_summary(rw)
     srows = []
-    for frontend in ("parse", "trace"):
+    for frontend in frontends:
         m = summary[frontend]
         srows.append([frontend, m["kernels"], m["right"], m["wrong"], m["refused"], m["broken"],
                       f"{m['rewrites_right']}/{m['rewrites']}" +
@@ -446,8 +448,8 @@ def realworld(rw):
                       f"{R.median(m['lines']):g}" if m["lines"] else "–",
                       "; ".join(f"{c} {n}" for c, n in sorted(m["categories"].items(), key=lambda x: -x[1])) or "–"])
     return ("### Kernels from the wild: upstream Triton kernels ported as written\n\n" +
-            table(["kernel", "upstream", "lines", "parse", "trace", "parse: rewritten", "trace: rewritten"], rows,
-                  ["l", "l", "r", "l", "l", "l", "l"]) +
+            table(["kernel", "upstream", "lines"] + frontends + [f"{f}: rewritten" for f in rewritten], rows,
+                  ["l", "l", "r"] + ["l"] * (len(frontends) + len(rewritten))) +
             f"\nUpstream: {libs}; each port checked against its upstream kernel run in Triton "
             f"{rw.get('triton') or '(not installed)'}'s interpreter on the same inputs, and in twintile's PTX "
             "emulator against its IR interpreter. ✓ accepted and right; ≠ accepted but computing something else "
@@ -465,14 +467,16 @@ def realworld_compile(rw):
     def ratio(a, b, digits=2):
         return f"{a / b:.{digits}f}×" if a and b else "–"
 
-    rows = [[f"`{name}`", ms(m.get("parse")), ms(m.get("trace")), ms(m.get("triton")),
-             ratio(m.get("triton"), m.get("parse"), 1), ratio(m.get("triton"), m.get("trace"), 1),
-             f"{m.get('twintile_instructions', '–')} / {m.get('upstream_instructions', '–')}",
+    frontends = R.realworld_frontends(rw)
+    rows = [[f"`{name}`"] + [ms(m.get(f)) for f in frontends] + [ms(m.get("triton"))] +
+            [ratio(m.get("triton"), m.get(f), 1) for f in frontends] +
+            [f"{m.get('twintile_instructions', '–')} / {m.get('upstream_instructions', '–')}",
              f"{m.get('twintile_registers') or '–'} / {m.get('upstream_registers') or '–'}"]
             for name, m in per.items()]
     return ("### Kernels from the wild: compile time and PTX against the upstream kernel (ms, median)\n\n" +
-            table(["kernel", "parse → PTX", "trace → PTX", "Triton → PTX", "Triton / parse", "Triton / trace",
-                   "PTX instructions, twintile / upstream", "registers, twintile / upstream"], rows) +
+            table(["kernel"] + [f"{f} → PTX" for f in frontends] + ["Triton → PTX"] +
+                  [f"Triton / {f}" for f in frontends] +
+                  ["PTX instructions, twintile / upstream", "registers, twintile / upstream"], rows) +
             "\nBoth compiled as Triton's JIT compiles at the manifest's launch: fast math (twintile's "
             "`--math=fast`, Triton's defaults), the launch's num_warps, pointers aligned and integers divisible by "
             "16 hinted (Triton's JIT also makes an integer equal to 1 a constant; twintile has no such "

@@ -1,6 +1,6 @@
 //===- CompileProbe.cpp - every compile phase, timed, in one process -----===//
 //
-//   compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--trace-host jit|clang++] [--cold-only]
+//   compile_probe --frontend parse|trace|hybrid FILE SPEC... [--reps N] [--trace-host jit|clang++] [--cold-only]
 //                 [--target sm_90a|sm_80] [--ptxas] [--no-backend] [--warmup]
 //                 [--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]...
 //
@@ -26,8 +26,10 @@
 // process), host_codegen_s (cold, in process: the host's code generator),
 // host_load_s (loading the compiled file where it runs: the JIT linker or
 // dlopen), host_cached_s (lookup and load of the cached object) - these in
-// the first spec's row, shared by all - and trace_s instead of walk_s. A front end's or the
-// backend's refusal is printed as the spec's "error" and the exit status is 1.
+// the first spec's row, shared by all - and trace_s instead of walk_s. Hybrid
+// specs have the trace front end's phases (of the rewritten file), with the
+// parse front end's parse_s beside them and rewrite_s (planning and editing
+// the source, each spec). A front end's or the backend's refusal is printed as the spec's "error" and the exit status is 1.
 // TWINTILE_NO_PCH=1 makes the parse front end parse without the precompiled
 // language header.
 //===----------------------------------------------------------------------===//
@@ -133,6 +135,7 @@ bool parseRep(const Options &o, json &out) {
   return ok;
 }
 
+/// The trace front end, and the hybrid, which traces the file it rewrote.
 bool traceRep(const Options &o, json &out) {
   // The specs compile cold first, past the cache (the precompiled language
   // header is kept, as the parse front end keeps it): one host compile of
@@ -157,6 +160,10 @@ bool traceRep(const Options &o, json &out) {
     row["host_codegen_s"] = phase(cold[i], "host-codegen");
     row["host_load_s"] = phase(cold[i], "host-load");
     row["trace_s"] = phase(warm[i], "trace");
+    if (o.request.frontend == pl::Frontend::Hybrid) {
+      if (i == 0) out["parse_s"] = phase(cold[0], "parse");  // shared, as the parse front end's
+      row["rewrite_s"] = phase(cold[i], "rewrite");
+    }
     if (i == 0 && !o.coldOnly && warm[0].hostCompileCached) {
       double traced = 0;
       for (const pl::Result &w : warm) traced += phase(w, "trace");
@@ -171,7 +178,7 @@ bool traceRep(const Options &o, json &out) {
 
 int usage(const char *why) {
   std::cerr << "compile_probe: " << why << "\n"
-            << "usage: compile_probe --frontend parse|trace FILE SPEC... [--reps N] [--trace-host jit|clang++] "
+            << "usage: compile_probe --frontend parse|trace|hybrid FILE SPEC... [--reps N] [--trace-host jit|clang++] "
                "[--cold-only] [--target T] [--ptxas] "
             << "[--math precise|fast] [--num-warps N] [--assume-aligned NAME]... [--assume-divisible NAME]... "
                "[--no-backend] [--warmup]\n";
@@ -189,7 +196,7 @@ int probe(int argc, char **argv) {
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
     if (a == "--frontend") {
       std::optional<twintile::pipeline::Frontend> f = twintile::pipeline::frontendNamed(value());
-      if (!f) return usage("--frontend must be parse or trace");
+      if (!f) return usage("--frontend must be parse, trace or hybrid");
       o.request.frontend = *f;
       frontendGiven = true;
     } else if (a == "--trace-host") {
@@ -229,7 +236,7 @@ int probe(int argc, char **argv) {
     else if (a.starts_with("--")) return usage(("unknown option " + a).c_str());
     else positional.push_back(a);
   }
-  if (!frontendGiven) return usage("--frontend must be parse or trace");
+  if (!frontendGiven) return usage("--frontend must be parse, trace or hybrid");
   if (positional.size() < 2) return usage("give a file and at least one specialization");
   o.file = positional[0];
   o.specs.assign(positional.begin() + 1, positional.end());

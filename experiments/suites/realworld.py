@@ -18,9 +18,11 @@ manifest's launch on check.py's inputs, in the PTX emulator, profiled (`twintile
 warp-level instructions, global requests, sectors and bytes, shared-memory wavefronts, checked
 against the IR interpreter; twintile's side only, since the upstream kernel runs in Triton's
 interpreter, which counts nothing of the kind (--quick profiles them all too: a few seconds, the
-compiles cached by the codegen part). Writes experiments/results/realworld.json: the
-upstream libraries' versions, one row per kernel, front end and variant, each
-rewrite's diff size, the compile samples, the PTX counts and the profiles.
+compiles cached by the codegen part). And, for each port all three front ends (parse,
+trace, hybrid) accept as written, whether their PTX is byte for byte the same. Writes
+experiments/results/realworld.json: the upstream libraries' versions, one row per
+kernel, front end and variant, each rewrite's diff size, the compile samples, the
+PTX counts, the profiles and the agreement.
 """
 import argparse
 import difflib
@@ -101,8 +103,9 @@ def twintile_compiles(entries, cells, reps):
                 if "error" in spec:
                     samples.append({"name": e["name"], "frontend": frontend, "error": spec["error"]})
                     continue
-                front = (r.get("parse_s", 0.0) + spec.get("walk_s", 0.0) if frontend == "parse"
-                         else spec.get("host_compile_s", 0.0) + spec.get("trace_s", 0.0))
+                traced = spec.get("host_compile_s", 0.0) + spec.get("trace_s", 0.0)
+                front = {"parse": r.get("parse_s", 0.0) + spec.get("walk_s", 0.0), "trace": traced,
+                         "hybrid": r.get("parse_s", 0.0) + spec.get("rewrite_s", 0.0) + traced}[frontend]
                 samples.append({"name": e["name"], "frontend": frontend, "rep": r["rep"], "frontend_s": front,
                                 "to_ptx_s": front + spec.get("cleanup_s", 0.0) + spec["backend_s"]})
             if not rows:
@@ -148,6 +151,30 @@ def codegen(entries, cells, upstream_ptx, workdir):
                 usage, error = common.ptx_stats.run_ptxas(ptxas, "sm_90a", path)
                 row["ptxas"] = usage.get(entry["name"]) if not error else {"error": error[-300:]}
             rows.append(row)
+    return rows
+
+
+def agreement(entries, cells, workdir):
+    """For each port every front end accepts as written: whether each front end's PTX (compiled
+    like_triton) is byte for byte the parsing front end's; one row per kernel."""
+    rows = []
+    for e in entries:
+        if not all((cells.get((e["name"], f, "written")) or {}).get("outcome") == "accepted" for f in corpus.FRONTENDS):
+            continue
+        ptx, errors = {}, {}
+        for frontend in corpus.FRONTENDS:
+            out = Path(workdir) / f"{e['name']}.{frontend}.ptx"
+            proc = subprocess.run([common.tool("twintile"), "compile", str(Path(e["dir"]) / e["file"]), "--kernel",
+                                   e["kernel"], "--frontend", frontend, "--emit", "ptx", "-o", str(out),
+                                   *like_triton(e)], capture_output=True, text=True)
+            if proc.returncode == 0:
+                ptx[frontend] = out.read_bytes()
+            else:
+                errors[frontend] = proc.stderr.strip()[-300:]
+        row = {"name": e["name"], "same_ptx": {f: ptx[f] == ptx["parse"] for f in ptx if f != "parse" and "parse" in ptx}}
+        if errors:
+            row["errors"] = errors
+        rows.append(row)
     return rows
 
 
@@ -282,7 +309,7 @@ def main(argv=None):
     if needless:
         print("[realworld] warning: these front ends accept the port as written, so its rewrite for them is "
               "no longer needed (remove it from the manifest): " + ", ".join(needless), flush=True)
-    compiles, upstream_compiles, code, profiled = [], [], [], []
+    compiles, upstream_compiles, code, profiled, agreed = [], [], [], [], []
     if rows:
         reps = 2 if args.quick else 5
         print(f"[realworld] compile: each accepted port through each front end, {reps} repetitions", flush=True)
@@ -301,18 +328,20 @@ def main(argv=None):
         code = codegen(entries, cells, upstream_ptx, workdir)
         print("[realworld] profile: one launch of each port in the PTX emulator", flush=True)
         profiled = profiles(entries, cells, args.manifest, workdir)
+        print("[realworld] agreement: the PTX of each port every front end accepts as written, compared", flush=True)
+        agreed = agreement(entries, cells, workdir)
     for r in rows:
         print(f"[realworld] {r['name']} {r['frontend']} {r['variant']}: {r['outcome']}"
               f"{' at line ' + str(r['line']) if r.get('line') else ''}"
               f"{', ' + r['check'] if r.get('check') else ''}", flush=True)
     by_name = lambda rows: shard.unit_major(rows, plan, lambda r: r["name"])  # noqa: E731
-    compiles, upstream_compiles, code, profiled, kernels, rows = map(
-        by_name, (compiles, upstream_compiles, code, profiled, kernels, rows))
+    compiles, upstream_compiles, code, profiled, agreed, kernels, rows = map(
+        by_name, (compiles, upstream_compiles, code, profiled, agreed, kernels, rows))
     common.write_result("realworld", {"config": config,
                                       "libraries": versions, "triton": header.get("triton"), "missing": missing,
                                       "needless_rewrites": needless, "compile": compiles,
                                       "upstream_compile": upstream_compiles, "codegen": code,
-                                      "profile": profiled,
+                                      "profile": profiled, "agreement": agreed,
                                       "kernels": kernels, "rows": rows}, args.out, args.shard, plan)
     return 0
 

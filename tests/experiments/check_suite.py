@@ -191,10 +191,11 @@ def check_realworld(r):
         expect(not r["rows"], "rows without NumPy")
         return
     rows = {(x["frontend"], x["variant"]): x for x in r["rows"]}
-    expect(set(rows) == {("parse", "written"), ("trace", "written"), ("trace", "rewritten")} and len(r["rows"]) == 3,
-           f"rows: {sorted(rows)}: parse accepts the port as written, trace needs its rewrite")
+    expect(set(rows) == {("parse", "written"), ("trace", "written"), ("trace", "rewritten"), ("hybrid", "written")}
+           and len(r["rows"]) == 4,
+           f"rows: {sorted(rows)}: parse and hybrid accept the port as written, trace needs its rewrite")
     want = "ok" if not r["missing"] else "unchecked"
-    for key in (("parse", "written"), ("trace", "rewritten")):
+    for key in (("parse", "written"), ("trace", "rewritten"), ("hybrid", "written")):
         row = rows.get(key, {})
         expect(row.get("outcome") == "accepted" and str(row.get("check", "")).startswith(want),
                f"{key}: {row.get('outcome')}, {row.get('check')} (expected accepted, {want})")
@@ -202,7 +203,7 @@ def check_realworld(r):
     expect(written.get("outcome") == "refused" and written.get("line") == 13 and
            "for_range" in (written.get("message") or ""),
            f"trace: the device loop is not refused at line 13 naming for_range: {written}")
-    for frontend in ("parse", "trace"):
+    for frontend in ("parse", "trace", "hybrid"):
         samples = [c for c in r["compile"] if c["frontend"] == frontend]
         expect(len(samples) == 2 and all(positive(c.get("to_ptx_s")) and c["to_ptx_s"] >= c["frontend_s"]
                                          for c in samples), f"{frontend} compile samples: {samples}")

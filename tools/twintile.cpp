@@ -5,7 +5,7 @@
 //   twintile run     FILE --kernel SPEC --grid X[,Y[,Z]] [--device emu|interp|cuda]
 //                    [--arg NAME=VALUE]... [--input NAME=FILE.npy]... [--save DIR] [--seed N]
 //                    [--no-check] [--time] [--profile] [--interleave N] [--json] [target options]
-//   twintile diff    FILE --kernel SPEC [--frontends A,B] [--show] [--html OUT.html] [--json]
+//   twintile diff    FILE --kernel SPEC [--frontends A,B[,C]] [--show] [--html OUT.html] [--json]
 //   twintile dump    FILE --kernel SPEC --dir DIR [--frontends A,B,...] [--json]
 //   twintile library FILE --name NAME --kernel [FUNCTION=]SPEC... -o DIR [--target T]...
 //                    [--depfile FILE] [-j N] [target options]
@@ -246,12 +246,12 @@ int main(int argc, char **argv) {
   runCmd->add_flag("--json", run.json, "print a JSON report (on an error too: its verdict \"error\")");
 
   twintile::driver::DiffFlags diff;
-  CLI::App *diffCmd = app.add_subcommand("diff", "compare two front ends' IR for one kernel (parse and trace, or --frontends)");
+  CLI::App *diffCmd = app.add_subcommand("diff", "compare front ends' IR for one kernel (parse and trace, or two or three --frontends)");
   kernelOptions(diffCmd, diff.file, diff.kernel, nullptr);
   targetOptions(diffCmd, diff.options);
-  frontendsOption(diffCmd, diff.frontends, 2, 2, "the two front ends to compare, left,right (default parse,trace; e.g. parse,hybrid)");
-  diffCmd->add_flag("--show", diff.show, "print the two cleaned IRs side by side");
-  diffCmd->add_option("--html", diff.html, "write one self-contained page with every stage of both front ends");
+  frontendsOption(diffCmd, diff.frontends, 2, 3, "the front ends to compare, each with the first, in columns (default parse,trace; e.g. parse,hybrid or parse,trace,hybrid)");
+  diffCmd->add_flag("--show", diff.show, "print the cleaned IRs side by side");
+  diffCmd->add_option("--html", diff.html, "write one self-contained page with every stage of each front end");
   diffCmd->add_flag("--json", diff.json, "print a JSON report");
 
   twintile::driver::DumpFlags dump;

@@ -1,10 +1,10 @@
-//===- Diff.cpp - twintile diff: two front ends, side by side --------------===//
+//===- Diff.cpp - twintile diff: front ends, side by side ------------------===//
 //
-// Two front ends (parse and trace, or --frontends) compile the same
-// specialization; their cleaned tile IR is compared structurally
-// (ir/Equivalence.h) and the verdict says exactly what differs. --show
-// prints both IRs in two columns (never cut); --html writes the page
-// DiffHtml.cpp makes, with every stage of both.
+// Two or three front ends (parse and trace, or --frontends) compile the
+// same specialization; the cleaned tile IR of each is compared structurally
+// with the first's (ir/Equivalence.h) and the verdict says exactly what
+// differs. --show prints the IRs in columns (never cut); --html writes the
+// page DiffHtml.cpp makes, with every stage of each.
 //===----------------------------------------------------------------------===//
 #include "ir/Equivalence.h"
 #include "ir/Printer.h"
@@ -28,23 +28,37 @@ std::vector<std::string> lines(const std::string &s) {
   return out;
 }
 
-/// Two texts in two columns, as wide as the left one's longest line.
-void sideBySide(std::ostream &os, const std::string &leftName, const std::string &rightName, const std::string &left,
-                const std::string &right) {
-  std::vector<std::string> a = lines(left), b = lines(right);
-  size_t width = 5;
-  for (const std::string &l : a) width = std::max(width, l.size());
-  auto pad = [&](const std::string &s) { return s + std::string(width - s.size(), ' '); };
-  os << pad(leftName) << " | " << rightName << "\n" << std::string(width, '-') << "-+-" << std::string(width, '-') << "\n";
-  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i)
-    os << pad(i < a.size() ? a[i] : "") << " | " << (i < b.size() ? b[i] : "") << "\n";
+/// Texts in columns, each but the last as wide as its longest line.
+void sideBySide(std::ostream &os, const std::vector<std::string> &names, const std::vector<std::string> &texts) {
+  std::vector<std::vector<std::string>> columns;
+  std::vector<size_t> widths;
+  size_t rows = 0;
+  for (size_t c = 0; c < texts.size(); ++c) {
+    columns.push_back(lines(texts[c]));
+    size_t width = std::max<size_t>(5, names[c].size());
+    for (const std::string &l : columns.back()) width = std::max(width, l.size());
+    widths.push_back(width);
+    rows = std::max(rows, columns.back().size());
+  }
+  auto row = [&](auto &&at, const char *gap) {
+    for (size_t c = 0; c < columns.size(); ++c) {
+      std::string s = at(c);
+      os << (c ? gap : "") << (c + 1 < columns.size() ? s + std::string(widths[c] - s.size(), ' ') : s);
+    }
+    os << "\n";
+  };
+  row([&](size_t c) { return names[c]; }, " | ");
+  row([&](size_t c) { return std::string(widths[c], '-'); }, "-+-");
+  for (size_t i = 0; i < rows; ++i)
+    row([&](size_t c) { return i < columns[c].size() ? columns[c][i] : std::string(); }, " | ");
 }
 
 } // namespace
 
 int diffCommand(const DiffFlags &f) {
   bool html = !f.html.empty();
-  const std::string left(pipeline::name(f.frontends[0])), right(pipeline::name(f.frontends[1]));
+  std::vector<std::string> names;
+  for (pipeline::Frontend fe : f.frontends) names.emplace_back(pipeline::name(fe));
   std::map<std::string, std::map<support::Stage, std::string>> stages;  // front end -> stage -> text
   std::map<std::string, pipeline::Result> results;
   pipeline::CompileRequest o = f.options;
@@ -54,9 +68,9 @@ int diffCommand(const DiffFlags &f) {
   if (f.json)
     o.reportOnLimit = [&](const std::string &error) {
       nlohmann::ordered_json j{{"command", "diff"}, {"file", f.file}, {"kernel", f.kernel}, {"equal", false},
-                               {"verdict", "not compared: " + left + " failed"}};
+                               {"verdict", "not compared: " + names[0] + " failed"}};
       if (html) j["html"] = f.html;  // (not written)
-      j["errors"] = {{left, error}, {right, error}};  // Clang's one parse, or the first of two: both stop
+      for (const std::string &fe : names) j["errors"][fe] = error;  // Clang's one parse, or the first: all stop
       return jsonText(j);
     };
   auto observer = [&](const std::string &frontend) {
@@ -66,46 +80,54 @@ int diffCommand(const DiffFlags &f) {
     return observer;
   };
   // Parse and trace: one Clang parse for both, where it can (pipeline::compileBoth).
-  pipeline::BothResults both;
-  if (left == "parse" && right == "trace") {
-    both = pipeline::compileBoth(f.file, f.kernel, o, observer(left), observer(right));
+  if (names == std::vector<std::string>{"parse", "trace"}) {
+    pipeline::BothResults both = pipeline::compileBoth(f.file, f.kernel, o, observer("parse"), observer("trace"));
+    results.emplace("parse", std::move(both.parse));
+    results.emplace("trace", std::move(both.trace));
   } else {
-    pipeline::CompileRequest a = o, b = o;
-    a.frontend = f.frontends[0];
-    b.frontend = f.frontends[1];
-    both.parse = pipeline::compileSource(f.file, f.kernel, a, observer(left));
-    both.trace = pipeline::compileSource(f.file, f.kernel, b, observer(right));
-  }
-  for (pipeline::Result *r : {&both.parse, &both.trace}) {
-    // Without --html or --json a failure ends the command; the page still
-    // shows what each front end got through, and the report the errors.
-    if (!r->ok() && !html && !f.json) {
-      std::cerr << r->error;
-      return failureStatus(*r);
+    for (size_t k = 0; k < names.size(); ++k) {
+      pipeline::CompileRequest each = o;
+      each.frontend = f.frontends[k];
+      results.emplace(names[k], pipeline::compileSource(f.file, f.kernel, each, observer(names[k])));
     }
   }
-  results.emplace(left, std::move(both.parse));
-  results.emplace(right, std::move(both.trace));
-  const pipeline::Result &parsed = results.at(left), &traced = results.at(right);
+  // Without --html or --json a failure ends the command; the page still
+  // shows what each front end got through, and the report the errors.
+  for (const std::string &fe : names)
+    if (!results.at(fe).ok() && !html && !f.json) {
+      std::cerr << results.at(fe).error;
+      return failureStatus(results.at(fe));
+    }
+  // Each front end against the first that compiled; equal only where all did and agree.
+  std::vector<std::string> compiled, failed, differences;
+  for (const std::string &fe : names) (results.at(fe).func ? compiled : failed).push_back(fe);
+  for (size_t k = 1; k < compiled.size(); ++k)
+    if (std::optional<std::string> d = ir::firstDifference(*results.at(compiled[0]).func, *results.at(compiled[k]).func))
+      differences.push_back(compiled.size() == 2 ? *d : compiled[k] + " against " + compiled[0] + ": " + *d);
+  auto listed = [](const std::vector<std::string> &v) {
+    std::string out;
+    for (size_t k = 0; k < v.size(); ++k) out += (k == 0 ? "" : k + 1 == v.size() ? " and " : ", ") + v[k];
+    return out;
+  };
+  bool compared = compiled.size() >= 2, equal = failed.empty() && differences.empty();
   std::string verdict;
-  bool equal = false, compared = parsed.func && traced.func;
-  if (compared) {
-    std::optional<std::string> d = ir::firstDifference(*parsed.func, *traced.func);
-    equal = !d;
-    verdict = equal ? "equal: the " + left + " and " + right + " IR of " + f.kernel + " are structurally identical"
-                    : "different: " + *d;
+  if (!compared) {
+    verdict = "not compared: " + listed(failed) + " failed";
+  } else if (differences.empty()) {
+    verdict = "equal: the " + listed(compiled) + " IR of " + f.kernel + " are structurally identical";
   } else {
-    verdict = "not compared: " + (parsed.func ? right : left) + " failed";
+    verdict = "different: ";
+    for (size_t k = 0; k < differences.size(); ++k) verdict += (k ? "; " : "") + differences[k];
   }
+  if (compared && !failed.empty()) verdict = "not compared: " + listed(failed) + " failed; of the others, " + verdict;
   if (html) {
     DiffPage page;
     page.file = f.file;
     page.kernel = f.kernel;
-    page.left = left;
-    page.right = right;
+    page.frontends = names;
     page.verdict = verdict;
     page.equal = equal;
-    for (const std::string &fe : {left, right}) page.errors[fe] = results.at(fe).error;
+    for (const std::string &fe : names) page.errors[fe] = results.at(fe).error;
     page.stages = stages;
     std::string error;
     if (!writeText(f.html, renderDiffPage(page), error)) return fail(error);
@@ -114,21 +136,23 @@ int diffCommand(const DiffFlags &f) {
     nlohmann::ordered_json j{{"command", "diff"}, {"file", f.file}, {"kernel", f.kernel}, {"equal", equal},
                              {"verdict", verdict}};
     if (html) j["html"] = f.html;
-    for (const std::string &fe : {left, right})
+    for (const std::string &fe : names)
       if (!results.at(fe).ok()) j["errors"][fe] = results.at(fe).error;
-    for (const std::string &fe : {left, right})
+    for (const std::string &fe : names)
       if (results.at(fe).internal()) j["internal"] = true;
     std::cout << jsonText(j);
   } else {
-    for (const std::string &fe : {left, right})
+    for (const std::string &fe : names)
       if (!results.at(fe).ok()) std::cerr << results.at(fe).error;
-    if (f.show && compared)
-      sideBySide(std::cout, left, right, ir::toString(*parsed.func, {.locations = false}),
-                 ir::toString(*traced.func, {.locations = false}));
+    if (f.show && compared) {
+      std::vector<std::string> texts;
+      for (const std::string &fe : compiled) texts.push_back(ir::toString(*results.at(fe).func, {.locations = false}));
+      sideBySide(std::cout, compiled, texts);
+    }
     std::cout << verdict << "\n";
     if (html) std::cout << "wrote " << f.html << "\n";
   }
-  for (const std::string &fe : {left, right})
+  for (const std::string &fe : names)
     if (results.at(fe).internal()) return kExitInternal;
   return equal ? 0 : 1;
 }

@@ -1,17 +1,18 @@
-//===- DiffHtml.cpp - the two front ends' stages as one HTML page ----------===//
+//===- DiffHtml.cpp - the front ends' stages as one HTML page -------------===//
 //
-// Lines are aligned by a longest common subsequence over their comparison
-// keys (the line without its loc(...) and trailing blanks); a pair of lines
-// that fills the same gap on both sides is "changed", a line on one side
-// alone is "only-parse" or "only-trace". The page counts the marks per stage
-// in a data-differences attribute, which the Chromium test reads back.
+// A column per front end, aligned against the first (DiffAlign.h); a row is
+// "same", "changed" (every column has a line, some another) or "partial"
+// (some column has none), and each cell "same", "changed" (the part that
+// differs from the first column's line marked), "only" or "absent". The
+// page counts the rows that are not "same" per stage in a data-differences
+// attribute, which the Chromium test reads back.
 //===----------------------------------------------------------------------===//
 #include "tools/driver/DiffHtml.h"
+#include "tools/driver/DiffAlign.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -39,85 +40,36 @@ std::vector<std::string> lines(const std::string &s) {
   return out;
 }
 
-/// A line as it is compared and shown: without loc(...), which differs in
-/// columns between front ends, and the source line it names, if any.
-struct Line {
-  std::string shown;
-  int sourceLine = 0;
-};
-
-Line readLine(const std::string &text, const std::string &fileName) {
-  static const std::regex loc(R"re( loc\("([^"]*)":(\d+):\d+[^)]*\))re");
-  static const std::regex ptxLoc(R"re(^\s*\.loc\s+\d+\s+(\d+)\s+\d+)re");
-  Line l{text, 0};
-  std::smatch m;
-  if (std::regex_search(text, m, loc)) {
-    if (std::filesystem::path(m[1].str()).filename() == fileName) l.sourceLine = std::stoi(m[2].str());
-    l.shown = m.prefix().str() + m.suffix().str();
-  } else if (std::regex_search(text, m, ptxLoc)) {
-    l.sourceLine = std::stoi(m[1].str());
-  }
-  while (!l.shown.empty() && (l.shown.back() == ' ' || l.shown.back() == '\r')) l.shown.pop_back();
-  return l;
+/// One cell: its source link and its line, the part that differs from
+/// `other` (the row's line it is compared with) marked.
+std::string cell(const DiffLine *l, const DiffLine *other, const std::string &frontend) {
+  std::string state = !l ? "absent" : !other ? "only" : l->shown == other->shown ? "same" : "changed";
+  std::string out = "<td class=\"col-" + frontend + " " + state + "\">";
+  if (!l) return out + "</td>";
+  if (l->sourceLine > 0)
+    out += "<a class=\"src\" href=\"#L" + std::to_string(l->sourceLine) + "\" data-line=\"" +
+           std::to_string(l->sourceLine) + "\">" + std::to_string(l->sourceLine) + "</a>";
+  Span d = state == "changed" ? differingPart(l->shown, other->shown) : Span{};
+  std::string_view text = l->shown;
+  out += "<code>" + escape(text.substr(0, d.begin));
+  if (state == "changed")  // where it differs; an empty mark where the other line has more here
+    out += d.end > d.begin ? "<mark>" + escape(text.substr(d.begin, d.end - d.begin)) + "</mark>"
+                           : std::string("<mark class=\"gap\"></mark>");
+  return out + escape(text.substr(std::max(d.begin, d.end))) + "</code></td>";
 }
 
-struct Row {
-  const Line *left = nullptr, *right = nullptr;
-  const char *kind = "same";  // same, changed, only-parse, only-trace
-};
-
-/// The two sides aligned. Beyond kMaxCells of table the sides are paired
-/// by position (each unequal pair marked changed).
-std::vector<Row> align(const std::vector<Line> &a, const std::vector<Line> &b) {
-  constexpr size_t kMaxCells = size_t(16) << 20;
-  std::vector<Row> rows;
-  size_t n = a.size(), m = b.size();
-  if (n * m > kMaxCells) {
-    for (size_t i = 0; i < std::max(n, m); ++i) {
-      Row r{i < n ? &a[i] : nullptr, i < m ? &b[i] : nullptr};
-      r.kind = !r.left ? "only-trace" : !r.right ? "only-parse" : r.left->shown == r.right->shown ? "same" : "changed";
-      rows.push_back(r);
-    }
-    return rows;
+/// What a row's cell in column `c` is compared with: the first column's
+/// line, or, for the first column, the first other line that differs
+/// from it (else any).
+const DiffLine *comparedWith(const DiffRow &r, size_t c) {
+  if (c > 0) return r.cells[0];
+  const DiffLine *any = nullptr;
+  for (size_t k = 1; k < r.cells.size(); ++k) {
+    if (!r.cells[k]) continue;
+    if (r.cells[0] && r.cells[k]->shown != r.cells[0]->shown) return r.cells[k];
+    any = any ? any : r.cells[k];
   }
-  // lcs[i][j]: the longest common subsequence of a[i..] and b[j..].
-  std::vector<std::vector<uint32_t>> lcs(n + 1, std::vector<uint32_t>(m + 1, 0));
-  for (size_t i = n; i-- > 0;)
-    for (size_t j = m; j-- > 0;)
-      lcs[i][j] = a[i].shown == b[j].shown ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-  std::vector<const Line *> gapA, gapB;
-  auto flush = [&] {
-    size_t k = 0;
-    for (; k < std::min(gapA.size(), gapB.size()); ++k) rows.push_back({gapA[k], gapB[k], "changed"});
-    for (size_t i = k; i < gapA.size(); ++i) rows.push_back({gapA[i], nullptr, "only-parse"});
-    for (size_t j = k; j < gapB.size(); ++j) rows.push_back({nullptr, gapB[j], "only-trace"});
-    gapA.clear();
-    gapB.clear();
-  };
-  size_t i = 0, j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i].shown == b[j].shown) {
-      flush();
-      rows.push_back({&a[i++], &b[j++], "same"});
-    } else if (j == m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1])) {
-      gapA.push_back(&a[i++]);
-    } else {
-      gapB.push_back(&b[j++]);
-    }
-  }
-  flush();
-  return rows;
-}
-
-std::string cell(const Line *l, const char *side) {
-  std::string out = std::string("<td class=\"col-") + side + "\">";
-  if (l) {
-    if (l->sourceLine > 0)
-      out += "<a class=\"src\" href=\"#L" + std::to_string(l->sourceLine) + "\" data-line=\"" +
-             std::to_string(l->sourceLine) + "\">" + std::to_string(l->sourceLine) + "</a>";
-    out += "<code>" + escape(l->shown) + "</code>";
-  }
-  return out + "</td>";
+  return any;
 }
 
 constexpr const char *kStyle = R"css(
@@ -143,8 +95,12 @@ h2 small { font-weight: normal; color: #666; }
 table.diff { border-collapse: collapse; width: 100%; table-layout: fixed; }
 table.diff th { text-align: left; background: #f4f4f6; padding: 2px 6px; }
 table.diff td { vertical-align: top; padding: 0 6px; overflow-x: auto; border-left: 1px solid #eee; }
-tr.changed td { background: #fff4d6; }
-tr.only-parse td.col-parse, tr.only-trace td.col-trace { background: #fde2e2; }
+td.changed { background: #fff4d6; }
+td.only { background: #fde2e2; }
+td.absent { background: #f6f6f8; }
+mark { background: #ffd166; color: inherit; border-radius: 2px; }
+mark.gap { border-left: 2px solid #e09f00; margin: 0 1px; }
+tr.changed code, tr.partial code { white-space: pre-wrap; overflow-wrap: anywhere; }
 a.src { color: #3556b8; text-decoration: none; font-size: 11px; margin-right: 6px; }
 .error { color: #8a1111; white-space: pre-wrap; }
 )css";
@@ -163,9 +119,10 @@ document.body.dataset.ready = 'yes';
 std::string renderDiffPage(const DiffPage &page) {
   std::string fileName = std::filesystem::path(page.file).filename().string();
   // The stages the page shows: the rewritten file is the hybrid front end's alone.
+  bool hybrid = std::find(page.frontends.begin(), page.frontends.end(), "hybrid") != page.frontends.end();
   std::vector<support::Stage> stages;
   for (support::Stage s : support::allStages())
-    if (s != support::Stage::Rewritten || page.left == "hybrid" || page.right == "hybrid") stages.push_back(s);
+    if (s != support::Stage::Rewritten || hybrid) stages.push_back(s);
   std::ostringstream os;
   os << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>twintile diff: "
      << escape(page.kernel) << "</title>\n<style>" << kStyle << "</style></head>\n<body>\n<header>\n"
@@ -192,19 +149,26 @@ std::string renderDiffPage(const DiffPage &page) {
     return t == f->second.end() ? std::string() : t->second;
   };
   for (support::Stage s : stages) {
-    std::vector<Line> a, b;
-    for (const std::string &l : lines(textOf(page.left, s))) a.push_back(readLine(l, fileName));
-    for (const std::string &l : lines(textOf(page.right, s))) b.push_back(readLine(l, fileName));
-    std::vector<Row> rows = align(a, b);
-    size_t marks = std::count_if(rows.begin(), rows.end(), [](const Row &r) { return std::string(r.kind) != "same"; });
+    std::vector<std::vector<DiffLine>> columns;
+    for (const std::string &fe : page.frontends) {
+      columns.emplace_back();
+      for (const std::string &l : lines(textOf(fe, s))) columns.back().push_back(readDiffLine(l, fileName));
+    }
+    std::vector<DiffRow> rows = alignColumns(columns);
+    size_t marks = std::count_if(rows.begin(), rows.end(), [](const DiffRow &r) { return std::string(r.kind) != "same"; });
+    bool empty = std::all_of(columns.begin(), columns.end(), [](const auto &c) { return c.empty(); });
     os << "<section class=\"stage\" id=\"stage-" << support::name(s) << "\" data-differences=\"" << marks
        << "\">\n<h2>" << support::name(s) << " <small>" << escape(support::describe(s)) << "</small>";
-    if (a.empty() && b.empty()) os << "<span class=\"count\">not reached</span>";
+    if (empty) os << "<span class=\"count\">not reached</span>";
     else if (marks) os << "<span class=\"count\">" << marks << " lines differ</span>";
-    os << "</h2>\n<table class=\"diff\"><thead><tr><th class=\"col-parse\">" << escape(page.left) << "</th>"
-       << "<th class=\"col-trace\">" << escape(page.right) << "</th></tr></thead><tbody>\n";
-    for (const Row &r : rows)
-      os << "<tr class=\"" << r.kind << "\">" << cell(r.left, "parse") << cell(r.right, "trace") << "</tr>\n";
+    os << "</h2>\n<table class=\"diff\"><thead><tr>";
+    for (const std::string &fe : page.frontends) os << "<th class=\"col-" << escape(fe) << "\">" << escape(fe) << "</th>";
+    os << "</tr></thead><tbody>\n";
+    for (const DiffRow &r : rows) {
+      os << "<tr class=\"" << r.kind << "\">";
+      for (size_t c = 0; c < r.cells.size(); ++c) os << cell(r.cells[c], comparedWith(r, c), page.frontends[c]);
+      os << "</tr>\n";
+    }
     os << "</tbody></table>\n</section>\n";
   }
   os << "</div>\n</main>\n<script>" << kScript << "</script>\n</body></html>\n";

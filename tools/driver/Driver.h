@@ -66,7 +66,7 @@ int runCommand(const RunFlags &flags);
 struct DiffFlags {
   std::string file, kernel;
   pipeline::CompileRequest options;  // its front end unused: diff runs `frontends`
-  /// The two front ends compared, left then right.
+  /// The front ends compared (two or three), each with the first.
   std::vector<pipeline::Frontend> frontends{pipeline::Frontend::Parse, pipeline::Frontend::Trace};
   bool show = false;
   std::string html;  // write the page here

@@ -11,6 +11,10 @@
 // RUN: twintile diff %s --kernel 'twice<64>' --html %t.html | FileCheck %s --check-prefix=HTML
 // RUN: FileCheck %s --check-prefix=PAGE < %t.html
 // RUN: not twintile dump %s --kernel 'twice<64>' --dir /proc/no-such-dir 2>&1 | FileCheck %s --check-prefix=NODIR
+// RUN: twintile diff %s --kernel 'twice<64>' --frontends parse,trace,hybrid --show | FileCheck %s --check-prefix=THREE
+// RUN: twintile diff %s --kernel 'twice<64>' --frontends hybrid,parse,trace --html %t3.html
+// RUN: FileCheck %s --check-prefix=PAGE3 < %t3.html
+// RUN: not twintile diff %s --kernel 'twice<64>' --frontends parse 2>&1 | FileCheck %s --check-prefix=ONE
 #include <twintile.h>
 using namespace tt;
 
@@ -53,3 +57,10 @@ TT_KERNEL void twice(Ptr<f32> x, Ptr<f32> y_with_a_long_name_so_that_the_header_
 // PAGE: <section class="stage" id="stage-tile-opt" data-differences="0">
 // PAGE: <section class="stage" id="stage-sass-info"
 // NODIR: twintile: error: cannot create directory '/proc/no-such-dir'
+// THREE: parse{{ +}}| trace{{ +}}| hybrid
+// THREE: func @twice({{.*}} | func @twice({{.*}} | func @twice(
+// THREE: equal: the parse, trace and hybrid IR of twice<64> are structurally identical
+// PAGE3: <section class="stage" id="stage-rewritten"
+// PAGE3: <th class="col-hybrid">hybrid</th><th class="col-parse">parse</th><th class="col-trace">trace</th>
+// PAGE3: <section class="stage" id="stage-tile-opt" data-differences="0">
+// ONE: --frontends takes 2 to 3 different front ends

@@ -1,0 +1,45 @@
+//===- DiffAlign.h - front ends' texts aligned line by line, and within ---===//
+//
+// The diff page's model, apart from its HTML: N texts (one per front end)
+// aligned against the first, row by row, and for a line that differs from
+// the first column's, the part of it that differs.
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace twintile::driver {
+
+/// A line as it is compared and shown: without loc(...), which differs in
+/// columns between front ends, and the source line it names, if any.
+struct DiffLine {
+  std::string shown;
+  int sourceLine = 0;
+};
+
+/// `text` as a DiffLine; `fileName` is the kernel file's name, whose lines
+/// loc(...) and PTX .loc may name.
+DiffLine readDiffLine(const std::string &text, const std::string &fileName);
+
+/// One aligned row: a cell per column, null where that column has no line.
+struct DiffRow {
+  std::vector<const DiffLine *> cells;
+  /// same: every column has the first column's line; changed: every column
+  /// has a line, some another; partial: some column has none.
+  const char *kind = "same";
+};
+
+/// The columns aligned against the first: each other column by a longest
+/// common subsequence with it (past kMaxCells, by position), the lines
+/// that fill the same gap before a line of the first column sharing rows.
+std::vector<DiffRow> alignColumns(const std::vector<std::vector<DiffLine>> &columns);
+
+/// Where `line` and `other` differ: [begin, end) of `line` between their
+/// common prefix and common suffix (empty where they are equal).
+struct Span {
+  size_t begin = 0, end = 0;
+};
+Span differingPart(const std::string &line, const std::string &other);
+
+} // namespace twintile::driver

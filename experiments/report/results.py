@@ -37,14 +37,14 @@ def geomean(xs):
 
 # --- compile ------------------------------------------------------------------
 
-TWINTILE_PHASES = ("parse_s", "walk_s", "host_compile_s", "host_codegen_s", "host_load_s", "host_cached_s", "trace_s",
+TWINTILE_PHASES = ("parse_s", "walk_s", "rewrite_s", "host_compile_s", "host_codegen_s", "host_load_s", "host_cached_s", "trace_s",
                    "cleanup_s", "lower_s",
                    "libdevice_s", "optimize_s", "verify_s", "nvptx_s", "ptxas_s", "backend_s")
 BACKEND_TO_PTX = ("lower_s", "libdevice_s", "optimize_s", "verify_s", "nvptx_s")
 
 
 def phase_medians(compile_result):
-    """{(system, spec): {phase: median seconds}} for twintile's parse, parse_nopch, trace, trace_clang."""
+    """{(system, spec): {phase: median seconds}} for twintile's parse, parse_nopch, trace, trace_clang, hybrid."""
     groups = {}
     for s in compile_result.get("phases", {}).get("twintile", []):
         if "error" in s:

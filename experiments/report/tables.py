@@ -45,7 +45,7 @@ def env_line(result):
 
 
 def compile_frontends(c):
-    """Front-end phases per specialization, twintile's two against Triton's and Pallas's."""
+    """Front-end phases per specialization, twintile's three against Triton's and Pallas's."""
     ph = R.phase_medians(c)
     tri = R.triton_medians(c)
     pal, _ = R.pallas_medians(c)
@@ -53,13 +53,17 @@ def compile_frontends(c):
     rows = []
     for spec in specs:
         p, n, t = ph.get(("parse", spec), {}), ph.get(("parse_nopch", spec), {}), ph.get(("trace", spec), {})
-        k = ph.get(("trace_clang", spec), {})
+        k, h = ph.get(("trace_clang", spec), {}), ph.get(("hybrid", spec), {})
+        hybrid = [h.get(x) for x in ("parse_s", "rewrite_s", "host_compile_s", "host_codegen_s", "host_load_s",
+                                     "trace_s")]
         rows.append([f"`{spec}`", ms(p.get("parse_s")), ms(n.get("parse_s")), ms(p.get("walk_s")),
                      ms(t.get("host_compile_s")), ms(t.get("host_codegen_s")), ms(t.get("host_load_s")),
                      ms(k.get("host_compile_s")), ms(k.get("host_load_s")), ms(t.get("host_cached_s")),
-                     ms(t.get("trace_s")), ms(tri.get(spec, {}).get("ast")), ms(pal.get(spec, {}).get("trace_s"))])
+                     ms(t.get("trace_s")), ms(h.get("rewrite_s")), ms(None if None in hybrid else sum(hybrid)),
+                     ms(tri.get(spec, {}).get("ast")), ms(pal.get(spec, {}).get("trace_s"))])
     head = ["specialization", "parse", "parse, no PCH", "walk", "host: Clang", "host: codegen", "host: load",
-            "clang++", "clang++: load", "cache hit", "trace", "Triton AST→TTIR", "Pallas trace"]
+            "clang++", "clang++: load", "cache hit", "trace", "hybrid: rewrite", "hybrid: all", "Triton AST→TTIR",
+            "Pallas trace"]
     return ("### Front ends, per specialization (ms, median)\n\n" + env_line(c) + "\n" + table(head, rows) +
             "\nparse: Clang 19 in-process with the precompiled language header (and without it); walk: the "
             "instantiated AST to tile IR. The tracing front end compiles the kernel file for the host (cold) in "
@@ -68,7 +72,8 @@ def compile_frontends(c):
             "the kernel. clang++: the other way (--trace-host clang++), a clang++-19 process making a shared object, "
             "and dlopen loading it. cache hit: the same kernel traced again in that process from the warm cache, less "
             "the trace (hashing, the lookup, the fork, the load and the IR's way back as text); trace: running the "
-            "kernel on abstract values. Each "
+            "kernel on abstract values. hybrid: rewrite, planning and editing the source after the parse; hybrid: "
+            "all, its parse, rewrite, host compile (Clang, codegen, load) and trace of the rewritten file. Each "
             "sample is a "
             f"process of its own (compile_probe) after one untimed warm-up run in it; {c['config']['reps']} "
             "repetitions, interleaved." + missing_note(c))

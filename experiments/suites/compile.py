@@ -10,7 +10,8 @@ Four parts, all written raw to experiments/results/compile.json:
            each phase timed: parse (Clang, with the precompiled language header;
            and without it), walk; the tracing front end's host compile (cold:
            Clang in process and the host's code generator, or a clang++
-           process, the two measured apart), its load, cached load, trace; IR
+           process, the two measured apart), its load, cached load, trace; the
+           hybrid's parse, rewrite and trace of the rewritten file; IR
            cleanup; lowering, libdevice link, LLVM optimization, NVPTX, ptxas.
            Beside them Triton's stages for the same kernels (triton_compile.py:
            AST to TTIR, TTIR, TTGIR, LLVM IR, PTX, its ptxas) and Pallas's trace
@@ -68,12 +69,14 @@ def phases(kernels, reps, missing):
     progress = common.Progress(len(work) * reps, "compile phases")
     for rep in range(reps):
         for file, spec in work:
-            progress.step(f"{spec} parse, parse without PCH, trace, trace through clang++ (rep {rep + 1}/{reps})")
+            progress.step(f"{spec} parse, parse without PCH, trace, trace through clang++, hybrid "
+                          f"(rep {rep + 1}/{reps})")
             for frontend, env, extra, label in (("parse", None, (), "parse"),
                                                 ("parse", {"TWINTILE_NO_PCH": "1"}, ("--no-backend", ), "parse_nopch"),
                                                 ("trace", None, ("--trace-host", "jit"), "trace"),
                                                 ("trace", None, ("--trace-host", "clang++", "--no-backend"),
-                                                 "trace_clang")):
+                                                 "trace_clang"),
+                                                ("hybrid", None, ("--trace-host", "jit", "--no-backend"), "hybrid")):
                 row = probe(frontend, file, [spec], env=env, extra=extra)
                 samples.append({"rep": rep, "system": label, "spec": spec, "parse_s": row.get("parse_s"),
                                 **row["specs"][0]} if row["specs"] else

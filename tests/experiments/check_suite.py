@@ -40,7 +40,7 @@ def positive(x):
 def check_compile(r):
     samples = r["phases"]["twintile"]
     systems = {s["system"] for s in samples}
-    expect(systems == {"parse", "parse_nopch", "trace", "trace_clang"}, f"phase systems: {systems}")
+    expect(systems == {"parse", "parse_nopch", "trace", "trace_clang", "hybrid"}, f"phase systems: {systems}")
     expect(not any("error" in s for s in samples), "a compile_probe sample has an error")
     for s in samples:
         if s["system"] == "parse":
@@ -54,8 +54,11 @@ def check_compile(r):
             for k in ("host_compile_s", "host_load_s", "host_cached_s", "trace_s"):
                 expect(positive(s.get(k)), f"trace_clang sample without a positive {k}: {s}")
             expect(not s.get("host_codegen_s"), f"trace_clang sample with a code generator phase: {s}")
+        if s["system"] == "hybrid":  # the parse, the rewrite, then the trace front end's phases
+            for k in ("parse_s", "rewrite_s", "host_compile_s", "host_codegen_s", "host_load_s", "trace_s"):
+                expect(positive(s.get(k)), f"hybrid sample without a positive {k}: {s}")
     reps = r["config"]["reps"]
-    expect(len(samples) == 4 * reps * len(r["config"]["kernels"]), f"{len(samples)} phase samples for {reps} reps")
+    expect(len(samples) == 5 * reps * len(r["config"]["kernels"]), f"{len(samples)} phase samples for {reps} reps")
     sweep = r["sweep"]["samples"]
     for name in ("twintile_parse", "twintile_trace", "twintile_trace_clang", "twintile_parse_one_process",
                  "twintile_trace_one_process", "twintile_trace_command", "twintile_trace_clang_command"):

@@ -226,6 +226,14 @@ def codegen_facts(cg):
         1 for (p, v, a, s), row in idx.items() if p == "twintile_parse" and
         idx.get(("twintile_trace", v, a, s), {}).get("ptx_sha256") == row["ptx_sha256"]))
     f["ptx_compared"] = str(sum(1 for (p, _, _, _) in idx if p == "twintile_parse"))
+    # The hybrid's PTX against the parsing front end's, where the result has it (runs from before the
+    # hybrid have none: the sentence is left out).
+    hybrid = [(row, idx.get(("twintile_parse", v, a, s))) for (p, v, a, s), row in idx.items() if p == "twintile_hybrid"]
+    hybrid = [(h, p) for h, p in hybrid if p and "ptx_sha256" in h and "ptx_sha256" in p]
+    f["codegen_hybrid_sentence"] = (
+        f" The hybrid front end's PTX is byte-identical to the parsing front end's in "
+        f"{sum(h['ptx_sha256'] == p['ptx_sha256'] for h, p in hybrid)} of the {len(hybrid)} compiles both made."
+        if hybrid else "")
     f["max_registers"] = str(max((r for r in plain if r), default=0)) if any(plain) else NA
     return f
 
@@ -327,15 +335,17 @@ def realworld_facts(rw):
     refused = [k["name"] for k in rw.get("kernels", [])
                if (cells.get((k["name"], "hybrid", "written")) or {}).get("outcome") == "refused"] if rw else []
     f["rw_hybrid_refused_names"] = _some(refused) if "hybrid" in summary else NA
-    agreed = rw.get("agreement", []) if rw else []
-    f["rw_agree_n"] = str(len(agreed)) if agreed else NA
+    measured = bool(rw) and "agreement" in rw  # (a result from before the measure has none)
+    agreed = [a for a in rw.get("agreement", []) if "same_ptx" in a] if measured else []
+    f["rw_agree_n"] = str(len(agreed)) if measured else NA
     for frontend in ("trace", "hybrid"):
-        f[f"rw_{frontend}_same_ptx"] = str(sum(bool(a["same_ptx"].get(frontend)) for a in agreed)) if agreed else NA
+        f[f"rw_{frontend}_same_ptx"] = str(sum(bool(a["same_ptx"].get(frontend)) for a in agreed)) if measured else NA
     per = R.realworld_compile(rw) if rw else {}
+    ran = R.realworld_frontends(rw) if rw else []
     for frontend in ("parse", "trace", "hybrid"):
         ratios = [m["triton"] / m[frontend] for m in per.values() if m.get("triton") and m.get(frontend)]
         f[f"rw_{frontend}_compile_speedup"] = _f(R.geomean(ratios), ".1f")
-        f[f"rw_{frontend}_compile_kernels"] = str(len(ratios)) if per else NA
+        f[f"rw_{frontend}_compile_kernels"] = str(len(ratios)) if per and frontend in ran else NA
     pairs = [m for m in per.values() if m.get("twintile_instructions") and m.get("upstream_instructions")]
     f["rw_ptx_kernels"] = str(len(pairs)) if per else NA
     f["rw_ptx_ratio"] = _f(R.geomean([m["twintile_instructions"] / m["upstream_instructions"] for m in pairs]), ".2f")

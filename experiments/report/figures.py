@@ -170,6 +170,8 @@ def realworld(rw, path):
                                       gridspec_kw={"width_ratios": [3, 2]})
     ys = range(len(names))
     frontends = R.realworld_frontends(rw)
+    if not frontends:  # nothing ran (no NumPy): no row to draw
+        return False
     series = [(f, f"twintile_{f}", LABELS[f"twintile_{f}"]) for f in frontends] + \
         [("triton", "triton", "upstream kernel, Triton")]
     height = 0.8 / len(series)

@@ -4,7 +4,7 @@
     python3 -m experiments.suites.codegen [--quick] [--kernels a,b] [--out FILE] [--shard I/N]
 
 For every corpus specialization and target (sm_90a, sm_80): twintile's PTX from
-each front end, as compiled (`plain`) and under the caller's promises that
+each of its three front ends (parse, trace, hybrid), as compiled (`plain`) and under the caller's promises that
 pointers are 16-byte aligned and integers divisible by 16 (`assumed`:
 --assume-aligned '*' --assume-divisible '*'), and both again under --math=fast,
 Triton's defaults (`fast_plain`, `fast`); Triton's PTX of the same kernel
@@ -79,8 +79,8 @@ def twintile_rows(kernels, ptxas, out, progress):
     for name, file, specs in kernels:
         for spec in specs:
             for arch in TARGETS:
-                progress.step(f"{spec} {arch} twintile (parse, trace; plain, assumed, fast, fast_plain)")
-                for frontend in ("parse", "trace"):
+                progress.step(f"{spec} {arch} twintile (parse, trace, hybrid; plain, assumed, fast, fast_plain)")
+                for frontend in ("parse", "trace", "hybrid"):
                     for variant, extra in ((v.name, v.flags) for v in variants.VARIANTS.values()):
                         ptx = out / f"twintile-{frontend}-{variant}-{arch}-{common.spec_file_name(spec)}.ptx"
                         proc = subprocess.run([twintile, "compile", f"--frontend={frontend}", str(file), "--kernel", spec,

@@ -127,14 +127,14 @@ void Assignments::target(const Expr *e, SourceLocation at, const Span &region, s
   if (isa_and_nonnull<CXXThisExpr>(base))
     refuse(at, "member 'this->" + what + "' is assigned under a device condition: the hybrid front end carries "
                "variables through the combinators, not members of an object; assign a variable of the language's types (f32 s = ..., a "
-               "tile) instead and use it, or set the member from it, after the statement");
+               "tile) instead and use it after the statement");
   if (auto *ref = dyn_cast_or_null<DeclRefExpr>(base))
     if (auto *v = dyn_cast<VarDecl>(ref->getDecl()); v && !inside(v->getLocation(), region))
       refuse(at, (what == "an element" ? "an element of '" + v->getNameAsString() + "'"
                                        : "member '" + v->getNameAsString() + "." + what + "'") +
                      " is assigned under a device condition: the hybrid front end carries variables through the "
                      "combinators, not parts of an object declared outside; assign a variable of the language's types "
-                     "(f32 s = ..., a tile) instead and use it, or set the part from it, after the statement");
+                     "(f32 s = ..., a tile) instead and use it after the statement");
 }
 
 void Assignments::assignedIn(const Stmt *s, const Span &region, std::vector<Assigned> &out) const {

@@ -57,7 +57,8 @@ private:
   };
 
   std::deque<const FunctionDecl *> pending_;
-  const FunctionDecl *current_ = nullptr;  // the function being walked
+  const FunctionDecl *current_ = nullptr;           // the function being walked
+  std::vector<const FunctionDecl *> lambdas_;        // the lambdas' call operators being walked inside it
   std::set<const FunctionDecl *> queued_;
   std::map<size_t, bool> seen_;  // a control statement's offset: whether its condition is a device value
   std::vector<DeviceStatement> statements_;
@@ -143,15 +144,15 @@ private:
   /// condition goes, so recursion ending on a device value would never end
   /// (and the plan does not tell it from recursion ending on host values).
   void noRecursion(const std::vector<const Stmt *> &parts, SourceLocation at) const {
-    std::set<const FunctionDecl *> seen;
-    const FunctionDecl *def = nullptr;
-    if (!current_ || !current_->hasBody(def)) return;
-    for (const Stmt *part : parts)
-      if (calls(part, def, seen))
-        refuse(at, "recursion under a device condition is not rewritten by the hybrid front end: it makes this "
-                   "statement's parts lambdas, which the tracer runs whichever way the condition goes, so recursion "
-                   "that ends on a device value would never end (the plan does not tell it from recursion that ends "
-                   "on host values, which the parse front end takes)");
+    std::vector<const FunctionDecl *> enclosing = lambdas_;
+    if (const FunctionDecl *def = nullptr; current_ && current_->hasBody(def)) enclosing.push_back(def);
+    for (const FunctionDecl *fn : enclosing)
+      for (const Stmt *part : parts)
+        if (std::set<const FunctionDecl *> seen; calls(part, fn, seen))
+          refuse(at, "recursion under a device condition is not rewritten by the hybrid front end: it makes this "
+                     "statement's parts lambdas, which the tracer runs whichever way the condition goes, so "
+                     "recursion that ends on a device value would never end (the plan does not tell it from "
+                     "recursion that ends on host values, which the parse front end takes)");
   }
 
   //===-- The walk --------------------------------------------------------===//
@@ -288,7 +289,7 @@ private:
       bool device = deviceCondition(i->getCond()) != nullptr;
       sameKind(i->getIfLoc(), device);
       if (device) {
-        noRecursion({i}, i->getIfLoc());
+        noRecursion({i->getThen(), i->getElse()}, i->getIfLoc());
         return planIf(i, c.depth);
       }
     }
@@ -296,7 +297,7 @@ private:
       bool device = deviceCondition(f->getCond()) != nullptr;
       sameKind(f->getForLoc(), device);
       if (device) {
-        noRecursion({f}, f->getForLoc());
+        noRecursion({f->getBody()}, f->getForLoc());  // (its header is read once, before the loop)
         return planFor(f, c.depth);
       }
     }
@@ -304,7 +305,7 @@ private:
       bool device = deviceCondition(w->getCond()) != nullptr;
       sameKind(w->getWhileLoc(), device);
       if (device) {
-        noRecursion({w}, w->getWhileLoc());
+        noRecursion({w->getCond(), w->getBody()}, w->getWhileLoc());
         return planWhile(w, c.depth);
       }
     }
@@ -312,16 +313,21 @@ private:
       refuse(d->getDoLoc(), "a do-while loop on a device condition is not rewritten by the hybrid front end: write it "
                             "as a while loop (or while_loop)");
     if (auto *t = dyn_cast<ConditionalOperator>(s); t && deviceCondition(t->getCond())) {
-      noRecursion({t}, t->getQuestionLoc());
+      noRecursion({t->getTrueExpr(), t->getFalseExpr()}, t->getQuestionLoc());
       return planSelect(t, c.depth);
     }
     if (auto *l = dyn_cast<LambdaExpr>(s)) {
       const CXXMethodDecl *call = l->getCallOperator();
+      auto inside = [&](const FunctionDecl *fn, const Stmt *body) {
+        lambdas_.push_back(fn);  // recursion through the lambda (a generic one calling itself) is seen
+        visit(body, inner);
+        lambdas_.pop_back();
+      };
       if (const FunctionTemplateDecl *t = call->getDescribedFunctionTemplate()) {
         for (const FunctionDecl *spec : t->specializations())
-          if (spec->hasBody()) visit(spec->getBody(), inner);
+          if (spec->hasBody()) inside(spec, spec->getBody());
       } else {
-        visit(l->getBody(), inner);
+        inside(call, l->getBody());
       }
       return;
     }

@@ -99,6 +99,10 @@ def check_codegen(r):
     expect(not any("error" in x for x in rows if x["producer"].startswith("twintile")), "a twintile compile failed")
     tw = [x for x in rows if x["producer"] == "twintile_parse"]
     expect(len(tw) == 8, f"{len(tw)} twintile_parse rows for one spec x 2 targets x 4 variants")
+    hy = {(x["variant"], x["arch"], x["spec"]): x for x in rows if x["producer"] == "twintile_hybrid"}
+    expect(len(hy) == 8 and all(hy.get((x["variant"], x["arch"], x["spec"]), {}).get("ptx_sha256") == x["ptx_sha256"]
+                                for x in tw),
+           "the hybrid's PTX is not the parsing front end's for a kernel without native device control flow")
     for x in tw:
         expect(x["instructions"] > 20 and sum(x["classes"].values()) == x["instructions"],
                f"classes do not add up to the instruction count: {x}")

@@ -209,6 +209,43 @@ class CodegenAndExpressiveness(unittest.TestCase):
         self.assertEqual((f["rw_ptx_ratio"], f["rw_reg_ratio"]), ("0.75", "0.80"))
         self.assertIn("| `a` | 30 | – | 150 | 5.0× | – | 30 / 40 | 16 / 20 |", T.realworld_compile(rw))
 
+    def test_realworld_hybrid_column_and_agreement(self):
+        def row(name, frontend, outcome, check=None, line=None):
+            return {"name": name, "frontend": frontend, "variant": "written", "outcome": outcome, "check": check,
+                    "line": line}
+        kernels = [{"name": n, "library": "liger-kernel", "function": f"f{n}", "lines": 10, "rewrites": {}}
+                   for n in ("a", "b", "c")]
+        rw = {"libraries": {}, "missing": {}, "kernels": kernels,
+              "rows": [row("a", "parse", "accepted", "ok"), row("a", "hybrid", "accepted", "ok"),
+                       row("b", "parse", "accepted", "ok"), row("b", "hybrid", "refused", line=12),
+                       row("c", "parse", "accepted", "ok"), row("c", "hybrid", "accepted", "ok")],
+              "agreement": [{"name": "a", "same_ptx": {"hybrid": True}}, {"name": "c", "errors": {"hybrid": "x"}}]}
+        self.assertEqual(R.realworld_frontends(rw), ["parse", "hybrid"])
+        f = F.realworld_facts(rw)
+        self.assertEqual((f["rw_hybrid_right"], f["rw_hybrid_refused"]), ("2", "1"))
+        self.assertEqual(f["rw_hybrid_refused_names"], "1 (`b`)")
+        self.assertEqual((f["rw_agree_n"], f["rw_hybrid_same_ptx"]), ("1", "1"))  # c's failed compile is left out
+        self.assertEqual(f["rw_trace_right"], "n/a")
+        self.assertIn("| `b` | liger-kernel: `fb` | 10 | ✓ | ✗ line 12 |", T.realworld(rw))
+        del rw["agreement"]  # a result from before the measure
+        self.assertEqual(F.realworld_facts(rw)["rw_agree_n"], "n/a")
+
+    def test_hybrid_expressiveness_facts(self):
+        def row(feature, frontend, outcome):
+            return {"feature": feature, "frontend": frontend, "outcome": outcome, "correct": True,
+                    "as_expected": True, "located": True, "followed": "no advice"}
+        cases = {"native_if": ("accepted", "refused", "accepted"), "vector_of_tiles": ("refused", "accepted", "accepted"),
+                 "return_in_loop": ("accepted", "refused", "refused"), "goto": ("refused", "refused", "refused")}
+        ex = {"environment": load("expressiveness")["environment"],
+              "twintile": [row(feat, fe, out) for feat, outs in cases.items()
+                           for fe, out in zip(("parse", "trace", "hybrid"), outs)]}
+        f = F.expressiveness_facts(ex)
+        self.assertEqual((f["ex_three_n"], f["ex_union"], f["twintile_hybrid_accepted"]), ("4", "3", "2"))
+        self.assertEqual(f["ex_hybrid_not_parse"], "1 (`vector_of_tiles`)")
+        self.assertEqual(f["ex_parse_not_hybrid"], "1 (`return_in_loop`)")
+        self.assertEqual((f["ex_trace_not_hybrid"], f["ex_hybrid_only"]), ("none", "none"))
+        self.assertIn("| twintile hybrid |", T.expressiveness(ex))
+
     def test_realworld_profile_table_and_facts(self):
         rw = realworld_profiled()
         table = T.all_tables({"realworld": rw})["realworld_profile.md"]

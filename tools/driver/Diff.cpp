@@ -64,15 +64,21 @@ int diffCommand(const DiffFlags &f) {
   pipeline::CompileRequest o = f.options;
   // The page shows every stage; the verdict needs only the cleaned IR.
   o.last = html ? support::Stage::SassInfo : support::Stage::TileOpt;
-  // A front-end limit that ends the process: the report says it, as it says a failure below.
-  if (f.json)
-    o.reportOnLimit = [&](const std::string &error) {
+  // A front-end limit that ends the process while `stopped` compiles (the
+  // front ends before it done): the report says it, as it says a failure below.
+  auto limitReport = [&](size_t stopped, std::vector<std::string> also) {
+    return [&, stopped, also](const std::string &error) {
       nlohmann::ordered_json j{{"command", "diff"}, {"file", f.file}, {"kernel", f.kernel}, {"equal", false},
-                               {"verdict", "not compared: " + names[0] + " failed"}};
+                               {"verdict", "not compared: " + names[stopped] + " failed"}};
       if (html) j["html"] = f.html;  // (not written)
-      for (const std::string &fe : names) j["errors"][fe] = error;  // Clang's one parse, or the first: all stop
+      for (size_t done = 0; done < stopped; ++done)
+        if (auto r = results.find(names[done]); r != results.end() && !r->second.ok())
+          j["errors"][names[done]] = r->second.error;
+      j["errors"][names[stopped]] = error;
+      for (const std::string &fe : also) j["errors"][fe] = error;
       return jsonText(j);
     };
+  };
   auto observer = [&](const std::string &frontend) {
     pipeline::Observer observer;
     observer.wants = [&](support::Stage) { return html; };
@@ -81,6 +87,7 @@ int diffCommand(const DiffFlags &f) {
   };
   // Parse and trace: one Clang parse for both, where it can (pipeline::compileBoth).
   if (names == std::vector<std::string>{"parse", "trace"}) {
+    if (f.json) o.reportOnLimit = limitReport(0, {"trace"});  // Clang's one parse: both stop
     pipeline::BothResults both = pipeline::compileBoth(f.file, f.kernel, o, observer("parse"), observer("trace"));
     results.emplace("parse", std::move(both.parse));
     results.emplace("trace", std::move(both.trace));
@@ -88,22 +95,25 @@ int diffCommand(const DiffFlags &f) {
     for (size_t k = 0; k < names.size(); ++k) {
       pipeline::CompileRequest each = o;
       each.frontend = f.frontends[k];
+      if (f.json) each.reportOnLimit = limitReport(k, {});
       results.emplace(names[k], pipeline::compileSource(f.file, f.kernel, each, observer(names[k])));
     }
   }
-  // Without --html or --json a failure ends the command; the page still
-  // shows what each front end got through, and the report the errors.
-  for (const std::string &fe : names)
-    if (!results.at(fe).ok() && !html && !f.json) {
-      std::cerr << results.at(fe).error;
-      return failureStatus(results.at(fe));
-    }
   // Each front end against the first that compiled; equal only where all did and agree.
   std::vector<std::string> compiled, failed, differences;
   for (const std::string &fe : names) (results.at(fe).func ? compiled : failed).push_back(fe);
+  // Without --html or --json a failure that leaves nothing to compare ends
+  // the command; the page still shows what each front end got through, and
+  // the report the errors.
+  if (compiled.size() < 2 && !html && !f.json)
+    for (const std::string &fe : names)
+      if (!results.at(fe).ok()) {
+        std::cerr << results.at(fe).error;
+        return failureStatus(results.at(fe));
+      }
   for (size_t k = 1; k < compiled.size(); ++k)
     if (std::optional<std::string> d = ir::firstDifference(*results.at(compiled[0]).func, *results.at(compiled[k]).func))
-      differences.push_back(compiled.size() == 2 ? *d : compiled[k] + " against " + compiled[0] + ": " + *d);
+      differences.push_back(names.size() == 2 ? *d : compiled[k] + " against " + compiled[0] + ": " + *d);
   auto listed = [](const std::vector<std::string> &v) {
     std::string out;
     for (size_t k = 0; k < v.size(); ++k) out += (k == 0 ? "" : k + 1 == v.size() ? " and " : ", ") + v[k];

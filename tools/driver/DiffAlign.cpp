@@ -81,12 +81,21 @@ Pairing pair(const std::vector<DiffLine> &a, const std::vector<DiffLine> &b) {
   return p;
 }
 
-const char *kindOf(const DiffRow &r) {
-  bool partial = std::any_of(r.cells.begin(), r.cells.end(), [](const DiffLine *l) { return !l; });
-  if (partial) return "partial";
-  bool same = std::all_of(r.cells.begin(), r.cells.end(),
-                          [&](const DiffLine *l) { return l->shown == r.cells.front()->shown; });
-  return same ? "same" : "changed";
+/// The row's kind over the columns that have any line in this text (a
+/// front end that failed, or stopped before it, is not a difference).
+const char *kindOf(const DiffRow &r, const std::vector<bool> &present) {
+  const DiffLine *first = nullptr;
+  bool partial = false, same = true;
+  for (size_t c = 0; c < r.cells.size(); ++c) {
+    if (!present[c]) continue;
+    if (!r.cells[c]) {
+      partial = true;
+      continue;
+    }
+    first = first ? first : r.cells[c];
+    same = same && r.cells[c]->shown == first->shown;
+  }
+  return partial ? "partial" : same ? "same" : "changed";
 }
 
 } // namespace
@@ -97,8 +106,10 @@ std::vector<DiffRow> alignColumns(const std::vector<std::vector<DiffLine>> &colu
   const std::vector<DiffLine> &first = columns.front();
   std::vector<Pairing> pairings;
   for (size_t c = 1; c < columns.size(); ++c) pairings.push_back(pair(first, columns[c]));
+  std::vector<bool> present;
+  for (const std::vector<DiffLine> &column : columns) present.push_back(!column.empty());
   auto add = [&](DiffRow r) {
-    r.kind = kindOf(r);
+    r.kind = kindOf(r, present);
     rows.push_back(std::move(r));
   };
   for (size_t i = 0; i <= first.size(); ++i) {
@@ -123,7 +134,12 @@ Span differingPart(const std::string &line, const std::string &other) {
   while (prefix < limit && line[prefix] == other[prefix]) ++prefix;
   size_t suffix = 0;
   while (suffix < limit - prefix && line[line.size() - 1 - suffix] == other[other.size() - 1 - suffix]) ++suffix;
-  return {prefix, line.size() - suffix};
+  // Whole UTF-8 characters: neither end inside one (a continuation byte is 10xxxxxx).
+  auto continuation = [&](size_t at) { return at < line.size() && (static_cast<unsigned char>(line[at]) & 0xC0) == 0x80; };
+  while (prefix > 0 && continuation(prefix)) --prefix;
+  size_t end = line.size() - suffix;
+  while (continuation(end)) ++end;
+  return {prefix, end};
 }
 
 } // namespace twintile::driver

@@ -25,8 +25,9 @@ DiffLine readDiffLine(const std::string &text, const std::string &fileName);
 /// One aligned row: a cell per column, null where that column has no line.
 struct DiffRow {
   std::vector<const DiffLine *> cells;
-  /// same: every column has the first column's line; changed: every column
-  /// has a line, some another; partial: some column has none.
+  /// Over the columns with any line in this text: same, every one has the
+  /// same line; changed, every one has a line, some another; partial, some
+  /// has none.
   const char *kind = "same";
 };
 
@@ -36,7 +37,8 @@ struct DiffRow {
 std::vector<DiffRow> alignColumns(const std::vector<std::vector<DiffLine>> &columns);
 
 /// Where `line` and `other` differ: [begin, end) of `line` between their
-/// common prefix and common suffix (empty where they are equal).
+/// common prefix and common suffix (empty where they are equal, or where
+/// `other` only has more there), whole UTF-8 characters.
 struct Span {
   size_t begin = 0, end = 0;
 };

@@ -44,7 +44,7 @@ std::vector<std::string> lines(const std::string &s) {
 /// `other` (the row's line it is compared with) marked.
 std::string cell(const DiffLine *l, const DiffLine *other, const std::string &frontend) {
   std::string state = !l ? "absent" : !other ? "only" : l->shown == other->shown ? "same" : "changed";
-  std::string out = "<td class=\"col-" + frontend + " " + state + "\">";
+  std::string out = "<td class=\"col-" + escape(frontend) + " " + state + "\">";
   if (!l) return out + "</td>";
   if (l->sourceLine > 0)
     out += "<a class=\"src\" href=\"#L" + std::to_string(l->sourceLine) + "\" data-line=\"" +
@@ -162,7 +162,9 @@ std::string renderDiffPage(const DiffPage &page) {
     if (empty) os << "<span class=\"count\">not reached</span>";
     else if (marks) os << "<span class=\"count\">" << marks << " lines differ</span>";
     os << "</h2>\n<table class=\"diff\"><thead><tr>";
-    for (const std::string &fe : page.frontends) os << "<th class=\"col-" << escape(fe) << "\">" << escape(fe) << "</th>";
+    for (size_t c = 0; c < page.frontends.size(); ++c)
+      os << "<th class=\"col-" << escape(page.frontends[c]) << "\">" << escape(page.frontends[c])
+         << (columns[c].empty() && !empty ? " <small>(nothing at this stage)</small>" : "") << "</th>";
     os << "</tr></thead><tbody>\n";
     for (const DiffRow &r : rows) {
       os << "<tr class=\"" << r.kind << "\">";

@@ -28,6 +28,8 @@
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'global_state<64>' 2>&1 | FileCheck %s --check-prefix=GLOBAL
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'lambda_in_header<64>' 2>&1 | FileCheck %s --check-prefix=HEADER
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'recursive<64>' 2>&1 | FileCheck %s --check-prefix=RECURSION
+// RUN: not twintile compile --frontend=hybrid %s --kernel 'recursive_lambda<64>' 2>&1 | FileCheck %s --check-prefix=SELF
+// RUN: twintile compile --frontend=hybrid %s --kernel 'recursion_in_condition<64>' -o /dev/null
 #include <twintile.h>
 #include <vector>
 using namespace tt;
@@ -293,5 +295,25 @@ TT_KERNEL void recursive(Ptr<f32> x, Ptr<f32> y, i32 n) {
   store(y + arange(0, B), halve_until(load(x + arange(0, B))));
 }
 // RECURSION: refusals.cpp:[[@LINE-6]]:27: error: recursion under a device condition is not rewritten by the hybrid front end
+
+// The same through a generic lambda that calls itself.
+template <int B>
+TT_KERNEL void recursive_lambda(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto halve = [](auto self, Tile<f32> v) -> Tile<f32> { return max(v, 0) > 1.0f ? self(self, v * 0.5f) : v; };
+  store(y + arange(0, B), halve(halve, load(x + arange(0, B))));
+}
+// SELF: refusals.cpp:[[@LINE-3]]:82: error: recursion under a device condition is not rewritten by the hybrid front end
+
+// Recursion in a condition, which runs once, ending on a host value: taken.
+inline Tile<f32> deepen(Tile<f32> v, int depth) {
+  if (depth == 0) return v;
+  Tile<f32> w = v;
+  if (max(deepen(v, depth - 1), 0) > 0.0f) w = w * 2.0f;
+  return w;
+}
+template <int B>
+TT_KERNEL void recursion_in_condition(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  store(y + arange(0, B), deepen(load(x + arange(0, B)), 3));
+}
 
 // STAGE: error: the rewritten stage is the hybrid front end's (--frontend=hybrid); the parse front end rewrites nothing

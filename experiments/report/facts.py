@@ -129,6 +129,16 @@ def compile_facts(c):
     f["key_host_over_parse"] = _x(host / p["parse_s"] if host and p.get("parse_s") else None)
     f["key_clangxx_over_host"] = _x(R.host_cost(clangxx) / host if host and R.host_cost(clangxx) else None)
     f["key_trace_us"] = _us(t.get("trace_s"))
+    # The hybrid: the parse front end's parse, the rewrite, then the tracing front end's host compile and trace.
+    h = ph.get(("hybrid", k), {})
+    hybrid = [h.get(x) for x in ("parse_s", "rewrite_s") + R.HOST_PHASES + ("trace_s",)]
+    hybrid_s = None if None in hybrid else sum(hybrid)
+    traced_s = host + t["trace_s"] if host and t.get("trace_s") is not None else None
+    f["key_hybrid_parse_ms"] = _ms(h.get("parse_s"))
+    f["key_hybrid_rewrite_us"] = _us(h.get("rewrite_s"))
+    f["key_hybrid_ms"] = _ms(hybrid_s)
+    f["key_trace_front_ms"] = _ms(traced_s)
+    f["key_hybrid_over_trace"] = _x(hybrid_s / traced_s if hybrid_s and traced_s else None)
     f["key_backend_ms"] = _ms(sum(p.get(x) or 0 for x in R.BACKEND_TO_PTX) if p else None)
     f["key_optimize_nvptx_share"] = _f(100 * ((p.get("optimize_s") or 0) + (p.get("nvptx_s") or 0)) /
                                        sum(p.get(x) or 0 for x in R.BACKEND_TO_PTX) if p else None, ".0f")
@@ -337,9 +347,10 @@ def realworld_facts(rw):
     f["rw_hybrid_refused_names"] = _some(refused) if "hybrid" in summary else NA
     measured = bool(rw) and "agreement" in rw  # (a result from before the measure has none)
     agreed = [a for a in rw.get("agreement", []) if "same_ptx" in a] if measured else []
-    f["rw_agree_n"] = str(len(agreed)) if measured else NA
-    for frontend in ("trace", "hybrid"):
-        f[f"rw_{frontend}_same_ptx"] = str(sum(bool(a["same_ptx"].get(frontend)) for a in agreed)) if measured else NA
+    for frontend in ("trace", "hybrid"):  # of the ports it and the parsing front end accept as written
+        pairs = [a["same_ptx"][frontend] for a in agreed if frontend in a["same_ptx"]]
+        f[f"rw_{frontend}_agree_n"] = str(len(pairs)) if measured else NA
+        f[f"rw_{frontend}_same_ptx"] = str(sum(pairs)) if measured else NA
     per = R.realworld_compile(rw) if rw else {}
     ran = R.realworld_frontends(rw) if rw else []
     for frontend in ("parse", "trace", "hybrid"):

@@ -8,10 +8,15 @@
 //   Assignments.cpp   what a rewritten statement assigns, what it carries
 //                     in which order, and what it changes that the
 //                     rewrite cannot follow (lambdas, references)
-//   RewritePlan.cpp   the walk: which statements become which combinator
+//   RewritePlan.cpp   the walk (Planner): which statements become which
+//                     combinator, and what ends a region that the rewrite
+//                     cannot follow (exits, recursion)
+//   Statements.cpp    each device if, for, while and ?: planned
+//   EarlyExits.cpp    the early return, continue and break planned
 //===----------------------------------------------------------------------===//
 #pragma once
 
+#include "frontends/clang/LanguageDecls.h"
 #include "frontends/hybrid/RewritePlan.h"
 
 #include <clang/AST/ASTContext.h>
@@ -20,8 +25,11 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <deque>
+#include <map>
 #include <optional>
 #include <set>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -131,6 +139,151 @@ public:
   /// rewrite evaluates it where the combinator does, once or in a lambda of
   /// its own, not where C++ did.
   void pureCondition(const Stmt *e, const Stmt *statement, const char *what) const;
+};
+
+/// The walk over one kernel and the file's functions it calls, planning
+/// each device statement (its parts in RewritePlan.cpp, Statements.cpp and
+/// EarlyExits.cpp).
+class Planner : public Assignments {
+public:
+  explicit Planner(const FunctionDecl &kernel) : Assignments(kernel.getASTContext()) {}
+
+  RewritePlan run(const FunctionDecl &kernel);
+
+private:
+  struct Context {
+    int depth = 0;
+    bool kernelTop = false;             // the kernel's own body, outside every branch and loop
+    const Stmt *loopBody = nullptr;     // the body of a device loop being rewritten, when visiting it
+    std::string flag = {};              // then, the flag its breaks set
+    bool copiedWhole = false;           // inside a device for's header, which the rewrite copies as text
+  };
+
+  std::deque<const FunctionDecl *> pending_;
+  const FunctionDecl *current_ = nullptr;           // the function being walked
+  std::vector<const FunctionDecl *> lambdas_;        // the lambdas' call operators being walked inside it
+  std::set<const FunctionDecl *> queued_;
+  std::map<size_t, bool> seen_;  // a control statement's offset: whether its condition is a device value
+  std::vector<DeviceStatement> statements_;
+
+  /// The statements, each once: a function the kernel calls twice, or a
+  /// template's instantiations, plan its text again; a statement planned
+  /// differently (what it carries) is refused, as its text serves all.
+  std::vector<DeviceStatement> once(std::vector<DeviceStatement> all) const;
+
+  //===-- Functions to visit ----------------------------------------------===//
+
+  void queue(const FunctionDecl *fn);
+
+  /// Refuses what leaves the region other than by its end: return, goto,
+  /// and break or continue not of a loop inside it. Lambdas' own are theirs.
+  void checkExits(const Stmt *s, bool inLoop, const char *where, bool inSwitch = false) const;
+
+  /// Whether `s` calls `target`, directly or through the file's functions.
+  bool calls(const Stmt *s, const FunctionDecl *target, std::set<const FunctionDecl *> &seen) const;
+
+  /// Refuses recursion under a device condition: the rewrite makes the
+  /// statement's parts lambdas that the tracer runs whichever way the
+  /// condition goes, so recursion ending on a device value would never end
+  /// (and the plan does not tell it from recursion ending on host values).
+  void noRecursion(const std::vector<const Stmt *> &parts, SourceLocation at) const;
+
+  //===-- The walk --------------------------------------------------------===//
+
+  /// Refuses a control statement at `at` whose condition was a device value
+  /// where it was seen before and a host value now, or the other way.
+  void sameKind(SourceLocation at, bool device);
+
+  /// Whether a device condition tests a number rather than an i1.
+  static bool testsNumber(const Expr *cond);
+
+  DeviceStatement statement(DeviceStatement::Kind kind, int depth) const;
+
+  /// The statement a branch ends with, where it is a `return;` or `continue;`.
+  template <class Exit> static const Exit *exitOf(const Stmt *then) {
+    if (auto *c = dyn_cast<CompoundStmt>(then)) then = c->body_empty() ? nullptr : c->body_back();
+    auto *e = dyn_cast_or_null<Exit>(then);
+    if constexpr (std::is_same_v<Exit, ReturnStmt>)
+      if (e && e->getRetValue()) return nullptr;
+    return e;
+  }
+
+  /// `if (c) { ...; return; }` (or `continue;`) on a device condition, no else.
+  template <class Exit> bool earlyExit(const Stmt *s) const {
+    auto *i = dyn_cast<IfStmt>(s);
+    return i && !i->isConstexpr() && !i->getElse() && !i->getInit() && !i->getConditionVariable() &&
+           deviceCondition(i->getCond()) && exitOf<Exit>(i->getThen());
+  }
+
+  /// Refuses a declaration at the top of a rewritten branch or body (or an
+  /// early exit's rest) that takes the name of what the statement copies or
+  /// carries: the rewrite returns those by name at the end, where the
+  /// declaration would answer instead.
+  void noShadow(const std::vector<const Stmt *> &tops, const DeviceStatement &d) const;
+
+  /// Whether a device loop's body has an early break: a flag to carry.
+  bool breaks(const Stmt *body) const;
+
+  /// The flag a device loop at `keyword` carries for its breaks: named by
+  /// its place, so that every plan of the same text names it alike.
+  static std::string flagOf(size_t keyword) { return "tt_broken_" + std::to_string(keyword); }
+
+  /// What leaves a device loop's body: its early continues' and breaks'
+  /// branches but their last statement, and everything else whole.
+  void checkLoopBody(const Stmt *body) const;
+
+  void visit(const Stmt *s, Context c);
+
+  /// An operand as written: without the implicit conversions C++ added
+  /// (not the ones the user wrote, f32(2.0f)).
+  static const Expr *asWritten(const Expr *e);
+
+  /// The language's scalar a host operand of a device ?: becomes (empty
+  /// where it is a device value already): the other operand's, where that
+  /// is a device scalar; else of the ?:'s host `type`, as the parse front end
+  /// types a host number (a floating one an f32).
+  std::string scalarFor(const Expr *operand, const Expr *other, QualType type) const;
+
+  /// Whether `e`, an lvalue, is used as one: assigned, incremented, its
+  /// address taken, bound to a reference or a non-const object argument.
+  bool usedAsPlace(const Expr *e) const;
+
+  /// c ? a : b on a device condition (Triton's `a if c else b`): both
+  /// operands become branches returning their value; neither may assign.
+  void planSelect(const ConditionalOperator *t, int depth);
+
+  void planIf(const IfStmt *i, int depth);
+
+  /// An early exit's statement: its branch and where the rest ends.
+  DeviceStatement earlyExitStatement(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *block, int depth);
+
+  /// if (c) { ...; return; } in the kernel's own body: the rest of the body
+  /// is the other branch; the branch copies what it assigns (the rest reads
+  /// the values before it, as where the kernel did not return), and nothing
+  /// is carried out: nothing follows.
+  void planEarlyReturn(const IfStmt *i, const CompoundStmt *block, int depth);
+
+  /// if (c) { ...; continue; } (or break;) in a device loop's body: the
+  /// rest of the body is the other branch. The branch copies what it
+  /// assigns; what the loop carries comes out (the rest of the iteration is all that
+  /// follows), the loop's flag too where it has one (a break's branch sets
+  /// it; a break later in the rest may).
+  void planExit(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *body, int depth,
+                const std::string &flag);
+
+  /// `text`, the expression `e`, as a wide loop's bound or step: a host
+  /// number an i64 constant; a device value as it is (for_range widens an
+  /// i32 where another bound is an i64, after reading all three, as the
+  /// parse front end does).
+  static std::string asI64(const Expr *e, const std::string &text);
+
+  [[noreturn]] void tooMany(SourceLocation at, size_t n) const;
+
+  [[noreturn]] void notCounted(const ForStmt *f) const;
+
+  void planFor(const ForStmt *f, int depth);
+
+  void planWhile(const WhileStmt *w, int depth);
 };
 
 } // namespace twintile::hybrid::plan

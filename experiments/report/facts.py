@@ -345,12 +345,14 @@ def realworld_facts(rw):
     refused = [k["name"] for k in rw.get("kernels", [])
                if (cells.get((k["name"], "hybrid", "written")) or {}).get("outcome") == "refused"] if rw else []
     f["rw_hybrid_refused_names"] = _some(refused) if "hybrid" in summary else NA
-    measured = bool(rw) and "agreement" in rw  # (a result from before the measure has none)
+    # (A result from before the measure has no agreement; one where nothing ran, no rows.)
+    measured = bool(rw) and "agreement" in rw and bool(rw.get("rows"))
     agreed = [a for a in rw.get("agreement", []) if "same_ptx" in a] if measured else []
     for frontend in ("trace", "hybrid"):  # of the ports it and the parsing front end accept as written
         pairs = [a["same_ptx"][frontend] for a in agreed if frontend in a["same_ptx"]]
-        f[f"rw_{frontend}_agree_n"] = str(len(pairs)) if measured else NA
-        f[f"rw_{frontend}_same_ptx"] = str(sum(pairs)) if measured else NA
+        ran = measured and frontend in R.realworld_frontends(rw)
+        f[f"rw_{frontend}_agree_n"] = str(len(pairs)) if ran else NA
+        f[f"rw_{frontend}_same_ptx"] = str(sum(pairs)) if ran else NA
     per = R.realworld_compile(rw) if rw else {}
     ran = R.realworld_frontends(rw) if rw else []
     for frontend in ("parse", "trace", "hybrid"):

@@ -162,16 +162,14 @@ def realworld(rw, path):
     per = R.realworld_compile(rw)
     cells = R.realworld_cells(rw)
     names = [k["name"] for k in rw.get("kernels", [])]
-    if not names:
+    frontends = R.realworld_frontends(rw)
+    if not names or not frontends:  # (no front end ran: no NumPy)
         return False
     plt = _plt()
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
     fig, (left, right) = plt.subplots(1, 2, sharey=True, figsize=(8.5, 0.22 * len(names) + 1.9),
                                       gridspec_kw={"width_ratios": [3, 2]})
     ys = range(len(names))
-    frontends = R.realworld_frontends(rw)
-    if not frontends:  # nothing ran (no NumPy): no row to draw
-        return False
     series = [(f, f"twintile_{f}", LABELS[f"twintile_{f}"]) for f in frontends] + \
         [("triton", "triton", "upstream kernel, Triton")]
     height = 0.8 / len(series)

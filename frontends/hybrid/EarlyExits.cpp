@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "frontends/hybrid/PlanInternal.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace twintile::hybrid::plan {
@@ -34,9 +35,12 @@ void Planner::checkLoopBody(const Stmt *body) const {
 }
 
 /// An early exit's statement: its branch and where the rest ends.
-DeviceStatement Planner::earlyExitStatement(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *block, int depth) {
-  // The branch, and the rest: the other branch.
-  noRecursion({std::find(block->body_begin(), block->body_end(), i), block->body_end()}, i->getIfLoc());
+DeviceStatement Planner::earlyExitStatement(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *block,
+                                            int depth) {
+  // The branch, and the rest: the other branch (the condition runs once).
+  std::vector<const Stmt *> branches{i->getThen()};
+  branches.insert(branches.end(), std::next(std::find(block->body_begin(), block->body_end(), i)), block->body_end());
+  noRecursion(branches, i->getIfLoc());
   if (auto *c = dyn_cast<CompoundStmt>(i->getThen()))
     for (const Stmt *child : c->body())
       if (child != c->body_back()) checkExits(child, false, "a device if");

@@ -56,6 +56,19 @@ TEST_CASE("rows are marked same, changed or partial against the columns that hav
   CHECK(std::string(two[1].kind) == "changed");
 }
 
+TEST_CASE("a first column without lines is not what the others are aligned against", "[driver][diff]") {
+  // The parse front end refused the kernel: trace's and hybrid's lines align with each other.
+  std::vector<DiffRow> rows = alignColumns({column({}), column({"a", "b", "c"}), column({"a", "x", "b", "c"})});
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].reference == 1);
+  CHECK(std::string(rows[0].kind) == "same");
+  CHECK(std::string(rows[1].kind) == "partial");  // x, which trace lacks
+  CHECK(rows[1].cells[2]->shown == "x");
+  CHECK(std::string(rows[2].kind) == "same");
+  CHECK(std::string(rows[3].kind) == "same");
+  CHECK(!rows[3].cells[0]);
+}
+
 TEST_CASE("the part of a line that differs lies between the common ends", "[driver][diff]") {
   auto part = [](const std::string &a, const std::string &b) {
     Span s = differingPart(a, b);

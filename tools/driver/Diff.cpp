@@ -68,14 +68,19 @@ int diffCommand(const DiffFlags &f) {
   // front ends before it done): the report says it, as it says a failure below.
   auto limitReport = [&](size_t stopped, std::vector<std::string> also) {
     return [&, stopped, also](const std::string &error) {
-      nlohmann::ordered_json j{{"command", "diff"}, {"file", f.file}, {"kernel", f.kernel}, {"equal", false},
-                               {"verdict", "not compared: " + names[stopped] + " failed"}};
-      if (html) j["html"] = f.html;  // (not written)
+      nlohmann::ordered_json errors;
       for (size_t done = 0; done < stopped; ++done)
         if (auto r = results.find(names[done]); r != results.end() && !r->second.ok())
-          j["errors"][names[done]] = r->second.error;
-      j["errors"][names[stopped]] = error;
-      for (const std::string &fe : also) j["errors"][fe] = error;
+          errors[names[done]] = r->second.error;
+      errors[names[stopped]] = error;
+      for (const std::string &fe : also) errors[fe] = error;
+      std::string which;  // every front end that failed so far, this one last
+      for (auto it = errors.begin(); it != errors.end(); ++it)
+        which += (which.empty() ? "" : std::next(it) == errors.end() ? " and " : ", ") + it.key();
+      nlohmann::ordered_json j{{"command", "diff"}, {"file", f.file}, {"kernel", f.kernel}, {"equal", false},
+                               {"verdict", "not compared: " + which + " failed"}};
+      if (html) j["html"] = f.html;  // (not written)
+      j["errors"] = errors;
       return jsonText(j);
     };
   };
@@ -99,18 +104,23 @@ int diffCommand(const DiffFlags &f) {
       results.emplace(names[k], pipeline::compileSource(f.file, f.kernel, each, observer(names[k])));
     }
   }
-  // Each front end against the first that compiled; equal only where all did and agree.
+  // Each front end against the first that compiled (its IR, and no error:
+  // a pass's internal error can leave IR); equal only where all did and agree.
   std::vector<std::string> compiled, failed, differences;
-  for (const std::string &fe : names) (results.at(fe).func ? compiled : failed).push_back(fe);
+  for (const std::string &fe : names) (results.at(fe).ok() && results.at(fe).func ? compiled : failed).push_back(fe);
   // Without --html or --json a failure that leaves nothing to compare ends
-  // the command; the page still shows what each front end got through, and
-  // the report the errors.
-  if (compiled.size() < 2 && !html && !f.json)
-    for (const std::string &fe : names)
-      if (!results.at(fe).ok()) {
-        std::cerr << results.at(fe).error;
-        return failureStatus(results.at(fe));
-      }
+  // the command, every error said (the first's status; an internal error's
+  // if any); the page still shows what each front end got through, and the
+  // report the errors.
+  if (compiled.size() < 2 && !html && !f.json) {
+    const pipeline::Result *status = nullptr;
+    for (const std::string &fe : failed) {
+      const pipeline::Result &r = results.at(fe);
+      std::cerr << r.error;
+      if (!status || (r.internal() && !status->internal())) status = &r;
+    }
+    return failureStatus(*status);
+  }
   for (size_t k = 1; k < compiled.size(); ++k)
     if (std::optional<std::string> d = ir::firstDifference(*results.at(compiled[0]).func, *results.at(compiled[k]).func))
       differences.push_back(names.size() == 2 ? *d : compiled[k] + " against " + compiled[0] + ": " + *d);

@@ -1,10 +1,11 @@
 //===- DiffAlign.cpp - front ends' texts aligned line by line, and within -===//
 //
-// Each column is aligned with the first by a longest common subsequence over
-// the lines as shown; the pairwise alignments are then merged on the first
-// column's lines: before each of them, the lines the other columns have
-// that it lacks (the k-th of each column in the k-th row), then the line
-// itself beside what each column paired with it.
+// Each column is aligned with the reference (the first with any line) by a
+// longest common subsequence over the lines as shown; the pairwise
+// alignments are then merged on the reference's lines: before each of them,
+// the lines the other columns have that it lacks (the k-th of each column
+// in the k-th row), then the line itself beside what each column paired
+// with it.
 //===----------------------------------------------------------------------===//
 #include "tools/driver/DiffAlign.h"
 
@@ -103,26 +104,36 @@ const char *kindOf(const DiffRow &r, const std::vector<bool> &present) {
 std::vector<DiffRow> alignColumns(const std::vector<std::vector<DiffLine>> &columns) {
   std::vector<DiffRow> rows;
   if (columns.empty()) return rows;
-  const std::vector<DiffLine> &first = columns.front();
-  std::vector<Pairing> pairings;
-  for (size_t c = 1; c < columns.size(); ++c) pairings.push_back(pair(first, columns[c]));
+  // The reference: the first column with any line (a front end that failed
+  // before this text has none, and is no place to align against).
+  size_t ref = 0;
+  while (ref + 1 < columns.size() && columns[ref].empty()) ++ref;
+  const std::vector<DiffLine> &first = columns[ref];
+  std::vector<Pairing> pairings(columns.size());
+  for (size_t c = 0; c < columns.size(); ++c)
+    if (c != ref) pairings[c] = pair(first, columns[c]);
   std::vector<bool> present;
   for (const std::vector<DiffLine> &column : columns) present.push_back(!column.empty());
   auto add = [&](DiffRow r) {
+    r.reference = ref;
     r.kind = kindOf(r, present);
     rows.push_back(std::move(r));
   };
   for (size_t i = 0; i <= first.size(); ++i) {
-    size_t alone = 0;  // the lines the other columns have before this one of the first
-    for (const Pairing &p : pairings) alone = std::max(alone, p.before[i].size());
+    size_t alone = 0;  // the lines the other columns have before this one of the reference
+    for (size_t c = 0; c < columns.size(); ++c)
+      if (c != ref) alone = std::max(alone, pairings[c].before[i].size());
     for (size_t k = 0; k < alone; ++k) {
-      DiffRow r{{nullptr}};
-      for (const Pairing &p : pairings) r.cells.push_back(k < p.before[i].size() ? p.before[i][k] : nullptr);
+      DiffRow r;
+      for (size_t c = 0; c < columns.size(); ++c) {
+        const auto &before = pairings[c].before;
+        r.cells.push_back(c != ref && k < before[i].size() ? before[i][k] : nullptr);
+      }
       add(std::move(r));
     }
     if (i == first.size()) break;
-    DiffRow r{{&first[i]}};
-    for (const Pairing &p : pairings) r.cells.push_back(p.beside[i]);
+    DiffRow r;
+    for (size_t c = 0; c < columns.size(); ++c) r.cells.push_back(c == ref ? &first[i] : pairings[c].beside[i]);
     add(std::move(r));
   }
   return rows;

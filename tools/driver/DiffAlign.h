@@ -29,11 +29,13 @@ struct DiffRow {
   /// same line; changed, every one has a line, some another; partial, some
   /// has none.
   const char *kind = "same";
+  size_t reference = 0;  // the column the others were aligned against
 };
 
-/// The columns aligned against the first: each other column by a longest
-/// common subsequence with it (past kMaxCells, by position), the lines
-/// that fill the same gap before a line of the first column sharing rows.
+/// The columns aligned against the first with any line (the reference):
+/// each other column by a longest common subsequence with it (past
+/// kMaxCells, by position), the lines that fill the same gap before a line
+/// of the reference sharing rows.
 std::vector<DiffRow> alignColumns(const std::vector<std::vector<DiffLine>> &columns);
 
 /// Where `line` and `other` differ: [begin, end) of `line` between their

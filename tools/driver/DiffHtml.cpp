@@ -1,11 +1,12 @@
 //===- DiffHtml.cpp - the front ends' stages as one HTML page -------------===//
 //
-// A column per front end, aligned against the first (DiffAlign.h); a row is
-// "same", "changed" (every column has a line, some another) or "partial"
-// (some column has none), and each cell "same", "changed" (the part that
-// differs from the first column's line marked), "only" or "absent". The
-// page counts the rows that are not "same" per stage in a data-differences
-// attribute, which the Chromium test reads back.
+// A column per front end, aligned against the first that reached the stage
+// (DiffAlign.h); a row is "same", "changed" (every column has a line, some
+// another) or "partial" (some column has none), and each cell "same",
+// "changed" (the part that differs from the reference column's line
+// marked), "only" or "absent". The page counts the rows that are not "same"
+// per stage in a data-differences attribute, which the Chromium test reads
+// back.
 //===----------------------------------------------------------------------===//
 #include "tools/driver/DiffHtml.h"
 #include "tools/driver/DiffAlign.h"
@@ -58,15 +59,15 @@ std::string cell(const DiffLine *l, const DiffLine *other, const std::string &fr
   return out + escape(text.substr(std::max(d.begin, d.end))) + "</code></td>";
 }
 
-/// What a row's cell in column `c` is compared with: the first column's
-/// line, or, for the first column, the first other line that differs
-/// from it (else any).
+/// What a row's cell in column `c` is compared with: the reference
+/// column's line, or, for the reference, the first other line that
+/// differs from it (else any).
 const DiffLine *comparedWith(const DiffRow &r, size_t c) {
-  if (c > 0) return r.cells[0];
+  if (c != r.reference) return r.cells[r.reference];
   const DiffLine *any = nullptr;
-  for (size_t k = 1; k < r.cells.size(); ++k) {
-    if (!r.cells[k]) continue;
-    if (r.cells[0] && r.cells[k]->shown != r.cells[0]->shown) return r.cells[k];
+  for (size_t k = 0; k < r.cells.size(); ++k) {
+    if (k == c || !r.cells[k]) continue;
+    if (r.cells[c] && r.cells[k]->shown != r.cells[c]->shown) return r.cells[k];
     any = any ? any : r.cells[k];
   }
   return any;

@@ -50,7 +50,8 @@ TEST_CASE("rows are marked same, changed or partial against the columns that hav
   CHECK(rows[1].cells[1]->shown == "x");
   CHECK(std::string(rows[2].kind) == "same");
   // A column with no line at all (a front end that failed) is no difference.
-  std::vector<DiffRow> two = alignColumns({column({"a", "b"}), column({}), column({"a", "c"})});
+  std::vector<std::vector<DiffLine>> failed{column({"a", "b"}), column({}), column({"a", "c"})};
+  std::vector<DiffRow> two = alignColumns(failed);  // (the rows point into the columns: they must outlive them)
   REQUIRE(two.size() == 2);
   CHECK(std::string(two[0].kind) == "same");
   CHECK(std::string(two[1].kind) == "changed");
@@ -58,7 +59,8 @@ TEST_CASE("rows are marked same, changed or partial against the columns that hav
 
 TEST_CASE("a first column without lines is not what the others are aligned against", "[driver][diff]") {
   // The parse front end refused the kernel: trace's and hybrid's lines align with each other.
-  std::vector<DiffRow> rows = alignColumns({column({}), column({"a", "b", "c"}), column({"a", "x", "b", "c"})});
+  std::vector<std::vector<DiffLine>> columns{column({}), column({"a", "b", "c"}), column({"a", "x", "b", "c"})};
+  std::vector<DiffRow> rows = alignColumns(columns);
   REQUIRE(rows.size() == 4);
   CHECK(rows[0].reference == 1);
   CHECK(std::string(rows[0].kind) == "same");

@@ -36,6 +36,7 @@ struct DiffRow {
 /// each other column by a longest common subsequence with it (past
 /// kMaxCells, by position), the lines that fill the same gap before a line
 /// of the reference sharing rows.
+/// The rows point into `columns`, which must outlive them.
 std::vector<DiffRow> alignColumns(const std::vector<std::vector<DiffLine>> &columns);
 
 /// Where `line` and `other` differ: [begin, end) of `line` between their

@@ -184,7 +184,7 @@ CLI::App *declareTune(CLI::App &app, twintile::driver::TuneFlags &tune) {
 } // namespace
 
 int main(int argc, char **argv) {
-  CLI::App app{"twintile: a tile-kernel compiler with two front ends (parse, trace), one IR, PTX\n"
+  CLI::App app{"twintile: a tile-kernel compiler with three front ends (parse, trace, hybrid), one IR, PTX\n"
                "stages: " + twintile::support::stageNames()};
   app.require_subcommand(1);
   app.footer("Exit status: 0 success; 1 an error in the input (or diff: the front ends differ); "

@@ -12,7 +12,7 @@ TT_KERNEL void early_return_loop(Ptr<f32> x, Ptr<f32> y, i32 n) {
     v = v + 1.0f;
     if (k == 3) {
       store(y + offs, v, mask);
-      return;  // hybrid-error
+      return;
     }
   }
   store(y + offs, v * 0.0f, mask);

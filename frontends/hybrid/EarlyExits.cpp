@@ -2,7 +2,11 @@
 //
 // `if (c) { ...; return; }` in the kernel's own body, and `if (c) { ...;
 // continue; }` or `break;` directly in a device loop's body: the rest of the
-// body becomes the other branch (a loop that breaks carries a flag).
+// body becomes the other branch (a loop that breaks carries a flag). An
+// early return one level deeper (in a device loop, a block or a host if's
+// branch of the kernel's own body) sets the kernel's return flag, which the
+// statement holding it carries out, and what follows that statement runs
+// unless the flag is set (a Guard).
 //===----------------------------------------------------------------------===//
 #include "frontends/hybrid/PlanInternal.h"
 
@@ -18,12 +22,13 @@ bool Planner::breaks(const Stmt *body) const {
 }
 
 /// What leaves a device loop's body: its early continues' and breaks'
-/// branches but their last statement, and everything else whole.
-void Planner::checkLoopBody(const Stmt *body) const {
+/// branches (and returns', where the loop holds them) but their last
+/// statement, and everything else whole.
+void Planner::checkLoopBody(const Stmt *body, bool returns) const {
   auto *c = dyn_cast<CompoundStmt>(body);
   if (!c) return checkExits(body, false, "the body of a device loop");
   for (const Stmt *child : c->body()) {
-    if (!earlyExit<ContinueStmt>(child) && !earlyExit<BreakStmt>(child)) {
+    if (!earlyExit<ContinueStmt>(child) && !earlyExit<BreakStmt>(child) && !(returns && earlyExit<ReturnStmt>(child))) {
       checkExits(child, false, "the body of a device loop");
       continue;
     }
@@ -76,12 +81,14 @@ void Planner::planEarlyReturn(const IfStmt *i, const CompoundStmt *block, int de
 /// follows), the loop's flag too where it has one (a break's branch sets
 /// it; a break later in the rest may).
 void Planner::planExit(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *body, int depth,
-                       const std::string &flag) {
+                       const std::string &flag, const std::string &returned) {
   sameKind(i->getIfLoc(), true);
   DeviceStatement d = earlyExitStatement(kind, i, body, depth);
   if (kind == DeviceStatement::Kind::Break) d.exit = textOf(exitOf<BreakStmt>(i->getThen()));
+  else if (kind == DeviceStatement::Kind::Return) d.exit = textOf(exitOf<ReturnStmt>(i->getThen()));
   else d.exit = textOf(exitOf<ContinueStmt>(i->getThen()));
   d.flag = flag;
+  d.returned = returned;
   Span region{offset(i->getIfLoc()), d.restEnd, i->getIfLoc()};
   std::vector<const Stmt *> parts{i->getThen()};
   bool after = false;
@@ -95,12 +102,62 @@ void Planner::planExit(DeviceStatement::Kind kind, const IfStmt *i, const Compou
   d.copies = carried(region, {i->getThen()}, Order::ByDeclaration, loopBody, std::nullopt, false);
   d.carried = carried(region, parts, Order::ByDeclaration, loopBody, loopBody);
   if (!flag.empty()) d.copies.push_back(flag), d.carried.push_back(flag);
+  if (!returned.empty() && returned != flag) d.copies.push_back(returned), d.carried.push_back(returned);
   if (d.carried.size() > 6) tooMany(i->getIfLoc(), d.carried.size());
   std::vector<const Stmt *> tops{i->getThen()};
   tops.insert(tops.end(), parts.begin() + 1, parts.end());  // the rest's statements
   noShadow(tops, d);
   statements_.push_back(std::move(d));
   visit(i->getThen(), {depth + 1, false, nullptr});
+}
+
+/// Whether `s`, a statement of the kernel's own body, holds an early
+/// return the rewrite carries out through a flag: directly in the body of
+/// a device loop, in a block, or in a branch of a host (or constexpr) if.
+bool Planner::holdsReturn(const Stmt *s) const {
+  auto direct = [&](const Stmt *block) {
+    auto *c = dyn_cast_or_null<CompoundStmt>(block);
+    return c && std::any_of(c->body_begin(), c->body_end(), [&](const Stmt *t) { return earlyExit<ReturnStmt>(t); });
+  };
+  if (auto *f = dyn_cast<ForStmt>(s)) return deviceCondition(f->getCond()) && direct(f->getBody());
+  if (auto *w = dyn_cast<WhileStmt>(s)) return deviceCondition(w->getCond()) && direct(w->getBody());
+  if (auto *i = dyn_cast<IfStmt>(s))
+    return !i->isConsteval() && (i->isConstexpr() || !deviceCondition(i->getCond())) &&
+           (direct(i->getThen()) || direct(i->getElse()));
+  return direct(s);
+}
+
+/// A statement of the kernel's own body holding early returns: its flag
+/// declared before it, and what follows it, to the kernel's end, run
+/// unless the flag is set.
+void Planner::planHolder(const Stmt *s, const CompoundStmt *kernelBody, int depth) {
+  DeviceStatement guard = statement(DeviceStatement::Kind::Guard, depth);
+  guard.keyword = offset(s->getBeginLoc());
+  guard.then = textOf(s);
+  guard.restEnd = offset(kernelBody->getRBracLoc());
+  guard.returned = returnFlagOf(guard.keyword);
+  std::string returned = guard.returned;
+  statements_.push_back(std::move(guard));  // first: its flag is declared before the statement's own text
+  if (auto *f = dyn_cast<ForStmt>(s)) {
+    sameKind(f->getForLoc(), true);
+    noRecursion({f->getBody()}, f->getForLoc());
+    return planFor(f, depth, returned);
+  }
+  if (auto *w = dyn_cast<WhileStmt>(s)) {
+    sameKind(w->getWhileLoc(), true);
+    noRecursion({w->getCond(), w->getBody()}, w->getWhileLoc());
+    return planWhile(w, depth, returned);
+  }
+  if (auto *i = dyn_cast<IfStmt>(s)) {  // the host if's parts as anywhere, its branches' returns setting the flag
+    if (!i->isConstexpr()) sameKind(i->getIfLoc(), false);
+    for (const Stmt *part : {i->getInit(), static_cast<const Stmt *>(i->getConditionVariableDeclStmt()),
+                             static_cast<const Stmt *>(i->getCond())})
+      visit(part, {depth});
+    visit(i->getThen(), {depth, false, nullptr, {}, false, i->getThen(), returned});
+    visit(i->getElse(), {depth, false, nullptr, {}, false, i->getElse(), returned});
+    return;
+  }
+  visit(s, {depth, false, nullptr, {}, false, s, returned});
 }
 
 } // namespace twintile::hybrid::plan

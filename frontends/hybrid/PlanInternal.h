@@ -157,6 +157,8 @@ private:
     const Stmt *loopBody = nullptr;     // the body of a device loop being rewritten, when visiting it
     std::string flag = {};              // then, the flag its breaks set
     bool copiedWhole = false;           // inside a device for's header, which the rewrite copies as text
+    const Stmt *returnBlock = nullptr;  // a block of the kernel's own body whose early returns set a flag
+    std::string returned = {};          // then, or in a device loop's body, the kernel's return flag
   };
 
   std::deque<const FunctionDecl *> pending_;
@@ -229,8 +231,22 @@ private:
   static std::string flagOf(size_t keyword) { return "tt_broken_" + std::to_string(keyword); }
 
   /// What leaves a device loop's body: its early continues' and breaks'
-  /// branches but their last statement, and everything else whole.
-  void checkLoopBody(const Stmt *body) const;
+  /// branches (and returns', where the loop holds them) but their last
+  /// statement, and everything else whole.
+  void checkLoopBody(const Stmt *body, bool returns = false) const;
+
+  /// Whether `s`, a statement of the kernel's own body, holds an early
+  /// return the rewrite carries out through a flag: directly in the body of
+  /// a device loop, in a block, or in a branch of a host (or constexpr) if.
+  bool holdsReturn(const Stmt *s) const;
+
+  /// The flag the early returns held by the statement at `at` set.
+  static std::string returnFlagOf(size_t at) { return "tt_returned_" + std::to_string(at); }
+
+  /// A statement of the kernel's own body holding early returns: its flag
+  /// declared before it, and what follows it, to the kernel's end, run
+  /// unless the flag is set.
+  void planHolder(const Stmt *s, const CompoundStmt *kernelBody, int depth);
 
   void visit(const Stmt *s, Context c);
 
@@ -269,7 +285,7 @@ private:
   /// follows), the loop's flag too where it has one (a break's branch sets
   /// it; a break later in the rest may).
   void planExit(DeviceStatement::Kind kind, const IfStmt *i, const CompoundStmt *body, int depth,
-                const std::string &flag);
+                const std::string &flag, const std::string &returned = {});
 
   /// `text`, the expression `e`, as a wide loop's bound or step: a host
   /// number an i64 constant; a device value as it is (for_range widens an
@@ -281,9 +297,13 @@ private:
 
   [[noreturn]] void notCounted(const ForStmt *f) const;
 
-  void planFor(const ForStmt *f, int depth);
+  /// A device loop's flag (set by its breaks, and by its returns where it
+  /// holds them: `returned`), carried last.
+  void planFlags(DeviceStatement &d, const Stmt *body, const std::string &returned) const;
 
-  void planWhile(const WhileStmt *w, int depth);
+  void planFor(const ForStmt *f, int depth, const std::string &returned = {});
+
+  void planWhile(const WhileStmt *w, int depth, const std::string &returned = {});
 };
 
 } // namespace twintile::hybrid::plan

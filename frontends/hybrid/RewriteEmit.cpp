@@ -28,6 +28,8 @@ public:
       case DeviceStatement::Kind::Continue: emitEarlyExit(d); break;
       case DeviceStatement::Kind::Select: emitSelect(d); break;
       case DeviceStatement::Kind::Break: emitEarlyExit(d); break;
+      case DeviceStatement::Kind::Return: emitEarlyExit(d); break;
+      case DeviceStatement::Kind::Guard: emitGuard(d); break;
       }
     }
     return std::move(edits_);
@@ -72,13 +74,14 @@ private:
     return out + " }";
   }
 
-  /// A loop's break flag: declared false before it, in a block of its own.
+  /// A loop's break flag: declared false before it, in a block of its own
+  /// (the return flag, where that is the loop's, by its guard).
   void declareFlag(const DeviceStatement &d) {
-    if (d.flag.empty()) return;
+    if (d.flag.empty() || d.flag == d.returned) return;
     open(d.keyword, "{ ::tt::i1 " + d.flag + " = false; ", d.depth);
   }
   void endFlag(const DeviceStatement &d) {
-    if (!d.flag.empty()) close(d.then.end, " }", d.depth);
+    if (!d.flag.empty() && d.flag != d.returned) close(d.then.end, " }", d.depth);
   }
   static std::string carry(const std::vector<std::string> &names) {
     return names.empty() ? "" : " return ::tt::carry(" + join(names, "") + ");";
@@ -95,7 +98,8 @@ private:
   static std::string params(const DeviceStatement &d, const std::string &lead, bool typed = false) {
     std::string out = lead;
     for (const std::string &n : d.carried) {
-      std::string type = !typed ? "auto" : n == d.flag ? "::tt::i1" : "::tt::detail::Plain<decltype(" + n + ")>";
+      bool flag = n == d.flag || n == d.returned;
+      std::string type = !typed ? "auto" : flag ? "::tt::i1" : "::tt::detail::Plain<decltype(" + n + ")>";
       out += (out.empty() ? "" : ", ") + type + " " + n;
     }
     return out;
@@ -181,10 +185,18 @@ private:
     close(d.restEnd, end(d.step) + "; })", d.depth);
   }
 
-  /// An early return, continue or break: the branch as written (a
-  /// `continue;` becomes the branch's return of what the loop carries, a
-  /// `break;` sets the loop's flag first), then the rest of the block as the
-  /// other branch.
+  /// What follows a statement holding early returns, run unless one set
+  /// the flag: declared before the statement, tested after it.
+  void emitGuard(const DeviceStatement &d) {
+    open(d.keyword, "::tt::i1 " + d.returned + " = false; ", d.depth);
+    open(d.then.end, " ::tt::if_else(" + d.returned + ", [&]() {}, [&]() {", d.depth);
+    close(d.restEnd, "});", d.depth);
+  }
+
+  /// An early exit: the branch as written (a `continue;` becomes the
+  /// branch's return of what the loop carries, a `break;` sets the loop's
+  /// flag first, a deep `return;` the return flag and its loop's), then the
+  /// rest of the block as the other branch.
   void emitEarlyExit(const DeviceStatement &d) {
     replace(d.keyword, d.lparen + 1, assignTo(d) + "::tt::if_else(", d.depth);
     testNumber(d, d.lparen + 1, d.rparen);
@@ -192,7 +204,8 @@ private:
     body(d.then, "", d.depth);
     if (d.kind != DeviceStatement::Kind::EarlyReturn) {
       std::string returns = carry(d.carried);
-      std::string set = d.kind == DeviceStatement::Kind::Break ? d.flag + " = true; " : "";
+      std::string set = d.kind == DeviceStatement::Kind::Continue || d.flag.empty() ? "" : d.flag + " = true; ";
+      if (d.kind == DeviceStatement::Kind::Return && d.returned != d.flag) set += d.returned + " = true; ";
       replace(d.exit.begin, d.exit.end, set + (returns.empty() ? "return;" : returns.substr(1)), d.depth + 1);
     }
     close(d.then.end, ", [&]() {", d.depth);  // the rest, on the variables themselves: what runs where the branch did not exit

@@ -40,14 +40,17 @@ RewritePlan Planner::run(const FunctionDecl &kernel) {
 std::vector<DeviceStatement> Planner::once(std::vector<DeviceStatement> all) const {
   std::vector<DeviceStatement> out;
   for (DeviceStatement &d : all) {
-    auto same = std::find_if(out.begin(), out.end(), [&](const DeviceStatement &o) { return o.keyword == d.keyword; });
+    // (A guard begins where the statement it follows does.)
+    auto guard = [](const DeviceStatement &o) { return o.kind == DeviceStatement::Kind::Guard; };
+    auto same = std::find_if(out.begin(), out.end(),
+                             [&](const DeviceStatement &o) { return o.keyword == d.keyword && guard(o) == guard(d); });
     if (same == out.end()) {
       out.push_back(std::move(d));
       continue;
     }
     if (same->kind != d.kind || same->carried != d.carried || same->copies != d.copies || same->depth != d.depth ||
         same->then.end != d.then.end || same->restEnd != d.restEnd || same->var != d.var || same->lo != d.lo ||
-        same->hi != d.hi || same->step != d.step || same->flag != d.flag ||
+        same->hi != d.hi || same->step != d.step || same->flag != d.flag || same->returned != d.returned ||
         same->numberCondition != d.numberCondition || same->wideIndex != d.wideIndex)
       throw Refusal{{locationAtOffset(d.keyword), "this device statement carries other variables in one "
                                                   "instantiation than in another (or is typed otherwise): the "
@@ -76,8 +79,9 @@ void Planner::checkExits(const Stmt *s, bool inLoop, const char *where, bool inS
   if (!s || isa<LambdaExpr>(s)) return;
   if (isa<ReturnStmt>(s))
     refuse(s->getBeginLoc(), std::string("`return` under a device condition (") + where + ") is not rewritten by the "
-                             "hybrid front end: it rewrites an early exit from the kernel's own body, `if (c) "
-                             "return;` outside loops and branches; the parse front end takes this one");
+                             "hybrid front end: it rewrites `if (c) { ...; return; }` in the kernel's own body, in a "
+                             "block or host if's branch there, or directly in the body of a device loop there, and "
+                             "no deeper (nor in a helper); the parse front end takes this one");
   if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
     refuse(s->getBeginLoc(), std::string("`goto` under a device condition (") + where + ") cannot be rewritten into "
                              "the combinators' structured control flow");
@@ -161,14 +165,25 @@ void Planner::visit(const Stmt *s, Context c) {
         ++depth;  // the rest is inside it
         continue;
       }
+      if (c.kernelTop && holdsReturn(child)) {
+        planHolder(child, compound, depth);
+        ++depth;  // what follows is inside its guard
+        continue;
+      }
+      if ((c.returnBlock == compound || (c.loopBody == compound && !c.returned.empty())) &&
+          earlyExit<ReturnStmt>(child)) {
+        planExit(DeviceStatement::Kind::Return, cast<IfStmt>(child), compound, depth, c.flag, c.returned);
+        ++depth;
+        continue;
+      }
       if (c.loopBody == compound && earlyExit<ContinueStmt>(child)) {
-        // (In a loop that breaks, a continue carries the flag too: a break after it sets it in the rest.)
-        planExit(DeviceStatement::Kind::Continue, cast<IfStmt>(child), compound, depth, c.flag);
+        // (In a loop with a flag, a continue carries it too: a break or return after it sets it in the rest.)
+        planExit(DeviceStatement::Kind::Continue, cast<IfStmt>(child), compound, depth, c.flag, c.returned);
         ++depth;
         continue;
       }
       if (c.loopBody == compound && earlyExit<BreakStmt>(child)) {
-        planExit(DeviceStatement::Kind::Break, cast<IfStmt>(child), compound, depth, c.flag);
+        planExit(DeviceStatement::Kind::Break, cast<IfStmt>(child), compound, depth, c.flag, c.returned);
         ++depth;
         continue;
       }

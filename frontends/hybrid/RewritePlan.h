@@ -46,6 +46,11 @@ struct DeviceStatement {
                   //   -> [x =] tt::if_else(c, [&, x = x]() mutable {...; return carry}, [&, x = x]() mutable { rest })
     Break,        // in a device loop's body: if (c) { ...; break; } rest: as Continue, the branch setting the
                   //   loop's flag (a while loop's condition tests it; a for loop's body runs under its negation)
+    Return,       // if (c) { ...; return; } rest, directly in the body of a device loop in the kernel's own body,
+                  //   or in a block or host if's branch there: as Break, the branch setting the kernel's
+                  //   return flag (and its loop's flag)
+    Guard,        // after a statement of the kernel's own body holding a Return, what follows it runs unless the
+                  //   flag is set: ::tt::i1 R = false; statement ::tt::if_else(R, [&]() {}, [&]() { rest });
   };
   Kind kind = Kind::If;
   int id = 0;     // names its temporaries
@@ -65,9 +70,14 @@ struct DeviceStatement {
   StmtText otherwise;          // If with an else
   std::string var, lo, hi, step;  // For; Select: `var` and `step`, the scalar its true and false operands
                                   // become where they are host values ("f32"), else empty
-  size_t restEnd = 0;          // EarlyReturn, Continue: the `}` that ends the rest
+  size_t restEnd = 0;          // the early exits: the `}` that ends the rest; Guard: the kernel's
   StmtText exit;               // Continue, Break: the `continue;` or `break;` that ends the branch
-  std::string flag;            // For, While with a Break: the flag it carries last; Break: its loop's
+  std::string flag;            // For, While with a Break or Return: the flag it carries; Break, Return: its loop's
+  /// The kernel's return flag: Return sets it; a loop holding a Return and
+  /// an exit in one carry it (after the loop's own flag, where that is
+  /// another); Guard declares it at `keyword` and tests it from `then.end`
+  /// (the holding statement's end) to `restEnd` (the kernel's `}`).
+  std::string returned;
   /// If, While, Select, early exits: the condition is a number, not an i1
   /// (Triton's `if x:`): it is tested as `(x) != 0`.
   bool numberCondition = false;

@@ -177,7 +177,16 @@ void Planner::notCounted(const ForStmt *f) const {
                          "(or ++i, i++): this one has another form; write it so, or as a while loop");
 }
 
-void Planner::planFor(const ForStmt *f, int depth) {
+/// A device loop's flag (set by its breaks, and by its returns where it
+/// holds them: `returned`), carried last.
+void Planner::planFlags(DeviceStatement &d, const Stmt *body, const std::string &returned) const {
+  d.returned = returned;
+  d.flag = breaks(body) ? flagOf(d.keyword) : returned;
+  if (!d.flag.empty()) d.carried.push_back(d.flag);
+  if (!returned.empty() && returned != d.flag) d.carried.push_back(returned);
+}
+
+void Planner::planFor(const ForStmt *f, int depth, const std::string &returned) {
   auto *init = dyn_cast_or_null<DeclStmt>(f->getInit());
   const VarDecl *var = init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
   if (!var || !var->getInit() || f->getConditionVariable()) notCounted(f);
@@ -243,7 +252,7 @@ void Planner::planFor(const ForStmt *f, int depth) {
       refuse(a.at, "'" + a.var->getNameAsString() + "', which the bound or step of this device loop reads, is "
                    "assigned in its body: for_range reads them once, before the loop; write it as a while loop");
   }
-  checkLoopBody(f->getBody());
+  checkLoopBody(f->getBody(), !returned.empty());
   DeviceStatement d = statement(DeviceStatement::Kind::For, depth);
   d.keyword = offset(f->getForLoc());
   d.lparen = offset(f->getLParenLoc());
@@ -260,7 +269,7 @@ void Planner::planFor(const ForStmt *f, int depth) {
     d.step = stepExpr ? asI64(peel(stepExpr), d.step) : "::tt::i64(1)";
   }
   d.carried = carried(f, {f->getBody()}, Order::ByFirstAssignment);
-  if (breaks(f->getBody())) d.flag = flagOf(d.keyword), d.carried.push_back(d.flag);
+  planFlags(d, f->getBody(), returned);
   if (d.carried.size() > 6) tooMany(f->getForLoc(), d.carried.size());
   noShadow({f->getBody()}, d);
   std::string flag = d.flag;
@@ -268,14 +277,14 @@ void Planner::planFor(const ForStmt *f, int depth) {
   for (const Stmt *part : {f->getInit(), static_cast<const Stmt *>(f->getCond()), static_cast<const Stmt *>(f->getInc())})
     visit(part, {depth, false, nullptr, {}, true});  // the helpers they call; their text is copied whole
   // A loop with a flag runs its body under the flag's negation: one more level.
-  visit(f->getBody(), {depth + (flag.empty() ? 1 : 2), false, f->getBody(), flag});
+  visit(f->getBody(), {depth + (flag.empty() ? 1 : 2), false, f->getBody(), flag, false, nullptr, returned});
 }
 
-void Planner::planWhile(const WhileStmt *w, int depth) {
+void Planner::planWhile(const WhileStmt *w, int depth, const std::string &returned) {
   if (w->getConditionVariable())
     refuse(w->getWhileLoc(), "a while loop declaring a variable in its device condition is not rewritten by the "
                              "hybrid front end: declare it before the loop");
-  checkLoopBody(w->getBody());
+  checkLoopBody(w->getBody(), !returned.empty());
   pureCondition(w->getCond(), w, "the condition of this device while loop");
   DeviceStatement d = statement(DeviceStatement::Kind::While, depth);
   d.keyword = offset(w->getWhileLoc());
@@ -284,13 +293,13 @@ void Planner::planWhile(const WhileStmt *w, int depth) {
   d.rparen = offset(w->getRParenLoc());
   d.then = textOf(w->getBody());
   d.carried = carried(w, {w->getBody(), w->getCond()}, Order::ByFirstAssignment);
-  if (breaks(w->getBody())) d.flag = flagOf(d.keyword), d.carried.push_back(d.flag);
+  planFlags(d, w->getBody(), returned);
   if (d.carried.size() > 6) tooMany(w->getWhileLoc(), d.carried.size());
   noShadow({w->getBody()}, d);
   std::string flag = d.flag;
   statements_.push_back(std::move(d));
   visit(w->getCond(), {depth + 2, false, nullptr});  // inside its `(c) != 0`
-  visit(w->getBody(), {depth + 1, false, w->getBody(), flag});
+  visit(w->getBody(), {depth + 1, false, w->getBody(), flag, false, nullptr, returned});
 }
 
 } // namespace twintile::hybrid::plan

@@ -9,7 +9,6 @@
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'do_while<64>' 2>&1 | FileCheck %s --check-prefix=DO
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'in_macro<64>' 2>&1 | FileCheck %s --check-prefix=MACRO
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'down_loop<64>' 2>&1 | FileCheck %s --check-prefix=FORM
-// RUN: not twintile compile --frontend=hybrid %s --kernel 'return_in_loop<64>' 2>&1 | FileCheck %s --check-prefix=RETURN
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'both_kinds<64>' 2>&1 | FileCheck %s --check-prefix=BOTH
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'index_assigned<64>' 2>&1 | FileCheck %s --check-prefix=INDEX
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'host_variable<64>' --emit rewritten 2>&1 | FileCheck %s --check-prefix=HOSTVAR
@@ -20,7 +19,6 @@
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'bound_changes<64>' 2>&1 | FileCheck %s --check-prefix=BOUND
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'condition_assigns<64>' 2>&1 | FileCheck %s --check-prefix=CONDITION
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'bound_reads_index<64>' 2>&1 | FileCheck %s --check-prefix=OWN
-// RUN: not twintile compile --frontend=hybrid %s --kernel 'return_in_block<64>' 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'shape_error<64>' 2>&1 | FileCheck %s --check-prefix=TRACED
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'lambda_via_helper<64>' 2>&1 | FileCheck %s --check-prefix=HELPER
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'counter<64>' 2>&1 | FileCheck %s --check-prefix=COUNTER
@@ -122,16 +120,6 @@ TT_KERNEL void down_loop(Ptr<f32> x, Ptr<f32> y, i32 n) {
 }
 // FORM: refusals.cpp:[[@LINE-3]]:3: error: the hybrid front end rewrites a device loop written `for (i32 i = lo; i < hi; i += step)` (or ++i, i++): this one has another form; write it so, or as a while loop
 
-template <int B>
-TT_KERNEL void return_in_loop(Ptr<f32> x, Ptr<f32> y, i32 n) {
-  auto v = load(x + arange(0, B));
-  for (i32 k = 0; k < n; k += 1) {
-    store(y + arange(0, B), v);
-    if (k > 2) return;
-  }
-}
-// RETURN: refusals.cpp:[[@LINE-3]]:16: error: `return` under a device condition (the body of a device loop) is not rewritten by the hybrid front end: it rewrites an early exit from the kernel's own body, `if (c) return;` outside loops and branches; the parse front end takes this one
-
 // One text, a device condition for one caller and a host one for another.
 template <class T> T bump(T v) {
   if (v > 0) v = v + 1;
@@ -216,15 +204,6 @@ TT_KERNEL void bound_reads_index(Ptr<f32> x, Ptr<f32> y, i32 n) {
   store(y + arange(0, B), v);
 }
 // OWN: refusals.cpp:[[@LINE-3]]:3: error: the bound or step of this device loop reads its own variable 'k'
-
-// A return inside a block of its own is not the kernel's early exit.
-template <int B>
-TT_KERNEL void return_in_block(Ptr<f32> x, Ptr<f32> y, i32 n) {
-  auto v = load(x + arange(0, B));
-  { if (program_id(0) == 0) return; }
-  store(y + arange(0, B), v);
-}
-// BLOCK: refusals.cpp:[[@LINE-3]]:29: error: `return` under a device condition (a device if) is not rewritten by the hybrid front end
 
 // An error of the traced kernel is said at the user's column, in full.
 template <int B>

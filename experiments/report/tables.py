@@ -532,7 +532,10 @@ def claims(res):
             f"a build; \"up to 100×\" holds where every DSL is {C.DSL_FACTOR:.0f}× faster and does not where none "
             f"is {C.DSL_FLOOR:.0f}×. nvcc compiles the CUTLASS kernel to an object (`-c`, ptxas included); the DSLs' "
             "times are to a cubin too, each one process, start-up included (Triton's: Python, its import and one "
-            "compile with an empty cache)." + (missing_note(c) if c else ""))
+            "compile with an empty cache). The block-size row: a load is a vector one where it moves more than an "
+            f"element ({C.F32_BYTES} bytes, f32), counted in the PTX of each softmax (nvcc -ptx, sm_90a; twintile "
+            "promised the alignment Triton specializes on, since it tests none at run time)." +
+            (missing_note(c) if c else ""))
 
 
 def all_tables(res):

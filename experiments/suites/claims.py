@@ -23,7 +23,17 @@ the other suites' results:
               process, as nvcc is: twintile's corpus matmul through each front end (`twintile
               compile`, to PTX and, with ptxas, to a cubin), and Triton's matmul
               (triton_compile.py: Python's start, Triton's import and one compile with a fresh
-              cache, its stages timed within, its cubin included).
+              cache, its stages timed within, its cubin included); every twintile front end.
+
+  vectorize   softmax with its block size a compile-time constant against a run-time value:
+              nvcc -ptx (sm_90a) on the handwritten CUDA kernel (a template parameter,
+              baselines/softmax.cu) and on the same kernel with it a run-time argument
+              (claims/softmax_runtime_block.cu: a scalar loop, and one hand-vectorized with
+              the vector width a constant); twintile's tracing front end on the corpus
+              softmax (a meta-parameter) and on the same kernel reading its block size from
+              a host variable (claims/softmax_runtime_block.cpp), which the parsing front
+              end refuses, both promised Triton's alignment (twintile has no run-time
+              alignment test); each entry's PTX instructions and global accesses by width.
 
 --quick: the first configuration once, 2 repetitions of the DSLs' compiles (about a minute
 and a half here, 3 GB of memory for nvcc). Where nvcc, the CUTLASS headers or Triton are
@@ -41,6 +51,7 @@ from pathlib import Path
 from experiments.harness import common, shard, systems  # noqa: E402
 
 CLAIMS = common.ROOT / "experiments" / "claims"
+FRONTENDS = ("parse", "trace", "hybrid")  # twintile's, each compiling the same-tile GEMM
 # (name, tile M, N, K, cluster M, N, schedule)
 CONFIGS = [("128x128x64 cooperative", 128, 128, 64, 1, 2, "cooperative"),
            ("128x256x64 cooperative", 128, 256, 64, 1, 2, "cooperative"),
@@ -107,9 +118,9 @@ def same_tile(tile, reps, missing, work):
     rows = []
     targets = [("ptx", [])] + ([] if "ptxas" in missing else [("cubin", ["--resources"])])
     triton = "triton" not in missing
-    progress = common.Progress(reps * (2 * len(targets) + triton), "claims same tile")
+    progress = common.Progress(reps * (len(FRONTENDS) * len(targets) + triton), "claims same tile")
     for rep in range(reps):
-        for frontend in ("parse", "trace"):
+        for frontend in FRONTENDS:
             for target, extra in targets:
                 progress.step(f"twintile {frontend} {spec} to {target} (rep {rep + 1}/{reps})")
                 cmd = [twintile, "compile", f"--frontend={frontend}", file, "--kernel", spec, "--emit", "ptx",
@@ -139,6 +150,53 @@ def same_tile(tile, reps, missing, work):
     return {"spec": spec, "tile": list(tile), "rows": rows}
 
 
+# (system, variant, source, entry or specialization): the block size compile-time, then run-time.
+VECTORIZE_BLOCK = 1024
+VECTORIZE = [("nvcc", "template parameter", common.BASELINES / "softmax.cu", f"softmax_f32_{VECTORIZE_BLOCK}"),
+             ("nvcc", "run-time argument, scalar loop", CLAIMS / "softmax_runtime_block.cu",
+              "softmax_runtime_scalar_f32"),
+             ("nvcc", "run-time argument, vector loop", CLAIMS / "softmax_runtime_block.cu",
+              "softmax_runtime_vector_f32"),
+             ("twintile_trace", "meta-parameter", None, f"softmax<f32,{VECTORIZE_BLOCK}>"),
+             ("twintile_trace", "host variable", CLAIMS / "softmax_runtime_block.cpp", "softmax_runtime_block<f32>"),
+             ("twintile_parse", "host variable", CLAIMS / "softmax_runtime_block.cpp", "softmax_runtime_block<f32>")]
+
+
+def vectorize(missing, work):
+    """One row per VECTORIZE entry: its PTX's instructions and global loads and stores by bytes
+    moved ({"4": n, "16": m}), or why there is none (a tool missing, a refusal)."""
+    from experiments.baselines import ptx_stats
+    nvcc, twintile = common.cuda_tool("nvcc"), common.tool("twintile")
+    softmax = next(f for name, f, _ in common.corpus(["softmax"]))
+    rows = []
+    for system, variant, source, entry in VECTORIZE:
+        row = {"system": system, "variant": variant, "entry": entry}
+        rows.append(row)
+        ptx = work / f"vectorize-{len(rows)}.ptx"
+        if system == "nvcc":
+            if "nvcc" in missing:
+                row["error"] = missing["nvcc"]
+                continue
+            cmd = [nvcc, "-ptx", "-arch=sm_90a", source, "-o", ptx]
+        else:
+            # Promised what Triton specializes on (pointers 16-byte aligned, integers divisible by 16):
+            # twintile does not test alignment at run time as the CUDA kernel does.
+            cmd = [twintile, "compile", f"--frontend={system.split('_')[1]}", source or softmax, "--kernel", entry,
+                   "--emit", "ptx", "-o", ptx, "--no-cache", "--assume-aligned", "*", "--assume-divisible", "*"]
+        proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
+        if proc.returncode != 0:
+            row["error"] = (proc.stderr + proc.stdout).strip()[-800:] or f"exit {proc.returncode}"
+            continue
+        functions = ptx_stats.parse_ptx(ptx.read_text())
+        name = entry if system == "nvcc" else None  # twintile's file has the one entry
+        f = next((f for f in functions if name is None or f["name"] == name), None)
+        if f is None:
+            row["error"] = f"no entry {entry} in the PTX"
+            continue
+        row.update(instructions=f["instructions"], global_access_bytes=f["global_access_bytes"])
+    return {"block": VECTORIZE_BLOCK, "rows": rows}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -149,7 +207,7 @@ def main(argv=None):
     configs = CONFIGS[:1] if args.quick else CONFIGS
     reps = args.reps or (1 if args.quick else 3)
     dsl_reps = max(reps, 2) if args.quick else max(reps, 5)
-    plan = [c[0] for c in configs] + ["projection", "same_tile"]
+    plan = [c[0] for c in configs] + ["projection", "same_tile", "vectorize"]
     mine = shard.share(args.shard, plan)
     config = {"quick": args.quick, "reps": reps, "dsl_reps": dsl_reps, "configs": [c[0] for c in configs],
               "nvcc_flags": NVCC_FLAGS}
@@ -181,6 +239,8 @@ def main(argv=None):
             missing["cutlass_library"] = f"CUTLASS's kernel generator did not count: {payload['projection']['error']}"
     if "same_tile" in mine:
         payload["same_tile"] = same_tile(configs[0][1:4], dsl_reps, missing, work)
+    if "vectorize" in mine:
+        payload["vectorize"] = vectorize(missing, work)
     common.write_result("claims", payload, args.out, args.shard, plan)
     return 0
 

@@ -241,10 +241,18 @@ def check_claims(r):
     if "cutlass_library" not in r["missing"]:  # its error is there, and the test reports SKIP
         expect(p.get("default", 0) > 100 and p["all"] >= p["default"], f"the kernel count: {p}")
     same = r["same_tile"]["rows"]
-    for system in ("twintile_parse", "twintile_trace"):
+    for system in ("twintile_parse", "twintile_trace", "twintile_hybrid"):
         for to in ("ptx",) if "ptxas" in r["missing"] else ("ptx", "cubin"):
             xs = [x for x in same if x["system"] == system and x.get("to") == to]
             expect(xs and all("error" not in x and positive(x["seconds"]) for x in xs), f"{system} to {to}: {xs}")
+    vec = {(x["system"], x["variant"]): x for x in r["vectorize"]["rows"]}
+    for key, x in vec.items():
+        if key[0] == "twintile_parse":
+            expect("error" in x and "mutable global" in x["error"], f"the parse front end refuses the host variable: {x}")
+        elif key[0] != "nvcc" or "nvcc" not in r["missing"]:
+            expect("error" not in x and x["instructions"] > 10 and x["global_access_bytes"]["ld"],
+                   f"{key}: a compile with loads: {str(x)[:400]}")
+    expect(len(vec) == 6, f"six vectorize entries: {sorted(vec)}")
     if "triton" not in r["missing"]:
         tri = [x for x in same if x["system"] == "triton"]
         expect(tri and all("error" not in x and x["seconds"] > x["compile_s"] > 0 for x in tri),

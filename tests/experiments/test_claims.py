@@ -63,6 +63,32 @@ class Verdicts(unittest.TestCase):
     def test_what_is_not_measured_says_so(self):
         for claim in ("Three types", "Block sizes"):
             self.assertEqual(verdict({}, claim)["verdict"], "untested")
+        row = verdict({"claims": {"missing": {"nvcc": "nvcc not found"}, "vectorize": {"rows": [
+            {"system": "nvcc", "variant": "template parameter", "error": "nvcc not found"}]}}}, "Block sizes")
+        self.assertEqual((row["verdict"], row["why"]), ("untested", "nvcc not found"))
+
+    def test_block_sizes_vectorize(self):
+        def result(scalar, vector=4, traced=16):
+            def row(system, variant, widest):
+                return {"system": system, "variant": variant, "instructions": 100,
+                        "global_access_bytes": {"ld": {"4": 3, str(widest): 2}, "st": {}}}
+            return {"claims": {"vectorize": {"rows": [
+                row("nvcc", "template parameter", 16), row("nvcc", "run-time argument, scalar loop", scalar),
+                row("nvcc", "run-time argument, vector loop", vector),
+                row("twintile_trace", "meta-parameter", 16), row("twintile_trace", "host variable", traced),
+                {"system": "twintile_parse", "variant": "host variable", "error": "a mutable global variable"}]}}}
+        self.assertEqual(verdict(result(16), "Block sizes")["verdict"], "does not hold")
+        self.assertEqual(verdict(result(4, vector=4, traced=4), "Block sizes")["verdict"], "holds")
+        row = verdict(result(4, vector=16, traced=4), "Block sizes")
+        self.assertEqual(row["verdict"], "depends")
+        self.assertIn("a loop vectorized by hand keeps them", row["why"])
+        self.assertNotIn("a tracer", row["why"])
+        row = verdict(result(4), "Block sizes")
+        self.assertIn("a tracer keeps them", row["why"])
+        self.assertIn("twintile parse refuses the host variable", row["numbers"])
+        template_scalar = result(4)
+        template_scalar["claims"]["vectorize"]["rows"][0]["global_access_bytes"]["ld"] = {"4": 9}
+        self.assertEqual(verdict(template_scalar, "Block sizes")["verdict"], "untested")
         self.assertEqual(verdict({}, "Tracing avoids")["verdict"], "untested")
 
     def test_tracing_avoids_instantiation(self):

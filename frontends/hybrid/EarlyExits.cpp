@@ -127,6 +127,32 @@ bool Planner::holdsReturn(const Stmt *s) const {
   return direct(s);
 }
 
+/// In `block`, whose early returns set the flag `returned`: what follows
+/// the first of them runs inside their rest, so a `return;` ending the
+/// block sets the flag too (nothing follows it), and any other return there
+/// is refused.
+void Planner::returnsAfter(const Stmt *block, const std::string &returned, int depth) {
+  auto *c = dyn_cast_or_null<CompoundStmt>(block);
+  if (!c) return;
+  bool after = false;
+  for (const Stmt *child : c->body()) {
+    if (earlyExit<ReturnStmt>(child)) {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    if (auto *r = dyn_cast<ReturnStmt>(child); r && !r->getRetValue() && child == c->body_back()) {
+      DeviceStatement d = statement(DeviceStatement::Kind::FinalReturn, depth);
+      d.keyword = offset(r->getReturnLoc());
+      d.exit = textOf(r);
+      d.returned = returned;
+      statements_.push_back(std::move(d));
+      continue;
+    }
+    checkExits(child, false, "after an early return in this block, inside what the rewrite makes its rest");
+  }
+}
+
 /// A statement of the kernel's own body holding early returns: its flag
 /// declared before it, and what follows it, to the kernel's end, run
 /// unless the flag is set.
@@ -134,7 +160,9 @@ void Planner::planHolder(const Stmt *s, const CompoundStmt *kernelBody, int dept
   DeviceStatement guard = statement(DeviceStatement::Kind::Guard, depth);
   guard.keyword = offset(s->getBeginLoc());
   guard.then = textOf(s);
-  guard.restEnd = offset(kernelBody->getRBracLoc());
+  // Nothing to guard where the statement ends the kernel's body (its end may
+  // touch the body's `}`, where the guard could not open before it closes).
+  guard.restEnd = s == kernelBody->body_back() ? guard.then.end : offset(kernelBody->getRBracLoc());
   guard.returned = returnFlagOf(guard.keyword);
   std::string returned = guard.returned;
   statements_.push_back(std::move(guard));  // first: its flag is declared before the statement's own text
@@ -153,10 +181,13 @@ void Planner::planHolder(const Stmt *s, const CompoundStmt *kernelBody, int dept
     for (const Stmt *part : {i->getInit(), static_cast<const Stmt *>(i->getConditionVariableDeclStmt()),
                              static_cast<const Stmt *>(i->getCond())})
       visit(part, {depth});
-    visit(i->getThen(), {depth, false, nullptr, {}, false, i->getThen(), returned});
-    visit(i->getElse(), {depth, false, nullptr, {}, false, i->getElse(), returned});
+    for (const Stmt *branch : {i->getThen(), i->getElse()}) {
+      returnsAfter(branch, returned, depth);
+      visit(branch, {depth, false, nullptr, {}, false, branch, returned});
+    }
     return;
   }
+  returnsAfter(s, returned, depth);
   visit(s, {depth, false, nullptr, {}, false, s, returned});
 }
 

@@ -31,7 +31,10 @@ std::string Places::text(SourceRange r) const {
 }
 
 size_t Places::endOf(const Stmt *s) const {
-  if (auto *c = dyn_cast<CompoundStmt>(s)) return offset(c->getRBracLoc()) + 1;
+  // (An if constexpr's discarded branch is an empty block whose `}` is placed
+  // on the branch's last token: its end is the `;` after that.)
+  if (auto *c = dyn_cast<CompoundStmt>(s); c && *sm_.getCharacterData(c->getRBracLoc()) == '}')
+    return offset(c->getRBracLoc()) + 1;
   if (auto *i = dyn_cast<IfStmt>(s)) return endOf(i->getElse() ? i->getElse() : i->getThen());
   if (auto *f = dyn_cast<ForStmt>(s)) return endOf(f->getBody());
   if (auto *w = dyn_cast<WhileStmt>(s)) return endOf(w->getBody());

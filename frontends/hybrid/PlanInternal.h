@@ -243,6 +243,12 @@ private:
   /// The flag the early returns held by the statement at `at` set.
   static std::string returnFlagOf(size_t at) { return "tt_returned_" + std::to_string(at); }
 
+  /// In `block`, whose early returns set the flag `returned`: what follows
+  /// the first of them runs inside their rest, so a `return;` ending the
+  /// block sets the flag too (nothing follows it), and any other return there
+  /// is refused.
+  void returnsAfter(const Stmt *block, const std::string &returned, int depth);
+
   /// A statement of the kernel's own body holding early returns: its flag
   /// declared before it, and what follows it, to the kernel's end, run
   /// unless the flag is set.

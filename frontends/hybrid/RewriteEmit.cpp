@@ -30,6 +30,7 @@ public:
       case DeviceStatement::Kind::Break: emitEarlyExit(d); break;
       case DeviceStatement::Kind::Return: emitEarlyExit(d); break;
       case DeviceStatement::Kind::Guard: emitGuard(d); break;
+      case DeviceStatement::Kind::FinalReturn: replace(d.exit.begin, d.exit.end, d.returned + " = true;", d.depth); break;
       }
     }
     return std::move(edits_);
@@ -189,6 +190,7 @@ private:
   /// the flag: declared before the statement, tested after it.
   void emitGuard(const DeviceStatement &d) {
     open(d.keyword, "::tt::i1 " + d.returned + " = false; ", d.depth);
+    if (d.restEnd == d.then.end) return;  // the statement ends the kernel's body
     open(d.then.end, " ::tt::if_else(" + d.returned + ", [&]() {}, [&]() {", d.depth);
     close(d.restEnd, "});", d.depth);
   }

@@ -80,8 +80,8 @@ void Planner::checkExits(const Stmt *s, bool inLoop, const char *where, bool inS
   if (isa<ReturnStmt>(s))
     refuse(s->getBeginLoc(), std::string("`return` under a device condition (") + where + ") is not rewritten by the "
                              "hybrid front end: it rewrites `if (c) { ...; return; }` in the kernel's own body, in a "
-                             "block or host if's branch there, or directly in the body of a device loop there, and "
-                             "no deeper (nor in a helper); the parse front end takes this one");
+                             "block or a host if's braced branch there, or directly in the body of a device loop "
+                             "there, and no deeper (nor in a helper); the parse front end takes this one");
   if (isa<GotoStmt>(s) || isa<IndirectGotoStmt>(s))
     refuse(s->getBeginLoc(), std::string("`goto` under a device condition (") + where + ") cannot be rewritten into "
                              "the combinators' structured control flow");

@@ -51,6 +51,8 @@ struct DeviceStatement {
                   //   return flag (and its loop's flag)
     Guard,        // after a statement of the kernel's own body holding a Return, what follows it runs unless the
                   //   flag is set: ::tt::i1 R = false; statement ::tt::if_else(R, [&]() {}, [&]() { rest });
+                  //   nothing after it where the statement ends the kernel's body
+    FinalReturn,  // a `return;` ending a block after its Returns (inside their rest): R = true;
   };
   Kind kind = Kind::If;
   int id = 0;     // names its temporaries
@@ -71,7 +73,8 @@ struct DeviceStatement {
   std::string var, lo, hi, step;  // For; Select: `var` and `step`, the scalar its true and false operands
                                   // become where they are host values ("f32"), else empty
   size_t restEnd = 0;          // the early exits: the `}` that ends the rest; Guard: the kernel's
-  StmtText exit;               // Continue, Break: the `continue;` or `break;` that ends the branch
+  StmtText exit;               // Continue, Break, Return: the `continue;`, `break;` or `return;` that ends the
+                               // branch; FinalReturn: the `return;`
   std::string flag;            // For, While with a Break or Return: the flag it carries; Break, Return: its loop's
   /// The kernel's return flag: Return sets it; a loop holding a Return and
   /// an exit in one carry it (after the loop's own flag, where that is

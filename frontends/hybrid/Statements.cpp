@@ -168,7 +168,7 @@ std::string Planner::asI64(const Expr *e, const std::string &text) {
 }
 
 void Planner::tooMany(SourceLocation at, size_t n) const {
-  refuse(at, "this device statement carries " + std::to_string(n) + " values (its loop's break flag among them); "
+  refuse(at, "this device statement carries " + std::to_string(n) + " values (with the flags its exits set); "
              "the combinators carry at most 6: group the variables in fewer tiles");
 }
 

@@ -16,7 +16,12 @@
 // RUN: twintile run --frontend=hybrid --device interp %s --kernel 'deep_returns<32>' --grid 6 --arg x=350 --arg y=350 --arg n=350 --save %t.hybrid32
 // RUN: twintile run --frontend=parse --device interp %s --kernel 'deep_returns<32>' --grid 6 --arg x=350 --arg y=350 --arg n=350 --save %t.parse32
 // RUN: cmp %t.hybrid32/y.out.npy %t.parse32/y.out.npy
+// RUN: rm -rf %t.shapes.hybrid* %t.shapes.parse*
+// RUN: twintile compile --frontend=hybrid %s --kernel 'return_shapes<64>' --emit rewritten | FileCheck %s --check-prefix=SHAPES
+// RUN: twintile run --frontend=hybrid %s --kernel 'return_shapes<32>' --grid 6 --arg x=350 --arg y=350 --arg n=350 | FileCheck %s --check-prefix=RAN
+// RUN: for B in 64 32 16; do twintile run --frontend=hybrid --device interp %s --kernel "return_shapes<$B>" --grid 6 --arg x=350 --arg y=350 --arg n=350 --save %t.shapes.hybrid$B && twintile run --frontend=parse --device interp %s --kernel "return_shapes<$B>" --grid 6 --arg x=350 --arg y=350 --arg n=350 --save %t.shapes.parse$B && cmp %t.shapes.hybrid$B/y.out.npy %t.shapes.parse$B/y.out.npy || exit 1; done
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'nested_loop<64>' 2>&1 | FileCheck %s --check-prefix=NESTED
+// RUN: not twintile compile --frontend=hybrid %s --kernel 'return_after<64>' 2>&1 | FileCheck %s --check-prefix=AFTER
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'nested_block<64>' 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'in_device_if<64>' 2>&1 | FileCheck %s --check-prefix=IF
 // RUN: not twintile compile --frontend=hybrid %s --kernel 'in_host_loop<64>' 2>&1 | FileCheck %s --check-prefix=HOSTLOOP
@@ -88,7 +93,53 @@ TT_KERNEL void deep_returns(Ptr<f32> x, Ptr<f32> y, i32 n) {
 // TEXT:      ::tt::i1 tt_returned_[[HOST:[0-9]+]] = false; if (B == 64) {
 // TEXT:      });});});});});}
 
-// RAN: ok: deep_returns on emu, {{.*}}: matches the interpreter
+// RAN: ok: {{deep_returns|return_shapes}} on emu, {{.*}}: matches the interpreter
+
+// A host branch that ends in `return;` after an early return (the return
+// sets the flag), an if constexpr whose discarded branch has no braces, and
+// a holder that ends the kernel's body, its `}` touching the kernel's (no
+// guard: nothing follows it).
+template <int B>
+TT_KERNEL void return_shapes(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto offs = program_id(0) * B + arange(0, B);
+  auto mask = offs < n;
+  auto v = load(x + offs, mask, 0.0f);
+  i32 pid = program_id(0);
+  if constexpr (B > 16) {
+    if (pid == 4) return;
+  } else v = v + 1.0f;
+  if (B == 64) {
+    if (pid == 1) {
+      store(y + offs, v * 3.0f, mask);
+      return;
+    }
+    store(y + offs, v * 2.0f, mask);
+    return;
+  }
+  for (i32 k = 0; k < n; k += 1) {
+    if (k == pid) return;
+    store(y + offs, v + cast<f32>(k), mask);
+  }}
+// SHAPES:      } else v = v + 1.0f; ::tt::if_else(tt_returned_{{[0-9]+}}, [&]() {}, [&]() {
+// SHAPES:      store(y + offs, v * 2.0f, mask);
+// SHAPES-NEXT: tt_returned_[[HOST:[0-9]+]] = true;
+// SHAPES:      ::tt::if_else(tt_returned_[[HOST]], [&]() {}, [&]() {
+// SHAPES:      ::tt::i1 tt_returned_[[LOOP:[0-9]+]] = false; tt_returned_[[LOOP]] = ::tt::for_range(
+// SHAPES-NOT:  ::tt::if_else(tt_returned_[[LOOP]], [&]() {}
+// SHAPES:      return ::tt::carry(tt_returned_[[LOOP]]); });});});}
+
+// Another return after an early return in a block is refused at its line.
+template <int B>
+TT_KERNEL void return_after(Ptr<f32> x, Ptr<f32> y, i32 n) {
+  auto v = load(x + arange(0, B));
+  {
+    if (program_id(0) == 1) return;
+    v = v + 1.0f;
+    if constexpr (B == 64) return;
+  }
+  store(y + arange(0, B), v);
+}
+// AFTER: deep_returns.cpp:[[@LINE-4]]:28: error: `return` under a device condition (after an early return in this block, inside what the rewrite makes its rest) is not rewritten
 
 // A return two loops in is not carried out.
 template <int B>
@@ -101,7 +152,7 @@ TT_KERNEL void nested_loop(Ptr<f32> x, Ptr<f32> y, i32 n) {
   }
   store(y + arange(0, B), v);
 }
-// NESTED: deep_returns.cpp:[[@LINE-5]]:18: error: `return` under a device condition (the body of a device loop) is not rewritten by the hybrid front end: it rewrites `if (c) { ...; return; }` in the kernel's own body, in a block or host if's branch there, or directly in the body of a device loop there, and no deeper (nor in a helper); the parse front end takes this one
+// NESTED: deep_returns.cpp:[[@LINE-5]]:18: error: `return` under a device condition (the body of a device loop) is not rewritten by the hybrid front end: it rewrites `if (c) { ...; return; }` in the kernel's own body, in a block or a host if's braced branch there, or directly in the body of a device loop there, and no deeper (nor in a helper); the parse front end takes this one
 
 // Nor one two blocks in.
 template <int B>

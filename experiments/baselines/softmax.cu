@@ -87,6 +87,10 @@ __device__ __forceinline__ void softmaxRow(const T *x, T *y, int n_cols, int str
   }
 
 using f32 = float;
+#ifdef SOFTMAX_ONE_T  // one alone (the claims suite: -DSOFTMAX_ONE_T=f32 -DSOFTMAX_ONE_BLOCK=1024)
+#define SOFTMAX_ONE(T, BLOCK) SOFTMAX(T, BLOCK)  // expands the two before SOFTMAX pastes them
+SOFTMAX_ONE(SOFTMAX_ONE_T, SOFTMAX_ONE_BLOCK)
+#else
 SOFTMAX(f16, 128)
 SOFTMAX(f16, 256)
 SOFTMAX(f16, 512)
@@ -99,3 +103,4 @@ SOFTMAX(f32, 128)
 SOFTMAX(f32, 256)
 SOFTMAX(f32, 512)
 SOFTMAX(f32, 1024)
+#endif

@@ -534,7 +534,10 @@ def claims(res):
             "times are to a cubin too, each one process, start-up included (Triton's: Python, its import and one "
             "compile with an empty cache). The block-size row: a load is a vector one where it moves more than an "
             f"element ({C.F32_BYTES} bytes, f32), counted in the PTX of each softmax (nvcc -ptx, sm_90a; twintile "
-            "promised the alignment Triton specializes on, since it tests none at run time)." +
+            "promised the alignment Triton specializes on, since it tests none at run time). The instantiations "
+            "row: a caller's dispatch is the code between its file's markers (experiments/claims/dispatch/), "
+            "neither blank nor only a comment, and it names each variant where it has a line or more per variant; "
+            "nvcc's \"one\" is one instantiation alone, which an ahead-of-time build cannot choose." +
             (missing_note(c) if c else ""))
 
 

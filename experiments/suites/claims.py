@@ -35,6 +35,15 @@ the other suites' results:
               end refuses, both promised Triton's alignment (twintile has no run-time
               alignment test); each entry's PTX instructions and global accesses by width.
 
+  instantiations  softmax's twelve variants (f16, bf16, f32 × blocks 128 to 1024): what each
+              system makes its caller write to pick one (claims/dispatch/: a CUDA C++
+              dispatch over softmax.cu's instantiations, a Triton launch, twintile's launch
+              API; the lines between their markers), each compiled or loaded here so that
+              the count is of code that builds; and compiling all twelve against the one
+              a call needs, each one process, interleaved: nvcc -ptx on softmax.cu with
+              its twelve instantiations and with one alone, Triton (triton_compile.py) on twelve
+              specializations and on one, twintile's driver on twelve and on one.
+
 --quick: the first configuration once, 2 repetitions of the DSLs' compiles (about a minute
 and a half here, 3 GB of memory for nvcc). Where nvcc, the CUTLASS headers or Triton are
 missing the suite records why under `missing`, and the claims' rows say so.
@@ -42,6 +51,7 @@ missing the suite records why under `missing`, and the claims' rows say so.
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -197,6 +207,82 @@ def vectorize(missing, work):
     return {"block": VECTORIZE_BLOCK, "rows": rows}
 
 
+INSTANTIATIONS = [f"softmax<{t},{b}>" for t in ("f16", "bf16", "f32") for b in (128, 256, 512, 1024)]
+ONE = "softmax<f32,1024>"  # the one a call needs
+ONE_CUDA = ["-DSOFTMAX_ONE_T=f32", "-DSOFTMAX_ONE_BLOCK=1024"]  # baselines/softmax.cu's instantiation of it alone
+DISPATCH = CLAIMS / "dispatch"
+# (system, the caller's file): how each picks among the variants.
+DISPATCHERS = [("nvcc", DISPATCH / "softmax_cuda.cu"), ("triton", DISPATCH / "softmax_triton.py"),
+               ("twintile", DISPATCH / "softmax_twintile.cpp")]
+
+
+def dispatch_lines(path):
+    """The lines of code between a file's `dispatch: begin` and `dispatch: end` markers: neither
+    blank nor only a comment."""
+    inside, n = False, 0
+    for line in path.read_text().splitlines():
+        text = line.strip()
+        if text.endswith("dispatch: begin"):
+            inside = True
+        elif text.endswith("dispatch: end"):
+            return n
+        elif inside and text and not text.startswith(("//", "#")):
+            n += 1
+    raise ValueError(f"{path}: no dispatch markers")
+
+
+def instantiations(reps, missing, work):
+    """The caller's dispatch per system, and each system's compile of all the variants against the
+    one a call needs (median seconds of `reps` interleaved whole processes)."""
+    nvcc, twintile, py = common.cuda_tool("nvcc"), common.tool("twintile"), common.venv_python()
+    softmax_cpp = next(f for name, f, _ in common.corpus(["softmax"]))
+    callers = []
+    for system, path in DISPATCHERS:
+        row = {"system": system, "file": str(path.relative_to(common.ROOT)), "lines": dispatch_lines(path)}
+        if system == "nvcc":
+            check = None if "nvcc" in missing else [nvcc, "-c", "-arch=sm_90a", path, "-o", work / "dispatch.o"]
+            why = missing.get("nvcc")
+        elif system == "triton":
+            check = None if "triton" in missing else [py, "-c", "import experiments.claims.dispatch.softmax_triton"]
+            why = missing.get("triton")
+        else:
+            check, why = None, None  # the build compiles it (experiments/claims/CMakeLists.txt)
+        if check:
+            proc = subprocess.run([str(c) for c in check], capture_output=True, text=True, cwd=common.ROOT)
+            if proc.returncode != 0:
+                row["error"] = (proc.stderr + proc.stdout).strip()[-800:]
+        elif why:
+            row["unchecked"] = why
+        callers.append(row)
+
+    runs = {}
+    for name, specs in (("all", INSTANTIATIONS), ("one", [ONE])):
+        if "nvcc" not in missing:
+            extra = [] if name == "all" else ONE_CUDA
+            runs[("nvcc", name)] = [nvcc, "-ptx", "-arch=sm_90a", *extra, common.BASELINES / "softmax.cu", "-o",
+                                    work / f"softmax-{name}.ptx"]
+        if "triton" not in missing:
+            runs[("triton", name)] = [py, common.BASELINES / "triton_compile.py", *specs]
+        runs[("twintile_parse", name)] = [twintile, "compile", "--frontend=parse", softmax_cpp,
+                                          *[a for spec in specs for a in ("--kernel", spec)], "--emit", "ptx",
+                                          "--no-cache", "-o", work / f"twintile-{name}"]
+    samples = {f"{system}_{name}": [] for system, name in runs}
+    errors = {}
+    order = list(runs)
+    progress = common.Progress(reps * len(order), "claims instantiations")
+    rng = random.Random(1)
+    for rep in range(reps):
+        rng.shuffle(order)
+        for key in order:
+            progress.step(f"{key[0]}: {'all twelve' if key[1] == 'all' else 'the one'} (rep {rep + 1}/{reps})")
+            seconds, _, code, err = measured_process(runs[key])
+            if code != 0:
+                errors[f"{key[0]}_{key[1]}"] = err.strip()[-800:] or f"exit {code}"
+            else:
+                samples[f"{key[0]}_{key[1]}"].append(seconds)
+    return {"variants": INSTANTIATIONS, "one": ONE, "callers": callers, "samples": samples, "errors": errors}
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
@@ -207,7 +293,7 @@ def main(argv=None):
     configs = CONFIGS[:1] if args.quick else CONFIGS
     reps = args.reps or (1 if args.quick else 3)
     dsl_reps = max(reps, 2) if args.quick else max(reps, 5)
-    plan = [c[0] for c in configs] + ["projection", "same_tile", "vectorize"]
+    plan = [c[0] for c in configs] + ["projection", "same_tile", "vectorize", "instantiations"]
     mine = shard.share(args.shard, plan)
     config = {"quick": args.quick, "reps": reps, "dsl_reps": dsl_reps, "configs": [c[0] for c in configs],
               "nvcc_flags": NVCC_FLAGS}
@@ -241,6 +327,8 @@ def main(argv=None):
         payload["same_tile"] = same_tile(configs[0][1:4], dsl_reps, missing, work)
     if "vectorize" in mine:
         payload["vectorize"] = vectorize(missing, work)
+    if "instantiations" in mine:
+        payload["instantiations"] = instantiations(dsl_reps, missing, work)
     common.write_result("claims", payload, args.out, args.shard, plan)
     return 0
 

@@ -253,6 +253,17 @@ def check_claims(r):
             expect("error" not in x and x["instructions"] > 10 and x["global_access_bytes"]["ld"],
                    f"{key}: a compile with loads: {str(x)[:400]}")
     expect(len(vec) == 6, f"six vectorize entries: {sorted(vec)}")
+    inst = r["instantiations"]
+    callers = {x["system"]: x for x in inst["callers"]}
+    expect(set(callers) == {"nvcc", "triton", "twintile"} and all(x["lines"] > 0 for x in callers.values()),
+           f"every caller's dispatch counted: {callers}")
+    expect(callers["nvcc"]["lines"] >= 12 > callers["twintile"]["lines"], f"the dispatches' lengths: {callers}")
+    for system in ("nvcc", "triton"):
+        if system not in r["missing"]:
+            expect("error" not in callers[system], f"the {system} caller builds: {callers[system]}")
+    expect(not inst["errors"], f"every compile of the twelve and of the one: {inst['errors']}")
+    for system in ["twintile_parse"] + [s for s in ("nvcc", "triton") if s not in r["missing"]]:
+        expect(inst["samples"][f"{system}_all"] and inst["samples"][f"{system}_one"], f"{system}'s compile samples")
     if "triton" not in r["missing"]:
         tri = [x for x in same if x["system"] == "triton"]
         expect(tri and all("error" not in x and x["seconds"] > x["compile_s"] > 0 for x in tri),

@@ -67,6 +67,25 @@ class Verdicts(unittest.TestCase):
             {"system": "nvcc", "variant": "template parameter", "error": "nvcc not found"}]}}}, "Block sizes")
         self.assertEqual((row["verdict"], row["why"]), ("untested", "nvcc not found"))
 
+    def test_twelve_instantiations(self):
+        def result(cuda_lines, cuda_error=False):
+            callers = [{"system": "nvcc", "lines": cuda_lines}, {"system": "triton", "lines": 2},
+                       {"system": "twintile", "lines": 7}]
+            if cuda_error:
+                callers[0]["error"] = "nvcc: error"
+            samples = {"nvcc_all": [0.6, 0.7], "nvcc_one": [0.2, 0.2], "triton_all": [1.6], "triton_one": [0.6]}
+            return {"claims": {"instantiations": {"variants": [f"v{k}" for k in range(12)], "callers": callers,
+                                                  "samples": samples}}}
+        row = verdict(result(20), "Three types")
+        self.assertEqual(row["verdict"], "depends")
+        self.assertIn("CUDA C++ compiles all 12", row["why"])
+        self.assertIn("Triton and twintile's launch API compile the one a call needs", row["why"])
+        self.assertIn("CUDA C++ 0.65 s for the 12, 0.20 s for the one", row["numbers"])
+        self.assertEqual(verdict(result(5), "Three types")["verdict"], "does not hold")
+        row = verdict(result(20, cuda_error=True), "Three types")
+        self.assertEqual(row["verdict"], "does not hold")
+        self.assertIn("CUDA C++ 20 (did not build)", row["numbers"])
+
     def test_block_sizes_vectorize(self):
         def result(scalar, vector=4, traced=16):
             def row(system, variant, widest):

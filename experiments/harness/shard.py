@@ -4,8 +4,8 @@
 units, in the order a whole run measures them: a corpus kernel (compile, codegen), a
 real-world kernel (realworld), a tensor-core configuration (tensorcores), a CUTLASS
 configuration (claims); the compile suite's sweep and its two scalings, and the claims
-suite's projection and same-tile compiles, are one unit each; expressiveness (seconds) and gpu
-(nothing measured) are one unit in all. A shard writes
+suite's projection, same-tile compiles, vectorize and instantiations parts, are one unit
+each; expressiveness (seconds) and gpu (nothing measured) are one unit in all. A shard writes
 experiments/results/shards/<suite>.<I>-of-<N>.json: the result a whole run writes, less
 the rows of other shards' units, with
 

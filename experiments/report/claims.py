@@ -116,48 +116,54 @@ def _dsl_factor(claims):
     if "triton_cubin" not in factors:
         unmeasured.append("nor Triton's (" + (_missing(claims, "triton") or "its compiles failed") + ")")
     why = ("; ".join(unmeasured) + "; " +
-           {"holds": f"every DSL measured is at least {DSL_FACTOR:.0f}× faster",
-            "does not hold": f"no DSL measured is {DSL_FLOOR:.0f}× faster",
+           {"holds": f"every DSL front end measured is at least {DSL_FACTOR:.0f}× faster",
+            "does not hold": f"no DSL front end measured is {DSL_FLOOR:.0f}× faster",
             "depends": "on the DSL: " + ", ".join(f"{label[k]} {f:.0f}×" for k, f in factors.items())}[verdict])
     return {"numbers": numbers, "verdict": verdict, "why": why}
 
 
+def _names(said):
+    """'A', 'A and B', 'A, B and C'."""
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
 def _instantiations(claims):
-    """Softmax's twelve variants (the claims suite's `instantiations`): how long each caller's
-    dispatch is, and each system's compile of all twelve against the one a call needs."""
+    """Softmax's twelve variants (the claims suite's `instantiations`): how many of them each
+    caller's dispatch names, when each system compiles them (as recorded), and each system's
+    compile of all twelve against the one a call needs."""
     i = claims.get("instantiations") or {}
     callers = {r["system"]: r for r in i.get("callers", [])}
-    if not callers:
-        return {"numbers": "—", "verdict": "untested", "why": "no dispatch counted in the results"}
     n = len(i.get("variants") or [])
+    if not callers or not n:
+        return {"numbers": "—", "verdict": "untested", "why": "no dispatch counted in the results"}
     medians = {k: R.median(v) for k, v in (i.get("samples") or {}).items() if v}
     label = {"nvcc": "CUDA C++", "triton": "Triton", "twintile": "twintile's launch API",
              "twintile_parse": "twintile parse"}
-    lines = ", ".join(f"{label[s]} {r['lines']}" + (" (did not build)" if "error" in r else
-                                                   " (not built here)" if "unchecked" in r else "")
-                      for s, r in callers.items())
+    said = ", ".join(f"{label[s]} {r['lines']} lines naming {r['variants_named']}" +
+                     (" (did not build)" if "error" in r else " (not built here)" if "unchecked" in r else "")
+                     for s, r in callers.items())
     compiles = [f"{label[s]} {medians[s + '_all']:.2f} s for the {n}, {medians[s + '_one']:.2f} s for the one"
                 for s in ("nvcc", "triton", "twintile_parse") if s + "_all" in medians and s + "_one" in medians]
-    numbers = (f"the caller's dispatch, lines of code: {lines}" +
-               ("; compiling, one process each: " + "; ".join(compiles) if compiles else ""))
-    built = [s for s, r in callers.items() if "error" not in r]
-    names_each = [s for s in built if callers[s]["lines"] >= n]
-    others = [s for s in built if s not in names_each]
-    verdict = _verdict(bool(built) and not others, not names_each)
-    if not built:
-        return {"numbers": numbers, "verdict": "untested", "why": "no caller's dispatch built"}
-
-    def names(systems):
-        said = [label[s] for s in systems]
-        return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    failed = sorted((i.get("errors") or {}).items())
+    numbers = (f"the caller's dispatch: {said}; compiling, one process each: " + ("; ".join(compiles) or "—") +
+               "".join(f"; {k} failed" for k, _ in failed))
+    unbuilt = [label[s] for s, r in callers.items() if "error" in r or "unchecked" in r]
+    if unbuilt:
+        return {"numbers": numbers, "verdict": "untested",
+                "why": f"{_names(unbuilt)}'s dispatch did not build here, so its count is of code not known to build"}
+    each = [s for s, r in callers.items() if r["variants_named"] >= n]
+    others = [s for s in callers if s not in each]
+    verdict = _verdict(not others, not each)
     if verdict == "holds":
-        why = f"every caller's dispatch has a line or more per variant ({n})"
+        why = f"every caller's dispatch names each of the {n} variants"
     elif verdict == "does not hold":
-        why = f"no caller's dispatch has a line per variant ({n})"
+        why = f"no caller's dispatch names the {n} variants"
     else:
-        why = (f"on when the variants are compiled: ahead of time, {names(names_each)} compiles all {n} and the "
-               f"caller's dispatch names each; {names(others)} compile the one a call needs, when it first needs it, "
-               "and the caller computes its name from the arguments")
+        why = (f"on when the variants are compiled: {_names([label[s] for s in each])} "
+               f"({_names(sorted({callers[s]['compiles'] for s in each}))}) has the caller's dispatch name each of "
+               f"the {n}; {_names([label[s] for s in others])} "
+               f"({_names(sorted({callers[s]['compiles'] for s in others}))}) "
+               f"{'has' if len(others) == 1 else 'have'} the caller compute the variant's name from the arguments")
     return {"numbers": numbers, "verdict": verdict, "why": why}
 
 
@@ -167,46 +173,68 @@ def _widest_load(row):
     return max((int(b) for b, n in widths.items() if n), default=0)
 
 
+# (constant, run-time): nvcc's pairs that differ in the block size's being a constant alone.
+VECTORIZE_PAIRS = [("constant, scalar loop", "run-time argument, scalar loop"),
+                   ("constant, vector loop", "run-time argument, vector loop")]
+
+
 def _vectorize(claims):
-    """Softmax's block size compile-time against run-time (the claims suite's `vectorize`): does
-    the run-time one lose its vector loads, and does writing the vectors by hand, or tracing,
-    keep them?"""
+    """Softmax's block size a constant against a run-time value (the claims suite's `vectorize`):
+    for each of nvcc's pairs that differ in that alone, whether the run-time one loses the
+    constant one's vector loads. The handwritten kernel (the row in registers) and the tracing
+    front end's rows are numbers beside the verdict, not part of it."""
     rows = {(r["system"], r["variant"]): r for r in (claims.get("vectorize") or {}).get("rows", [])}
     ok = {k: r for k, r in rows.items() if "error" not in r}
-    template, scalar, vector = (ok.get(("nvcc", v)) for v in ("template parameter", "run-time argument, scalar loop",
-                                                                "run-time argument, vector loop"))
-    meta, host = ok.get(("twintile_trace", "meta-parameter")), ok.get(("twintile_trace", "host variable"))
-    if not (template and scalar):
-        return {"numbers": "—", "verdict": "untested",
-                "why": _missing(claims, "nvcc") or "no nvcc compile of the softmax kernels in the results"}
 
     def loads(r):
-        return f"{_widest_load(r)}-byte loads at widest, {r['instructions']} PTX instructions"
-    parts = [f"nvcc, the block size a template parameter: {loads(template)}; a run-time argument, a scalar loop: "
-             f"{loads(scalar)}"]
-    if vector:
-        parts.append(f"a loop vectorized by hand (the width a constant): {loads(vector)}")
-    if meta and host:
-        parts.append(f"twintile trace (promised Triton's alignment), a meta-parameter: {loads(meta)}; the block size "
-                     f"read from a host variable: {loads(host)}")
+        return (f"{_widest_load(r)}-byte loads at widest, {r.get('shared_accesses', 0)} shared accesses, "
+                f"{r['instructions']} PTX instructions (static)")
+    parts, failed = [], []
+    for key in [k for k in rows if k[0] == "nvcc"] + [k for k in rows if k[0] == "twintile_trace"]:
+        if key in ok:
+            parts.append(f"{'nvcc' if key[0] == 'nvcc' else 'twintile trace'}, {key[1]}: {loads(ok[key])}")
+        else:
+            failed.append(f"{key[0]} {key[1]}")
     parse = rows.get(("twintile_parse", "host variable"))
-    if parse and "error" in parse:
+    if parse and "mutable global" in parse.get("error", ""):
         parts.append("twintile parse refuses the host variable")
-    def vectorized(r):
-        return r is not None and _widest_load(r) > F32_BYTES
-    by_hand, traced = vectorized(vector), vectorized(meta) and vectorized(host)
-    if not vectorized(template):
-        return {"numbers": "; ".join(parts), "verdict": "untested",
-                "why": "the kernel with a compile-time block size has no vector loads either"}
-    verdict = "does not hold" if vectorized(scalar) else "depends" if by_hand or traced else "holds"
-    keeps = [w for w, yes in (("a loop vectorized by hand keeps them (the width a constant, the block size not)",
-                               by_hand),
-                              ("a tracer keeps them: it compiles in the block size it reads when it traces", traced))
-             if yes]
-    why = {"does not hold": "nvcc vectorizes the run-time loop as well",
-           "holds": "the run-time block size loses the wide loads, and nothing measured keeps them",
-           "depends": "on who vectorizes: nvcc's run-time loop loses the wide loads; " + "; ".join(keeps)}[verdict]
-    return {"numbers": "; ".join(parts), "verdict": verdict, "why": why}
+    elif parse:
+        failed.append("twintile_parse host variable")
+    numbers = "; ".join(parts + [f"{f}: failed" for f in failed]) or "—"
+    pairs = [(ok[("nvcc", c)], ok[("nvcc", r)]) for c, r in VECTORIZE_PAIRS
+             if ("nvcc", c) in ok and ("nvcc", r) in ok]
+    if not pairs:
+        return {"numbers": numbers, "verdict": "untested",
+                "why": _missing(claims, "nvcc") or "no nvcc compile of a pair of softmax loops in the results"}
+    def loop(c):
+        return c["variant"].split(", ")[1]
+    # A loop that does not vectorize with its block size a constant says nothing of the claim.
+    never = [loop(c) for c, _ in pairs if _widest_load(c) <= F32_BYTES]
+    pairs = [(c, r) for c, r in pairs if _widest_load(c) > F32_BYTES]
+    if not pairs:
+        return {"numbers": numbers, "verdict": "untested", "why": "no loop vectorizes with its block size constant"}
+    lost = [loop(c) for c, r in pairs if _widest_load(r) < _widest_load(c)]
+    kept = [loop(c) for c, r in pairs if _widest_load(r) >= _widest_load(c)]
+    verdict = "holds" if lost and not kept else "does not hold" if not lost else "depends"
+    registers = ok.get(("nvcc", "template parameter, row in registers"))
+    shared = [r.get("shared_accesses", 0) for _, r in pairs]
+    span = f"{min(shared)}" if min(shared) == max(shared) else f"{min(shared)} to {max(shared)}"
+    moved = (f"; what a run-time block size costs is the row's place: in shared memory sized at launch "
+             f"({span} shared accesses) rather than in registers "
+             f"({registers.get('shared_accesses', 0)})" if registers else "")
+    traced = ok.get(("twintile_trace", "meta-parameter")), ok.get(("twintile_trace", "host variable"))
+    tracer = ("; a tracer reads a host value when it traces, making it a constant of that compile (twintile: "
+              "the same loads as the meta-parameter's)" if all(traced) and
+              _widest_load(traced[0]) == _widest_load(traced[1]) else "")
+    if verdict == "holds":
+        why = f"the run-time block size loses the vector loads of every loop ({_names(lost)})"
+    elif verdict == "does not hold":
+        why = (f"the {_names(kept)} vectorizes whether its block size is a constant or not" +
+               (f", the {_names(never)} in neither form" if never else "") +
+               ": what must be a constant is the vector width")
+    else:
+        why = f"on the loop: the {_names(lost)} loses its vector loads, the {_names(kept)} keeps them"
+    return {"numbers": numbers, "verdict": verdict, "why": why + moved + tracer}
 
 
 def _tracing_instantiation(compile_result):

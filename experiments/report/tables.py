@@ -529,15 +529,20 @@ def claims(res):
             f"\"over {C.LIBRARY_MINUTES:.0f} minutes\" (the essay's figure) holds where the projected build takes "
             f"longer even on {C.BUILD_SERVER_CORES} cores and does not where this machine's cores fit it in; the "
             "build is a projection (the kernel count of CUTLASS's own generator times the median compile here), not "
-            f"a build; \"up to 100×\" holds where every DSL is {C.DSL_FACTOR:.0f}× faster and does not where none "
-            f"is {C.DSL_FLOOR:.0f}×. nvcc compiles the CUTLASS kernel to an object (`-c`, ptxas included); the DSLs' "
-            "times are to a cubin too, each one process, start-up included (Triton's: Python, its import and one "
-            "compile with an empty cache). The block-size row: a load is a vector one where it moves more than an "
-            f"element ({C.F32_BYTES} bytes, f32), counted in the PTX of each softmax (nvcc -ptx, sm_90a; twintile "
-            "promised the alignment Triton specializes on, since it tests none at run time). The instantiations "
-            "row: a caller's dispatch is the code between its file's markers (experiments/claims/dispatch/), "
-            "neither blank nor only a comment, and it names each variant where it has a line or more per variant; "
-            "nvcc's \"one\" is one instantiation alone, which an ahead-of-time build cannot choose." +
+            f"a build; \"up to 100×\" holds where every DSL front end is {C.DSL_FACTOR:.0f}× faster and does not "
+            f"where none is {C.DSL_FLOOR:.0f}×. nvcc compiles the CUTLASS kernel to an object (`-c`, ptxas included); "
+            "the DSLs' times are to a cubin too, each one process, start-up included (Triton's: Python, its import "
+            "and one compile with an empty cache). The block-size row: a load is a vector one where it moves more "
+            f"than an element ({C.F32_BYTES} bytes, f32), counted statically in the PTX of each softmax (nvcc -ptx, "
+            "sm_90a); the verdict compares only nvcc's loops that differ in the block size's being a constant "
+            "(experiments/claims/softmax_runtime_block.cu), which are compiled, not run; twintile's rows are promised "
+            "what its launch API, as Triton's JIT, specializes on at launch (16-byte alignment, divisibility by 16), "
+            "where the CUDA kernels test alignment in the kernel. The instantiations row: a caller's dispatch is the "
+            "code between its file's markers (experiments/claims/dispatch/, our renderings), neither blank nor only "
+            "a comment; a variant is named where an element type and a block size stand side by side; when each "
+            "system compiles the variants is recorded with the file, not measured; nvcc's \"one\" is one "
+            "instantiation alone, which an ahead-of-time build cannot choose; the compiles are to PTX on one thread "
+            "(Triton's to a cubin)." +
             (missing_note(c) if c else ""))
 
 

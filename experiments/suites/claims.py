@@ -4,8 +4,10 @@
     python3 -m experiments.suites.claims [--quick] [--reps N] [--out FILE] [--shard I/N]
 
 The essay ("A Case for Tracing Based DSL Kernel Languages") says that a CUTLASS kernel
-takes tens of seconds to compile and a CUTLASS library build many minutes, and that
-Python DSLs escape this. Three parts, raw in experiments/results/claims.json; the
+takes tens of seconds to compile and a CUTLASS library build many minutes, that Python DSLs
+escape this, and that a CUDA kernel's block size must be a compile-time constant (to
+vectorize), so that three element types and four block sizes mean twelve instantiations
+for the caller to choose among. Five parts, raw in experiments/results/claims.json; the
 report (experiments/report/claims.py) gives every claim its verdict from them and from
 the other suites' results:
 
@@ -20,38 +22,40 @@ the other suites' results:
               build compile (experiments/claims/cutlass_kernels.py): with the median
               above, a projection of the build's cost, labelled as one.
   same_tile   a GEMM of the first configuration's tile compiled by the DSLs, each as one
-              process, as nvcc is: twintile's corpus matmul through each front end (`twintile
-              compile`, to PTX and, with ptxas, to a cubin), and Triton's matmul
-              (triton_compile.py: Python's start, Triton's import and one compile with a fresh
-              cache, its stages timed within, its cubin included); every twintile front end.
-
-  vectorize   softmax with its block size a compile-time constant against a run-time value:
-              nvcc -ptx (sm_90a) on the handwritten CUDA kernel (a template parameter,
-              baselines/softmax.cu) and on the same kernel with it a run-time argument
-              (claims/softmax_runtime_block.cu: a scalar loop, and one hand-vectorized with
-              the vector width a constant); twintile's tracing front end on the corpus
-              softmax (a meta-parameter) and on the same kernel reading its block size from
-              a host variable (claims/softmax_runtime_block.cpp), which the parsing front
-              end refuses, both promised Triton's alignment (twintile has no run-time
-              alignment test); each entry's PTX instructions and global accesses by width.
-
-  instantiations  softmax's twelve variants (f16, bf16, f32 × blocks 128 to 1024): what each
-              system makes its caller write to pick one (claims/dispatch/: a CUDA C++
+              process, as nvcc is: twintile's corpus matmul through every front end
+              (`twintile compile`, to PTX and, with ptxas, to a cubin), and Triton's matmul
+              (triton_compile.py: Python's start, Triton's import and one compile with a
+              fresh cache, its stages timed within, its cubin included).
+  vectorize   softmax's PTX with its block size a compile-time constant and a run-time
+              value (nvcc -ptx, sm_90a): the handwritten kernel (baselines/softmax.cu, the
+              row in registers), and claims/softmax_runtime_block.cu's two loops over a row
+              in shared memory (a scalar one, one vectorized by hand), each with the block
+              size a constant and a run-time argument; twintile's tracing front end on the
+              corpus softmax (a meta-parameter) and on the same kernel reading its block size
+              from a host variable when it traces (claims/softmax_runtime_block.cpp), which
+              the parsing front end refuses, both promised what twintile's launch API and
+              Triton's JIT specialize on at launch (16-byte alignment, divisibility by 16).
+              Per entry: static PTX instructions, global accesses by width, shared accesses.
+  instantiations  softmax's twelve variants (f16, bf16, f32 × blocks 128 to 1024): what
+              each system makes its caller write to pick one (claims/dispatch/: a CUDA C++
               dispatch over softmax.cu's instantiations, a Triton launch, twintile's launch
-              API; the lines between their markers), each compiled or loaded here so that
-              the count is of code that builds; and compiling all twelve against the one
-              a call needs, each one process, interleaved: nvcc -ptx on softmax.cu with
-              its twelve instantiations and with one alone, Triton (triton_compile.py) on twelve
+              API; the lines between their markers, and how many variants they name), each
+              compiled or loaded here so that the count is of code that builds (the twintile
+              one by the build); and compiling all twelve against the one a call needs, each
+              one process on one thread, interleaved, to PTX (Triton's to a cubin: its
+              compiles always end in one): nvcc -ptx on softmax.cu with its twelve
+              instantiations and with one alone, Triton (triton_compile.py) on twelve
               specializations and on one, twintile's driver on twelve and on one.
 
---quick: the first configuration once, 2 repetitions of the DSLs' compiles (about a minute
-and a half here, 3 GB of memory for nvcc). Where nvcc, the CUTLASS headers or Triton are
+--quick: the first configuration once, 2 repetitions of the DSLs' compiles (about two
+minutes here, 3 GB of memory for nvcc). Where nvcc, the CUTLASS headers or Triton are
 missing the suite records why under `missing`, and the claims' rows say so.
 """
 import argparse
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -160,21 +164,26 @@ def same_tile(tile, reps, missing, work):
     return {"spec": spec, "tile": list(tile), "rows": rows}
 
 
-# (system, variant, source, entry or specialization): the block size compile-time, then run-time.
+# (system, variant, source, entry or specialization). nvcc's: the handwritten kernel (the row in
+# registers), then each loop of claims/softmax_runtime_block.cu with the block size a constant
+# and a run-time argument, which differ in that alone.
 VECTORIZE_BLOCK = 1024
-VECTORIZE = [("nvcc", "template parameter", common.BASELINES / "softmax.cu", f"softmax_f32_{VECTORIZE_BLOCK}"),
-             ("nvcc", "run-time argument, scalar loop", CLAIMS / "softmax_runtime_block.cu",
-              "softmax_runtime_scalar_f32"),
-             ("nvcc", "run-time argument, vector loop", CLAIMS / "softmax_runtime_block.cu",
-              "softmax_runtime_vector_f32"),
+RUNTIME_CU, RUNTIME_CPP = CLAIMS / "softmax_runtime_block.cu", CLAIMS / "softmax_runtime_block.cpp"
+VECTORIZE = [("nvcc", "template parameter, row in registers", common.BASELINES / "softmax.cu",
+              f"softmax_f32_{VECTORIZE_BLOCK}"),
+             ("nvcc", "constant, scalar loop", RUNTIME_CU, f"softmax_constant_scalar_f32_{VECTORIZE_BLOCK}"),
+             ("nvcc", "run-time argument, scalar loop", RUNTIME_CU, "softmax_runtime_scalar_f32"),
+             ("nvcc", "constant, vector loop", RUNTIME_CU, f"softmax_constant_vector_f32_{VECTORIZE_BLOCK}"),
+             ("nvcc", "run-time argument, vector loop", RUNTIME_CU, "softmax_runtime_vector_f32"),
              ("twintile_trace", "meta-parameter", None, f"softmax<f32,{VECTORIZE_BLOCK}>"),
-             ("twintile_trace", "host variable", CLAIMS / "softmax_runtime_block.cpp", "softmax_runtime_block<f32>"),
-             ("twintile_parse", "host variable", CLAIMS / "softmax_runtime_block.cpp", "softmax_runtime_block<f32>")]
+             ("twintile_trace", "host variable", RUNTIME_CPP, "softmax_runtime_block<f32>"),
+             ("twintile_parse", "host variable", RUNTIME_CPP, "softmax_runtime_block<f32>")]
 
 
 def vectorize(missing, work):
-    """One row per VECTORIZE entry: its PTX's instructions and global loads and stores by bytes
-    moved ({"4": n, "16": m}), or why there is none (a tool missing, a refusal)."""
+    """One row per VECTORIZE entry: its PTX's static instruction count, global loads and stores by
+    bytes moved ({"4": n, "16": m}) and shared-memory accesses, or why there is none (a tool
+    missing, a refusal)."""
     from experiments.baselines import ptx_stats
     nvcc, twintile = common.cuda_tool("nvcc"), common.tool("twintile")
     softmax = next(f for name, f, _ in common.corpus(["softmax"]))
@@ -189,8 +198,8 @@ def vectorize(missing, work):
                 continue
             cmd = [nvcc, "-ptx", "-arch=sm_90a", source, "-o", ptx]
         else:
-            # Promised what Triton specializes on (pointers 16-byte aligned, integers divisible by 16):
-            # twintile does not test alignment at run time as the CUDA kernel does.
+            # Promised what Triton's JIT and twintile's launch API specialize on at launch (pointers
+            # 16-byte aligned, integers divisible by 16); the CUDA kernels test alignment in the kernel.
             cmd = [twintile, "compile", f"--frontend={system.split('_')[1]}", source or softmax, "--kernel", entry,
                    "--emit", "ptx", "-o", ptx, "--no-cache", "--assume-aligned", "*", "--assume-divisible", "*"]
         proc = subprocess.run([str(c) for c in cmd], capture_output=True, text=True)
@@ -203,7 +212,8 @@ def vectorize(missing, work):
         if f is None:
             row["error"] = f"no entry {entry} in the PTX"
             continue
-        row.update(instructions=f["instructions"], global_access_bytes=f["global_access_bytes"])
+        row.update(instructions=f["instructions"], global_access_bytes=f["global_access_bytes"],
+                   shared_accesses=f["selected"]["ld.shared"] + f["selected"]["st.shared"])
     return {"block": VECTORIZE_BLOCK, "rows": rows}
 
 
@@ -211,23 +221,27 @@ INSTANTIATIONS = [f"softmax<{t},{b}>" for t in ("f16", "bf16", "f32") for b in (
 ONE = "softmax<f32,1024>"  # the one a call needs
 ONE_CUDA = ["-DSOFTMAX_ONE_T=f32", "-DSOFTMAX_ONE_BLOCK=1024"]  # baselines/softmax.cu's instantiation of it alone
 DISPATCH = CLAIMS / "dispatch"
-# (system, the caller's file): how each picks among the variants.
-DISPATCHERS = [("nvcc", DISPATCH / "softmax_cuda.cu"), ("triton", DISPATCH / "softmax_triton.py"),
-               ("twintile", DISPATCH / "softmax_twintile.cpp")]
+# (system, the caller's file, when the variants are compiled): how each picks among them.
+DISPATCHERS = [("nvcc", DISPATCH / "softmax_cuda.cu", "ahead of time"),
+               ("triton", DISPATCH / "softmax_triton.py", "at a call's first need"),
+               ("twintile", DISPATCH / "softmax_twintile.cpp", "at a call's first need")]
+# A variant named in a dispatch: an element type and a block size side by side (`SOFTMAX_CASE(f16, 128)`).
+VARIANT_NAMED = re.compile(r"\b(f16|bf16|f32)\W{1,3}(128|256|512|1024)\b")
 
 
-def dispatch_lines(path):
+def dispatch_code(path):
     """The lines of code between a file's `dispatch: begin` and `dispatch: end` markers: neither
-    blank nor only a comment."""
-    inside, n = False, 0
+    blank nor only a comment (`#` starts one in Python only)."""
+    comments = ("#",) if path.suffix == ".py" else ("//",)
+    inside, lines = False, []
     for line in path.read_text().splitlines():
         text = line.strip()
         if text.endswith("dispatch: begin"):
             inside = True
         elif text.endswith("dispatch: end"):
-            return n
-        elif inside and text and not text.startswith(("//", "#")):
-            n += 1
+            return lines
+        elif inside and text and not text.startswith(comments):
+            lines.append(text)
     raise ValueError(f"{path}: no dispatch markers")
 
 
@@ -237,8 +251,10 @@ def instantiations(reps, missing, work):
     nvcc, twintile, py = common.cuda_tool("nvcc"), common.tool("twintile"), common.venv_python()
     softmax_cpp = next(f for name, f, _ in common.corpus(["softmax"]))
     callers = []
-    for system, path in DISPATCHERS:
-        row = {"system": system, "file": str(path.relative_to(common.ROOT)), "lines": dispatch_lines(path)}
+    for system, path, compiled in DISPATCHERS:
+        code = dispatch_code(path)
+        row = {"system": system, "file": str(path.relative_to(common.ROOT)), "compiles": compiled,
+               "lines": len(code), "variants_named": len({m.group(0) for m in VARIANT_NAMED.finditer("\n".join(code))})}
         if system == "nvcc":
             check = None if "nvcc" in missing else [nvcc, "-c", "-arch=sm_90a", path, "-o", work / "dispatch.o"]
             why = missing.get("nvcc")
@@ -263,7 +279,8 @@ def instantiations(reps, missing, work):
                                     work / f"softmax-{name}.ptx"]
         if "triton" not in missing:
             runs[("triton", name)] = [py, common.BASELINES / "triton_compile.py", *specs]
-        runs[("twintile_parse", name)] = [twintile, "compile", "--frontend=parse", softmax_cpp,
+        # One thread, as nvcc and Triton compile (the driver's default is a thread per core).
+        runs[("twintile_parse", name)] = [twintile, "compile", "--frontend=parse", "-j", "1", softmax_cpp,
                                           *[a for spec in specs for a in ("--kernel", spec)], "--emit", "ptx",
                                           "--no-cache", "-o", work / f"twintile-{name}"]
     samples = {f"{system}_{name}": [] for system, name in runs}

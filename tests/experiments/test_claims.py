@@ -64,63 +64,65 @@ class Verdicts(unittest.TestCase):
         for claim in ("Three types", "Block sizes"):
             self.assertEqual(verdict({}, claim)["verdict"], "untested")
         row = verdict({"claims": {"missing": {"nvcc": "nvcc not found"}, "vectorize": {"rows": [
-            {"system": "nvcc", "variant": "template parameter", "error": "nvcc not found"}]}}}, "Block sizes")
+            {"system": "nvcc", "variant": "constant, scalar loop", "error": "nvcc not found"}]}}}, "Block sizes")
         self.assertEqual((row["verdict"], row["why"]), ("untested", "nvcc not found"))
 
     def test_twelve_instantiations(self):
-        def result(cuda_lines, cuda_error=False):
-            callers = [{"system": "nvcc", "lines": cuda_lines}, {"system": "triton", "lines": 2},
-                       {"system": "twintile", "lines": 7}]
+        def result(cuda_named=12, cuda_error=False, unchecked=False):
+            callers = [{"system": "nvcc", "lines": 20, "variants_named": cuda_named, "compiles": "ahead of time"},
+                       {"system": "triton", "lines": 2, "variants_named": 0, "compiles": "at a call's first need"},
+                       {"system": "twintile", "lines": 9, "variants_named": 0, "compiles": "at a call's first need"}]
             if cuda_error:
                 callers[0]["error"] = "nvcc: error"
+            if unchecked:
+                callers[0]["unchecked"] = "nvcc not found"
             samples = {"nvcc_all": [0.6, 0.7], "nvcc_one": [0.2, 0.2], "triton_all": [1.6], "triton_one": [0.6]}
             return {"claims": {"instantiations": {"variants": [f"v{k}" for k in range(12)], "callers": callers,
-                                                  "samples": samples}}}
-        row = verdict(result(20), "Three types")
+                                                  "samples": samples, "errors": {}}}}
+        row = verdict(result(), "Three types")
         self.assertEqual(row["verdict"], "depends")
-        self.assertIn("CUDA C++ compiles all 12", row["why"])
-        self.assertIn("Triton and twintile's launch API compile the one a call needs", row["why"])
+        self.assertIn("CUDA C++ (ahead of time) has the caller's dispatch name each of the 12", row["why"])
+        self.assertIn("Triton and twintile's launch API (at a call's first need) have the caller compute", row["why"])
         self.assertIn("CUDA C++ 0.65 s for the 12, 0.20 s for the one", row["numbers"])
-        self.assertEqual(verdict(result(5), "Three types")["verdict"], "does not hold")
-        row = verdict(result(20, cuda_error=True), "Three types")
-        self.assertEqual(row["verdict"], "does not hold")
-        self.assertIn("CUDA C++ 20 (did not build)", row["numbers"])
+        self.assertEqual(verdict(result(cuda_named=3), "Three types")["verdict"], "does not hold")
+        # A dispatch that did not build, or was not built here, decides nothing.
+        for broken in (result(cuda_error=True), result(unchecked=True)):
+            row = verdict(broken, "Three types")
+            self.assertEqual(row["verdict"], "untested")
+            self.assertIn("CUDA C++'s dispatch did not build here", row["why"])
+        no_variants = result()
+        no_variants["claims"]["instantiations"]["variants"] = []
+        self.assertEqual(verdict(no_variants, "Three types")["verdict"], "untested")
 
     def test_block_sizes_vectorize(self):
-        def result(scalar, vector=4, traced=16):
-            def row(system, variant, widest):
-                return {"system": system, "variant": variant, "instructions": 100,
-                        "global_access_bytes": {"ld": {"4": 3, str(widest): 2}, "st": {}}}
-            return {"claims": {"vectorize": {"rows": [
-                row("nvcc", "template parameter", 16), row("nvcc", "run-time argument, scalar loop", scalar),
-                row("nvcc", "run-time argument, vector loop", vector),
-                row("twintile_trace", "meta-parameter", 16), row("twintile_trace", "host variable", traced),
-                {"system": "twintile_parse", "variant": "host variable", "error": "a mutable global variable"}]}}}
-        self.assertEqual(verdict(result(16), "Block sizes")["verdict"], "does not hold")
-        self.assertEqual(verdict(result(4, vector=4, traced=4), "Block sizes")["verdict"], "holds")
-        row = verdict(result(4, vector=16, traced=4), "Block sizes")
-        self.assertEqual(row["verdict"], "depends")
-        self.assertIn("a loop vectorized by hand keeps them", row["why"])
-        self.assertNotIn("a tracer", row["why"])
-        row = verdict(result(4), "Block sizes")
-        self.assertIn("a tracer keeps them", row["why"])
-        self.assertIn("twintile parse refuses the host variable", row["numbers"])
-        template_scalar = result(4)
-        template_scalar["claims"]["vectorize"]["rows"][0]["global_access_bytes"]["ld"] = {"4": 9}
-        self.assertEqual(verdict(template_scalar, "Block sizes")["verdict"], "untested")
-        self.assertEqual(verdict({}, "Tracing avoids")["verdict"], "untested")
+        def row(system, variant, widest, shared=12):
+            return {"system": system, "variant": variant, "instructions": 100, "shared_accesses": shared,
+                    "global_access_bytes": {"ld": {"4": 3, str(widest): 2}, "st": {}}}
 
-    def test_tracing_avoids_instantiation(self):
-        def compile_result(parse_s, trace_s, trace_spec="k<1>"):
-            phases = [{"system": "parse", "spec": "k<1>", "parse_s": parse_s, "walk_s": 0.0},
-                      {"system": "trace", "spec": trace_spec, "host_compile_s": trace_s, "host_codegen_s": 0.0,
-                       "host_load_s": 0.0, "trace_s": 0.0}]
-            return {"compile": {"phases": {"twintile": phases}}}
-        # Only a specialization both compiled is compared.
-        self.assertEqual(verdict(compile_result(0.02, 0.04, "k<2>"), "Tracing avoids")["verdict"], "untested")
-        self.assertEqual(verdict(compile_result(0.02, 0.04), "Tracing avoids")["verdict"], "does not hold")
-        self.assertEqual(verdict(compile_result(0.04, 0.02), "Tracing avoids")["verdict"], "holds")
-        self.assertEqual(verdict(compile_result(0.040, 0.042), "Tracing avoids")["verdict"], "depends")
+        def result(scalar=(4, 4), vector=(16, 16), traced=(16, 16)):
+            return {"claims": {"vectorize": {"rows": [
+                row("nvcc", "template parameter, row in registers", 16, shared=2),
+                row("nvcc", "constant, scalar loop", scalar[0]), row("nvcc", "run-time argument, scalar loop", scalar[1]),
+                row("nvcc", "constant, vector loop", vector[0]), row("nvcc", "run-time argument, vector loop", vector[1]),
+                row("twintile_trace", "meta-parameter", traced[0]), row("twintile_trace", "host variable", traced[1]),
+                {"system": "twintile_parse", "variant": "host variable", "error": "a mutable global variable"}]}}}
+        row_ = verdict(result(), "Block sizes")
+        self.assertEqual(row_["verdict"], "does not hold")
+        self.assertIn("the vector loop vectorizes whether its block size is a constant or not, the scalar loop in "
+                      "neither form: what must be a constant is the vector width", row_["why"])
+        self.assertIn("in shared memory sized at launch (12 shared accesses) rather than in registers (2)",
+                      row_["why"])
+        self.assertIn("a tracer reads a host value when it traces", row_["why"])
+        self.assertIn("twintile parse refuses the host variable", row_["numbers"])
+        self.assertEqual(verdict(result(vector=(16, 4)), "Block sizes")["verdict"], "holds")
+        self.assertEqual(verdict(result(scalar=(16, 4), vector=(16, 16)), "Block sizes")["verdict"], "depends")
+        # The tracer's rows are numbers only: its losing the loads decides nothing.
+        self.assertEqual(verdict(result(traced=(16, 4)), "Block sizes")["verdict"], "does not hold")
+        self.assertNotIn("a tracer", verdict(result(traced=(16, 4)), "Block sizes")["why"])
+        self.assertEqual(verdict(result(scalar=(4, 4), vector=(4, 4)), "Block sizes")["verdict"], "untested")
+        failed = result()
+        failed["claims"]["vectorize"]["rows"][2]["error"] = "nvcc: error"
+        self.assertIn("nvcc run-time argument, scalar loop: failed", verdict(failed, "Block sizes")["numbers"])
 
 
 if __name__ == "__main__":

@@ -129,41 +129,53 @@ def _names(said):
 
 def _instantiations(claims):
     """Softmax's twelve variants (the claims suite's `instantiations`): how many of them each
-    caller's dispatch names, when each system compiles them (as recorded), and each system's
-    compile of all twelve against the one a call needs."""
+    caller's dispatch names, when each system compiles them (as recorded with its file), and each
+    system's compile of all twelve against the one a call needs. A caller's dispatch not built
+    here decides nothing (and without CUDA C++'s, whose claim it is, nothing is decided)."""
     i = claims.get("instantiations") or {}
-    callers = {r["system"]: r for r in i.get("callers", [])}
+    callers = {r["system"]: r for r in i.get("callers", []) if "variants_named" in r and "compiles" in r}
     n = len(i.get("variants") or [])
-    if not callers or not n:
-        return {"numbers": "—", "verdict": "untested", "why": "no dispatch counted in the results"}
+    if not callers:
+        return {"numbers": "—", "verdict": "untested", "why": "no caller's dispatch counted in the results"}
+    if not n:
+        return {"numbers": "—", "verdict": "untested", "why": "the results name no variants"}
     medians = {k: R.median(v) for k, v in (i.get("samples") or {}).items() if v}
     label = {"nvcc": "CUDA C++", "triton": "Triton", "twintile": "twintile's launch API",
              "twintile_parse": "twintile parse"}
-    said = ", ".join(f"{label[s]} {r['lines']} lines naming {r['variants_named']}" +
-                     (" (did not build)" if "error" in r else " (not built here)" if "unchecked" in r else "")
+
+    def state(r):
+        return (" (did not build)" if "error" in r else
+                f" (not built here: {r['unchecked']})" if "unchecked" in r else "")
+    said = ", ".join(f"{label.get(s, s)} {r['lines']} lines naming {r['variants_named']}{state(r)}"
                      for s, r in callers.items())
     compiles = [f"{label[s]} {medians[s + '_all']:.2f} s for the {n}, {medians[s + '_one']:.2f} s for the one"
                 for s in ("nvcc", "triton", "twintile_parse") if s + "_all" in medians and s + "_one" in medians]
-    failed = sorted((i.get("errors") or {}).items())
+    failed = sorted(i.get("errors") or {})
     numbers = (f"the caller's dispatch: {said}; compiling, one process each: " + ("; ".join(compiles) or "—") +
-               "".join(f"; {k} failed" for k, _ in failed))
-    unbuilt = [label[s] for s, r in callers.items() if "error" in r or "unchecked" in r]
-    if unbuilt:
-        return {"numbers": numbers, "verdict": "untested",
-                "why": f"{_names(unbuilt)}'s dispatch did not build here, so its count is of code not known to build"}
-    each = [s for s, r in callers.items() if r["variants_named"] >= n]
-    others = [s for s in callers if s not in each]
+               "".join(f"; {k} failed" for k in failed))
+    built = [s for s, r in callers.items() if "error" not in r and "unchecked" not in r]
+    if "nvcc" not in built:  # the claim is CUDA C++'s
+        return {"numbers": numbers, "verdict": "untested", "why": "the CUDA C++ dispatch did not build here"}
+    if len(built) < 2:
+        return {"numbers": numbers, "verdict": "untested", "why": "no other caller's dispatch built here"}
+    each = [s for s in built if callers[s]["variants_named"] >= n]
+    others = [s for s in built if s not in each]
     verdict = _verdict(not others, not each)
     if verdict == "holds":
-        why = f"every caller's dispatch names each of the {n} variants"
-    elif verdict == "does not hold":
-        why = f"no caller's dispatch names the {n} variants"
-    else:
-        why = (f"on when the variants are compiled: {_names([label[s] for s in each])} "
-               f"({_names(sorted({callers[s]['compiles'] for s in each}))}) has the caller's dispatch name each of "
-               f"the {n}; {_names([label[s] for s in others])} "
-               f"({_names(sorted({callers[s]['compiles'] for s in others}))}) "
-               f"{'has' if len(others) == 1 else 'have'} the caller compute the variant's name from the arguments")
+        return {"numbers": numbers, "verdict": verdict, "why": f"every caller's dispatch names each of the {n} variants"}
+    if verdict == "does not hold":
+        return {"numbers": numbers, "verdict": verdict, "why": f"no caller's dispatch names the {n} variants"}
+
+    def group(systems):
+        models = sorted({callers[s]["compiles"] for s in systems})
+        return f"{_names([label.get(s, s) for s in systems])} ({_names(models)})", models
+    named, named_models = group(each)
+    computed, computed_models = group(others)
+    verb = "has" if len(others) == 1 else "have"
+    why = (f"{named} {'has' if len(each) == 1 else 'have'} the caller's dispatch name each of the {n}; {computed} "
+           f"{verb} the caller compute the variant's name from the arguments")
+    if not set(named_models) & set(computed_models):
+        why = "on when the variants are compiled: " + why
     return {"numbers": numbers, "verdict": verdict, "why": why}
 
 
@@ -174,67 +186,73 @@ def _widest_load(row):
 
 
 # (constant, run-time): nvcc's pairs that differ in the block size's being a constant alone.
-VECTORIZE_PAIRS = [("constant, scalar loop", "run-time argument, scalar loop"),
+VECTORIZE_PAIRS = [("constant, contiguous loop", "run-time argument, contiguous loop"),
                    ("constant, vector loop", "run-time argument, vector loop")]
 
 
 def _vectorize(claims):
     """Softmax's block size a constant against a run-time value (the claims suite's `vectorize`):
-    for each of nvcc's pairs that differ in that alone, whether the run-time one loses the
-    constant one's vector loads. The handwritten kernel (the row in registers) and the tracing
-    front end's rows are numbers beside the verdict, not part of it."""
-    rows = {(r["system"], r["variant"]): r for r in (claims.get("vectorize") or {}).get("rows", [])}
+    for each of nvcc's pairs that differ in that alone, whether the run-time one keeps the
+    vector loads (wider than an element) of the constant one. The handwritten kernel (the row in
+    registers) and the tracing front end's rows are numbers beside the verdict, not part of it."""
+    v = claims.get("vectorize") or {}
+    rows = {(r["system"], r["variant"]): r for r in v.get("rows", [])}
     ok = {k: r for k, r in rows.items() if "error" not in r}
+    nvcc_missing = _missing(claims, "nvcc")
 
     def loads(r):
-        return (f"{_widest_load(r)}-byte loads at widest, {r.get('shared_accesses', 0)} shared accesses, "
-                f"{r['instructions']} PTX instructions (static)")
+        shared = f", {r['shared_accesses']} shared accesses" if "shared_accesses" in r else ""
+        return f"{_widest_load(r)}-byte loads at widest{shared}, {r['instructions']} PTX instructions (static)"
     parts, failed = [], []
     for key in [k for k in rows if k[0] == "nvcc"] + [k for k in rows if k[0] == "twintile_trace"]:
+        who = "nvcc" if key[0] == "nvcc" else "twintile trace"
         if key in ok:
-            parts.append(f"{'nvcc' if key[0] == 'nvcc' else 'twintile trace'}, {key[1]}: {loads(ok[key])}")
-        else:
-            failed.append(f"{key[0]} {key[1]}")
+            parts.append(f"{who}, {key[1]}: {loads(ok[key])}")
+        elif not (key[0] == "nvcc" and nvcc_missing):
+            failed.append(f"{who}, {key[1]}: failed")
     parse = rows.get(("twintile_parse", "host variable"))
     if parse and "mutable global" in parse.get("error", ""):
         parts.append("twintile parse refuses the host variable")
     elif parse:
-        failed.append("twintile_parse host variable")
-    numbers = "; ".join(parts + [f"{f}: failed" for f in failed]) or "—"
-    pairs = [(ok[("nvcc", c)], ok[("nvcc", r)]) for c, r in VECTORIZE_PAIRS
-             if ("nvcc", c) in ok and ("nvcc", r) in ok]
-    if not pairs:
-        return {"numbers": numbers, "verdict": "untested",
-                "why": _missing(claims, "nvcc") or "no nvcc compile of a pair of softmax loops in the results"}
-    def loop(c):
-        return c["variant"].split(", ")[1]
+        failed.append("twintile parse, host variable: " + ("compiled" if "error" not in parse else "failed"))
+    numbers = "; ".join(parts + failed) or "—"
+    if nvcc_missing:
+        return {"numbers": numbers, "verdict": "untested", "why": nvcc_missing}
+
+    def loop(variant):
+        return variant.split(", ")[1]
+    pairs, incomplete = [], []
+    for c, r in VECTORIZE_PAIRS:
+        if ("nvcc", c) in ok and ("nvcc", r) in ok:
+            pairs.append((loop(c), ok[("nvcc", c)], ok[("nvcc", r)]))
+        elif ("nvcc", c) in rows or ("nvcc", r) in rows:
+            incomplete.append(loop(c))
     # A loop that does not vectorize with its block size a constant says nothing of the claim.
-    never = [loop(c) for c, _ in pairs if _widest_load(c) <= F32_BYTES]
-    pairs = [(c, r) for c, r in pairs if _widest_load(c) > F32_BYTES]
+    never = [name for name, c, _ in pairs if _widest_load(c) <= F32_BYTES]
+    pairs = [(name, c, r) for name, c, r in pairs if _widest_load(c) > F32_BYTES]
     if not pairs:
-        return {"numbers": numbers, "verdict": "untested", "why": "no loop vectorizes with its block size constant"}
-    lost = [loop(c) for c, r in pairs if _widest_load(r) < _widest_load(c)]
-    kept = [loop(c) for c, r in pairs if _widest_load(r) >= _widest_load(c)]
-    verdict = "holds" if lost and not kept else "does not hold" if not lost else "depends"
-    registers = ok.get(("nvcc", "template parameter, row in registers"))
-    shared = [r.get("shared_accesses", 0) for _, r in pairs]
-    span = f"{min(shared)}" if min(shared) == max(shared) else f"{min(shared)} to {max(shared)}"
-    moved = (f"; what a run-time block size costs is the row's place: in shared memory sized at launch "
-             f"({span} shared accesses) rather than in registers "
-             f"({registers.get('shared_accesses', 0)})" if registers else "")
-    traced = ok.get(("twintile_trace", "meta-parameter")), ok.get(("twintile_trace", "host variable"))
-    tracer = ("; a tracer reads a host value when it traces, making it a constant of that compile (twintile: "
-              "the same loads as the meta-parameter's)" if all(traced) and
-              _widest_load(traced[0]) == _widest_load(traced[1]) else "")
+        why = ("no loop vectorizes with its block size constant" if never else
+               f"the {_names(incomplete)} did not compile in both forms" if incomplete else
+               "no nvcc compile of a pair of softmax loops in the results")
+        return {"numbers": numbers, "verdict": "untested", "why": why}
+    lost = [name for name, _, r in pairs if _widest_load(r) <= F32_BYTES]
+    kept = [name for name, _, r in pairs if _widest_load(r) > F32_BYTES]
+    verdict = "holds" if not kept else "does not hold" if not lost else "depends"
     if verdict == "holds":
-        why = f"the run-time block size loses the vector loads of every loop ({_names(lost)})"
+        why = f"the run-time block size loses the vector loads of every loop that has them ({_names(lost)})"
     elif verdict == "does not hold":
-        why = (f"the {_names(kept)} vectorizes whether its block size is a constant or not" +
-               (f", the {_names(never)} in neither form" if never else "") +
-               ": what must be a constant is the vector width")
+        why = f"the {_names(kept)} keeps its vector loads with the block size a run-time value"
     else:
         why = f"on the loop: the {_names(lost)} loses its vector loads, the {_names(kept)} keeps them"
-    return {"numbers": numbers, "verdict": verdict, "why": why + moved + tracer}
+    if never:
+        why += f"; nvcc vectorizes the {_names(never)} in neither form"
+    if incomplete:
+        why += f"; the {_names(incomplete)} did not compile in both forms"
+    traced = ok.get(("twintile_trace", "meta-parameter")), ok.get(("twintile_trace", "host variable"))
+    if all(traced) and _widest_load(traced[0]) == _widest_load(traced[1]):
+        why += ("; a tracer reads a host value when it traces, making it a constant of that compile (twintile: the "
+                "same loads as the meta-parameter's)")
+    return {"numbers": numbers, "verdict": verdict, "why": why}
 
 
 def _tracing_instantiation(compile_result):

@@ -29,8 +29,9 @@ the other suites' results:
   vectorize   softmax's PTX with its block size a compile-time constant and a run-time
               value (nvcc -ptx, sm_90a): the handwritten kernel (baselines/softmax.cu, the
               row in registers), and claims/softmax_runtime_block.cu's two loops over a row
-              in shared memory (a scalar one, one vectorized by hand), each with the block
-              size a constant and a run-time argument; twintile's tracing front end on the
+              in shared memory (one of scalar accesses to contiguous columns, the compiler's
+              to vectorize; one vectorized by hand), each with the block size a constant and
+              a run-time argument; twintile's tracing front end on the
               corpus softmax (a meta-parameter) and on the same kernel reading its block size
               from a host variable when it traces (claims/softmax_runtime_block.cpp), which
               the parsing front end refuses, both promised what twintile's launch API and
@@ -171,8 +172,8 @@ VECTORIZE_BLOCK = 1024
 RUNTIME_CU, RUNTIME_CPP = CLAIMS / "softmax_runtime_block.cu", CLAIMS / "softmax_runtime_block.cpp"
 VECTORIZE = [("nvcc", "template parameter, row in registers", common.BASELINES / "softmax.cu",
               f"softmax_f32_{VECTORIZE_BLOCK}"),
-             ("nvcc", "constant, scalar loop", RUNTIME_CU, f"softmax_constant_scalar_f32_{VECTORIZE_BLOCK}"),
-             ("nvcc", "run-time argument, scalar loop", RUNTIME_CU, "softmax_runtime_scalar_f32"),
+             ("nvcc", "constant, contiguous loop", RUNTIME_CU, f"softmax_constant_contiguous_f32_{VECTORIZE_BLOCK}"),
+             ("nvcc", "run-time argument, contiguous loop", RUNTIME_CU, "softmax_runtime_contiguous_f32"),
              ("nvcc", "constant, vector loop", RUNTIME_CU, f"softmax_constant_vector_f32_{VECTORIZE_BLOCK}"),
              ("nvcc", "run-time argument, vector loop", RUNTIME_CU, "softmax_runtime_vector_f32"),
              ("twintile_trace", "meta-parameter", None, f"softmax<f32,{VECTORIZE_BLOCK}>"),
@@ -225,14 +226,17 @@ DISPATCH = CLAIMS / "dispatch"
 DISPATCHERS = [("nvcc", DISPATCH / "softmax_cuda.cu", "ahead of time"),
                ("triton", DISPATCH / "softmax_triton.py", "at a call's first need"),
                ("twintile", DISPATCH / "softmax_twintile.cpp", "at a call's first need")]
-# A variant named in a dispatch: an element type and a block size side by side (`SOFTMAX_CASE(f16, 128)`).
-VARIANT_NAMED = re.compile(r"\b(f16|bf16|f32)\W{1,3}(128|256|512|1024)\b")
+# A variant named in a dispatch: one of its element types and one of its block sizes side by side
+# (`SOFTMAX_CASE(f16, 128)`, `softmax_f16_128`, `softmax<f16,128>`).
+VARIANT_NAMED = re.compile(r"(?<![A-Za-z0-9])(%s)[^A-Za-z0-9]{1,3}(%s)(?![0-9])" % (
+    "|".join(sorted({v[8:-1].split(",")[0] for v in INSTANTIATIONS}, key=len, reverse=True)),
+    "|".join(sorted({v[8:-1].split(",")[1] for v in INSTANTIATIONS}, key=len, reverse=True))))
 
 
 def dispatch_code(path):
     """The lines of code between a file's `dispatch: begin` and `dispatch: end` markers: neither
     blank nor only a comment (`#` starts one in Python only)."""
-    comments = ("#",) if path.suffix == ".py" else ("//",)
+    comment = "#" if path.suffix == ".py" else "//"
     inside, lines = False, []
     for line in path.read_text().splitlines():
         text = line.strip()
@@ -240,8 +244,10 @@ def dispatch_code(path):
             inside = True
         elif text.endswith("dispatch: end"):
             return lines
-        elif inside and text and not text.startswith(comments):
-            lines.append(text)
+        elif inside:
+            code = text.split(f" {comment} ")[0].strip()  # a trailing comment is not code either
+            if code and not code.startswith(comment):
+                lines.append(code)
     raise ValueError(f"{path}: no dispatch markers")
 
 
@@ -253,8 +259,9 @@ def instantiations(reps, missing, work):
     callers = []
     for system, path, compiled in DISPATCHERS:
         code = dispatch_code(path)
+        named = {m.groups() for m in VARIANT_NAMED.finditer("\n".join(code))}
         row = {"system": system, "file": str(path.relative_to(common.ROOT)), "compiles": compiled,
-               "lines": len(code), "variants_named": len({m.group(0) for m in VARIANT_NAMED.finditer("\n".join(code))})}
+               "lines": len(code), "variants_named": len(named)}
         if system == "nvcc":
             check = None if "nvcc" in missing else [nvcc, "-c", "-arch=sm_90a", path, "-o", work / "dispatch.o"]
             why = missing.get("nvcc")

@@ -1,8 +1,9 @@
 """What a Triton caller writes to run softmax on a row whose element type and length it learns at
 run time: the corpus kernel (experiments/baselines/triton_kernels.py) launched with its block
-size computed from the row; the element type comes with the tensors, and Triton's JIT compiles
-the variant a call needs when it first meets it. The claims suite counts the dispatch's lines
-(between the markers) and imports this module so that the count is of code that loads."""
+size computed from the row (a row no variant holds refused, as the CUDA dispatch refuses it);
+the element type comes with the tensors, and Triton's JIT compiles the variant a call needs when
+it first meets it. The claims suite counts the dispatch's lines and the variants
+they name (between the markers) and imports this module so that the count is of code that loads."""
 import triton
 
 from experiments.baselines.triton_kernels import softmax as softmax_kernel

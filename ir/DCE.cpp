@@ -28,12 +28,50 @@ void prune(Block &b, const std::unordered_set<const Op *> &gone) {
     for (auto &r : op->regions) prune(*r, gone);
 }
 
+/// Drops the results of an `if` that nothing uses, and what its branches
+/// yield for them (a flag carried out of a branch and never read again: the
+/// parse front end's continue flag after a break). The `if` itself stays
+/// while it has effects or a used result; its dead yields go next round.
+bool dropUnusedIfResults(Func &f) {
+  std::unordered_map<const Value *, size_t> uses;
+  walk(f.body, [&](Op &op) {
+    for (Value *v : op.operands) ++uses[v];
+  });
+  bool changed = false;
+  walk(f.body, [&](Op &op) {
+    if (op.kind != OpKind::If || op.results.empty()) return;
+    std::vector<size_t> keep;
+    for (size_t i = 0; i < op.results.size(); ++i)
+      if (uses[op.results[i].get()] != 0) keep.push_back(i);
+    if (keep.size() == op.results.size()) return;
+    for (auto &region : op.regions) {
+      const Op *yield = region->terminator();
+      if (!yield || yield->operands.size() != op.results.size()) return;  // not a well-formed if: leave it
+    }
+    for (auto &region : op.regions) {
+      Op *yield = region->terminator();
+      std::vector<Value *> kept;
+      for (size_t i : keep) kept.push_back(yield->operands[i]);
+      yield->operands = std::move(kept);
+    }
+    std::vector<std::unique_ptr<Value>> results;
+    for (size_t i : keep) {
+      results.push_back(std::move(op.results[i]));
+      results.back()->index = static_cast<unsigned>(results.size() - 1);
+    }
+    op.results = std::move(results);
+    changed = true;
+  });
+  return changed;
+}
+
 } // namespace
 
 bool dce(Func &f) {
   bool changedAny = false;
   for (bool changed = true; changed;) {
-    changed = false;
+    changed = dropUnusedIfResults(f);
+    changedAny = changedAny || changed;
     std::unordered_map<const Value *, size_t> uses;
     walk(f.body, [&](Op &op) {
       for (Value *v : op.operands) ++uses[v];

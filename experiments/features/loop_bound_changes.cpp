@@ -9,7 +9,7 @@ TT_KERNEL void loop_bound_changes(Ptr<f32> x, Ptr<f32> y, i32 n) {
   i32 lim = n;
   for (i32 k = 0; k < lim; k += 1) {  // trace-error
     v = v + 1.0f;
-    lim = lim - 1;  // hybrid-error
+    lim = lim - 1;
   }
   store(y + offs, v, offs < n);
 }

@@ -139,22 +139,36 @@ private:
   }
 
   void emitFor(const DeviceStatement &d) {
+    if (d.asWhile) return emitForAsWhile(d);
     std::string carried = join(d.carried, "");
-    declareFlag(d);
     replace(d.keyword, d.rparen + 1,
             assignTo(d) + "::tt::for_range(" + d.lo + ", " + d.hi + ", " + d.step +
                 (carried.empty() ? "" : ", " + carried) +
                 ", [&](" + params(d, (d.wideIndex ? "::tt::i64 " : "auto ") + d.var, d.wideIndex) + ")",
             d.depth);
     body(d.then, carry(d.carried), d.depth);
-    if (!d.flag.empty()) {
-      // After a break, the iterations left do nothing: the body runs under the flag's negation.
-      open(d.then.begin + 1, " " + assignTo(d, "g") + "::tt::if_else(" + d.flag + ", " + captures(d.carried) + " {" +
-                                 carry(d.carried) + " }, " + captures(d.carried) + " {", d.depth + 1);
-      close(d.then.rbrace, carry(d.carried).substr(1) + " }" + unpack(d, "g") + " ", d.depth + 1);
-    }
     close(d.then.end, unpack(d), d.depth);
-    endFlag(d);
+  }
+
+  /// A for loop as a while_loop: the index declared (or assigned) first
+  /// and carried, the condition as written (and the flag: after a break or
+  /// return the loop ends), the step at the body's end, where a break or
+  /// return leaves the index as it was.
+  void emitForAsWhile(const DeviceStatement &d) {
+    std::string lambda = "[&](" + params(d, "") + ")";
+    std::string step = d.var + " = " + d.var + " + (" + d.step + ");";
+    if (!d.flag.empty())
+      step = d.var + " = ::tt::if_else(!" + d.flag + ", " + captures({d.var}) + " { " + step +
+             carry({d.var}) + " }, " + captures({d.var}) + " {" + carry({d.var}) + " });";
+    // The index before the flag, as the parse front end makes their constants.
+    std::string flag = d.flag.empty() || d.flag == d.returned ? "" : " ::tt::i1 " + d.flag + " = false;";
+    // The body a block of its own within the lambda's, so that the step
+    // after it reads no name the body declares.
+    replace(d.keyword, d.rparen + 1,
+            "{ " + d.init + flag + " " + assignTo(d) + "::tt::while_loop(" + lambda + " { return (" + d.condition +
+                ")" + (d.flag.empty() ? "" : " && !" + d.flag) + "; }, " + lambda + " {",
+            d.depth);
+    close(d.then.end, " " + step + carry(d.carried) + " }, " + join(d.carried, "") + unpack(d) + " }", d.depth);
   }
 
   void emitWhile(const DeviceStatement &d) {

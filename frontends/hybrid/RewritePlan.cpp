@@ -51,7 +51,7 @@ std::vector<DeviceStatement> Planner::once(std::vector<DeviceStatement> all) con
     if (same->kind != d.kind || same->carried != d.carried || same->copies != d.copies || same->depth != d.depth ||
         same->then.end != d.then.end || same->restEnd != d.restEnd || same->var != d.var || same->lo != d.lo ||
         same->hi != d.hi || same->step != d.step || same->flag != d.flag || same->returned != d.returned ||
-        same->numberCondition != d.numberCondition || same->wideIndex != d.wideIndex)
+        same->numberCondition != d.numberCondition || same->wideIndex != d.wideIndex || same->asWhile != d.asWhile)
       throw Refusal{{locationAtOffset(d.keyword), "this device statement carries other variables in one "
                                                   "instantiation than in another (or is typed otherwise): the "
                                                   "hybrid front end rewrites "

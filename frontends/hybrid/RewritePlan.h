@@ -39,6 +39,7 @@ struct DeviceStatement {
   enum class Kind {
     If,           // if (c) a [else b]            -> [x =] tt::if_else(c, [&, x = x]() mutable {a; return carry}, ...)
     For,          // for (v = lo; v < hi; v += s) -> [x =] tt::for_range(lo, hi, s, x, [&](auto v, auto x) {...})
+                  //   or, asWhile: { v = lo; [x, v =] tt::while_loop(cond, [&](auto x, auto v) {...; v += s}, x, v) }
     While,        // while (c) b                  -> [x =] tt::while_loop([&](auto x) {return c;}, [&](auto x) {...}, x)
     EarlyReturn,  // if (c) { ...; return; } rest -> tt::if_else(c, [&, x = x]() mutable {...}, [&]() { rest })
     Select,       // c ? a : b                    -> ::tt::if_else(c, [&]() { return a; }, [&]() { return b; })
@@ -87,6 +88,12 @@ struct DeviceStatement {
   /// For: the index is an i64 (a 64-bit variable or bound): the body's
   /// parameters are typed, as for_range gives a generic body an i32 only.
   bool wideIndex = false;
+  /// For: rewritten as a while_loop (a loop that breaks or returns, an index
+  /// declared before it, a bound the body changes): `init` declares or
+  /// assigns the index before it, `condition` is tested each iteration (and
+  /// the flag), the index steps at the body's end (not after a break).
+  bool asWhile = false;
+  std::string init, condition;
   size_t question = 0, colon = 0;  // Select: its `?` and `:`; `keyword` is where the condition begins, restEnd
                                    // where the expression ends
 };

@@ -168,7 +168,8 @@ std::string Planner::asI64(const Expr *e, const std::string &text) {
 }
 
 void Planner::tooMany(SourceLocation at, size_t n) const {
-  refuse(at, "this device statement carries " + std::to_string(n) + " values (with the flags its exits set); "
+  refuse(at, "this device statement carries " + std::to_string(n) + " values (with the flags its exits set, and a "
+             "for loop that breaks or returns its index); "
              "the combinators carry at most 6: group the variables in fewer tiles");
 }
 
@@ -187,9 +188,22 @@ void Planner::planFlags(DeviceStatement &d, const Stmt *body, const std::string 
 }
 
 void Planner::planFor(const ForStmt *f, int depth, const std::string &returned) {
-  auto *init = dyn_cast_or_null<DeclStmt>(f->getInit());
-  const VarDecl *var = init && init->isSingleDecl() ? dyn_cast<VarDecl>(init->getSingleDecl()) : nullptr;
-  if (!var || !var->getInit() || f->getConditionVariable()) notCounted(f);
+  // The index: declared by the loop (i32 k = lo), or a variable declared
+  // before it that the loop assigns (k = lo), which is read after it.
+  const VarDecl *var = nullptr;
+  const Expr *first = nullptr;
+  bool declares = false;
+  if (auto *init = dyn_cast_or_null<DeclStmt>(f->getInit()); init && init->isSingleDecl())
+    if ((var = dyn_cast<VarDecl>(init->getSingleDecl()))) first = var->getInit(), declares = true;
+  if (auto *e = dyn_cast_or_null<Expr>(f->getInit())) {
+    const Expr *to = nullptr, *assign = e->IgnoreImplicit();
+    if (auto *b = dyn_cast<BinaryOperator>(assign); b && b->getOpcode() == BO_Assign) to = b->getLHS(), first = b->getRHS();
+    if (auto *o = dyn_cast<CXXOperatorCallExpr>(assign); o && o->getOperator() == OO_Equal && o->getNumArgs() == 2)
+      to = o->getArg(0), first = o->getArg(1);
+    if (auto *r = dyn_cast_or_null<DeclRefExpr>(to ? to->IgnoreParenImpCasts() : nullptr))
+      var = dyn_cast<VarDecl>(r->getDecl());
+  }
+  if (!var || !first || f->getConditionVariable()) notCounted(f);
   // The condition: var < hi, however the language spells its operator.
   const Expr *less = peel(deviceCondition(f->getCond()));
   const Expr *lhs = nullptr, *hi = nullptr;
@@ -236,7 +250,7 @@ void Planner::planFor(const ForStmt *f, int depth, const std::string &returned) 
     refuse(f->getForLoc(), "the bound or step of this device loop reads its own variable '" +
                                var->getNameAsString() + "': for_range reads them once, before the loop; write it "
                                "as a while loop");
-  for (const Expr *part : {peel(var->getInit()), peel(hi), peel(stepExpr)})
+  for (const Expr *part : {peel(first), peel(hi), peel(stepExpr)})
     if (part && recordOf(part->getType()) && nameOf(recordOf(part->getType())) == "Tile")
       refuse(part->getExprLoc(), "a bound or step of this device loop is a tile (a reduction's result, say): "
                                  "for_range takes scalars; give it a scalar's type first (i32 m = ...)");
@@ -244,14 +258,18 @@ void Planner::planFor(const ForStmt *f, int depth, const std::string &returned) 
   pureCondition(stepExpr, f, "the step of this device loop");
   std::vector<Assigned> inBody;
   assignedIn(f->getBody(), spanOf(f->getBody()), inBody);
-  for (const Assigned &a : inBody) {
+  for (const Assigned &a : inBody)
     if (a.var == var)
       refuse(a.at, "the loop variable '" + var->getNameAsString() + "' of a device loop is assigned in its body: "
-                   "the hybrid front end rewrites the loop into for_range, whose index the body cannot change");
-    if (read.count(a.var))
-      refuse(a.at, "'" + a.var->getNameAsString() + "', which the bound or step of this device loop reads, is "
-                   "assigned in its body: for_range reads them once, before the loop; write it as a while loop");
-  }
+                   "the hybrid front end rewrites the loop into for_range or while_loop, which step the index "
+                   "themselves");
+  // A while_loop where for_range would not do: a loop that breaks or
+  // returns (it stops there; the index keeps its value), an index declared
+  // before the loop (read after it), a bound or step the body changes (read
+  // each iteration, as C++ reads them). Else for_range, as the parse front
+  // end lowers a counted loop.
+  bool changesBound = std::any_of(inBody.begin(), inBody.end(), [&](const Assigned &a) { return read.count(a.var); });
+  bool asWhile = !declares || changesBound || breaks(f->getBody()) || !returned.empty();
   checkLoopBody(f->getBody(), !returned.empty());
   DeviceStatement d = statement(DeviceStatement::Kind::For, depth);
   d.keyword = offset(f->getForLoc());
@@ -260,15 +278,36 @@ void Planner::planFor(const ForStmt *f, int depth, const std::string &returned) 
   d.then = textOf(f->getBody());
   d.var = var->getNameAsString();
   d.wideIndex = wide;
-  d.lo = text(peel(var->getInit())->getSourceRange());  // `i32 k = 0`, `i32 k(0)`, `i32 k{0}`: 0
+  d.lo = text(peel(first)->getSourceRange());  // `i32 k = 0`, `i32 k(0)`, `i32 k{0}`, `k = 0`: 0
   d.hi = text(hi->getSourceRange());
   d.step = step;
   if (wide) {  // the bounds and step an i64 index takes, as the parse front end takes them
-    d.lo = asI64(peel(var->getInit()), d.lo);
+    d.lo = asI64(peel(first), d.lo);
     d.hi = asI64(peel(hi), d.hi);
     d.step = stepExpr ? asI64(peel(stepExpr), d.step) : "::tt::i64(1)";
   }
-  d.carried = carried(f, {f->getBody()}, Order::ByFirstAssignment);
+  d.asWhile = asWhile;
+  if (asWhile) {
+    // The index declared before the loop as the language's scalar of its
+    // own width (an i64 bound does not widen it: C++'s `<` compares, the
+    // parse front end's while loop keeps its type), or assigned where it is
+    // declared already; carried after what the body assigns (the parse
+    // front end's order: the body's, then the step's). Bounds and step as
+    // written.
+    bool own64 = index ? index->elem == ir::ScalarKind::I64 : ctx_.getTypeSize(var->getType()) == 64;
+    d.wideIndex = false;
+    d.lo = text(peel(first)->getSourceRange());
+    d.hi = text(hi->getSourceRange());
+    d.step = step;
+    d.init = declares ? std::string(own64 ? "::tt::i64 " : "::tt::i32 ") + d.var + " = " + d.lo + ";"
+                      : d.var + " = " + d.lo + ";";
+    d.condition = text(f->getCond()->getSourceRange());
+    pureCondition(f->getCond(), f, "the condition of this device loop");
+    d.carried = carried(f, {f->getBody(), f->getInc()}, Order::ByFirstAssignment);
+    if (declares) d.carried.push_back(d.var);
+  } else {
+    d.carried = carried(f, {f->getBody()}, Order::ByFirstAssignment);
+  }
   planFlags(d, f->getBody(), returned);
   if (d.carried.size() > 6) tooMany(f->getForLoc(), d.carried.size());
   noShadow({f->getBody()}, d);
@@ -276,8 +315,7 @@ void Planner::planFor(const ForStmt *f, int depth, const std::string &returned) 
   statements_.push_back(std::move(d));
   for (const Stmt *part : {f->getInit(), static_cast<const Stmt *>(f->getCond()), static_cast<const Stmt *>(f->getInc())})
     visit(part, {depth, false, nullptr, {}, true});  // the helpers they call; their text is copied whole
-  // A loop with a flag runs its body under the flag's negation: one more level.
-  visit(f->getBody(), {depth + (flag.empty() ? 1 : 2), false, f->getBody(), flag, false, nullptr, returned});
+  visit(f->getBody(), {depth + 1, false, f->getBody(), flag, false, nullptr, returned});
 }
 
 void Planner::planWhile(const WhileStmt *w, int depth, const std::string &returned) {

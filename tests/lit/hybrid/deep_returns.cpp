@@ -75,8 +75,9 @@ TT_KERNEL void deep_returns(Ptr<f32> x, Ptr<f32> y, i32 n) {
 }
 
 // The loop's own flag and the kernel's return flag, both carried; a return
-// sets both. The guard declares the flag before the loop and tests it after.
-// TEXT:      ::tt::i1 tt_returned_[[LOOP:[0-9]+]] = false; { ::tt::i1 tt_broken_[[LOOP]] = false; { auto tt_hybrid_{{[0-9]+}} = ::tt::for_range(0, n, 1, v, tt_broken_[[LOOP]], tt_returned_[[LOOP]],
+// sets both (a for loop that breaks or returns is a while loop, which ends there). The guard
+// declares the flag before the loop and tests it after.
+// TEXT:      ::tt::i1 tt_returned_[[LOOP:[0-9]+]] = false; { ::tt::i32 k = 0; ::tt::i1 tt_broken_[[LOOP]] = false; { auto tt_hybrid_{{[0-9]+}} = ::tt::while_loop([&](auto v, auto k, auto tt_broken_[[LOOP]], auto tt_returned_[[LOOP]]) { return (k < n) && !tt_broken_[[LOOP]]; },
 // TEXT:      tt_broken_[[LOOP]] = true; tt_returned_[[LOOP]] = true; return ::tt::carry(v, tt_broken_[[LOOP]], tt_returned_[[LOOP]]);
 // TEXT:      ::tt::if_else(tt_returned_[[LOOP]], [&]() {}, [&]() {
 // A while loop that only returns: the return flag is its flag.
@@ -124,9 +125,9 @@ TT_KERNEL void return_shapes(Ptr<f32> x, Ptr<f32> y, i32 n) {
 // SHAPES:      store(y + offs, v * 2.0f, mask);
 // SHAPES-NEXT: tt_returned_[[HOST:[0-9]+]] = true;
 // SHAPES:      ::tt::if_else(tt_returned_[[HOST]], [&]() {}, [&]() {
-// SHAPES:      ::tt::i1 tt_returned_[[LOOP:[0-9]+]] = false; tt_returned_[[LOOP]] = ::tt::for_range(
+// SHAPES:      ::tt::i1 tt_returned_[[LOOP:[0-9]+]] = false; { ::tt::i32 k = 0; { auto {{tt_hybrid_[0-9]+}} = ::tt::while_loop(
 // SHAPES-NOT:  ::tt::if_else(tt_returned_[[LOOP]], [&]() {}
-// SHAPES:      return ::tt::carry(tt_returned_[[LOOP]]); });});});}
+// SHAPES:      tt_returned_[[LOOP]] = {{tt_hybrid_[0-9]+}}.b; } }});});}
 
 // Another return after an early return in a block is refused at its line.
 template <int B>

@@ -148,8 +148,8 @@ TT_KERNEL void skips(Ptr<f32> x, Ptr<f32> y, i32 n) {
 
 // Breaks and continues at the top of device loops' bodies, mixed: a loop that
 // breaks carries a flag, set by the break's branch and carried by every early
-// exit's; a for loop's body runs under the flag's negation, a while loop's
-// condition tests it. The parse front end computes the same.
+// exit's; the loop's condition tests it (a for loop that breaks is a while
+// loop). The parse front end computes the same.
 template <int B>
 TT_KERNEL void breaks(Ptr<f32> x, Ptr<f32> y, i32 n) {
   auto offs = program_id(0) * B + arange(0, B);
@@ -174,9 +174,13 @@ TT_KERNEL void breaks(Ptr<f32> x, Ptr<f32> y, i32 n) {
   store(y + offs, acc, offs < n);
 }
 
-// BREAK:      { ::tt::i1 [[F:tt_broken_[0-9]+]] = false; { auto [[L:tt_hybrid_[0-9]+]] = ::tt::for_range(0, 20, 1, acc, [[F]], [&](auto k, auto acc, auto [[F]]) { { auto [[L]]g = ::tt::if_else([[F]], [&, acc = acc, [[F]] = [[F]]]() mutable { return ::tt::carry(acc, [[F]]); }, [&, acc = acc, [[F]] = [[F]]]() mutable {
+// A for loop that breaks is a while loop (as the parse front end makes it): its index declared
+// before it and carried after what the body assigns, the flag in its condition, the index
+// stepped at the body's end where no break was taken.
+// BREAK:      { ::tt::i32 k = 0; ::tt::i1 [[F:tt_broken_[0-9]+]] = false; { auto [[L:tt_hybrid_[0-9]+]] = ::tt::while_loop([&](auto acc, auto k, auto [[F]]) { return (k < 20) && ![[F]]; }, [&](auto acc, auto k, auto [[F]]) {
 // BREAK:      acc = acc * 0.5f;
 // BREAK-NEXT: [[F]] = true; return ::tt::carry(acc, [[F]]);
+// BREAK:      }} k = ::tt::if_else(![[F]], [&, k = k]() mutable { k = k + (1); return ::tt::carry(k); }, [&, k = k]() mutable { return ::tt::carry(k); }); return ::tt::carry(acc, k, [[F]]); }, acc, k, [[F]]); acc = [[L]].a; k = [[L]].b; [[F]] = [[L]].c; } }
 // BREAK:      { ::tt::i1 [[W:tt_broken_[0-9]+]] = false; { auto {{tt_hybrid_[0-9]+}} = ::tt::while_loop([&](auto j, auto acc, auto [[W]]) { return (j < n) && ![[W]]; }
 
 // Forms the rewrite follows: an index initialized in parentheses, a
